@@ -1,0 +1,35 @@
+package engine
+
+// Connection-level commands: PING, ECHO, SELECT.
+
+func init() {
+	register(
+		&Command{Name: "ping", Arity: -1, Flags: FlagFast | FlagStale, Fn: cmdPing},
+		&Command{Name: "echo", Arity: 2, Flags: FlagFast, Fn: cmdEcho},
+		&Command{Name: "select", Arity: 2, Flags: FlagFast | FlagLoading | FlagStale, Fn: cmdSelect},
+	)
+}
+
+func cmdPing(e *Engine, args [][]byte) Reply {
+	switch len(args) {
+	case 1:
+		return Status("PONG")
+	case 2:
+		return Bulk(args[1])
+	}
+	return errArity("ping")
+}
+
+func cmdEcho(e *Engine, args [][]byte) Reply { return Bulk(args[1]) }
+
+func cmdSelect(e *Engine, args [][]byte) Reply {
+	n, ok := string2ll(args[1])
+	if !ok || n < -(1<<31) || n > 1<<31-1 {
+		return Err("ERR value is not an integer or out of range")
+	}
+	if n < 0 || int(n) >= len(e.dbs) {
+		return Err("ERR DB index is out of range")
+	}
+	e.db = e.dbs[n]
+	return OK
+}

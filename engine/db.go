@@ -1,0 +1,119 @@
+package engine
+
+import "sort"
+
+// DB is one numbered keyspace: values and absolute expiry times (Unix ms).
+type DB struct {
+	keys    map[string]*Object
+	expires map[string]int64
+}
+
+func newDB() *DB {
+	return &DB{keys: map[string]*Object{}, expires: map[string]int64{}}
+}
+
+// expireIfNeeded deletes key when its time has passed (Redis: expired when now > when).
+func (e *Engine) expireIfNeeded(key string) bool {
+	when, ok := e.db.expires[key]
+	if !ok || e.NowMs() <= when {
+		return false
+	}
+	o := e.db.keys[key]
+	delete(e.db.keys, key)
+	delete(e.db.expires, key)
+	if o != nil {
+		e.emit(KeyEvent{Key: key, Action: "expired", Type: o.Type.String()})
+	}
+	return true
+}
+
+// Lookup returns the live value of key, or nil (expiring it lazily).
+func (e *Engine) Lookup(key []byte) *Object {
+	k := string(key)
+	if e.expireIfNeeded(k) {
+		return nil
+	}
+	return e.db.keys[k]
+}
+
+// lookupType returns the value if it has type t; wrongType is set when it exists with another type.
+func (e *Engine) lookupType(key []byte, t ObjType) (o *Object, wrongType bool) {
+	o = e.Lookup(key)
+	if o != nil && o.Type != t {
+		return nil, true
+	}
+	return o, false
+}
+
+// add stores a new key (it must not exist).
+func (e *Engine) add(key []byte, o *Object) {
+	e.db.keys[string(key)] = o
+	e.emit(KeyEvent{Key: string(key), Action: "created", Type: o.Type.String()})
+}
+
+// setKey is Redis's setKey: store o under key, replacing any value; the TTL is cleared unless
+// keepTTL.
+func (e *Engine) setKey(key []byte, o *Object, keepTTL bool) {
+	k := string(key)
+	old, existed := e.db.keys[k]
+	e.db.keys[k] = o
+	if existed {
+		_ = old
+		e.emit(KeyEvent{Key: k, Action: "overwritten", Type: o.Type.String()})
+	} else {
+		e.emit(KeyEvent{Key: k, Action: "created", Type: o.Type.String()})
+	}
+	if !keepTTL {
+		e.removeExpire(k)
+	}
+}
+
+// Delete removes key; it reports whether it existed.
+func (e *Engine) Delete(key []byte) bool {
+	k := string(key)
+	o, ok := e.db.keys[k]
+	if !ok {
+		return false
+	}
+	delete(e.db.keys, k)
+	delete(e.db.expires, k)
+	e.emit(KeyEvent{Key: k, Action: "deleted", Type: o.Type.String()})
+	return true
+}
+
+// Expire returns key's absolute expiry (ms) or -1.
+func (e *Engine) Expire(key string) int64 {
+	if w, ok := e.db.expires[key]; ok {
+		return w
+	}
+	return -1
+}
+
+func (e *Engine) setExpire(key string, when int64) {
+	before := e.Expire(key)
+	e.db.expires[key] = when
+	e.emit(TTLEvent{Key: key, Action: "set", Before: before, After: when})
+}
+
+func (e *Engine) removeExpire(key string) bool {
+	w, ok := e.db.expires[key]
+	if ok {
+		delete(e.db.expires, key)
+		e.emit(TTLEvent{Key: key, Action: "cleared", Before: w, After: -1})
+	}
+	return ok
+}
+
+// KeyCount is DBSIZE.
+func (e *Engine) KeyCount() int { return len(e.db.keys) }
+
+// SortedKeys lists the keys of the current db in byte order (deterministic iteration for
+// KEYS/SCAN and for snapshots).
+func (e *Engine) SortedKeys() []string {
+	ks := make([]string, 0, len(e.db.keys))
+	for k := range e.db.keys {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

@@ -1,0 +1,141 @@
+// Package engine is redscope's Redis simulator: a keyspace, a clock, a seeded random source, a
+// config and a version profile, answering commands as a real redis-server of that version does
+// and reporting what it did inside as typed trace events (trace.go).
+//
+// The engine is pure Go (no syscall/js, no graphics): the browser app, the RESP server and the
+// command-line labs are thin layers over Exec. Commands run one at a time; an Engine is not safe
+// for concurrent use.
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"redscope/engine/alloc"
+)
+
+// Clock gives the engine's notion of now, in Unix milliseconds.
+type Clock interface {
+	NowMs() int64
+}
+
+// WallClock is real time (the protocol server).
+type WallClock struct{}
+
+func (WallClock) NowMs() int64 { return time.Now().UnixMilli() }
+
+// ManualClock is a logical clock for lessons and tests: it moves only when told.
+type ManualClock struct{ Ms int64 }
+
+func (c *ManualClock) NowMs() int64            { return c.Ms }
+func (c *ManualClock) Advance(d time.Duration) { c.Ms += d.Milliseconds() }
+
+// Options configure a new Engine.
+type Options struct {
+	Version   Version         // default DefaultVersion
+	Allocator alloc.Allocator // default alloc.Jemalloc (Redis's bundled build)
+	Seed      uint64          // seeds every random choice
+	Clock     Clock           // default: a ManualClock at 2026-01-01T00:00:00Z
+	Trace     bool            // collect trace events
+}
+
+// Result is what one command produced.
+type Result struct {
+	Reply  Reply
+	Events []Event
+}
+
+// Engine is one simulated redis-server.
+type Engine struct {
+	ver     Version
+	alloc   alloc.Allocator
+	clock   Clock
+	rng     *rand.Rand
+	seed    uint64
+	cfg     *Config
+	db      *DB
+	dbs     []*DB
+	tracing bool
+	events  []Event
+	// Work counts the elementary steps (bytes scanned/moved, registers touched…) commands did;
+	// labs report it instead of wall time.
+	Work Work
+}
+
+// Work counters, reset by the caller.
+type Work struct {
+	BytesScanned int64
+	BytesMoved   int64
+	Steps        int64
+}
+
+// StartMs is the default logical clock start: 2026-01-01T00:00:00Z.
+const StartMs int64 = 1767225600000
+
+// New makes an engine.
+func New(o Options) *Engine {
+	if o.Version == 0 {
+		o.Version = DefaultVersion
+	}
+	if o.Clock == nil {
+		o.Clock = &ManualClock{Ms: StartMs}
+	}
+	e := &Engine{ver: o.Version, alloc: o.Allocator, clock: o.Clock, seed: o.Seed, tracing: o.Trace}
+	e.rng = rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))
+	e.cfg = newConfig(e)
+	e.dbs = make([]*DB, 16)
+	for i := range e.dbs {
+		e.dbs[i] = newDB()
+	}
+	e.db = e.dbs[0]
+	return e
+}
+
+// Version is the engine's profile.
+func (e *Engine) Version() Version { return e.ver }
+
+// Allocator is the engine's size-class table.
+func (e *Engine) Allocator() alloc.Allocator { return e.alloc }
+
+// NowMs is the engine clock.
+func (e *Engine) NowMs() int64 { return e.clock.NowMs() }
+
+// Rand is the engine's seeded random source.
+func (e *Engine) Rand() *rand.Rand { return e.rng }
+
+// SetTracing turns trace collection on or off.
+func (e *Engine) SetTracing(on bool) { e.tracing = on }
+
+// Tracing reports whether events are being collected.
+func (e *Engine) Tracing() bool { return e.tracing }
+
+// emit records a trace event when tracing is on.
+func (e *Engine) emit(ev Event) {
+	if e.tracing {
+		e.events = append(e.events, ev)
+	}
+}
+
+// Exec runs one command. It never panics: a panic inside a command becomes an error reply
+// ("ERR redscope internal error: …") and the engine stays usable.
+func (e *Engine) Exec(args [][]byte) (res Result) {
+	e.events = nil
+	defer func() {
+		if p := recover(); p != nil {
+			res = Result{Reply: Err(fmt.Sprintf("ERR redscope internal error: %v", p)), Events: e.events}
+		}
+		e.events = nil
+	}()
+	r := e.dispatch(args)
+	return Result{Reply: r, Events: e.events}
+}
+
+// Do runs a command given as strings and returns only the reply.
+func (e *Engine) Do(args ...string) Reply {
+	b := make([][]byte, len(args))
+	for i, a := range args {
+		b[i] = []byte(a)
+	}
+	return e.Exec(b).Reply
+}

@@ -1,0 +1,78 @@
+package engine
+
+import "strconv"
+
+// string2ll is Redis's strict integer parse: optional '-', digits, no leading zeros (except "0"),
+// no '+', no spaces, at most 20 bytes, must fit int64. "-0" is rejected.
+func string2ll(b []byte) (int64, bool) {
+	n := len(b)
+	if n == 0 || n > 20 {
+		return 0, false
+	}
+	if n == 1 && b[0] == '0' {
+		return 0, true
+	}
+	i := 0
+	neg := false
+	if b[0] == '-' {
+		neg = true
+		i++
+		if n == 1 {
+			return 0, false
+		}
+	}
+	if b[i] < '1' || b[i] > '9' {
+		return 0, false
+	}
+	var v uint64
+	for ; i < n; i++ {
+		c := b[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		if v > (1<<64-1)/10 {
+			return 0, false
+		}
+		v *= 10
+		if v > 1<<64-1-uint64(c-'0') {
+			return 0, false
+		}
+		v += uint64(c - '0')
+	}
+	if neg {
+		if v > 1<<63 {
+			return 0, false
+		}
+		return -int64(v), true
+	}
+	if v > 1<<63-1 {
+		return 0, false
+	}
+	return int64(v), true
+}
+
+// parseInt is getLongLongFromObject: string2ll or ErrNotInt.
+func parseInt(b []byte) (int64, bool) { return string2ll(b) }
+
+// eqFold compares an argument with a lowercase ASCII keyword, ignoring case.
+func eqFold(arg []byte, lower string) bool {
+	if len(arg) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(arg); i++ {
+		c := arg[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// itoa formats an int64.
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// bulkInt is an integer sent as a bulk string.
+func bulkInt(n int64) Reply { return BulkStr(itoa(n)) }
