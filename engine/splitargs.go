@@ -1,0 +1,119 @@
+package engine
+
+import "errors"
+
+// ErrUnbalancedQuotes is what redis-cli prints for a line it cannot split.
+var ErrUnbalancedQuotes = errors.New("Invalid argument(s)")
+
+// SplitArgs splits a command line the way redis-cli does (sdssplitargs): arguments separated by
+// white space; "double quotes" understand \n \r \t \b \a \\ \" and \xHH; 'single quotes' understand
+// \'. A closing quote must be followed by white space or the end of the line.
+func SplitArgs(line string) ([][]byte, error) {
+	var out [][]byte
+	p := 0
+	n := len(line)
+	for {
+		for p < n && isSpace(line[p]) {
+			p++
+		}
+		if p >= n {
+			return out, nil
+		}
+		var cur []byte
+		inq, insq := false, false
+		done := false
+		for !done {
+			if inq {
+				if p >= n {
+					return nil, ErrUnbalancedQuotes
+				}
+				c := line[p]
+				switch {
+				case c == '\\' && p+3 < n && line[p+1] == 'x' && isHex(line[p+2]) && isHex(line[p+3]):
+					cur = append(cur, unhex(line[p+2])<<4|unhex(line[p+3]))
+					p += 3
+				case c == '\\' && p+1 < n:
+					p++
+					switch line[p] {
+					case 'n':
+						cur = append(cur, '\n')
+					case 'r':
+						cur = append(cur, '\r')
+					case 't':
+						cur = append(cur, '\t')
+					case 'b':
+						cur = append(cur, '\b')
+					case 'a':
+						cur = append(cur, '\a')
+					default:
+						cur = append(cur, line[p])
+					}
+				case c == '"':
+					if p+1 < n && !isSpace(line[p+1]) {
+						return nil, ErrUnbalancedQuotes
+					}
+					done = true
+				default:
+					cur = append(cur, c)
+				}
+			} else if insq {
+				if p >= n {
+					return nil, ErrUnbalancedQuotes
+				}
+				c := line[p]
+				switch {
+				case c == '\\' && p+1 < n && line[p+1] == '\'':
+					p++
+					cur = append(cur, '\'')
+				case c == '\'':
+					if p+1 < n && !isSpace(line[p+1]) {
+						return nil, ErrUnbalancedQuotes
+					}
+					done = true
+				default:
+					cur = append(cur, c)
+				}
+			} else {
+				if p >= n {
+					done = true
+					break
+				}
+				switch c := line[p]; c {
+				case ' ', '\n', '\r', '\t', 0:
+					done = true
+				case '"':
+					inq = true
+				case '\'':
+					insq = true
+				default:
+					cur = append(cur, c)
+				}
+			}
+			if p < n {
+				p++
+			}
+		}
+		if cur == nil {
+			cur = []byte{}
+		}
+		out = append(out, cur)
+	}
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f'
+}
+
+func isHex(c byte) bool {
+	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
