@@ -1,0 +1,733 @@
+package quicklist
+
+// Differential check against a real redis-server 7.0 (Debian's 7.0.15 here): random hashes, sorted
+// sets, intsets and lists are built both on the server and with this module's packages, and the
+// raw bytes inside `DUMP key` (RDB types 16/17 listpack, 11 intset, 18 quicklist) must be equal,
+// as must MEMORY USAGE (Jemalloc16 classes). Run with
+//
+//	REDSCOPE_REDIS_PORT=7006 go test ./engine/quicklist -run Redis -v
+//
+// The server must run with `--rdbcompression no` (or this test sets it) so DUMP is not LZF'd.
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+
+	"redscope/engine/alloc"
+	"redscope/engine/intset"
+	"redscope/engine/listpack"
+)
+
+type rconn struct {
+	c net.Conn
+	r *bufio.Reader
+	w *bufio.Writer
+}
+
+func dialRedis(t *testing.T) *rconn {
+	port := os.Getenv("REDSCOPE_REDIS_PORT")
+	if port == "" {
+		t.Skip("REDSCOPE_REDIS_PORT not set")
+	}
+	c, err := net.Dial("tcp", "127.0.0.1:"+port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return &rconn{c: c, r: bufio.NewReader(c), w: bufio.NewWriter(c)}
+}
+
+func (c *rconn) do(t *testing.T, args ...any) any {
+	t.Helper()
+	fmt.Fprintf(c.w, "*%d\r\n", len(args))
+	for _, a := range args {
+		var b []byte
+		switch v := a.(type) {
+		case string:
+			b = []byte(v)
+		case []byte:
+			b = v
+		case int:
+			b = []byte(strconv.Itoa(v))
+		default:
+			t.Fatalf("arg %T", a)
+		}
+		fmt.Fprintf(c.w, "$%d\r\n", len(b))
+		c.w.Write(b)
+		c.w.WriteString("\r\n")
+	}
+	if err := c.w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	v, err := c.read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+type respErr string
+
+func (c *rconn) read() (any, error) {
+	line, err := c.r.ReadBytes('\n')
+	if err != nil {
+		return nil, err
+	}
+	line = line[:len(line)-2]
+	switch line[0] {
+	case '+':
+		return string(line[1:]), nil
+	case '-':
+		return respErr(line[1:]), nil
+	case ':':
+		n, _ := strconv.ParseInt(string(line[1:]), 10, 64)
+		return n, nil
+	case '$':
+		n, _ := strconv.Atoi(string(line[1:]))
+		if n < 0 {
+			return nil, nil
+		}
+		b := make([]byte, n+2)
+		if _, err := ioReadFull(c.r, b); err != nil {
+			return nil, err
+		}
+		return b[:n], nil
+	case '*':
+		n, _ := strconv.Atoi(string(line[1:]))
+		out := make([]any, 0, max(n, 0))
+		for i := 0; i < n; i++ {
+			v, err := c.read()
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	}
+	return nil, errors.New("bad reply")
+}
+
+func ioReadFull(r *bufio.Reader, b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		m, err := r.Read(b[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// rdbReader parses the DUMP payload.
+type rdbReader struct {
+	b   []byte
+	err error
+}
+
+func (r *rdbReader) byte() byte {
+	if len(r.b) == 0 {
+		r.err = errors.New("short dump")
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+func (r *rdbReader) length() (int, bool) {
+	c := r.byte()
+	switch c >> 6 {
+	case 0:
+		return int(c & 0x3F), false
+	case 1:
+		return int(c&0x3F)<<8 | int(r.byte()), false
+	case 2:
+		n := 4
+		if c == 0x81 {
+			n = 8
+		}
+		v := 0
+		for i := 0; i < n; i++ {
+			v = v<<8 | int(r.byte())
+		}
+		return v, false
+	}
+	return int(c & 0x3F), true // special encoding
+}
+
+func (r *rdbReader) str() []byte {
+	n, special := r.length()
+	if special {
+		r.err = fmt.Errorf("special string encoding %d (LZF? use --rdbcompression no)", n)
+		return nil
+	}
+	if n > len(r.b) {
+		r.err = errors.New("short string")
+		return nil
+	}
+	s := r.b[:n]
+	r.b = r.b[n:]
+	return s
+}
+
+// dumpBlobs returns the RDB type and the raw blobs (one for hash/zset/intset, one per node for a
+// quicklist; plain nodes are prefixed with "PLAIN:").
+func dumpBlobs(t *testing.T, c *rconn, key string) (byte, [][]byte) {
+	t.Helper()
+	v, ok := c.do(t, "DUMP", key).([]byte)
+	if !ok {
+		t.Fatalf("DUMP %s failed", key)
+	}
+	r := &rdbReader{b: v}
+	typ := r.byte()
+	var blobs [][]byte
+	switch typ {
+	case 11, 16, 17:
+		blobs = append(blobs, r.str())
+	case 18:
+		n, _ := r.length()
+		for i := 0; i < n; i++ {
+			container, _ := r.length()
+			s := r.str()
+			if container == 1 {
+				s = append([]byte("PLAIN:"), s...)
+			}
+			blobs = append(blobs, s)
+		}
+	default:
+		t.Fatalf("unexpected RDB type %d", typ)
+	}
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	return typ, blobs
+}
+
+func memUsage(t *testing.T, c *rconn, key string, samples int) int64 {
+	t.Helper()
+	n, ok := c.do(t, "MEMORY", "USAGE", key, "SAMPLES", samples).(int64)
+	if !ok {
+		t.Fatal("MEMORY USAGE")
+	}
+	return n
+}
+
+func keyUsable(key string) int { return alloc.Jemalloc16.Usable(1 + len(key) + 1) } // sds5, len < 32
+
+// ---------------------------------------------------------------------------------------------
+
+func valueGen(r *rand.Rand, maxStr int) string {
+	switch r.IntN(12) {
+	case 0:
+		return strconv.Itoa(r.IntN(128))
+	case 1:
+		return strconv.Itoa(r.IntN(8192) - 4096)
+	case 2:
+		return strconv.Itoa(r.IntN(65536) - 32768)
+	case 3:
+		return strconv.Itoa(r.IntN(1<<24) - 1<<23)
+	case 4:
+		return strconv.FormatInt(r.Int64N(1<<32)-1<<31, 10)
+	case 5:
+		return strconv.FormatInt(int64(r.Uint64()), 10)
+	case 6:
+		return []string{"-0", "+1", "007", "", " 5", "1e3", "9223372036854775808",
+			"-9223372036854775808", "9223372036854775807", "12345678901234567890123"}[r.IntN(10)]
+	case 7:
+		return randStr(r, 64+r.IntN(min(maxStr, 4096)-63))
+	case 8:
+		if maxStr > 4096 && r.IntN(4) == 0 {
+			return randStr(r, 4096+r.IntN(maxStr-4096))
+		}
+		return randStr(r, r.IntN(64))
+	}
+	return randStr(r, r.IntN(20))
+}
+
+func randStr(r *rand.Rand, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = 'a' + byte(r.IntN(26))
+	}
+	return string(b)
+}
+
+func TestRedisHashListpack(t *testing.T) {
+	c := dialRedis(t)
+	c.do(t, "CONFIG", "SET", "rdbcompression", "no")
+	c.do(t, "CONFIG", "SET", "hash-max-listpack-value", "6000")
+	c.do(t, "CONFIG", "SET", "hash-max-listpack-entries", "512")
+	defer c.do(t, "CONFIG", "SET", "hash-max-listpack-value", "64")
+	r := rand.New(rand.NewPCG(7, 7))
+	matched, memMatched, cases := 0, 0, 300
+	for i := 0; i < cases; i++ {
+		key := "h" + strconv.Itoa(i)
+		c.do(t, "DEL", key)
+		lp := listpack.New()
+		fields := []string{}
+		nops := 1 + r.IntN(60)
+		for op := 0; op < nops; op++ {
+			if len(fields) > 0 && r.IntN(4) == 0 {
+				f := fields[r.IntN(len(fields))]
+				c.do(t, "HDEL", key, f)
+				if p := lp.Find(lp.First(), []byte(f), 1); p >= 0 {
+					lp.DeleteRangeAt(p, 2)
+				}
+				fields = slices.DeleteFunc(fields, func(x string) bool { return x == f })
+				continue
+			}
+			f := valueGen(r, 5000)
+			if len(fields) > 0 && r.IntN(3) == 0 {
+				f = fields[r.IntN(len(fields))]
+			}
+			v := valueGen(r, 5000)
+			c.do(t, "HSET", key, f, v)
+			p := -1
+			if lp.First() >= 0 {
+				p = lp.Find(lp.First(), []byte(f), 1)
+			}
+			if p >= 0 {
+				lp.Replace(lp.Next(p), []byte(v))
+			} else {
+				lp.Append([]byte(f))
+				lp.Append([]byte(v))
+				fields = append(fields, f)
+			}
+		}
+		if lp.Len() == 0 {
+			matched++
+			memMatched++
+			continue
+		}
+		if enc := c.do(t, "OBJECT", "ENCODING", key); enc.([]byte) == nil || string(enc.([]byte)) != "listpack" {
+			t.Fatalf("case %d: encoding %s", i, enc)
+		}
+		_, blobs := dumpBlobs(t, c, key)
+		if bytes.Equal(blobs[0], lp.Bytes()) {
+			matched++
+		} else {
+			t.Errorf("case %d: bytes differ\nredis %q\nours  %q", i, blobs[0], lp.Bytes())
+		}
+		want := memUsage(t, c, key, 5)
+		got := int64(16 + lp.Usable(alloc.Jemalloc16) + keyUsable(key) + 24)
+		if want == got {
+			memMatched++
+		} else {
+			t.Errorf("case %d: MEMORY USAGE redis %d ours %d (lp %d bytes)", i, want, got, lp.TotalBytes())
+		}
+		c.do(t, "DEL", key)
+	}
+	t.Logf("hash listpack: %d/%d byte-exact, %d/%d MEMORY USAGE equal", matched, cases, memMatched, cases)
+}
+
+func TestRedisZsetListpack(t *testing.T) {
+	c := dialRedis(t)
+	c.do(t, "CONFIG", "SET", "rdbcompression", "no")
+	c.do(t, "CONFIG", "SET", "zset-max-listpack-value", "6000")
+	defer c.do(t, "CONFIG", "SET", "zset-max-listpack-value", "64")
+	r := rand.New(rand.NewPCG(8, 8))
+	matched, memMatched, cases := 0, 0, 200
+	for i := 0; i < cases; i++ {
+		key := "z" + strconv.Itoa(i)
+		c.do(t, "DEL", key)
+		lp := listpack.New()
+		n := 1 + r.IntN(60)
+		for op := 0; op < n; op++ {
+			m := valueGen(r, 5000)
+			var score float64
+			var ss string
+			if r.IntN(3) == 0 {
+				score = float64(r.IntN(40)-20) + 0.5
+				ss = strconv.FormatFloat(score, 'g', 17, 64)
+			} else {
+				sv := r.Int64N(1<<40) - 1<<39
+				if r.IntN(2) == 0 {
+					sv = r.Int64N(50)
+				}
+				score, ss = float64(sv), strconv.FormatInt(sv, 10)
+			}
+			if r.IntN(5) == 0 && lp.Len() > 0 {
+				// ZREM a member that exists.
+				p := lp.Seek(2 * r.IntN(lp.Len()/2))
+				rm := string(lp.GetString(p, nil))
+				c.do(t, "ZREM", key, rm)
+				lp.DeleteRangeAt(p, 2)
+				continue
+			}
+			c.do(t, "ZADD", key, ss, m)
+			// zsetAdd on a listpack: delete the old pair, insert in (score, member) order.
+			if p := lp.Find(lp.First(), []byte(m), 1); lp.First() >= 0 && p >= 0 {
+				lp.DeleteRangeAt(p, 2)
+			}
+			p := lp.First()
+			for p >= 0 {
+				sp := lp.Next(p)
+				s2, _ := strconv.ParseFloat(string(lp.GetString(sp, nil)), 64)
+				if s2 > score || (s2 == score && string(lp.GetString(p, nil)) > m) {
+					break
+				}
+				p = lp.Next(sp)
+			}
+			if p < 0 {
+				lp.Append([]byte(m))
+				lp.Append([]byte(ss))
+			} else {
+				np, _ := lp.Insert(p, []byte(m), listpack.Before)
+				lp.Insert(np, []byte(ss), listpack.After)
+			}
+		}
+		if lp.Len() == 0 {
+			matched++
+			memMatched++
+			continue
+		}
+		_, blobs := dumpBlobs(t, c, key)
+		if bytes.Equal(blobs[0], lp.Bytes()) {
+			matched++
+		} else {
+			t.Errorf("case %d: bytes differ\nredis %q\nours  %q", i, blobs[0], lp.Bytes())
+		}
+		if want, got := memUsage(t, c, key, 5), int64(16+lp.Usable(alloc.Jemalloc16)+keyUsable(key)+24); want == got {
+			memMatched++
+		} else {
+			t.Errorf("case %d: MEMORY USAGE redis %d ours %d", i, want, got)
+		}
+		c.do(t, "DEL", key)
+	}
+	t.Logf("zset listpack: %d/%d byte-exact, %d/%d MEMORY USAGE equal", matched, cases, memMatched, cases)
+}
+
+func TestRedisIntset(t *testing.T) {
+	c := dialRedis(t)
+	c.do(t, "CONFIG", "SET", "rdbcompression", "no")
+	r := rand.New(rand.NewPCG(9, 9))
+	matched, memMatched, cases := 0, 0, 300
+	for i := 0; i < cases; i++ {
+		key := "s" + strconv.Itoa(i)
+		c.do(t, "DEL", key)
+		s := intset.New()
+		widest := r.IntN(3)
+		n := 1 + r.IntN(100)
+		var added []int64
+		for op := 0; op < n; op++ {
+			var v int64
+			switch r.IntN(widest + 1) {
+			case 0:
+				v = r.Int64N(1<<16) - 1<<15
+			case 1:
+				v = r.Int64N(1<<32) - 1<<31
+			default:
+				v = int64(r.Uint64())
+			}
+			if len(added) > 0 && r.IntN(4) == 0 {
+				v = added[r.IntN(len(added))]
+				c.do(t, "SREM", key, strconv.FormatInt(v, 10))
+				s.Remove(v)
+				continue
+			}
+			c.do(t, "SADD", key, strconv.FormatInt(v, 10))
+			s.Add(v)
+			added = append(added, v)
+		}
+		if s.Len() == 0 {
+			matched++
+			memMatched++
+			continue
+		}
+		_, blobs := dumpBlobs(t, c, key)
+		if bytes.Equal(blobs[0], s.Bytes()) {
+			matched++
+		} else {
+			t.Errorf("case %d: bytes differ\nredis % x\nours  % x", i, blobs[0], s.Bytes())
+		}
+		if want, got := memUsage(t, c, key, 5), int64(16+s.Usable(alloc.Jemalloc16)+keyUsable(key)+24); want == got {
+			memMatched++
+		} else {
+			t.Errorf("case %d: MEMORY USAGE redis %d ours %d", i, want, got)
+		}
+		c.do(t, "DEL", key)
+	}
+	t.Logf("intset: %d/%d byte-exact, %d/%d MEMORY USAGE equal", matched, cases, memMatched, cases)
+}
+
+// listModel applies the 7.0 t_list.c command semantics on a Quicklist.
+func ltrim(q *Quicklist, start, end int) {
+	llen := q.Count()
+	if start < 0 {
+		start += llen
+	}
+	if end < 0 {
+		end += llen
+	}
+	if start < 0 {
+		start = 0
+	}
+	var l, rt int
+	if start > end || start >= llen {
+		l, rt = llen, 0
+	} else {
+		if end >= llen {
+			end = llen - 1
+		}
+		l, rt = start, llen-end-1
+	}
+	q.DelRange(0, l)
+	q.DelRange(-rt, rt)
+}
+
+func lrem(q *Quicklist, count int, v []byte) int {
+	var it Iter
+	if count < 0 {
+		count = -count
+		it, _ = q.IteratorAt(FromTail, -1)
+	} else {
+		it, _ = q.IteratorAt(FromHead, 0)
+	}
+	removed := 0
+	var e Entry
+	for it.Next(&e) {
+		if Compare(&e, v) {
+			it.DelEntry(&e)
+			removed++
+			if count > 0 && removed == count {
+				break
+			}
+		}
+	}
+	return removed
+}
+
+func linsert(q *Quicklist, after bool, pivot, v []byte) bool {
+	it := q.Iterator(FromHead)
+	var e Entry
+	for it.Next(&e) {
+		if Compare(&e, pivot) {
+			if after {
+				q.InsertAfter(&it, &e, v)
+			} else {
+				q.InsertBefore(&it, &e, v)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func listElem(r *rand.Rand, big int) string {
+	switch r.IntN(6) {
+	case 0:
+		return strconv.Itoa(r.IntN(300) - 100)
+	case 1:
+		return strconv.FormatInt(int64(r.Uint64()), 10)
+	case 2:
+		return randStr(r, r.IntN(big))
+	case 3:
+		if r.IntN(10) == 0 {
+			return randStr(r, 8000+r.IntN(3000)) // larger than a node
+		}
+	}
+	return randStr(r, r.IntN(3)) + strconv.Itoa(r.IntN(5))
+}
+
+func TestRedisQuicklist(t *testing.T) {
+	c := dialRedis(t)
+	c.do(t, "CONFIG", "SET", "rdbcompression", "no")
+	defer c.do(t, "CONFIG", "SET", "list-max-listpack-size", "-2")
+	r := rand.New(rand.NewPCG(10, 10))
+	fills := []int{-2, -1, -3, 1, 2, 5, 16, 0, -5, 100}
+	matched, memMatched, cases := 0, 0, 400
+	nodesSeen, multi := 0, 0
+	var events [5]int
+	rules := Rules70
+	if os.Getenv("REDSCOPE_QL_RULES") == "72" { // sensitivity check: 7.2 rules must NOT match 7.0
+		rules = Rules72
+	}
+	for i := 0; i < cases; i++ {
+		fill := fills[i%len(fills)]
+		c.do(t, "CONFIG", "SET", "list-max-listpack-size", strconv.Itoa(fill))
+		key := "l" + strconv.Itoa(i)
+		c.do(t, "DEL", key)
+		q := New(Options{Fill: fill, Rules: rules, Alloc: alloc.Jemalloc16})
+		q.OnEvent = func(ev Event) { events[ev.Kind]++ }
+		big := []int{50, 400, 1500}[r.IntN(3)]
+		nops := 5 + r.IntN(150)
+		var buf []byte
+		for op := 0; op < nops; op++ {
+			v := listElem(r, big)
+			exists := q.Count() > 0
+			switch k := r.IntN(20); {
+			case k < 6 || !exists:
+				c.do(t, "RPUSH", key, v)
+				q.PushTail([]byte(v))
+			case k < 10:
+				c.do(t, "LPUSH", key, v)
+				q.PushHead([]byte(v))
+			case k == 10:
+				c.do(t, "LPOP", key)
+				buf, _ = q.Pop(Head, buf)
+			case k == 11:
+				c.do(t, "RPOP", key)
+				buf, _ = q.Pop(Tail, buf)
+			case k < 15:
+				e, _, _ := q.Index(r.IntN(q.Count()))
+				pivot := slices.Clone(e.Bytes(nil))
+				after := r.IntN(2) == 0
+				where := "BEFORE"
+				if after {
+					where = "AFTER"
+				}
+				c.do(t, "LINSERT", key, where, pivot, v)
+				linsert(q, after, pivot, []byte(v))
+			case k < 17:
+				idx := r.IntN(2*q.Count()) - q.Count()
+				c.do(t, "LSET", key, idx, v)
+				q.ReplaceAtIndex(idx, []byte(v))
+			case k == 17:
+				e, _, _ := q.Index(r.IntN(q.Count()))
+				target := slices.Clone(e.Bytes(nil))
+				cnt := r.IntN(5) - 2
+				n := c.do(t, "LREM", key, cnt, target).(int64)
+				if got := lrem(q, cnt, target); int64(got) != n {
+					t.Fatalf("case %d: LREM removed %d, ours %d", i, n, got)
+				}
+			default:
+				n := q.Count()
+				s, e := r.IntN(n+2)-1, n-1-r.IntN(3)
+				if r.IntN(2) == 0 {
+					e = -1 - r.IntN(3)
+				}
+				c.do(t, "LTRIM", key, s, e)
+				ltrim(q, s, e)
+			}
+			if err := q.Check(); err != nil {
+				t.Fatalf("case %d op %d: %v", i, op, err)
+			}
+		}
+		if q.Count() == 0 {
+			if n := c.do(t, "EXISTS", key).(int64); n != 0 {
+				t.Fatalf("case %d: key exists, our list is empty", i)
+			}
+			matched++
+			memMatched++
+			continue
+		}
+		_, blobs := dumpBlobs(t, c, key)
+		var ours [][]byte
+		for n := q.Head(); n != nil; n = n.Next() {
+			if n.IsPlain() {
+				ours = append(ours, append([]byte("PLAIN:"), n.PlainBytes()...))
+			} else {
+				ours = append(ours, n.Listpack().Bytes())
+			}
+		}
+		nodesSeen += len(ours)
+		if len(ours) > 1 {
+			multi++
+		}
+		if slices.EqualFunc(blobs, ours, bytes.Equal) {
+			matched++
+		} else {
+			t.Errorf("case %d (fill %d): redis %d nodes, ours %d", i, fill, len(blobs), len(ours))
+			for j := 0; j < max(len(blobs), len(ours)); j++ {
+				var a, b []byte
+				if j < len(blobs) {
+					a = blobs[j]
+				}
+				if j < len(ours) {
+					b = ours[j]
+				}
+				if !bytes.Equal(a, b) {
+					t.Logf("  node %d differs: redis %d bytes, ours %d bytes", j, len(a), len(b))
+				}
+			}
+		}
+		ok := true
+		for _, s := range []int{0, 5, 1} {
+			want := memUsage(t, c, key, s)
+			got := q.MemoryUsage(alloc.Jemalloc16, s) + int64(keyUsable(key)+24)
+			if want != got {
+				ok = false
+				t.Errorf("case %d: MEMORY USAGE SAMPLES %d redis %d ours %d", i, s, want, got)
+			}
+		}
+		if ok {
+			memMatched++
+		}
+		c.do(t, "DEL", key)
+	}
+	t.Logf("quicklist: %d/%d byte-exact (%d nodes, %d multi-node lists), %d/%d MEMORY USAGE equal (samples 0/5/1)",
+		matched, cases, nodesSeen, multi, memMatched, cases)
+	t.Logf("quicklist events: %d node-new, %d node-del, %d splits, %d merges", events[EvNodeNew], events[EvNodeDel],
+		events[EvSplit], events[EvMerge])
+}
+
+// TestRedisQuicklistBoundaries sweeps element sizes so that node fill limits and merge estimates
+// are hit exactly (random workloads rarely land on the boundary byte).
+func TestRedisQuicklistBoundaries(t *testing.T) {
+	c := dialRedis(t)
+	c.do(t, "CONFIG", "SET", "rdbcompression", "no")
+	defer c.do(t, "CONFIG", "SET", "list-max-listpack-size", "-2")
+	rules := Rules70
+	if os.Getenv("REDSCOPE_QL_RULES") == "72" {
+		rules = Rules72
+	}
+	r := rand.New(rand.NewPCG(11, 11))
+	matched, cases := 0, 0
+	for _, fill := range []int{-1, -2, 7} {
+		c.do(t, "CONFIG", "SET", "list-max-listpack-size", strconv.Itoa(fill))
+		for l := 40; l < 700; l += 3 {
+			cases++
+			key := "b" + strconv.Itoa(l)
+			c.do(t, "DEL", key)
+			q := New(Options{Fill: fill, Rules: rules, Alloc: alloc.Jemalloc16})
+			n := 8192*3/(l+3) + 3
+			args := []any{"RPUSH", key}
+			for i := 0; i < n; i++ {
+				s := fmt.Sprintf("%0*d", l, i) // unique, leading zeros keep it a string
+				args = append(args, s)
+				q.PushTail([]byte(s))
+			}
+			c.do(t, args...)
+			// Split/merge traffic: inserts in the middle, then pops and removals to shrink nodes.
+			for k := 0; k < 6; k++ {
+				e, _, _ := q.Index(r.IntN(q.Count()))
+				pivot := slices.Clone(e.Bytes(nil))
+				v := randStr(r, l-r.IntN(8))
+				after := k%2 == 0
+				where := map[bool]string{true: "AFTER", false: "BEFORE"}[after]
+				c.do(t, "LINSERT", key, where, pivot, v)
+				linsert(q, after, pivot, []byte(v))
+				if k == 2 {
+					for j := 0; j < n/3; j++ {
+						idx := r.IntN(q.Count())
+						e, _, _ := q.Index(idx)
+						target := slices.Clone(e.Bytes(nil))
+						c.do(t, "LREM", key, 1, target)
+						lrem(q, 1, target)
+					}
+				}
+			}
+			_, blobs := dumpBlobs(t, c, key)
+			var ours [][]byte
+			for nd := q.Head(); nd != nil; nd = nd.Next() {
+				ours = append(ours, nd.Listpack().Bytes())
+			}
+			if slices.EqualFunc(blobs, ours, bytes.Equal) {
+				matched++
+			} else {
+				t.Errorf("fill %d len %d: redis %d nodes, ours %d", fill, l, len(blobs), len(ours))
+			}
+			c.do(t, "DEL", key)
+		}
+	}
+	t.Logf("quicklist boundaries: %d/%d byte-exact", matched, cases)
+}
