@@ -1,0 +1,180 @@
+// Package lab implements redscope's command-line labs, `redscope lab ring` and `redscope lab
+// bloom`: small deterministic experiments that print plain tables, reproducing the figures the
+// course articles publish.
+package lab
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"redscope/engine"
+)
+
+// Run runs one lab: args[0] names it ("ring" or "bloom"), the rest are its flags.
+func Run(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("lab: which one? (ring, bloom)")
+	}
+	switch args[0] {
+	case "ring":
+		return runRing(args[1:], stdout)
+	case "bloom":
+		return runBloom(args[1:], stdout)
+	case "help", "-h", "--help":
+		_, err := io.WriteString(stdout, usage)
+		return err
+	}
+	return fmt.Errorf("lab: unknown lab %q (want ring or bloom)", args[0])
+}
+
+const usage = `redscope lab ring  [--hash md5|crc32|xxh3] [--keys 'product:%d'] [--count 100000]
+                   [--nodes cache-a,cache-b,cache-c,cache-d] (--add NODE | --remove NODE)
+                   [--vnodes 1,150]
+    keys per node with hash % N and with a consistent-hash ring of each vnode count, and the
+    share of keys that move when a node is added or removed.
+redscope lab bloom [--hash sha256] [--keys 'product:%d'] [--capacity 100000] [--error 0.01]
+                   [--probes 200000] [--overfill 3] [--size-only]
+    a textbook Bloom filter: size, false negatives, false-positive rate, and the rate after
+    overfilling it.
+Every lab also accepts --seed N and --redis-version V (unused by these two; they are
+deterministic).
+`
+
+// common are the flags every lab accepts.
+type common struct {
+	seed    uint64
+	version string
+}
+
+func newFlagSet(name string, c *common) *flag.FlagSet {
+	fs := flag.NewFlagSet("lab "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Func("seed", "random seed (unused: the lab is deterministic)", func(s string) error {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return errors.New("not an unsigned integer")
+		}
+		c.seed = v
+		return nil
+	})
+	fs.StringVar(&c.version, "redis-version", "", "Redis version profile (unused by this lab)")
+	return fs
+}
+
+func parse(fs *flag.FlagSet, c *common, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		msg := err.Error()
+		if strings.HasPrefix(msg, "flag provided but not defined: ") {
+			msg = "unknown flag --" + strings.TrimLeft(strings.TrimPrefix(msg, "flag provided but not defined: "), "-")
+		}
+		return fmt.Errorf("%s: %s", fs.Name(), msg)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	if c.version != "" {
+		if _, err := engine.ParseVersion(c.version); err != nil {
+			return fmt.Errorf("%s: %v", fs.Name(), err)
+		}
+	}
+	return nil
+}
+
+// keyPattern turns 'product:%d' into a key maker; the pattern must hold exactly one %d.
+type keyPattern struct{ prefix, suffix string }
+
+func parsePattern(p string) (keyPattern, error) {
+	i := strings.Index(p, "%d")
+	if i < 0 || strings.Contains(p[i+2:], "%d") {
+		return keyPattern{}, fmt.Errorf("--keys %q must contain %%d exactly once", p)
+	}
+	return keyPattern{p[:i], p[i+2:]}, nil
+}
+
+func (k keyPattern) append(dst []byte, n int64) []byte {
+	dst = append(dst, k.prefix...)
+	dst = strconv.AppendInt(dst, n, 10)
+	return append(dst, k.suffix...)
+}
+
+func (k keyPattern) key(n int64) string { return string(k.append(nil, n)) }
+
+// pct formats num/den·100 with the given decimals, as the article's JavaScript
+// ((num / den) * 100).toFixed(d) does.
+func pct(num, den int64, decimals int) string {
+	if den == 0 {
+		return "-"
+	}
+	return toFixed(float64(num)/float64(den)*100, decimals) + "%"
+}
+
+// toFixed is JavaScript's Number.prototype.toFixed for finite x ≥ 0 below 1e21: the exact binary
+// value rounded to d decimals, a tie going to the larger number (strconv rounds ties to even).
+func toFixed(x float64, d int) string {
+	s := strconv.FormatFloat(x, 'f', d+40, 64) // exact digits well past any possible tie
+	dot := strings.IndexByte(s, '.')
+	keep := []byte(s[:dot+1+d])
+	if s[dot+1+d] >= '5' {
+		i := len(keep) - 1
+		for ; i >= 0; i-- {
+			if keep[i] == '.' {
+				continue
+			}
+			if keep[i] < '9' {
+				keep[i]++
+				break
+			}
+			keep[i] = '0'
+		}
+		if i < 0 {
+			keep = append([]byte{'1'}, keep...)
+		}
+	}
+	return strings.TrimSuffix(string(keep), ".")
+}
+
+// table prints rows with columns padded to their widest cell; numeric-looking cells are right
+// aligned (but not a free-text last column, with freeLast).
+func table(w io.Writer, rows [][]string, freeLast bool) {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			if len(c) > widths[i] {
+				widths[i] = len(c)
+			}
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		b.Reset()
+		for i, c := range r {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", widths[i]-len(c))
+			if i == len(r)-1 && freeLast {
+				b.WriteString(c)
+			} else if i > 0 && numeric(c) {
+				b.WriteString(pad + c)
+			} else {
+				b.WriteString(c + pad)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+func numeric(s string) bool {
+	if s == "" {
+		return false
+	}
+	c := s[0]
+	return c >= '0' && c <= '9' || c == '-'
+}
