@@ -90,6 +90,7 @@ func (e *Engine) Expire(key string) int64 {
 }
 
 func (e *Engine) setExpire(key string, when int64) {
+	e.kvobjExpireSlot(key) // 8.x: the key object may need an expire field (memory.go)
 	before := e.Expire(key)
 	e.db.expires[key] = when
 	e.emit(TTLEvent{Key: key, Action: "set", Before: before, After: when})
@@ -116,4 +117,25 @@ func (e *Engine) SortedKeys() []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// Peek returns the value of key in the current db without side effects: an expired key reads as
+// nil but is not deleted and no event is emitted (for visualizers and snapshots, which must not
+// change what later commands see).
+func (e *Engine) Peek(key []byte) *Object {
+	k := string(key)
+	if when, ok := e.db.expires[k]; ok && e.NowMs() > when {
+		return nil
+	}
+	return e.db.keys[k]
+}
+
+// PeekMemoryUsage is MEMORY USAGE key SAMPLES samples (0 = all; the command's default is 5)
+// without Lookup's lazy expiry; ok=false when the key is missing or expired.
+func (e *Engine) PeekMemoryUsage(key []byte, samples int) (size int64, ok bool) {
+	o := e.Peek(key)
+	if o == nil {
+		return 0, false
+	}
+	return e.objectMemory(key, o, samples), true
 }

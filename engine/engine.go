@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"redscope/engine/alloc"
+	"redscope/engine/dict"
 )
 
 // Clock gives the engine's notion of now, in Unix milliseconds.
@@ -58,6 +59,9 @@ type Engine struct {
 	dbs     []*DB
 	tracing bool
 	events  []Event
+	// vdict is the dict environment (hash seed, shared random source, rules) of value hash
+	// tables: hashtable sets and hashes (made lazily by valueDictEnv in t_set.go).
+	vdict *dict.Env
 	// Work counts the elementary steps (bytes scanned/moved, registers touched…) commands did;
 	// labs report it instead of wall time.
 	Work Work
@@ -138,4 +142,48 @@ func (e *Engine) Do(args ...string) Reply {
 		b[i] = []byte(a)
 	}
 	return e.Exec(b).Reply
+}
+
+// SelectDB makes database n current, as SELECT does; the protocol server calls it before each
+// command of a connection. It reports false (and changes nothing) when n is out of range.
+func (e *Engine) SelectDB(n int) bool {
+	if n < 0 || n >= len(e.dbs) {
+		return false
+	}
+	e.db = e.dbs[n]
+	return true
+}
+
+// CurrentDB is the index of the current database (0 if it cannot be found).
+func (e *Engine) CurrentDB() int {
+	for i, d := range e.dbs {
+		if d == e.db {
+			return i
+		}
+	}
+	return 0
+}
+
+// DBCount is the number of databases (16).
+func (e *Engine) DBCount() int { return len(e.dbs) }
+
+// DBStats returns the number of keys and of keys with a TTL in database n, as INFO keyspace
+// prints them (keys whose time has passed but that were not yet touched still count).
+func (e *Engine) DBStats(n int) (keys, expires int) {
+	if n < 0 || n >= len(e.dbs) {
+		return 0, 0
+	}
+	return len(e.dbs[n].keys), len(e.dbs[n].expires)
+}
+
+// DatasetMemory adds up the MEMORY USAGE of every key of every database, without expiring
+// anything (INFO memory's dataset part).
+func (e *Engine) DatasetMemory() int64 {
+	var sum int64
+	for _, d := range e.dbs {
+		for k, o := range d.keys {
+			sum += e.objectMemory([]byte(k), o, 0)
+		}
+	}
+	return sum
 }

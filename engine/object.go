@@ -3,6 +3,8 @@ package engine
 import (
 	"strconv"
 
+	"redscope/engine/dict"
+	"redscope/engine/listpack"
 	"redscope/engine/sds"
 )
 
@@ -18,8 +20,16 @@ const (
 )
 
 func (t ObjType) String() string {
-	return [...]string{"string", "list", "set", "zset", "hash"}[t]
+	names := [...]string{"string", "list", "set", "zset", "hash"}
+	if int(t) < len(names) {
+		return names[t]
+	}
+	return moduleTypeNames[t]
 }
+
+// moduleTypeNames names the module value types (TYPE answers a module type's registered name,
+// e.g. "MBbloom--"); the files implementing them add their constant and name from init.
+var moduleTypeNames = map[ObjType]string{}
 
 // Encoding is a value's encoding as OBJECT ENCODING reports it.
 type Encoding uint8
@@ -50,6 +60,10 @@ type Object struct {
 	Buf    sds.Buf    // EncRaw, EncEmbstr
 	SDS    sds.Header // EncRaw: the sds allocation; EncEmbstr: Type8 header, Len
 	Val    any        // lists, sets, zsets, hashes
+	// Expirable: in the 8.x kvobj layout (REDIS-FACTS §1.4) the object carries an 8-byte expire
+	// field. Set when the object was created for a key with a TTL or when a TTL was added later
+	// (memory.go kvobjExpireSlot); it stays set when the TTL is removed. See kvobjUsable.
+	Expirable bool
 }
 
 // StringBytes returns a string value's bytes (an int prints in decimal). The result may alias
@@ -67,4 +81,69 @@ func (o *Object) StringLen() int {
 		return len(strconv.AppendInt(make([]byte, 0, 20), o.Int, 10))
 	}
 	return o.Buf.Len()
+}
+
+// ValueListpack returns the listpack holding a listpack-encoded hash, set or sorted set, nil for
+// any other value. Its cumulative Work counters (bytes scanned while finding, bytes moved) are
+// what `redscope lab listpack` reports instead of wall time; callers must not modify it.
+func (o *Object) ValueListpack() *listpack.Listpack {
+	if o == nil || (o.Enc != EncListpack && o.Enc != EncListpackEx) {
+		return nil
+	}
+	switch v := o.Val.(type) {
+	case *hashValue:
+		return v.lp
+	case *setValue:
+		return v.lp
+	case *zsetValue:
+		return v.lp
+	}
+	return nil
+}
+
+// DictCompares reports how many entries a lookup of member in a hashtable-encoded hash, set or
+// sorted set compares: member's 1-based position in its bucket chain (ht0, then ht1 while
+// rehashing, as dictFind walks them), or the length of every chain walked when it is absent.
+// ok is false for any other value. It walks the whole table: for labs, not for hot paths.
+func (o *Object) DictCompares(member []byte) (compared int, ok bool) {
+	if o == nil || o.Enc != EncHashtable {
+		return 0, false
+	}
+	switch v := o.Val.(type) {
+	case *hashValue:
+		return dictCompares(v.ht, string(member)), true
+	case *setValue:
+		return dictCompares(v.ht, string(member)), true
+	case *zsetValue:
+		return dictCompares(v.dict, string(member)), true
+	}
+	return 0, false
+}
+
+func dictCompares[V any](d *dict.Dict[string, V], k string) int {
+	if d == nil || d.Len() == 0 {
+		return 0
+	}
+	n := 0
+	for t := 0; t <= 1; t++ {
+		if d.TableSize(t) == 0 {
+			continue
+		}
+		idx := d.BucketOf(t, k)
+		for _, b := range d.Buckets() {
+			if b.Table != t || b.Index != idx {
+				continue
+			}
+			for _, key := range b.Keys {
+				n++
+				if key == k {
+					return n
+				}
+			}
+		}
+		if !d.IsRehashing() {
+			break
+		}
+	}
+	return n
 }

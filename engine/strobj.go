@@ -24,28 +24,129 @@ func (e *Engine) useSharedIntegers() bool {
 	return !(len(p) > 4 && (p[len(p)-3:] == "lru" || p[len(p)-3:] == "lfu"))
 }
 
-// newStringObject builds the object a SET-family command stores for val (tryObjectEncoding):
-// a shared integer 0..9999, an int, an embstr up to 44 bytes, or an exact raw sds.
+// newStringObject builds the object a SET-family command stores for the argument val
+// (tryObjectEncoding): a shared integer 0..9999, an int, an embstr up to 44 bytes, or a raw sds.
+// See fillArgString for the version rules.
 func (e *Engine) newStringObject(key, val []byte) *Object {
+	return e.fillArgString(nil, key, val, false)
+}
+
+// fillArgString is newStringObject writing into o (reusing its byte storage) or into a new
+// object when o is nil. hasExpire: the key keeps a TTL (KEEPTTL), which matters for the 8.x
+// kvobj layout.
+//
+// Version rules:
+//   - ≤ 20 bytes that are a strict int64 → int, shared for 0..9999 (not with maxmemory + an
+//     LRU/LFU policy);
+//   - ≤ 44 bytes → embstr; in 8.x only when it fits the 64-byte kvobj together with the key
+//     (kvobjEmbedFits), else a raw sds of exactly that size (sdsnewlen);
+//   - longer → raw. Arguments of 32 KiB or more (PROTO_MBULK_BIG_ARG) are the client's query
+//     buffer itself (bigArgSDS); shorter ones an exact sdsnewlen. trimStringObjectIfNeeded then
+//     drops spare room above 10% of the length: 7.0 for every raw argument, 7.2+ only for big
+//     arguments (MEMORY USAGE is the same either way; DEBUG SDSLEN's avail differs).
+func (e *Engine) fillArgString(o *Object, key, val []byte, hasExpire bool) *Object {
+	if o == nil {
+		o = &Object{}
+	}
+	o.Type = TypeString
+	o.Val = nil
+	o.Shared = false
+	o.Expirable = hasExpire && e.ver.KVObj()
 	if len(val) <= 20 {
 		if v, ok := string2ll(val); ok {
-			o := &Object{Type: TypeString, Enc: EncInt, Int: v}
+			o.Enc = EncInt
+			o.Int = v
 			o.Shared = v >= 0 && v < sharedIntegers && e.useSharedIntegers()
+			o.Buf = sds.Buf{}
+			o.SDS = sds.Header{}
 			return o
 		}
 	}
+	setBufBytes(&o.Buf, val)
+	o.Int = 0
 	if len(val) <= embstrSizeLimit {
-		o := &Object{Type: TypeString, Enc: EncEmbstr, Buf: sds.FromBytes(val)}
-		o.SDS = sds.Header{Type: sds.Type8, Len: len(val), Alloc: len(val)}
+		if !e.ver.KVObj() {
+			o.Enc = EncEmbstr
+			o.SDS = sds.Header{Type: sds.Type8, Len: len(val), Alloc: len(val)}
+			return o
+		}
+		if kvobjEmbedFits(len(key), len(val), hasExpire) {
+			o.Enc = EncEmbstr
+			o.SDS = e.kvobjEmbeddedSDS(key, len(val), hasExpire)
+			return o
+		}
+		o.Enc = EncRaw
+		o.SDS = sds.New(e.alloc, len(val)) // kvobjSet: sdsnewlen, not trimmed
 		return o
 	}
-	o := &Object{Type: TypeString, Enc: EncRaw, Buf: sds.FromBytes(val)}
-	o.SDS = sds.New(e.alloc, len(val))
-	// trimStringObjectIfNeeded: more than 10% spare → alloc = len (same usable size).
-	if o.SDS.Avail() > o.SDS.Len/10 {
+	o.Enc = EncRaw
+	if len(val) >= protoMbulkBigArg {
+		o.SDS = e.bigArgSDS(len(val))
+	} else {
+		o.SDS = sds.New(e.alloc, len(val))
+	}
+	if (len(val) >= protoMbulkBigArg || !e.ver.Has(V72)) && o.SDS.Avail() > o.SDS.Len/10 {
 		o.SDS = o.SDS.Resize(e.alloc, o.SDS.Len, false)
 	}
 	return o
+}
+
+// newStringFromBytes is createStringObject: embstr up to 44 bytes (subject to the 8.x kvobj
+// fit), else an exact raw sdsnewlen; never int, never trimmed. INCRBYFLOAT results use it.
+func (e *Engine) newStringFromBytes(key, val []byte, hasExpire bool) *Object {
+	o := &Object{Type: TypeString, Buf: sds.FromBytes(val)}
+	o.Expirable = hasExpire && e.ver.KVObj()
+	if len(val) <= embstrSizeLimit && (!e.ver.KVObj() || kvobjEmbedFits(len(key), len(val), hasExpire)) {
+		o.Enc = EncEmbstr
+		if e.ver.KVObj() {
+			o.SDS = e.kvobjEmbeddedSDS(key, len(val), hasExpire)
+		} else {
+			o.SDS = sds.Header{Type: sds.Type8, Len: len(val), Alloc: len(val)}
+		}
+		return o
+	}
+	o.Enc = EncRaw
+	o.SDS = sds.New(e.alloc, len(val))
+	return o
+}
+
+// kvobjEmbeddedSDS is the sds8 header of a value embedded in an 8.x kvobj: its alloc takes all
+// the room left at the end of the allocation.
+func (e *Engine) kvobjEmbeddedSDS(key []byte, n int, hasExpire bool) sds.Header {
+	pre := 16 + kvobjKeySize(len(key))
+	if hasExpire {
+		pre += 8
+	}
+	total := e.alloc.Usable(pre + 3 + n + 1)
+	al := total - pre - 3 - 1
+	if al > 255 {
+		al = 255
+	}
+	return sds.Header{Type: sds.Type8, Len: n, Alloc: al, Usable: total - pre}
+}
+
+// bigArgSDS models an argument of at least PROTO_MBULK_BIG_ARG bytes: Redis reads it straight
+// into the client's query buffer and keeps that sds as the object. The buffer starts as the
+// 16 KiB read buffer (sds16, sdsnewlen(16384)) and is grown non-greedily to n+2 bytes (the
+// value and its CRLF) — a realloc when the header type stays sds16, else a fresh allocation —
+// then the CRLF is dropped. Measured on 7.0.15: a 65 530-byte SET lands in an 81 920-byte
+// allocation with 5 bytes of avail (sds16 alloc clamped at 65 535), where sdsnewlen would have
+// used 65 536. This is the first big argument of a connection; a connection that already
+// carried bigger arguments can keep a bigger buffer.
+func (e *Engine) bigArgSDS(n int) sds.Header {
+	qb := sds.New(e.alloc, 16384).WithLen(0)
+	h, _ := qb.MakeRoomFor(e.alloc, n+2, false)
+	return h.WithLen(n)
+}
+
+// setBufBytes replaces b's content with p, reusing b's storage when it is a small buffer.
+func setBufBytes(b *sds.Buf, p []byte) {
+	if b.Len() <= sds.DenseLimit && len(p) <= sds.DenseLimit && b.Len() > 0 {
+		b.Resize(len(p))
+		b.WriteAt(p, 0)
+		return
+	}
+	*b = sds.FromBytes(p)
 }
 
 // newRawString makes a zero-filled raw string of exactly n bytes (sdsnewlen), as SETRANGE,

@@ -83,6 +83,9 @@ type HLLSparseEvent struct {
 	After       string
 	BytesBefore int // whole string length
 	BytesAfter  int
+	Index       int    // the register that was set
+	Rewrite     string // "in-place" (a one-register opcode took the new value) or "split" (a run was split into up to three opcodes)
+	Merged      int    // adjacent equal VAL opcodes merged afterwards (bytes saved)
 }
 
 // HLLPromoteEvent: a sparse HLL became dense.
@@ -91,6 +94,9 @@ type HLLPromoteEvent struct {
 	Reason      string // "value>32" or "hll-sparse-max-bytes"
 	SparseBytes int
 	DenseBytes  int
+	Index       int   // the register whose update caused it (-1 for PFDEBUG TODENSE/GETREG and PFMERGE with a dense input)
+	Value       int   // the value it needed
+	Limit       int64 // hll-sparse-max-bytes at the time
 }
 
 // TTLEvent: a key's expiry was set, cleared or kept by a write.

@@ -1,12 +1,19 @@
 package sds
 
+import "sync/atomic"
+
 // Buf holds a string's bytes. Strings up to DenseLimit bytes are one plain slice; longer ones are
 // kept in PageSize pages where an all-zero page is not allocated, so `SETBIT huge 4294967295 1`
 // describes a 512 MiB string while the process holds one 64 KiB page. The modelled allocation
 // (Header) is what MEMORY USAGE reports; Buf is only how the simulator keeps the bytes.
+//
+// A page may also be a shared, read-only "uniform page" (PageSize copies of one byte, see Fill and
+// UniformPage): `BITOP NOT` of a 512 MiB sparse bitmap then holds 8192 pointers to the one 0xFF
+// page instead of 512 MiB. Writes copy such a page first. Uniform pages only ever stand for whole
+// pages inside the length, so bytes of a page past the length are always zero.
 type Buf struct {
 	small []byte   // used while paged == nil
-	pages [][]byte // nil page = zeros
+	pages [][]byte // nil page = zeros; a uniform page is shared and read-only
 	n     int      // length when paged
 }
 
@@ -23,6 +30,50 @@ func FromBytes(p []byte) Buf {
 }
 
 func (b *Buf) paged() bool { return b.pages != nil }
+
+// uniform holds the shared read-only pages, one per byte value, made on first use.
+var uniform [256]atomic.Pointer[[PageSize]byte]
+
+// UniformPage returns the shared read-only page of PageSize copies of v. Callers must not write
+// to it.
+func UniformPage(v byte) []byte {
+	if p := uniform[v].Load(); p != nil {
+		return p[:]
+	}
+	p := new([PageSize]byte)
+	if v != 0 {
+		for i := range p {
+			p[i] = v
+		}
+	}
+	if !uniform[v].CompareAndSwap(nil, p) {
+		p = uniform[v].Load()
+	}
+	return p[:]
+}
+
+// uniformOf reports whether page p is a shared uniform page, and its byte.
+func uniformOf(p []byte) (byte, bool) {
+	if len(p) == 0 {
+		return 0, false
+	}
+	u := uniform[p[0]].Load()
+	return p[0], u != nil && &u[0] == &p[0]
+}
+
+// writablePage returns page pi ready for writing: a nil page is allocated, a shared uniform page
+// copied.
+func (b *Buf) writablePage(pi int) []byte {
+	p := b.pages[pi]
+	if p == nil {
+		p = make([]byte, PageSize)
+		b.pages[pi] = p
+	} else if _, shared := uniformOf(p); shared {
+		p = append([]byte(nil), p...)
+		b.pages[pi] = p
+	}
+	return p
+}
 
 // Len is the number of bytes.
 func (b *Buf) Len() int {
@@ -58,7 +109,9 @@ func (b *Buf) Clone() Buf {
 	}
 	c := Buf{n: b.n, pages: make([][]byte, len(b.pages))}
 	for i, p := range b.pages {
-		if p != nil {
+		if _, shared := uniformOf(p); shared {
+			c.pages[i] = p
+		} else if p != nil {
 			c.pages[i] = append([]byte(nil), p...)
 		}
 	}
@@ -87,14 +140,10 @@ func (b *Buf) SetAt(i int, v byte) {
 		return
 	}
 	p := b.pages[i/PageSize]
-	if p == nil {
-		if v == 0 {
-			return
-		}
-		p = make([]byte, PageSize)
-		b.pages[i/PageSize] = p
+	if p == nil && v == 0 || p != nil && p[i%PageSize] == v {
+		return
 	}
-	p[i%PageSize] = v
+	b.writablePage(i / PageSize)[i%PageSize] = v
 }
 
 // Resize sets the length to n: growing zero-fills, shrinking truncates.
@@ -120,9 +169,10 @@ func (b *Buf) Resize(n int) {
 	}
 	np := (n + PageSize - 1) / PageSize
 	if n < b.n { // shrink: drop pages and zero the tail of the last one
+		clear(b.pages[np:]) // let dropped pages be collected
 		b.pages = b.pages[:np]
 		if r := n % PageSize; r != 0 && b.pages[np-1] != nil {
-			clear(b.pages[np-1][r:])
+			clear(b.writablePage(np - 1)[r:])
 		}
 	} else {
 		for len(b.pages) < np {
@@ -171,14 +221,11 @@ func (b *Buf) WriteAt(p []byte, off int) {
 	for len(p) > 0 {
 		pi, po := off/PageSize, off%PageSize
 		n := min(len(p), PageSize-po)
-		if b.pages[pi] == nil {
-			if allZero(p[:n]) {
-				p, off = p[n:], off+n
-				continue
-			}
-			b.pages[pi] = make([]byte, PageSize)
+		if b.pages[pi] == nil && allZero(p[:n]) {
+			p, off = p[n:], off+n
+			continue
 		}
-		copy(b.pages[pi][po:], p[:n])
+		copy(b.writablePage(pi)[po:], p[:n])
 		p, off = p[n:], off+n
 	}
 }
@@ -222,7 +269,8 @@ func (b *Buf) ReadAt(dst []byte, off int) int {
 }
 
 // Chunks calls fn for consecutive pieces covering [from, to): either real bytes, or a run of
-// zeros (data == nil, length n) that was never allocated. fn returns false to stop.
+// zeros (data == nil, length n) that was never allocated. fn returns false to stop. data is
+// read-only (it may be a shared uniform page).
 func (b *Buf) Chunks(from, to int, fn func(off int, data []byte, n int) bool) {
 	if to > b.Len() {
 		to = b.Len()
@@ -268,4 +316,179 @@ func (b *Buf) Equal(p []byte) bool {
 		return eq
 	})
 	return eq
+}
+
+// Runs calls fn for consecutive pieces covering [from, to) (clamped to the length), in order:
+// either real bytes (data != nil, read-only) or n bytes all equal to fill (data == nil): a page
+// that was never allocated (fill 0) or a shared uniform page. fn returns false to stop. Scans
+// that only need counts or positions use it to skip whole pages.
+func (b *Buf) Runs(from, to int, fn func(off, n int, data []byte, fill byte) bool) {
+	if to > b.Len() {
+		to = b.Len()
+	}
+	if from < 0 {
+		from = 0
+	}
+	if from >= to {
+		return
+	}
+	if !b.paged() {
+		fn(from, to-from, b.small[from:to], 0)
+		return
+	}
+	for off := from; off < to; {
+		pi, po := off/PageSize, off%PageSize
+		k := min(PageSize-po, to-off)
+		p := b.pages[pi]
+		var cont bool
+		if v, shared := uniformOf(p); shared {
+			cont = fn(off, k, nil, v)
+		} else if p == nil {
+			cont = fn(off, k, nil, 0)
+		} else {
+			cont = fn(off, k, p[po:po+k], 0)
+		}
+		if !cont {
+			return
+		}
+		off += k
+	}
+}
+
+// View looks at the n bytes at off without copying, when they lie in one piece of storage: it
+// returns either data aliasing the storage (read-only; bytes past the length read as zero) or
+// data == nil and the byte that all n bytes equal (past the end, an unallocated page, a uniform
+// page). ok is false when the window crosses a page boundary or the end of a small buffer: use
+// ReadAt then. Windows aligned to PageSize never cross a page of a paged Buf.
+func (b *Buf) View(off, n int) (data []byte, fill byte, ok bool) {
+	if off < 0 || n < 0 {
+		return nil, 0, false
+	}
+	if off >= b.Len() {
+		return nil, 0, true
+	}
+	if !b.paged() {
+		if off+n > len(b.small) {
+			return nil, 0, false
+		}
+		return b.small[off : off+n], 0, true
+	}
+	pi, po := off/PageSize, off%PageSize
+	if po+n > PageSize {
+		return nil, 0, false
+	}
+	p := b.pages[pi]
+	if v, shared := uniformOf(p); shared {
+		return nil, v, true
+	}
+	if p == nil {
+		return nil, 0, true
+	}
+	return p[po : po+n], 0, true
+}
+
+// WritableView returns the n bytes at off as a slice aliasing the storage, for writing, when
+// they lie inside the length and in one piece of storage (one page of a paged Buf); it allocates
+// or unshares that page. It returns nil otherwise.
+func (b *Buf) WritableView(off, n int) []byte {
+	if off < 0 || n < 0 || off+n > b.Len() {
+		return nil
+	}
+	if !b.paged() {
+		return b.small[off : off+n]
+	}
+	pi, po := off/PageSize, off%PageSize
+	if po+n > PageSize {
+		return nil
+	}
+	return b.writablePage(pi)[po : po+n]
+}
+
+// Fill sets the n bytes at off to v, growing the buffer if needed. Whole pages of a paged Buf
+// become unallocated (v == 0) or point at the shared uniform page of v, so filling 512 MiB
+// costs no memory.
+func (b *Buf) Fill(off, n int, v byte) {
+	if n <= 0 {
+		return
+	}
+	if end := off + n; end > b.Len() {
+		b.Resize(end)
+	}
+	if !b.paged() {
+		s := b.small[off : off+n]
+		if v == 0 {
+			clear(s)
+		} else {
+			for i := range s {
+				s[i] = v
+			}
+		}
+		return
+	}
+	for n > 0 {
+		pi, po := off/PageSize, off%PageSize
+		k := min(n, PageSize-po)
+		if k == PageSize && off+k <= b.n {
+			if v == 0 {
+				b.pages[pi] = nil
+			} else {
+				b.pages[pi] = UniformPage(v)
+			}
+		} else if p := b.pages[pi]; !(p == nil && v == 0) {
+			s := b.writablePage(pi)[po : po+k]
+			for i := range s {
+				s[i] = v
+			}
+		}
+		off, n = off+k, n-k
+	}
+}
+
+// Adopt makes a Buf that takes p as its storage without copying when p is small (≤ DenseLimit);
+// a longer p is copied into pages. The caller must not use p afterwards.
+func Adopt(p []byte) Buf {
+	if len(p) <= DenseLimit {
+		return Buf{small: p}
+	}
+	return FromBytes(p)
+}
+
+// Cap is the capacity of a small Buf's storage (0 for a paged Buf).
+func (b *Buf) Cap() int {
+	if b.paged() {
+		return 0
+	}
+	return cap(b.small)
+}
+
+// Release hands the storage of a small Buf to the caller for reuse and leaves b empty; it
+// returns nil (and leaves b alone) for a paged Buf.
+func (b *Buf) Release() []byte {
+	if b.paged() {
+		return nil
+	}
+	p := b.small
+	b.small = nil
+	return p
+}
+
+// PagesInUse counts the pages that hold private memory (not unallocated, not shared uniform
+// pages); 0 for a small buffer. Tests use it to check that sparse values stay sparse.
+func (b *Buf) PagesInUse() int {
+	c := 0
+	for _, p := range b.pages {
+		if _, shared := uniformOf(p); p != nil && !shared {
+			c++
+		}
+	}
+	return c
+}
+
+// Adopt makes p the content without copying it (the caller hands p over and must not use it
+// afterwards except through b). Content longer than DenseLimit is stored paged.
+func (b *Buf) Adopt(p []byte) {
+	*b = Buf{small: p}
+	if len(p) > DenseLimit {
+		b.toPaged()
+	}
 }

@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"strconv"
+	"testing"
+
+	"redscope/engine/alloc"
+)
+
+// Hash and set commands through Exec, tracing off.
+
+func hsBenchArgs(parts ...string) [][]byte {
+	out := make([][]byte, len(parts))
+	for i, p := range parts {
+		out[i] = []byte(p)
+	}
+	return out
+}
+
+// BenchmarkHSET writes 1 000 fields into each of many hashes (listpack up to 512 fields, then
+// hashtable), cycling over 10 000 field names.
+func BenchmarkHSET(b *testing.B) {
+	e := New(Options{Version: V74, Allocator: alloc.Jemalloc})
+	cmds := make([][][]byte, 10000)
+	for i := range cmds {
+		cmds[i] = hsBenchArgs("HSET", "h"+strconv.Itoa(i%10), "field:"+strconv.Itoa(i), "value")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := e.Exec(cmds[i%len(cmds)]).Reply; r.Kind != KindInt {
+			b.Fatal(r.Str)
+		}
+	}
+}
+
+func BenchmarkHGET(b *testing.B) {
+	e := New(Options{Version: V74, Allocator: alloc.Jemalloc})
+	for i := 0; i < 1000; i++ {
+		e.Exec(hsBenchArgs("HSET", "big", "field:"+strconv.Itoa(i), "value"))
+		if i < 100 {
+			e.Exec(hsBenchArgs("HSET", "small", "field:"+strconv.Itoa(i), "value"))
+		}
+	}
+	for _, key := range []string{"small", "big"} {
+		cmds := make([][][]byte, 100)
+		for i := range cmds {
+			cmds[i] = hsBenchArgs("HGET", key, "field:"+strconv.Itoa(i))
+		}
+		b.Run(key, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if r := e.Exec(cmds[i%len(cmds)]).Reply; r.Kind != KindBulk {
+					b.Fatal(r)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkSADD(b *testing.B) {
+	e := New(Options{Version: V74, Allocator: alloc.Jemalloc})
+	cmds := make([][][]byte, 10000)
+	for i := range cmds {
+		cmds[i] = hsBenchArgs("SADD", "s"+strconv.Itoa(i%10), "member:"+strconv.Itoa(i))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := e.Exec(cmds[i%len(cmds)]).Reply; r.Kind != KindInt {
+			b.Fatal(r.Str)
+		}
+	}
+}
+
+func BenchmarkSINTERCARD(b *testing.B) {
+	e := New(Options{Version: V74, Allocator: alloc.Jemalloc})
+	for i := 0; i < 1000; i++ {
+		e.Exec(hsBenchArgs("SADD", "a", "m"+strconv.Itoa(i)))
+		e.Exec(hsBenchArgs("SADD", "b", "m"+strconv.Itoa(i*2)))
+	}
+	cmd := hsBenchArgs("SINTERCARD", "2", "a", "b")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := e.Exec(cmd).Reply; r.Int != 500 {
+			b.Fatal(r)
+		}
+	}
+}

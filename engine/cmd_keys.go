@@ -1,0 +1,622 @@
+package engine
+
+import (
+	"math"
+	"strconv"
+
+	"redscope/engine/sds"
+)
+
+// Key-space commands: DEL UNLINK EXISTS TYPE TTL PTTL EXPIRE PEXPIRE EXPIREAT PEXPIREAT
+// EXPIRETIME PEXPIRETIME PERSIST RENAME RENAMENX COPY DBSIZE FLUSHALL FLUSHDB KEYS SCAN RANDOMKEY
+// TOUCH, answering as Redis 7.0.15 does (db.c, expire.c).
+
+// ValueCloner is implemented by the Val of aggregate objects (lists, sets, zsets, hashes): COPY
+// stores the deep copy it returns.
+type ValueCloner interface{ CloneValue() any }
+
+func init() {
+	register(
+		&Command{Name: "del", Arity: -2, Flags: FlagWrite, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdDel},
+		&Command{Name: "unlink", Arity: -2, Flags: FlagWrite | FlagFast, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdDel},
+		&Command{Name: "exists", Arity: -2, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdExists},
+		&Command{Name: "touch", Arity: -2, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdExists},
+		&Command{Name: "type", Arity: 2, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdType},
+		&Command{Name: "ttl", Arity: 2, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdTTL},
+		&Command{Name: "pttl", Arity: 2, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdTTL},
+		&Command{Name: "expiretime", Arity: 2, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdTTL},
+		&Command{Name: "pexpiretime", Arity: 2, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdTTL},
+		&Command{Name: "expire", Arity: -3, Flags: FlagWrite | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdExpire},
+		&Command{Name: "pexpire", Arity: -3, Flags: FlagWrite | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdExpire},
+		&Command{Name: "expireat", Arity: -3, Flags: FlagWrite | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdExpire},
+		&Command{Name: "pexpireat", Arity: -3, Flags: FlagWrite | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdExpire},
+		&Command{Name: "persist", Arity: 2, Flags: FlagWrite | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdPersist},
+		&Command{Name: "rename", Arity: 3, Flags: FlagWrite, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdRename},
+		&Command{Name: "renamenx", Arity: 3, Flags: FlagWrite | FlagFast, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdRename},
+		&Command{Name: "copy", Arity: -3, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdCopy},
+		&Command{Name: "dbsize", Arity: 1, Flags: FlagReadonly | FlagFast, Fn: cmdDBSize},
+		&Command{Name: "flushall", Arity: -1, Flags: FlagWrite, Fn: cmdFlush},
+		&Command{Name: "flushdb", Arity: -1, Flags: FlagWrite, Fn: cmdFlush},
+		&Command{Name: "keys", Arity: 2, Flags: FlagReadonly, Fn: cmdKeys},
+		&Command{Name: "scan", Arity: -2, Flags: FlagReadonly, Fn: cmdScan},
+		&Command{Name: "randomkey", Arity: 1, Flags: FlagReadonly, Fn: cmdRandomKey},
+	)
+}
+
+// DEL / UNLINK: an expired key is removed by the lookup and does not count.
+func cmdDel(e *Engine, args [][]byte) Reply {
+	var n int64
+	for _, k := range args[1:] {
+		if e.expireIfNeeded(string(k)) {
+			continue
+		}
+		if e.Delete(k) {
+			n++
+		}
+	}
+	return Int(n)
+}
+
+// EXISTS / TOUCH count live keys (a key named twice counts twice).
+func cmdExists(e *Engine, args [][]byte) Reply {
+	var n int64
+	for _, k := range args[1:] {
+		if e.Lookup(k) != nil {
+			n++
+		}
+	}
+	return Int(n)
+}
+
+func cmdType(e *Engine, args [][]byte) Reply {
+	o := e.Lookup(args[1])
+	if o == nil {
+		return Status("none")
+	}
+	return Status(o.Type.String())
+}
+
+// TTL PTTL EXPIRETIME PEXPIRETIME (ttlGenericCommand): -2 missing, -1 no expiry; seconds are
+// rounded to nearest, (ms+500)/1000.
+func cmdTTL(e *Engine, args [][]byte) Reply {
+	name := args[0]
+	ms := eqFold(name, "pttl") || eqFold(name, "pexpiretime")
+	abs := eqFold(name, "expiretime") || eqFold(name, "pexpiretime")
+	if e.Lookup(args[1]) == nil {
+		return Int(-2)
+	}
+	when := e.Expire(string(args[1]))
+	if when == -1 {
+		return Int(-1)
+	}
+	t := when
+	if !abs {
+		t = when - e.NowMs()
+	}
+	if t < 0 {
+		t = 0
+	}
+	if ms {
+		return Int(t)
+	}
+	// Rounded in unsigned arithmetic: PEXPIREAT k 9223372036854775807 then EXPIRETIME k gives
+	// 9223372036854776 on a real server, not an overflow.
+	return Int(int64((uint64(t) + 500) / 1000))
+}
+
+const (
+	expireNX = 1 << iota
+	expireXX
+	expireGT
+	expireLT
+)
+
+// EXPIRE PEXPIRE EXPIREAT PEXPIREAT (expireGenericCommand).
+func cmdExpire(e *Engine, args [][]byte) Reply {
+	var cmd string
+	var seconds, relative bool
+	switch {
+	case eqFold(args[0], "expire"):
+		cmd, seconds, relative = "expire", true, true
+	case eqFold(args[0], "pexpire"):
+		cmd, relative = "pexpire", true
+	case eqFold(args[0], "expireat"):
+		cmd, seconds = "expireat", true
+	default:
+		cmd = "pexpireat"
+	}
+	flags := 0
+	for _, a := range args[3:] {
+		switch {
+		case eqFold(a, "nx"):
+			flags |= expireNX
+		case eqFold(a, "xx"):
+			flags |= expireXX
+		case eqFold(a, "gt"):
+			flags |= expireGT
+		case eqFold(a, "lt"):
+			flags |= expireLT
+		default:
+			return Err(cleanErr("ERR Unsupported option " + string(a)))
+		}
+	}
+	if flags&expireNX != 0 && flags&(expireXX|expireGT|expireLT) != 0 {
+		return Err("ERR NX and XX, GT or LT options at the same time are not compatible")
+	}
+	if flags&expireGT != 0 && flags&expireLT != 0 {
+		return Err("ERR GT and LT options at the same time are not compatible")
+	}
+	when, ok := string2ll(args[2])
+	if !ok {
+		return ErrNotInt
+	}
+	invalid := Err("ERR invalid expire time in '" + cmd + "' command")
+	if seconds {
+		if when > math.MaxInt64/1000 || when < math.MinInt64/1000 {
+			return invalid
+		}
+		when *= 1000
+	}
+	var base int64
+	if relative {
+		base = e.NowMs()
+	}
+	if when > math.MaxInt64-base {
+		return invalid
+	}
+	when += base
+	key := args[1]
+	if e.Lookup(key) == nil {
+		return Int(0)
+	}
+	if flags != 0 {
+		cur := e.Expire(string(key))
+		if flags&expireNX != 0 && cur != -1 {
+			return Int(0)
+		}
+		if flags&expireXX != 0 && cur == -1 {
+			return Int(0)
+		}
+		if flags&expireGT != 0 && (cur == -1 || when <= cur) {
+			return Int(0)
+		}
+		if flags&expireLT != 0 && cur != -1 && when >= cur {
+			return Int(0)
+		}
+	}
+	if when <= e.NowMs() {
+		e.Delete(key)
+		return Int(1)
+	}
+	e.setExpire(string(key), when)
+	return Int(1)
+}
+
+func cmdPersist(e *Engine, args [][]byte) Reply {
+	if e.Lookup(args[1]) == nil {
+		return Int(0)
+	}
+	if e.removeExpire(string(args[1])) {
+		return Int(1)
+	}
+	return Int(0)
+}
+
+// RENAME / RENAMENX: the value object moves to the new name with its TTL.
+func cmdRename(e *Engine, args [][]byte) Reply {
+	nx := eqFold(args[0], "renamenx")
+	src, dst := args[1], args[2]
+	o := e.Lookup(src)
+	if o == nil {
+		return ErrNoSuchKey
+	}
+	if string(src) == string(dst) {
+		if nx {
+			return Int(0)
+		}
+		return OK
+	}
+	when := e.Expire(string(src))
+	if e.Lookup(dst) != nil {
+		if nx {
+			return Int(0)
+		}
+		e.Delete(dst)
+	}
+	s, d := string(src), string(dst)
+	delete(e.db.keys, s)
+	delete(e.db.expires, s)
+	e.db.keys[d] = o
+	e.emit(KeyEvent{Key: s, Action: "renamed", Type: o.Type.String(), To: d})
+	if when != -1 {
+		e.db.expires[d] = when
+		e.emit(TTLEvent{Key: d, Action: "set", Before: -1, After: when})
+	}
+	if nx {
+		return Int(1)
+	}
+	return OK
+}
+
+// COPY source destination [DB destination-db] [REPLACE].
+func cmdCopy(e *Engine, args [][]byte) Reply {
+	replace := false
+	srcDB := e.db
+	dstDB := e.db
+	for j := 3; j < len(args); j++ {
+		switch {
+		case eqFold(args[j], "replace"):
+			replace = true
+		case eqFold(args[j], "db") && j+1 < len(args):
+			n, ok := string2ll(args[j+1])
+			if !ok || n < math.MinInt32 || n > math.MaxInt32 {
+				return ErrNotInt
+			}
+			if n < 0 || int(n) >= len(e.dbs) {
+				return Err("ERR DB index is out of range")
+			}
+			dstDB = e.dbs[n]
+			j++
+		default:
+			return ErrSyntax
+		}
+	}
+	src, dst := args[1], args[2]
+	if srcDB == dstDB && string(src) == string(dst) {
+		return Err("ERR source and destination objects are the same")
+	}
+	o := e.Lookup(src)
+	if o == nil {
+		return Int(0)
+	}
+	when := e.Expire(string(src))
+	e.db = dstDB
+	defer func() { e.db = srcDB }()
+	if e.Lookup(dst) != nil {
+		if !replace {
+			return Int(0)
+		}
+		e.Delete(dst)
+	}
+	n := e.cloneObject(o)
+	e.add(dst, n)
+	if when != -1 {
+		e.setExpire(string(dst), when)
+	}
+	return Int(1)
+}
+
+// cloneObject is COPY's deep copy: strings as dupStringObject makes them (an int stays int but is
+// no longer shared; embstr stays embstr; raw becomes an exact-size raw sds), other types through
+// ValueCloner.
+func (e *Engine) cloneObject(o *Object) *Object {
+	n := &Object{Type: o.Type, Enc: o.Enc}
+	if o.Type == TypeString {
+		switch o.Enc {
+		case EncInt:
+			n.Int = o.Int
+		case EncEmbstr:
+			b := o.Buf.Bytes()
+			n.Buf = sds.FromBytes(b)
+			n.SDS = sds.Header{Type: sds.Type8, Len: len(b), Alloc: len(b)}
+		default:
+			// Clone keeps a huge sparse bitmap sparse (a 512 MiB value with one bit set
+			// stays one page); the modelled allocation is the exact copy Redis makes.
+			n.Buf = o.Buf.Clone()
+			n.SDS = sds.New(e.alloc, o.Buf.Len())
+		}
+		return n
+	}
+	n.Int = o.Int
+	n.SDS = o.SDS
+	if c, ok := o.Val.(ValueCloner); ok && o.Val != nil {
+		n.Val = c.CloneValue()
+	} else {
+		n.Val = o.Val
+	}
+	return n
+}
+
+func cmdDBSize(e *Engine, args [][]byte) Reply { return Int(int64(e.KeyCount())) }
+
+// FLUSHALL / FLUSHDB [ASYNC|SYNC].
+func cmdFlush(e *Engine, args [][]byte) Reply {
+	if len(args) > 2 || (len(args) == 2 && !eqFold(args[1], "async") && !eqFold(args[1], "sync")) {
+		return ErrSyntax
+	}
+	if eqFold(args[0], "flushall") {
+		cur := e.db
+		for i, d := range e.dbs {
+			e.db = d
+			e.flushCurrent()
+			if d == cur {
+				cur = e.dbs[i]
+			}
+		}
+		e.db = cur
+	} else {
+		e.flushCurrent()
+	}
+	return OK
+}
+
+// flushCurrent empties the current db in place (other references to the DB stay valid).
+func (e *Engine) flushCurrent() {
+	if e.tracing {
+		for _, k := range e.SortedKeys() {
+			e.emit(KeyEvent{Key: k, Action: "deleted", Type: e.db.keys[k].Type.String()})
+		}
+	}
+	clear(e.db.keys)
+	clear(e.db.expires)
+}
+
+// keyIsExpired reports a key whose time has passed, without deleting it.
+func (e *Engine) keyIsExpired(key string) bool {
+	when, ok := e.db.expires[key]
+	return ok && e.NowMs() > when
+}
+
+// KEYS pattern: expired keys are skipped but not deleted.
+func cmdKeys(e *Engine, args [][]byte) Reply {
+	pat := args[1]
+	all := len(pat) == 1 && pat[0] == '*'
+	out := []Reply{}
+	for _, k := range e.SortedKeys() {
+		if (all || stringMatch(pat, []byte(k), false)) && !e.keyIsExpired(k) {
+			out = append(out, BulkStr(k))
+		}
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// parseScanCursor is parseScanCursorOrReply: strtoul base 10 (a leading '+' or '-' is
+// accepted, '-n' wraps around), no leading space, nothing after the digits, no overflow.
+func parseScanCursor(b []byte) (uint64, bool) {
+	if len(b) > 0 && (b[0] == ' ' || (b[0] >= '\t' && b[0] <= '\r')) {
+		return 0, false
+	}
+	i := 0
+	neg := false
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		neg = b[i] == '-'
+		i++
+	}
+	if i == len(b) {
+		// strtoul parsed nothing: endptr is the start of the string.
+		return 0, len(b) == 0
+	}
+	var v uint64
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		d := uint64(c - '0')
+		if v > (math.MaxUint64-d)/10 {
+			return 0, false
+		}
+		v = v*10 + d
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]. The cursor is an index into the sorted
+// key list; expired keys are filtered out (not deleted, so the iteration guarantee holds).
+func cmdScan(e *Engine, args [][]byte) Reply {
+	cursor, ok := parseScanCursor(args[1])
+	if !ok {
+		return Err("ERR invalid cursor")
+	}
+	count := int64(10)
+	var pat, typ []byte
+	for i := 2; i < len(args); i += 2 {
+		if i+1 >= len(args) {
+			return ErrSyntax
+		}
+		switch {
+		case eqFold(args[i], "count"):
+			n, ok := string2ll(args[i+1])
+			if !ok {
+				return ErrNotInt
+			}
+			if n < 1 {
+				return ErrSyntax
+			}
+			count = n
+		case eqFold(args[i], "match"):
+			pat = args[i+1]
+		case eqFold(args[i], "type"):
+			typ = args[i+1]
+		default:
+			return ErrSyntax
+		}
+	}
+	usePat := pat != nil && !(len(pat) == 1 && pat[0] == '*')
+	keys := e.SortedKeys()
+	var next uint64
+	var page []string
+	if cursor < uint64(len(keys)) {
+		end := uint64(len(keys))
+		if uint64(count) < end-cursor {
+			end = cursor + uint64(count)
+			next = end
+		}
+		page = keys[cursor:end]
+	}
+	out := []Reply{}
+	for _, k := range page {
+		if usePat && !stringMatch(pat, []byte(k), false) {
+			continue
+		}
+		if typ != nil && !eqFoldStr(typ, e.db.keys[k].Type.String()) {
+			continue
+		}
+		if e.keyIsExpired(k) {
+			continue
+		}
+		out = append(out, BulkStr(k))
+	}
+	return Array(BulkStr(strconv.FormatUint(next, 10)), Reply{Kind: KindArray, Array: out})
+}
+
+// eqFoldStr compares ASCII case-insensitively.
+func eqFoldStr(a []byte, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// RANDOMKEY: a random live key (expired picks are deleted and the draw repeated), or nil.
+func cmdRandomKey(e *Engine, args [][]byte) Reply {
+	for e.KeyCount() > 0 {
+		keys := e.SortedKeys()
+		k := keys[e.rng.IntN(len(keys))]
+		if e.expireIfNeeded(k) {
+			continue
+		}
+		return BulkStr(k)
+	}
+	return NilReply
+}
+
+// stringMatch is Redis's glob matcher (stringmatchlen, 7.0.15): * ? [abc] [^a] [a-z] (reversed
+// ranges are swapped) and \x escapes. A '[' class left open runs to the end of the pattern.
+func stringMatch(pattern, str []byte, nocase bool) bool {
+	skip := false
+	return globMatch(pattern, str, nocase, &skip)
+}
+
+func globMatch(p, s []byte, nocase bool, skipLonger *bool) bool {
+	// at returns p[i], or 0 past the end (the C code reads the string's terminating NUL).
+	at := func(i int) byte {
+		if i < len(p) && i >= 0 {
+			return p[i]
+		}
+		return 0
+	}
+	lower := func(c byte) byte {
+		if nocase && 'A' <= c && c <= 'Z' {
+			return c + 'a' - 'A'
+		}
+		return c
+	}
+	pi, si := 0, 0
+	plen, slen := len(p), len(s)
+	for plen > 0 && slen > 0 {
+		switch at(pi) {
+		case '*':
+			for plen > 0 && at(pi+1) == '*' {
+				pi++
+				plen--
+			}
+			if plen == 1 {
+				return true
+			}
+			for slen > 0 {
+				if globMatch(p[pi+1:pi+plen], s[si:si+slen], nocase, skipLonger) {
+					return true
+				}
+				if *skipLonger {
+					return false
+				}
+				si++
+				slen--
+			}
+			*skipLonger = true
+			return false
+		case '?':
+			si++
+			slen--
+		case '[':
+			pi++
+			plen--
+			not := at(pi) == '^'
+			if not {
+				pi++
+				plen--
+			}
+			match := false
+			c := s[si]
+			for {
+				if at(pi) == '\\' && plen >= 2 {
+					pi++
+					plen--
+					if at(pi) == c {
+						match = true
+					}
+				} else if at(pi) == ']' {
+					break
+				} else if plen == 0 {
+					pi--
+					plen++
+					break
+				} else if plen >= 3 && at(pi+1) == '-' {
+					start, end := at(pi), at(pi+2)
+					if start > end {
+						start, end = end, start
+					}
+					cc := c
+					if nocase {
+						start, end, cc = lower(start), lower(end), lower(c)
+					}
+					pi += 2
+					plen -= 2
+					if cc >= start && cc <= end {
+						match = true
+					}
+				} else if lower(at(pi)) == lower(c) {
+					match = true
+				}
+				pi++
+				plen--
+			}
+			if not {
+				match = !match
+			}
+			if !match {
+				return false
+			}
+			si++
+			slen--
+		case '\\':
+			if plen >= 2 {
+				pi++
+				plen--
+			}
+			fallthrough
+		default:
+			if lower(at(pi)) != lower(s[si]) {
+				return false
+			}
+			si++
+			slen--
+		}
+		pi++
+		plen--
+		if slen == 0 {
+			for at(pi) == '*' {
+				pi++
+				plen--
+			}
+			break
+		}
+	}
+	return plen == 0 && slen == 0
+}

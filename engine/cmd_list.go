@@ -1,0 +1,617 @@
+package engine
+
+import (
+	"math"
+)
+
+// List commands: LPUSH RPUSH LPUSHX RPUSHX LPOP RPOP LLEN LRANGE LINDEX LSET LINSERT LPOS LREM
+// LMOVE RPOPLPUSH LTRIM BLPOP BRPOP BLMOVE BRPOPLPUSH, answering as Redis 7.0.15 does
+// (t_list.c). The blocking commands never block: when nothing can be served they answer as a
+// timeout does (a nil array for BLPOP/BRPOP, a nil bulk for BLMOVE/BRPOPLPUSH).
+
+func init() {
+	k := func(c *Command) *Command { c.FirstKey, c.LastKey, c.Step = 1, 1, 1; return c }
+	w := FlagWrite | FlagDenyOOM | FlagFast
+	register(
+		k(&Command{Name: "lpush", Arity: -3, Flags: w, Fn: cmdPush}),
+		k(&Command{Name: "rpush", Arity: -3, Flags: w, Fn: cmdPush}),
+		k(&Command{Name: "lpushx", Arity: -3, Flags: w, Fn: cmdPush}),
+		k(&Command{Name: "rpushx", Arity: -3, Flags: w, Fn: cmdPush}),
+		k(&Command{Name: "lpop", Arity: -2, Flags: FlagWrite | FlagFast, Fn: cmdPop}),
+		k(&Command{Name: "rpop", Arity: -2, Flags: FlagWrite | FlagFast, Fn: cmdPop}),
+		k(&Command{Name: "llen", Arity: 2, Flags: FlagReadonly | FlagFast, Fn: cmdLlen}),
+		k(&Command{Name: "lrange", Arity: 4, Flags: FlagReadonly, Fn: cmdLrange}),
+		k(&Command{Name: "lindex", Arity: 3, Flags: FlagReadonly, Fn: cmdLindex}),
+		k(&Command{Name: "lset", Arity: 4, Flags: FlagWrite | FlagDenyOOM, Fn: cmdLset}),
+		k(&Command{Name: "linsert", Arity: 5, Flags: FlagWrite | FlagDenyOOM, Fn: cmdLinsert}),
+		k(&Command{Name: "lpos", Arity: -3, Flags: FlagReadonly, Fn: cmdLpos}),
+		k(&Command{Name: "lrem", Arity: 4, Flags: FlagWrite, Fn: cmdLrem}),
+		k(&Command{Name: "ltrim", Arity: 4, Flags: FlagWrite, Fn: cmdLtrim}),
+		&Command{Name: "lmove", Arity: 5, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdLmove},
+		&Command{Name: "rpoplpush", Arity: 3, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdLmove},
+		&Command{Name: "blmove", Arity: 6, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdLmove},
+		&Command{Name: "brpoplpush", Arity: 4, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdLmove},
+		&Command{Name: "blpop", Arity: -3, Flags: FlagWrite, FirstKey: 1, LastKey: -2, Step: 1, Fn: cmdBpop},
+		&Command{Name: "brpop", Arity: -3, Flags: FlagWrite, FirstKey: 1, LastKey: -2, Step: 1, Fn: cmdBpop},
+	)
+}
+
+var errOutOfRange = Err("ERR index out of range")
+
+func (e *Engine) lookupList(key []byte) (*Object, *Reply) {
+	o, wrong := e.lookupType(key, TypeList)
+	if wrong {
+		return nil, &ErrWrongType
+	}
+	return o, nil
+}
+
+// LPUSH/RPUSH/LPUSHX/RPUSHX key element [element ...].
+func cmdPush(e *Engine, args [][]byte) Reply {
+	head := args[0][0]|0x20 == 'l'
+	xx := len(args[0]) == 6
+	o, werr := e.lookupList(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		if xx {
+			return Int(0)
+		}
+		o = e.newListObject()
+		e.add(args[1], o)
+	}
+	l := e.listOf(o, args[1])
+	if l.lp != nil {
+		add := 0
+		for _, a := range args[2:] {
+			add += len(a)
+		}
+		l.tryConvertListpack(o, add, len(args)-2)
+	}
+	for _, a := range args[2:] {
+		l.push(a, head)
+	}
+	return Int(int64(l.length()))
+}
+
+// elementsRemoved is listElementsRemoved: delete the key when empty, else try the shrinking
+// conversion.
+func (e *Engine) listElementsRemoved(key []byte, o *Object, l *listValue) {
+	if l.length() == 0 {
+		e.Delete(key)
+		return
+	}
+	l.tryConvertQuicklist(o)
+}
+
+// LPOP/RPOP key [count].
+func cmdPop(e *Engine, args [][]byte) Reply {
+	head := args[0][0]|0x20 == 'l'
+	hascount := len(args) == 3
+	var count int64
+	if len(args) > 3 {
+		return errArity(listLowerName(args[0]))
+	} else if hascount {
+		n, r := parsePositiveLong(args[2])
+		if r != nil {
+			return *r
+		}
+		count = n
+	}
+	o, werr := e.lookupList(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		if hascount {
+			return NilArray
+		}
+		return NilReply
+	}
+	if hascount && count == 0 {
+		return EmptyArr
+	}
+	l := e.listOf(o, args[1])
+	if !hascount {
+		v, _ := l.pop(head, nil)
+		e.listElementsRemoved(args[1], o, l)
+		return Bulk(v)
+	}
+	llen := int64(l.length())
+	n := min(count, llen)
+	var r Reply
+	if head {
+		r = l.rangeReply(0, int(n), false)
+		l.delRange(0, int(n))
+	} else {
+		r = l.rangeReply(-1, int(n), true)
+		l.delRange(int(-n), int(n))
+	}
+	e.listElementsRemoved(args[1], o, l)
+	return r
+}
+
+func listLowerName(b []byte) string {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return string(out)
+}
+
+func cmdLlen(e *Engine, args [][]byte) Reply {
+	o, werr := e.lookupList(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return Int(0)
+	}
+	return Int(int64(e.listOf(o, args[1]).length()))
+}
+
+// LRANGE key start stop.
+func cmdLrange(e *Engine, args [][]byte) Reply {
+	start, ok1 := string2ll(args[2])
+	end, ok2 := string2ll(args[3])
+	if !ok1 || !ok2 {
+		return ErrNotInt
+	}
+	o, werr := e.lookupList(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return EmptyArr
+	}
+	l := e.listOf(o, args[1])
+	llen := int64(l.length())
+	if start < 0 {
+		start += llen
+	}
+	if end < 0 {
+		end += llen
+	}
+	if start < 0 {
+		start = 0
+	}
+	if start > end || start >= llen {
+		return EmptyArr
+	}
+	if end >= llen {
+		end = llen - 1
+	}
+	return l.rangeReply(int(start), int(end-start+1), false)
+}
+
+// LINDEX key index.
+func cmdLindex(e *Engine, args [][]byte) Reply {
+	o, werr := e.lookupList(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return NilReply
+	}
+	idx, ok := string2ll(args[2])
+	if !ok {
+		return ErrNotInt
+	}
+	l := e.listOf(o, args[1])
+	if idx >= math.MaxInt32*1024 || idx <= -math.MaxInt32*1024 {
+		return NilReply
+	}
+	v, found := l.iterAt(int(idx), false).next()
+	if !found {
+		return NilReply
+	}
+	return Bulk(v)
+}
+
+// LSET key index element.
+func cmdLset(e *Engine, args [][]byte) Reply {
+	o, werr := e.lookupList(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return ErrNoSuchKey
+	}
+	idx, ok := string2ll(args[2])
+	if !ok {
+		return ErrNotInt
+	}
+	l := e.listOf(o, args[1])
+	if l.lp != nil {
+		l.tryConvertListpack(o, len(args[3]), 1)
+	}
+	if idx >= math.MaxInt32*1024 || idx <= -math.MaxInt32*1024 {
+		return errOutOfRange
+	}
+	if l.lp != nil {
+		p := l.lp.Seek(int(idx))
+		if p < 0 {
+			return errOutOfRange
+		}
+		_, ch := l.lp.Replace(p, args[3])
+		l.lpEvent("replace", args[3], ch)
+	} else if !l.ql.ReplaceAtIndex(int(idx), args[3]) {
+		return errOutOfRange
+	}
+	l.tryConvertQuicklist(o)
+	return OK
+}
+
+// LINSERT key BEFORE|AFTER pivot element.
+func cmdLinsert(e *Engine, args [][]byte) Reply {
+	var after bool
+	switch {
+	case eqFold(args[2], "after"):
+		after = true
+	case eqFold(args[2], "before"):
+	default:
+		return ErrSyntax
+	}
+	o, werr := e.lookupList(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return Int(0)
+	}
+	l := e.listOf(o, args[1])
+	if l.lp != nil {
+		l.tryConvertListpack(o, len(args[4]), 1)
+	}
+	pivot, v := args[3], args[4]
+	inserted := false
+	if l.lp != nil {
+		for p := l.lp.First(); p >= 0; p = l.lp.Next(p) {
+			if l.lp.Compare(p, pivot) {
+				where := 0
+				if after {
+					where = 1
+				}
+				var ch = l.lpInsert(p, v, where)
+				l.lpEvent("insert", v, ch)
+				inserted = true
+				break
+			}
+		}
+	} else {
+		it := l.ql.Iterator(0)
+		var en = newQLEntry()
+		for it.Next(en) {
+			if qlCompare(en, pivot) {
+				if after {
+					l.ql.InsertAfter(&it, en, v)
+				} else {
+					l.ql.InsertBefore(&it, en, v)
+				}
+				inserted = true
+				break
+			}
+		}
+	}
+	if !inserted {
+		return Int(-1)
+	}
+	return Int(int64(l.length()))
+}
+
+// LPOS key element [RANK rank] [COUNT num-matches] [MAXLEN len].
+func cmdLpos(e *Engine, args [][]byte) Reply {
+	rank, count, maxlen := int64(1), int64(-1), int64(0)
+	for j := 3; j < len(args); j++ {
+		more := len(args) - 1 - j
+		switch {
+		case eqFold(args[j], "rank") && more > 0:
+			j++
+			n, ok := string2ll(args[j])
+			if !ok {
+				return ErrNotInt
+			}
+			if n == 0 {
+				return Err("ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start from the end of the list")
+			}
+			rank = n
+		case eqFold(args[j], "count") && more > 0:
+			j++
+			n, ok := string2ll(args[j])
+			if !ok || n < 0 {
+				return Err("ERR COUNT can't be negative")
+			}
+			count = n
+		case eqFold(args[j], "maxlen") && more > 0:
+			j++
+			n, ok := string2ll(args[j])
+			if !ok || n < 0 {
+				return Err("ERR MAXLEN can't be negative")
+			}
+			maxlen = n
+		default:
+			return ErrSyntax
+		}
+	}
+	rev := false
+	if rank < 0 {
+		rank = -rank // LONG_MIN stays negative, as in C
+		rev = true
+	}
+	o, werr := e.lookupList(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		if count != -1 {
+			return EmptyArr
+		}
+		return NilReply
+	}
+	l := e.listOf(o, args[1])
+	llen := int64(l.length())
+	start := 0
+	if rev {
+		start = -1
+	}
+	it := l.iterAt(start, rev)
+	var out []Reply
+	index, matches, matchindex := int64(0), int64(0), int64(-1)
+	for maxlen == 0 || index < maxlen {
+		v, ok := it.next()
+		if !ok {
+			break
+		}
+		if string(v) == string(args[2]) {
+			matches++
+			if rev {
+				matchindex = llen - index - 1
+			} else {
+				matchindex = index
+			}
+			if matches >= rank {
+				if count != -1 {
+					out = append(out, Int(matchindex))
+					if count != 0 && matches-rank+1 >= count {
+						break
+					}
+				} else {
+					break
+				}
+			}
+		}
+		index++
+		matchindex = -1
+	}
+	if count != -1 {
+		return Reply{Kind: KindArray, Array: append([]Reply{}, out...)}
+	}
+	if matchindex != -1 {
+		return Int(matchindex)
+	}
+	return NilReply
+}
+
+// LREM key count element.
+func cmdLrem(e *Engine, args [][]byte) Reply {
+	toremove, ok := string2ll(args[2])
+	if !ok {
+		return ErrNotInt
+	}
+	o, werr := e.lookupList(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return Int(0)
+	}
+	l := e.listOf(o, args[1])
+	rev := toremove < 0
+	if rev {
+		toremove = -toremove
+	}
+	removed := int64(0)
+	v := args[3]
+	if l.lp != nil {
+		p := l.lp.First()
+		if rev {
+			p = l.lp.Last()
+		}
+		for p >= 0 {
+			if l.lp.Compare(p, v) {
+				var ch = l.lpDelete(&p, rev)
+				l.lpEvent("delete", nil, ch)
+				removed++
+				if toremove != 0 && removed == toremove {
+					break
+				}
+				continue
+			}
+			if rev {
+				p = l.lp.Prev(p)
+			} else {
+				p = l.lp.Next(p)
+			}
+		}
+	} else {
+		dir := 0
+		if rev {
+			dir = 1
+		}
+		it := l.ql.Iterator(qlDir(dir))
+		en := newQLEntry()
+		for it.Next(en) {
+			if qlCompare(en, v) {
+				it.DelEntry(en)
+				removed++
+				if toremove != 0 && removed == toremove {
+					break
+				}
+			}
+		}
+	}
+	if l.length() == 0 {
+		e.Delete(args[1])
+	} else if removed > 0 {
+		l.tryConvertQuicklist(o)
+	}
+	return Int(removed)
+}
+
+// LTRIM key start stop.
+func cmdLtrim(e *Engine, args [][]byte) Reply {
+	start, ok1 := string2ll(args[2])
+	end, ok2 := string2ll(args[3])
+	if !ok1 || !ok2 {
+		return ErrNotInt
+	}
+	o, werr := e.lookupList(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return OK
+	}
+	l := e.listOf(o, args[1])
+	llen := int64(l.length())
+	if start < 0 {
+		start += llen
+	}
+	if end < 0 {
+		end += llen
+	}
+	if start < 0 {
+		start = 0
+	}
+	var ltrim, rtrim int64
+	if start > end || start >= llen {
+		ltrim, rtrim = llen, 0
+	} else {
+		if end >= llen {
+			end = llen - 1
+		}
+		ltrim = start
+		rtrim = llen - end - 1
+	}
+	l.delRange(0, int(ltrim))
+	l.delRange(int(-rtrim), int(rtrim))
+	e.listElementsRemoved(args[1], o, l)
+	return OK
+}
+
+// parseListPosition is getListPositionFromObjectOrReply: LEFT (head) or RIGHT.
+func parseListPosition(b []byte) (head bool, ok bool) {
+	switch {
+	case eqFold(b, "right"):
+		return false, true
+	case eqFold(b, "left"):
+		return true, true
+	}
+	return false, false
+}
+
+// parseTimeout is getTimeoutFromObjectOrReply in seconds (a long double, rounded up to ms).
+func (e *Engine) parseTimeout(b []byte) *Reply {
+	v, ok := parseLongDouble(b)
+	if !ok {
+		r := Err("ERR timeout is not a float or out of range")
+		return &r
+	}
+	f, _ := v.Float64()
+	if math.Ceil(f*1000) < 0 {
+		r := Err("ERR timeout is negative")
+		return &r
+	}
+	return nil
+}
+
+// LMOVE / RPOPLPUSH / BLMOVE / BRPOPLPUSH.
+func cmdLmove(e *Engine, args [][]byte) Reply {
+	fromHead, toHead := false, true // RPOPLPUSH
+	switch {
+	case eqFold(args[0], "lmove"), eqFold(args[0], "blmove"):
+		var ok1, ok2 bool
+		fromHead, ok1 = parseListPosition(args[3])
+		if !ok1 {
+			return ErrSyntax
+		}
+		toHead, ok2 = parseListPosition(args[4])
+		if !ok2 {
+			return ErrSyntax
+		}
+	}
+	blocking := eqFold(args[0], "blmove") || eqFold(args[0], "brpoplpush")
+	if blocking {
+		if r := e.parseTimeout(args[len(args)-1]); r != nil {
+			return *r
+		}
+	}
+	src, dst := args[1], args[2]
+	so, werr := e.lookupList(src)
+	if werr != nil {
+		return *werr
+	}
+	if so == nil {
+		if blocking {
+			return NilArray // the timeout reply of a blocked client (replyToBlockedClientTimedOut)
+		}
+		return NilReply
+	}
+	sl := e.listOf(so, src)
+	if sl.length() == 0 {
+		return NilReply
+	}
+	do, werr := e.lookupList(dst)
+	if werr != nil {
+		return *werr
+	}
+	v, isInt := sl.pop(fromHead, nil)
+	if do == nil {
+		do = e.newListObject()
+		e.add(dst, do)
+	}
+	dl := e.listOf(do, dst)
+	if dl.lp != nil {
+		add := len(v)
+		if isInt {
+			add = 0
+		}
+		dl.tryConvertListpack(do, add, 1)
+	}
+	dl.push(v, toHead)
+	if sl.length() == 0 {
+		e.Delete(src)
+	} else {
+		sl.tryConvertQuicklist(so)
+	}
+	return Bulk(v)
+}
+
+// BLPOP / BRPOP key [key ...] timeout.
+func cmdBpop(e *Engine, args [][]byte) Reply {
+	head := args[0][1]|0x20 == 'l'
+	if r := e.parseTimeout(args[len(args)-1]); r != nil {
+		return *r
+	}
+	for _, key := range args[1 : len(args)-1] {
+		o, werr := e.lookupList(key)
+		if werr != nil {
+			return *werr
+		}
+		if o == nil {
+			continue
+		}
+		l := e.listOf(o, key)
+		if l.length() == 0 {
+			continue
+		}
+		v, _ := l.pop(head, nil)
+		e.listElementsRemoved(key, o, l)
+		return Array(Bulk(key), Bulk(v))
+	}
+	return NilArray
+}

@@ -1,0 +1,921 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"redscope/engine/sds"
+)
+
+// Server commands: OBJECT, MEMORY, CONFIG, COMMAND, DEBUG, TIME — as Redis 7.0.15 answers them.
+
+func init() {
+	register(
+		&Command{Name: "object", Arity: -2, Sub: map[string]*Command{
+			"encoding": {Name: "encoding", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Fn: cmdObject},
+			"refcount": {Name: "refcount", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Fn: cmdObject},
+			"idletime": {Name: "idletime", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Fn: cmdObject},
+			"freq":     {Name: "freq", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Fn: cmdObject},
+			"help":     {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: helpReply(objectHelp)},
+		}},
+		&Command{Name: "memory", Arity: -2, Sub: map[string]*Command{
+			"usage": {Name: "usage", Arity: -3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Fn: cmdMemoryUsage},
+			"purge": {Name: "purge", Arity: 2, Fn: func(e *Engine, args [][]byte) Reply { return OK }},
+			"help":  {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: helpReply(memoryHelp)},
+		}},
+		&Command{Name: "config", Arity: -2, Sub: map[string]*Command{
+			"get":       {Name: "get", Arity: -3, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdConfigGet},
+			"set":       {Name: "set", Arity: -4, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdConfigSet},
+			"resetstat": {Name: "resetstat", Arity: 2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: func(e *Engine, args [][]byte) Reply { return OK }},
+			"rewrite": {Name: "rewrite", Arity: 2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: func(e *Engine, args [][]byte) Reply {
+				return Err("ERR The server is running without a config file")
+			}},
+			"help": {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: helpReply(configHelp)},
+		}},
+		&Command{Name: "command", Arity: -1, Flags: FlagLoading | FlagStale, Fn: cmdCommandAll, Sub: map[string]*Command{
+			"count":   {Name: "count", Arity: 2, Flags: FlagLoading | FlagStale, Fn: cmdCommandCount},
+			"list":    {Name: "list", Arity: -2, Flags: FlagLoading | FlagStale, Fn: cmdCommandList},
+			"info":    {Name: "info", Arity: -2, Flags: FlagLoading | FlagStale, Fn: cmdCommandInfo},
+			"docs":    {Name: "docs", Arity: -2, Flags: FlagLoading | FlagStale, Fn: cmdCommandDocs},
+			"getkeys": {Name: "getkeys", Arity: -4, Flags: FlagLoading | FlagStale, Fn: cmdCommandGetKeys},
+			"help":    {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: helpReply(commandHelp)},
+		}},
+		&Command{Name: "debug", Arity: -2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdDebug},
+		&Command{Name: "time", Arity: 1, Flags: FlagLoading | FlagStale | FlagFast, Fn: cmdTime},
+	)
+	registerDebug("sdslen", 3, debugSDSLen)
+}
+
+func helpReply(lines []string) cmdFunc {
+	return func(e *Engine, args [][]byte) Reply {
+		out := make([]Reply, len(lines))
+		for i, l := range lines {
+			out[i] = Status(l)
+		}
+		return Reply{Kind: KindArray, Array: out}
+	}
+}
+
+// ---- OBJECT ----
+
+var objectHelp = []string{
+	"OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+	"ENCODING <key>",
+	"    Return the kind of internal representation used in order to store the value",
+	"    associated with a <key>.",
+	"FREQ <key>",
+	"    Return the access frequency index of the <key>. The returned integer is",
+	"    proportional to the logarithm of the recent access frequency of the key.",
+	"IDLETIME <key>",
+	"    Return the idle time of the <key>, that is the approximated number of",
+	"    seconds elapsed since the last access to the key.",
+	"REFCOUNT <key>",
+	"    Return the number of references of the value associated with the specified",
+	"    <key>.",
+	"HELP",
+	"    Prints this help.",
+}
+
+func (e *Engine) lfuPolicy() bool {
+	return strings.HasSuffix(e.cfg.Get("maxmemory-policy"), "-lfu")
+}
+
+func cmdObject(e *Engine, args [][]byte) Reply {
+	o := e.Lookup(args[2])
+	if o == nil {
+		return NilReply
+	}
+	switch {
+	case eqFold(args[1], "encoding"):
+		return BulkStr(o.Enc.String())
+	case eqFold(args[1], "refcount"):
+		if o.Shared {
+			return Int(math.MaxInt32)
+		}
+		return Int(1)
+	case eqFold(args[1], "idletime"):
+		if e.lfuPolicy() {
+			return Err("ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.")
+		}
+		return Int(0)
+	default: // freq
+		if !e.lfuPolicy() {
+			return Err("ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.")
+		}
+		return Int(5) // LFU_INIT_VAL: accesses are not tracked by the engine
+	}
+}
+
+// ---- MEMORY ----
+
+var memoryHelp = []string{
+	"MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+	"DOCTOR",
+	"    Return memory problems reports.",
+	"MALLOC-STATS",
+	"    Return internal statistics report from the memory allocator.",
+	"PURGE",
+	"    Attempt to purge dirty pages for reclamation by the allocator.",
+	"STATS",
+	"    Return information about the memory usage of the server.",
+	"USAGE <key> [SAMPLES <count>]",
+	"    Return memory in bytes used by <key> and its value. Nested values are",
+	"    sampled up to <count> times (default: 5, 0 means sample all).",
+	"HELP",
+	"    Prints this help.",
+}
+
+// MEMORY USAGE key [SAMPLES count]: options are checked before the key is looked up.
+func cmdMemoryUsage(e *Engine, args [][]byte) Reply {
+	samples := int64(5)
+	for j := 3; j < len(args); j++ {
+		if eqFold(args[j], "samples") && j+1 < len(args) {
+			n, ok := string2ll(args[j+1])
+			if !ok {
+				return ErrNotInt
+			}
+			if n < 0 {
+				return ErrSyntax
+			}
+			samples = n
+			j++
+			continue
+		}
+		return ErrSyntax
+	}
+	if samples > math.MaxInt32 {
+		samples = 0 // as good as "all"
+	}
+	size, ok := e.MemoryUsage(args[2], int(samples))
+	if !ok {
+		return NilReply
+	}
+	return Int(size)
+}
+
+// ---- CONFIG ----
+
+var configHelp = []string{
+	"CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+	"GET <pattern>",
+	"    Return parameters matching the glob-like <pattern> and their values.",
+	"SET <directive> <value>",
+	"    Set the configuration <directive> to <value>.",
+	"RESETSTAT",
+	"    Reset statistics reported by the INFO command.",
+	"REWRITE",
+	"    Rewrite the configuration file.",
+	"HELP",
+	"    Prints this help.",
+}
+
+// CONFIG GET pattern [pattern ...]: a name without glob characters is looked up directly and
+// echoed as given; patterns match names and aliases case-insensitively. Each name appears once.
+// (Redis replies in its hash-table order; here names come in table order.)
+func cmdConfigGet(e *Engine, args [][]byte) Reply {
+	type match struct {
+		name string
+		p    *ConfigParam
+	}
+	var out []match
+	seen := map[string]bool{}
+	for _, a := range args[2:] {
+		pat := string(a)
+		if !strings.ContainsAny(pat, "[*?") {
+			if seen[strings.ToLower(pat)] {
+				continue
+			}
+			if p := e.cfg.Param(pat); p != nil {
+				seen[strings.ToLower(pat)] = true
+				out = append(out, match{pat, p})
+			}
+			continue
+		}
+		for _, p := range configParams {
+			if !e.ver.Has(p.Since) {
+				continue
+			}
+			for _, n := range append([]string{p.Name}, p.Aliases...) {
+				if seen[n] || !stringMatch(a, []byte(n), true) {
+					continue
+				}
+				seen[n] = true
+				out = append(out, match{n, p})
+			}
+		}
+	}
+	r := make([]Reply, 0, 2*len(out))
+	for _, m := range out {
+		r = append(r, BulkStr(m.name), BulkStr(e.cfg.Get(m.p.Name)))
+	}
+	return Reply{Kind: KindArray, Array: r}
+}
+
+// CONFIG SET name value [name value ...]: all names are checked first (unknown, immutable,
+// duplicate), then values are applied in order; a bad value restores every earlier one.
+func cmdConfigSet(e *Engine, args [][]byte) Reply {
+	if len(args)%2 != 0 {
+		return ErrSyntax
+	}
+	type item struct {
+		p     *ConfigParam
+		alias bool
+		name  string
+		val   string
+	}
+	var items []item
+	unknown, errArg, errText := "", "", ""
+	bad := false
+	for i := 2; i < len(args); i += 2 {
+		name := string(args[i])
+		p, alias := e.cfg.lookup(name)
+		if p == nil {
+			if !bad {
+				unknown = name
+				bad = true
+			}
+			continue
+		}
+		if bad {
+			continue
+		}
+		if p.Immutable {
+			errArg, errText, bad = name, "can't set immutable config", true
+			continue
+		}
+		for _, it := range items {
+			if it.p == p && it.alias == alias {
+				errArg, errText, bad = name, "duplicate parameter", true
+				break
+			}
+		}
+		items = append(items, item{p, alias, name, string(args[i+1])})
+	}
+	if unknown != "" {
+		return Err(cleanErr("ERR Unknown option or number of arguments for CONFIG SET - '" + unknown + "'"))
+	}
+	if bad {
+		return Err(cleanErr("ERR CONFIG SET failed (possibly related to argument '" + errArg + "') - " + errText))
+	}
+	type saved struct {
+		p       *ConfigParam
+		printed string
+		n       int64
+	}
+	var old []saved
+	for _, it := range items {
+		printed, n, msg := e.cfg.parseValue(it.p, it.val)
+		if msg != "" {
+			for i := len(old) - 1; i >= 0; i-- {
+				e.cfg.set(old[i].p, old[i].printed, old[i].n)
+			}
+			return Err(cleanErr("ERR CONFIG SET failed (possibly related to argument '" + it.name + "') - " + msg))
+		}
+		old = append(old, saved{it.p, e.cfg.vals[it.p.Name], e.cfg.ints[it.p.Name]})
+		e.cfg.set(it.p, printed, n)
+	}
+	return OK
+}
+
+// ---- COMMAND ----
+
+var commandHelp = []string{
+	"COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+	"(no subcommand)",
+	"    Return details about all Redis commands.",
+	"COUNT",
+	"    Return the total number of commands in this Redis server.",
+	"LIST",
+	"    Return a list of all commands in this Redis server.",
+	"INFO [<command-name> ...]",
+	"    Return details about multiple Redis commands.",
+	"    If no command names are given, documentation details for all",
+	"    commands are returned.",
+	"DOCS [<command-name> ...]",
+	"    Return documentation details about multiple Redis commands.",
+	"    If no command names are given, documentation details for all",
+	"    commands are returned.",
+	"GETKEYS <full-command>",
+	"    Return the keys from a full Redis command.",
+	"GETKEYSANDFLAGS <full-command>",
+	"    Return the keys and the access flags from a full Redis command.",
+	"HELP",
+	"    Prints this help.",
+}
+
+// cmdMeta is what COMMAND INFO reports beyond the Command table: ACL categories that the flags do
+// not imply, command tips and key-spec flags (one entry per key spec, "" = derive from flags).
+type cmdMeta struct {
+	cats  string // explicit categories, e.g. "keyspace dangerous"
+	tips  string // space-separated
+	specs []string
+}
+
+// commandMeta holds 7.0.15's COMMAND INFO details for the commands of this file and cmd_keys.go.
+var commandMeta = map[string]cmdMeta{
+	"del":              {cats: "keyspace", tips: "request_policy:multi_shard response_policy:agg_sum", specs: []string{"RM delete"}},
+	"unlink":           {cats: "keyspace", tips: "request_policy:multi_shard response_policy:agg_sum", specs: []string{"RM delete"}},
+	"exists":           {cats: "keyspace", tips: "request_policy:multi_shard response_policy:agg_sum", specs: []string{"RO"}},
+	"touch":            {cats: "keyspace", tips: "request_policy:multi_shard response_policy:agg_sum", specs: []string{"RO"}},
+	"type":             {cats: "keyspace", specs: []string{"RO"}},
+	"ttl":              {cats: "keyspace", tips: "nondeterministic_output", specs: []string{"RO access"}},
+	"pttl":             {cats: "keyspace", tips: "nondeterministic_output", specs: []string{"RO access"}},
+	"expiretime":       {cats: "keyspace", specs: []string{"RO access"}},
+	"pexpiretime":      {cats: "keyspace", specs: []string{"RO access"}},
+	"expire":           {cats: "keyspace", specs: []string{"RW update"}},
+	"pexpire":          {cats: "keyspace", specs: []string{"RW update"}},
+	"expireat":         {cats: "keyspace", specs: []string{"RW update"}},
+	"pexpireat":        {cats: "keyspace", specs: []string{"RW update"}},
+	"persist":          {cats: "keyspace", specs: []string{"RW update"}},
+	"rename":           {cats: "keyspace", specs: []string{"RW access delete", "OW update"}},
+	"renamenx":         {cats: "keyspace", specs: []string{"RW access delete", "OW insert"}},
+	"copy":             {cats: "keyspace", specs: []string{"RO access", "OW update"}},
+	"dbsize":           {cats: "keyspace", tips: "request_policy:all_shards response_policy:agg_sum"},
+	"flushall":         {cats: "keyspace dangerous", tips: "request_policy:all_shards response_policy:all_succeeded"},
+	"flushdb":          {cats: "keyspace dangerous", tips: "request_policy:all_shards response_policy:all_succeeded"},
+	"keys":             {cats: "keyspace dangerous", tips: "request_policy:all_shards nondeterministic_output_order"},
+	"scan":             {cats: "keyspace", tips: "nondeterministic_output request_policy:special"},
+	"randomkey":        {cats: "keyspace", tips: "request_policy:all_shards nondeterministic_output"},
+	"time":             {tips: "nondeterministic_output"},
+	"object|encoding":  {cats: "keyspace", tips: "nondeterministic_output", specs: []string{"RO"}},
+	"object|refcount":  {cats: "keyspace", tips: "nondeterministic_output", specs: []string{"RO"}},
+	"object|idletime":  {cats: "keyspace", tips: "nondeterministic_output", specs: []string{"RO"}},
+	"object|freq":      {cats: "keyspace", tips: "nondeterministic_output", specs: []string{"RO"}},
+	"object|help":      {cats: "keyspace"},
+	"memory|usage":     {specs: []string{"RO"}},
+	"memory|purge":     {tips: "request_policy:all_shards response_policy:all_succeeded"},
+	"config|set":       {tips: "request_policy:all_nodes response_policy:all_succeeded"},
+	"command":          {cats: "connection", tips: "nondeterministic_output_order"},
+	"command|count":    {cats: "connection"},
+	"command|list":     {cats: "connection", tips: "nondeterministic_output_order"},
+	"command|info":     {cats: "connection", tips: "nondeterministic_output_order"},
+	"command|docs":     {cats: "connection", tips: "nondeterministic_output_order"},
+	"command|getkeys":  {cats: "connection"},
+	"command|help":     {cats: "connection"},
+	"ping":             {cats: "connection", tips: "request_policy:all_shards response_policy:all_succeeded"},
+	"echo":             {cats: "connection"},
+	"select":           {cats: "connection"},
+	"pfdebug":          {cats: "hyperloglog"},
+	"pfselftest":       {cats: "hyperloglog"},
+	"bitfield_ro":      {cats: "bitmap"},
+	"substr":           {cats: "string"},
+	"sort":             {cats: "set sortedset list dangerous"},
+	"setrange":         {cats: "string"},
+	"getrange":         {cats: "string"},
+	"lcs":              {cats: "string"},
+	"smismember":       {cats: "set"},
+	"spop":             {cats: "set"},
+	"srandmember":      {cats: "set"},
+	"sadd":             {cats: "set"},
+	"scard":            {cats: "set"},
+	"sismember":        {cats: "set"},
+	"smembers":         {cats: "set"},
+	"smove":            {cats: "set"},
+	"srem":             {cats: "set"},
+	"sscan":            {cats: "set"},
+	"sinter":           {cats: "set"},
+	"sintercard":       {cats: "set"},
+	"sinterstore":      {cats: "set"},
+	"sunion":           {cats: "set"},
+	"sunionstore":      {cats: "set"},
+	"sdiff":            {cats: "set"},
+	"sdiffstore":       {cats: "set"},
+	"set":              {cats: "string"},
+	"setnx":            {cats: "string"},
+	"setex":            {cats: "string"},
+	"strlen":           {cats: "string"},
+	"restore":          {cats: "keyspace dangerous"},
+	"swapdb":           {cats: "keyspace dangerous"},
+	"shutdown":         {cats: "dangerous"},
+	"lastsave":         {cats: "dangerous"},
+	"dump":             {cats: "keyspace"},
+	"move":             {cats: "keyspace"},
+	"wait":             {cats: "connection"},
+	"quit":             {cats: "connection"},
+	"hello":            {cats: "connection"},
+	"auth":             {cats: "connection"},
+	"client":           {cats: "connection"},
+	"reset":            {cats: "connection"},
+	"info":             {cats: "dangerous"},
+	"debug":            {cats: "dangerous"},
+	"config":           {},
+	"memory":           {},
+	"object":           {},
+	"pfadd":            {cats: "hyperloglog"},
+	"pfcount":          {cats: "hyperloglog"},
+	"pfmerge":          {cats: "hyperloglog"},
+	"bitop":            {cats: "bitmap"},
+	"bitcount":         {cats: "bitmap"},
+	"bitpos":           {cats: "bitmap"},
+	"bitfield":         {cats: "bitmap"},
+	"setbit":           {cats: "bitmap"},
+	"getbit":           {cats: "bitmap"},
+	"config|get":       {},
+	"config|resetstat": {},
+	"config|rewrite":   {},
+	"config|help":      {},
+	"memory|help":      {},
+}
+
+// aclCategories lists Redis's ACL categories in flag order (COMMAND INFO prints them so).
+var aclCategories = []string{"keyspace", "read", "write", "set", "sortedset", "list", "hash", "string",
+	"bitmap", "hyperloglog", "geo", "stream", "pubsub", "admin", "fast", "slow", "blocking",
+	"dangerous", "connection", "transaction", "scripting"}
+
+// guessCategory gives the data-type category of a command that has no commandMeta entry.
+func guessCategory(name string) string {
+	switch {
+	case strings.HasPrefix(name, "pf"):
+		return "hyperloglog"
+	case strings.HasPrefix(name, "bit") || name == "setbit" || name == "getbit":
+		return "bitmap"
+	case strings.HasPrefix(name, "h"):
+		return "hash"
+	case strings.HasPrefix(name, "z") || name == "bzpopmin" || name == "bzpopmax" || name == "bzmpop":
+		return "sortedset"
+	case strings.HasPrefix(name, "l") || strings.HasPrefix(name, "rpop") || strings.HasPrefix(name, "rpush") ||
+		strings.HasPrefix(name, "bl") || strings.HasPrefix(name, "br"):
+		return "list"
+	case strings.HasPrefix(name, "s") && !strings.HasPrefix(name, "set") && !strings.HasPrefix(name, "str"):
+		return "set"
+	case strings.HasPrefix(name, "x"):
+		return "stream"
+	case strings.HasPrefix(name, "geo"):
+		return "geo"
+	}
+	switch name {
+	case "get", "set", "append", "strlen", "incr", "decr", "incrby", "decrby", "incrbyfloat", "mget",
+		"mset", "msetnx", "getset", "getdel", "getex", "setex", "psetex", "setnx", "setrange",
+		"getrange", "substr", "lcs", "delex", "digest", "msetex", "increx":
+		return "string"
+	}
+	return ""
+}
+
+// commandCategories is the category list: implicit ones from the flags (Redis's
+// setImplicitACLCategories) plus the explicit ones.
+func commandCategories(c *Command) []string {
+	set := map[string]bool{}
+	meta, known := commandMeta[c.FullName()]
+	if known {
+		for _, s := range strings.Fields(meta.cats) {
+			set[s] = true
+		}
+	} else if g := guessCategory(c.Name); g != "" && c.parent == nil {
+		set[g] = true
+	}
+	if c.Flags&FlagWrite != 0 {
+		set["write"] = true
+	}
+	if c.Flags&FlagReadonly != 0 {
+		set["read"] = true
+	}
+	if c.Flags&FlagAdmin != 0 {
+		set["admin"] = true
+		set["dangerous"] = true
+	}
+	if c.Flags&FlagFast != 0 {
+		set["fast"] = true
+	} else {
+		set["slow"] = true
+	}
+	var out []string
+	for _, a := range aclCategories {
+		if set[a] {
+			out = append(out, "@"+a)
+		}
+	}
+	return out
+}
+
+func statusList(items []string) Reply {
+	r := make([]Reply, len(items))
+	for i, s := range items {
+		r[i] = Status(s)
+	}
+	return Reply{Kind: KindArray, Array: r}
+}
+
+func bulkList(items []string) Reply {
+	r := make([]Reply, len(items))
+	for i, s := range items {
+		r[i] = BulkStr(s)
+	}
+	return Reply{Kind: KindArray, Array: r}
+}
+
+func commandFlagNames(f int) []string {
+	var out []string
+	for _, x := range []struct {
+		bit  int
+		name string
+	}{{FlagWrite, "write"}, {FlagReadonly, "readonly"}, {FlagDenyOOM, "denyoom"}, {FlagAdmin, "admin"},
+		{FlagNoScript, "noscript"}, {FlagLoading, "loading"}, {FlagStale, "stale"}, {FlagFast, "fast"}} {
+		if f&x.bit != 0 {
+			out = append(out, x.name)
+		}
+	}
+	return out
+}
+
+// keySpecs builds the key specifications: one range spec from FirstKey/LastKey/Step, or one
+// per key for commands whose keys play different roles (RENAME, COPY…).
+func keySpecs(c *Command) Reply {
+	if c.FirstKey <= 0 {
+		return EmptyArr
+	}
+	meta := commandMeta[c.FullName()]
+	flags := meta.specs
+	if len(flags) == 0 {
+		switch {
+		case c.Flags&FlagWrite != 0:
+			flags = []string{"RW update"}
+		default:
+			flags = []string{"RO access"}
+		}
+	}
+	spec := func(fl string, index, lastkey int) Reply {
+		return Array(
+			BulkStr("flags"), statusList(strings.Fields(fl)),
+			BulkStr("begin_search"), Array(BulkStr("type"), BulkStr("index"), BulkStr("spec"), Array(BulkStr("index"), Int(int64(index)))),
+			BulkStr("find_keys"), Array(BulkStr("type"), BulkStr("range"), BulkStr("spec"),
+				Array(BulkStr("lastkey"), Int(int64(lastkey)), BulkStr("keystep"), Int(int64(max(c.Step, 1))), BulkStr("limit"), Int(0))),
+		)
+	}
+	if len(flags) > 1 {
+		out := make([]Reply, len(flags))
+		for i, f := range flags {
+			out[i] = spec(f, c.FirstKey+i, 0)
+		}
+		return Reply{Kind: KindArray, Array: out}
+	}
+	last := c.LastKey
+	if last > 0 {
+		last -= c.FirstKey
+	}
+	return Array(spec(flags[0], c.FirstKey, last))
+}
+
+func (e *Engine) commandInfo(c *Command) Reply {
+	tips := strings.Fields(commandMeta[c.FullName()].tips)
+	subs := []Reply{}
+	for _, s := range e.subcommands(c) {
+		subs = append(subs, e.commandInfo(s))
+	}
+	return Array(
+		BulkStr(c.FullName()),
+		Int(int64(c.Arity)),
+		statusList(commandFlagNames(c.Flags)),
+		Int(int64(c.FirstKey)), Int(int64(c.LastKey)), Int(int64(c.Step)),
+		statusList(commandCategories(c)),
+		bulkList(tips),
+		keySpecs(c),
+		Reply{Kind: KindArray, Array: subs},
+	)
+}
+
+func (e *Engine) subcommands(c *Command) []*Command {
+	var out []*Command
+	for _, s := range c.Sub {
+		if e.ver.Has(s.Since) {
+			out = append(out, s)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func cmdCommandAll(e *Engine, args [][]byte) Reply {
+	cmds := e.Commands()
+	out := make([]Reply, len(cmds))
+	for i, c := range cmds {
+		out[i] = e.commandInfo(c)
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+func cmdCommandCount(e *Engine, args [][]byte) Reply { return Int(int64(len(e.Commands()))) }
+
+// lookupCommandOrSub finds "get" or "config|get" (any case).
+func (e *Engine) lookupCommandOrSub(name string) *Command {
+	name = strings.ToLower(name)
+	parent, sub, isSub := strings.Cut(name, "|")
+	c := lookupCommand([]byte(parent))
+	if c == nil || !e.ver.Has(c.Since) {
+		return nil
+	}
+	if !isSub {
+		return c
+	}
+	s := c.Sub[sub]
+	if s == nil || !e.ver.Has(s.Since) {
+		return nil
+	}
+	return s
+}
+
+func cmdCommandInfo(e *Engine, args [][]byte) Reply {
+	if len(args) == 2 {
+		return cmdCommandAll(e, args)
+	}
+	out := make([]Reply, 0, len(args)-2)
+	for _, a := range args[2:] {
+		if c := e.lookupCommandOrSub(string(a)); c != nil {
+			out = append(out, e.commandInfo(c))
+		} else {
+			out = append(out, NilReply)
+		}
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// commandGroup is the DOCS "group" of a command.
+func commandGroup(c *Command) string {
+	for _, cat := range commandCategories(c) {
+		switch cat {
+		case "@keyspace":
+			return "generic"
+		case "@string", "@bitmap", "@hyperloglog", "@hash", "@list", "@set", "@geo", "@stream", "@connection":
+			return strings.TrimPrefix(cat, "@")
+		case "@sortedset":
+			return "sorted-set"
+		}
+	}
+	return "server"
+}
+
+// commandDocs is a minimal DOCS entry: the group (and the subcommands), no argument details —
+// enough for redis-cli's start-up `COMMAND DOCS`.
+func (e *Engine) commandDocs(c *Command) Reply {
+	doc := []Reply{BulkStr("summary"), BulkStr(""), BulkStr("group"), BulkStr(commandGroup(c))}
+	if subs := e.subcommands(c); len(subs) > 0 {
+		var m []Reply
+		for _, s := range subs {
+			m = append(m, BulkStr(s.FullName()), e.commandDocs(s))
+		}
+		doc = append(doc, BulkStr("subcommands"), Reply{Kind: KindArray, Array: m})
+	}
+	return Reply{Kind: KindArray, Array: doc}
+}
+
+func cmdCommandDocs(e *Engine, args [][]byte) Reply {
+	var out []Reply
+	if len(args) == 2 {
+		for _, c := range e.Commands() {
+			out = append(out, BulkStr(c.FullName()), e.commandDocs(c))
+		}
+	} else {
+		for _, a := range args[2:] {
+			if c := e.lookupCommandOrSub(string(a)); c != nil {
+				out = append(out, BulkStr(c.FullName()), e.commandDocs(c))
+			}
+		}
+	}
+	return Reply{Kind: KindArray, Array: append([]Reply{}, out...)}
+}
+
+// COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern].
+func cmdCommandList(e *Engine, args [][]byte) Reply {
+	filter := func(c *Command) bool { return true }
+	switch {
+	case len(args) == 2:
+	case len(args) == 5 && eqFold(args[2], "filterby"):
+		arg := args[4]
+		switch {
+		case eqFold(args[3], "module"):
+			filter = func(c *Command) bool { return false }
+		case eqFold(args[3], "aclcat"):
+			cat := "@" + strings.ToLower(string(arg))
+			filter = func(c *Command) bool {
+				for _, x := range commandCategories(c) {
+					if x == cat {
+						return true
+					}
+				}
+				return false
+			}
+		case eqFold(args[3], "pattern"):
+			filter = func(c *Command) bool { return stringMatch(arg, []byte(c.FullName()), true) }
+		default:
+			return ErrSyntax
+		}
+	default:
+		return ErrSyntax
+	}
+	out := []Reply{}
+	for _, c := range e.Commands() {
+		if filter(c) {
+			out = append(out, BulkStr(c.FullName()))
+		}
+		for _, s := range e.subcommands(c) {
+			if filter(s) {
+				out = append(out, BulkStr(s.FullName()))
+			}
+		}
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// COMMAND GETKEYS command arg...: keys from the key positions of the table.
+func cmdCommandGetKeys(e *Engine, args [][]byte) Reply {
+	cargs := args[2:]
+	c := lookupCommand(cargs[0])
+	if c == nil || !e.ver.Has(c.Since) {
+		return Err("ERR Invalid command specified")
+	}
+	if c.Sub != nil && len(cargs) >= 2 {
+		if s := c.Sub[strings.ToLower(string(cargs[1]))]; s != nil && e.ver.Has(s.Since) {
+			c = s
+		}
+	}
+	if c.FirstKey <= 0 {
+		return Err("ERR The command has no key arguments")
+	}
+	if !arityOK(c.Arity, len(cargs)) {
+		return Err("ERR Invalid number of arguments specified for command")
+	}
+	last := c.LastKey
+	if last < 0 {
+		last = len(cargs) + last
+	}
+	step := max(c.Step, 1)
+	out := []Reply{}
+	for i := c.FirstKey; i <= last && i < len(cargs); i += step {
+		out = append(out, Bulk(cargs[i]))
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// ---- DEBUG ----
+
+type debugSub struct {
+	argc int // exact argument count including DEBUG and the subcommand; 0 = any
+	fn   cmdFunc
+}
+
+var debugSubs = map[string]debugSub{}
+
+// registerDebug adds a DEBUG subcommand (lowercase name); other cmd_*.go files call it from their
+// init. argc is the exact number of arguments including "DEBUG" and the subcommand (0: any, the
+// function checks). A wrong count answers Redis's "unknown subcommand or wrong number of
+// arguments" error.
+func registerDebug(name string, argc int, fn cmdFunc) {
+	if _, dup := debugSubs[name]; dup {
+		panic("duplicate DEBUG subcommand " + name)
+	}
+	debugSubs[name] = debugSub{argc, fn}
+}
+
+var debugHelp = []string{
+	"DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+	"AOF-FLUSH-SLEEP <microsec>",
+	"    Server will sleep before flushing the AOF, this is used for testing.",
+	"ASSERT",
+	"    Crash by assertion failed.",
+	"CHANGE-REPL-ID",
+	"    Change the replication IDs of the instance.",
+	"    Dangerous: should be used only for testing the replication subsystem.",
+	"CONFIG-REWRITE-FORCE-ALL",
+	"    Like CONFIG REWRITE but writes all configuration options, including",
+	"    keywords not listed in original configuration file or default values.",
+	"CRASH-AND-RECOVER [<milliseconds>]",
+	"    Hard crash and restart after a <milliseconds> delay (default 0).",
+	"DIGEST",
+	"    Output a hex signature representing the current DB content.",
+	"DIGEST-VALUE <key> [<key> ...]",
+	"    Output a hex signature of the values of all the specified keys.",
+	"ERROR <string>",
+	"    Return a Redis protocol error with <string> as message. Useful for clients",
+	"    unit tests to simulate Redis errors.",
+	"LEAK <string>",
+	"    Create a memory leak of the input string.",
+	"LOG <message>",
+	"    Write <message> to the server log.",
+	"HTSTATS <dbid>",
+	"    Return hash table statistics of the specified Redis database.",
+	"HTSTATS-KEY <key>",
+	"    Like HTSTATS but for the hash table stored at <key>'s value.",
+	"LOADAOF",
+	"    Flush the AOF buffers on disk and reload the AOF in memory.",
+	"REPLICATE <string>",
+	"    Replicates the provided string to replicas, allowing data divergence.",
+	"MALLCTL <key> [<val>]",
+	"    Get or set a malloc tuning integer.",
+	"MALLCTL-STR <key> [<val>]",
+	"    Get or set a malloc tuning string.",
+	"OBJECT <key>",
+	"    Show low level info about `key` and associated value.",
+	"DROP-CLUSTER-PACKET-FILTER <packet-type>",
+	"    Drop all packets that match the filtered type. Set to -1 allow all packets.",
+	"OOM",
+	"    Crash the server simulating an out-of-memory error.",
+	"PANIC",
+	"    Crash the server simulating a panic.",
+	"POPULATE <count> [<prefix>] [<size>]",
+	"    Create <count> string keys named key:<num>. If <prefix> is specified then",
+	"    it is used instead of the 'key' prefix. These are not propagated to",
+	"    replicas. Cluster slots are not respected so keys not belonging to the",
+	"    current node can be created in cluster mode.",
+	"PROTOCOL <type>",
+	"    Reply with a test value of the specified type. <type> can be: string,",
+	"    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
+	"    true, false.",
+	"RELOAD [option ...]",
+	"    Save the RDB on disk and reload it back to memory. Valid <option> values:",
+	"    * MERGE: conflicting keys will be loaded from RDB.",
+	"    * NOFLUSH: the existing database will not be removed before load, but",
+	"      conflicting keys will generate an exception and kill the server.",
+	"    * NOSAVE: the database will be loaded from an existing RDB file.",
+	"    Examples:",
+	"    * DEBUG RELOAD: verify that the server is able to persist, flush and reload",
+	"      the database.",
+	"    * DEBUG RELOAD NOSAVE: replace the current database with the contents of an",
+	"      existing RDB file.",
+	"    * DEBUG RELOAD NOSAVE NOFLUSH MERGE: add the contents of an existing RDB",
+	"      file to the database.",
+	"RESTART [<milliseconds>]",
+	"    Graceful restart: save config, db, restart after a <milliseconds> delay (default 0).",
+	"SDSLEN <key>",
+	"    Show low level SDS string info representing `key` and value.",
+	"SEGFAULT",
+	"    Crash the server with sigsegv.",
+	"SET-ACTIVE-EXPIRE <0|1>",
+	"    Setting it to 0 disables expiring keys in background when they are not",
+	"    accessed (otherwise the Redis behavior). Setting it to 1 reenables back the",
+	"    default.",
+	"QUICKLIST-PACKED-THRESHOLD <size>",
+	"    Sets the threshold for elements to be inserted as plain vs packed nodes",
+	"    Default value is 1GB, allows values up to 4GB. Setting to 0 restores to default.",
+	"SET-SKIP-CHECKSUM-VALIDATION <0|1>",
+	"    Enables or disables checksum checks for RDB files and RESTORE's payload.",
+	"SLEEP <seconds>",
+	"    Stop the server for <seconds>. Decimals allowed.",
+	"STRINGMATCH-TEST",
+	"    Run a fuzz tester against the stringmatchlen() function.",
+	"STRUCTSIZE",
+	"    Return the size of different Redis core C structures.",
+	"LISTPACK <key>",
+	"    Show low level info about the listpack encoding of <key>.",
+	"QUICKLIST <key> [<0|1>]",
+	"    Show low level info about the quicklist encoding of <key>.",
+	"    The optional argument (0 by default) sets the level of detail",
+	"CLIENT-EVICTION",
+	"    Show low level client eviction pools info (maxmemory-clients).",
+	"PAUSE-CRON <0|1>",
+	"    Stop periodic cron job processing.",
+	"REPLYBUFFER PEAK-RESET-TIME <NEVER||RESET|time>",
+	"    Sets the time (in milliseconds) to wait between client reply buffer peak resets.",
+	"    In case NEVER is provided the last observed peak will never be reset",
+	"    In case RESET is provided the peak reset time will be restored to the default value",
+	"REPLYBUFFER RESIZING <0|1>",
+	"    Enable or disable the reply buffer resize cron job",
+	"CLUSTERLINK KILL <to|from|all> <node-id>",
+	"    Kills the link based on the direction to/from (both) with the provided node.",
+	"HELP",
+	"    Prints this help.",
+}
+
+func cmdDebug(e *Engine, args [][]byte) Reply {
+	if len(args) == 2 && eqFold(args[1], "help") {
+		return helpReply(debugHelp)(e, args)
+	}
+	if s, ok := debugSubs[strings.ToLower(string(args[1]))]; ok && (s.argc == 0 || s.argc == len(args)) {
+		return s.fn(e, args)
+	}
+	sub := args[1]
+	if len(sub) > 128 {
+		sub = sub[:128]
+	}
+	return Err(cleanErr("ERR unknown subcommand or wrong number of arguments for '" + string(sub) + "'. Try DEBUG HELP."))
+}
+
+// DEBUG SDSLEN key: the key's sds (an exact sdsnewlen copy) and the value's. Like Redis it reads
+// the keyspace directly, without expiring the key.
+func debugSDSLen(e *Engine, args [][]byte) Reply {
+	o := e.db.keys[string(args[2])]
+	if o == nil {
+		return ErrNoSuchKey
+	}
+	if o.Type != TypeString || o.Enc == EncInt {
+		return Err("ERR Not an sds encoded string.")
+	}
+	k := sds.New(e.alloc, len(args[2]))
+	var vlen, vavail, vmalloc int
+	if o.Enc == EncEmbstr {
+		vlen = o.Buf.Len()
+		vmalloc = e.alloc.Usable(16+3+vlen+1) - 16
+	} else {
+		vlen, vavail, vmalloc = o.SDS.Len, o.SDS.Avail(), o.SDS.Usable
+	}
+	return Status(fmt.Sprintf("key_sds_len:%d, key_sds_avail:%d, key_zmalloc: %d, val_sds_len:%d, val_sds_avail:%d, val_zmalloc: %d",
+		k.Len, k.Avail(), k.Usable, vlen, vavail, vmalloc))
+}
+
+// ---- TIME ----
+
+func cmdTime(e *Engine, args [][]byte) Reply {
+	ms := e.NowMs()
+	return Array(BulkStr(itoa(ms/1000)), BulkStr(itoa(ms%1000*1000)))
+}

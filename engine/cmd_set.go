@@ -1,0 +1,842 @@
+package engine
+
+import (
+	"math"
+	"sort"
+	"strconv"
+
+	"redscope/engine/dict"
+)
+
+// Set commands: SADD SREM SISMEMBER SMISMEMBER SCARD SMEMBERS SSCAN SINTER SINTERCARD SUNION
+// SDIFF SINTERSTORE SUNIONSTORE SDIFFSTORE SRANDMEMBER SPOP SMOVE (t_set.c, see t_set.go).
+
+func init() {
+	k1 := func(c *Command) *Command { c.FirstKey, c.LastKey, c.Step = 1, 1, 1; return c }
+	register(
+		k1(&Command{Name: "sadd", Arity: -3, Flags: FlagWrite | FlagDenyOOM | FlagFast, Fn: cmdSAdd}),
+		k1(&Command{Name: "srem", Arity: -3, Flags: FlagWrite | FlagFast, Fn: cmdSRem}),
+		k1(&Command{Name: "sismember", Arity: 3, Flags: FlagReadonly | FlagFast, Fn: cmdSIsMember}),
+		k1(&Command{Name: "smismember", Arity: -3, Flags: FlagReadonly | FlagFast, Fn: cmdSMIsMember}),
+		k1(&Command{Name: "scard", Arity: 2, Flags: FlagReadonly | FlagFast, Fn: cmdSCard}),
+		k1(&Command{Name: "smembers", Arity: 2, Flags: FlagReadonly, Fn: cmdSMembers}),
+		k1(&Command{Name: "sscan", Arity: -3, Flags: FlagReadonly, Fn: cmdSScan}),
+		k1(&Command{Name: "srandmember", Arity: -2, Flags: FlagReadonly, Fn: cmdSRandMember}),
+		k1(&Command{Name: "spop", Arity: -2, Flags: FlagWrite | FlagFast, Fn: cmdSPop}),
+		&Command{Name: "smove", Arity: 4, Flags: FlagWrite | FlagFast, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdSMove},
+		&Command{Name: "sinter", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdSInter},
+		&Command{Name: "sintercard", Arity: -3, Flags: FlagReadonly, Fn: cmdSInterCard},
+		&Command{Name: "sinterstore", Arity: -3, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdSInterStore},
+		&Command{Name: "sunion", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdSUnion},
+		&Command{Name: "sunionstore", Arity: -3, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdSUnionStore},
+		&Command{Name: "sdiff", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdSDiff},
+		&Command{Name: "sdiffstore", Arity: -3, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdSDiffStore},
+	)
+}
+
+// maxRandomReply bounds the replies of SRANDMEMBER/HRANDFIELD with a negative count: Redis
+// would stream them until the client's output buffer limit kills the connection; the simulator
+// refuses instead of exhausting memory.
+const maxRandomReply = 1 << 22
+
+var errTooManyPicks = Err("ERR redscope: count too large for a simulated reply (limit 4194304)")
+
+func (e *Engine) lookupSet(key []byte) (*Object, Reply, bool) {
+	o, wrong := e.lookupType(key, TypeSet)
+	if wrong {
+		return nil, ErrWrongType, false
+	}
+	e.traceSet(key, o)
+	return o, Reply{}, true
+}
+
+func memberReply(s []byte, iv int64, isInt bool) Reply {
+	if isInt {
+		return bulkInt(iv)
+	}
+	return Bulk(s)
+}
+
+func cmdSAdd(e *Engine, args [][]byte) Reply {
+	key := args[1]
+	o, r, ok := e.lookupSet(key)
+	if !ok {
+		return r
+	}
+	if o == nil {
+		o = e.setTypeCreate(args[2], len(args)-2)
+		e.traceSet(key, o)
+		e.add(key, o)
+	} else {
+		e.setMaybeConvert(o, len(args)-2)
+	}
+	added := int64(0)
+	for _, m := range args[2:] {
+		if e.setAdd(o, m) {
+			added++
+		}
+	}
+	return Int(added)
+}
+
+func cmdSRem(e *Engine, args [][]byte) Reply {
+	o, r, ok := e.lookupSet(args[1])
+	if !ok {
+		return r
+	}
+	if o == nil {
+		return Int(0)
+	}
+	deleted := int64(0)
+	for _, m := range args[2:] {
+		if e.setRemove(o, m) {
+			deleted++
+			if setSize(o) == 0 {
+				e.Delete(args[1])
+				break
+			}
+		}
+	}
+	return Int(deleted)
+}
+
+func cmdSMove(e *Engine, args [][]byte) Reply {
+	src := e.Lookup(args[1])
+	dst := e.Lookup(args[2])
+	ele := args[3]
+	if src == nil {
+		return Int(0)
+	}
+	if src.Type != TypeSet || (dst != nil && dst.Type != TypeSet) {
+		return ErrWrongType
+	}
+	e.traceSet(args[1], src)
+	e.traceSet(args[2], dst)
+	if src == dst {
+		if e.setIsMember(src, ele) {
+			return Int(1)
+		}
+		return Int(0)
+	}
+	if !e.setRemove(src, ele) {
+		return Int(0)
+	}
+	if setSize(src) == 0 {
+		e.Delete(args[1])
+	}
+	if dst == nil {
+		dst = e.setTypeCreate(ele, 1)
+		e.traceSet(args[2], dst)
+		e.add(args[2], dst)
+	}
+	e.setAdd(dst, ele)
+	return Int(1)
+}
+
+func cmdSIsMember(e *Engine, args [][]byte) Reply {
+	o, r, ok := e.lookupSet(args[1])
+	if !ok {
+		return r
+	}
+	if o != nil && e.setIsMember(o, args[2]) {
+		return Int(1)
+	}
+	return Int(0)
+}
+
+func cmdSMIsMember(e *Engine, args [][]byte) Reply {
+	o, r, ok := e.lookupSet(args[1])
+	if !ok {
+		return r
+	}
+	out := make([]Reply, len(args)-2)
+	for i, m := range args[2:] {
+		if o != nil && e.setIsMember(o, m) {
+			out[i] = Int(1)
+		} else {
+			out[i] = Int(0)
+		}
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+func cmdSCard(e *Engine, args [][]byte) Reply {
+	o, r, ok := e.lookupSet(args[1])
+	if !ok {
+		return r
+	}
+	if o == nil {
+		return Int(0)
+	}
+	return Int(int64(setSize(o)))
+}
+
+// setReply lists a set in its encoding's order.
+func setReply(o *Object) Reply {
+	out := make([]Reply, 0, setSize(o))
+	setEach(o, func(s []byte, iv int64, isInt bool) bool {
+		out = append(out, memberReply(s, iv, isInt))
+		return true
+	})
+	return Reply{Kind: KindArray, Array: out}
+}
+
+func cmdSMembers(e *Engine, args [][]byte) Reply {
+	return e.sinterGeneric(args[1:2], nil, false, 0)
+}
+
+func cmdSScan(e *Engine, args [][]byte) Reply {
+	cursor, ok := parseScanCursor(args[2])
+	if !ok {
+		return Err("ERR invalid cursor")
+	}
+	o, r, ok := e.lookupSet(args[1])
+	if !ok {
+		return r
+	}
+	if o == nil {
+		return Array(BulkStr("0"), EmptyArr)
+	}
+	return e.scanValue(args, o, cursor)
+}
+
+// scanValue is scanGenericCommand for a set or hash value: hashtables are walked with the
+// dict's reverse-binary cursor (at most COUNT×10 buckets per call), small encodings are returned
+// whole with cursor 0; MATCH filters afterwards (a hash pair goes away with its field).
+func (e *Engine) scanValue(args [][]byte, o *Object, cursor uint64) Reply {
+	count := int64(10)
+	var pat []byte
+	noValues := false
+	for i := 3; i < len(args); {
+		j := len(args) - i
+		switch {
+		case eqFold(args[i], "count") && j >= 2:
+			n, ok := string2ll(args[i+1])
+			if !ok {
+				return ErrNotInt
+			}
+			if n < 1 {
+				return ErrSyntax
+			}
+			count = n
+			i += 2
+		case eqFold(args[i], "match") && j >= 2:
+			pat = args[i+1]
+			i += 2
+		case eqFold(args[i], "novalues") && o.Type == TypeHash && e.ver.Has(V74):
+			noValues = true
+			i++
+		default:
+			return ErrSyntax
+		}
+	}
+	usePat := pat != nil && !(len(pat) == 1 && pat[0] == '*')
+	pairs := o.Type == TypeHash && !noValues
+	var items [][]byte
+	switch {
+	case o.Type == TypeSet && o.Enc == EncHashtable:
+		d := sv(o).ht
+		if count > math.MaxInt64/10 {
+			count = math.MaxInt64 / 10
+		}
+		maxIter := count * 10
+		for {
+			cursor = d.Scan(cursor, func(en *dict.Entry[string, struct{}]) {
+				items = append(items, []byte(en.Key))
+			})
+			if cursor == 0 || maxIter == 0 || int64(len(items)) >= count {
+				break
+			}
+			maxIter--
+		}
+	case o.Type == TypeHash && o.Enc == EncHashtable:
+		cursor, items = e.hashScanHT(o, cursor, count, noValues)
+	case o.Type == TypeSet:
+		var buf [24]byte
+		setEach(o, func(s []byte, iv int64, isInt bool) bool {
+			items = append(items, append([]byte(nil), memberBytes(s, iv, isInt, buf[:])...))
+			return true
+		})
+		cursor = 0
+	default:
+		items = e.hashSmallItems(o, noValues)
+		cursor = 0
+	}
+	out := make([]Reply, 0, len(items))
+	step := 1
+	if pairs {
+		step = 2
+	}
+	for i := 0; i+step-1 < len(items); i += step {
+		if usePat && !stringMatch(pat, items[i], false) {
+			continue
+		}
+		out = append(out, Bulk(items[i]))
+		if pairs {
+			out = append(out, Bulk(items[i+1]))
+		}
+	}
+	return Array(BulkStr(strconv.FormatUint(cursor, 10)), Reply{Kind: KindArray, Array: out})
+}
+
+// ---------------------------------------------------------------- SRANDMEMBER / SPOP
+
+func cmdSRandMember(e *Engine, args [][]byte) Reply {
+	if len(args) == 3 {
+		return e.srandmemberWithCount(args)
+	}
+	if len(args) > 3 {
+		return ErrSyntax
+	}
+	o, r, ok := e.lookupSet(args[1])
+	if !ok {
+		return r
+	}
+	if o == nil {
+		return NilReply
+	}
+	s, iv, isInt := e.setRandom(o, "srandmember")
+	return memberReply(s, iv, isInt)
+}
+
+// parseRandCount is getRangeLongFromObjectOrReply(-LONG_MAX, LONG_MAX).
+func parseRandCount(b []byte) (int64, Reply, bool) {
+	l, ok := string2ll(b)
+	if !ok {
+		return 0, ErrNotInt, false
+	}
+	if l == math.MinInt64 {
+		return 0, Err("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807"), false
+	}
+	return l, Reply{}, true
+}
+
+func (e *Engine) srandmemberWithCount(args [][]byte) Reply {
+	l, r, ok := parseRandCount(args[2])
+	if !ok {
+		return r
+	}
+	uniq := true
+	count := uint64(l)
+	if l < 0 {
+		count = uint64(-l)
+		uniq = false
+	}
+	o, r, ok := e.lookupSet(args[1])
+	if !ok {
+		return r
+	}
+	if o == nil || count == 0 {
+		return EmptyArr
+	}
+	v := sv(o)
+	size := uint64(setSize(o))
+	// CASE 1: negative count (or 1): independent picks.
+	if !uniq || count == 1 {
+		if count > maxRandomReply {
+			return errTooManyPicks
+		}
+		out := make([]Reply, 0, count)
+		if o.Enc == EncListpack && count > 1 {
+			for count > 0 {
+				n := min(count, 1000)
+				count -= n
+				out = e.lpRandomEntries(v, int(n), out)
+			}
+			return Reply{Kind: KindArray, Array: out}
+		}
+		for ; count > 0; count-- {
+			s, iv, isInt := e.setRandom(o, "srandmember")
+			out = append(out, memberReply(s, iv, isInt))
+		}
+		return Reply{Kind: KindArray, Array: out}
+	}
+	// CASE 2: the whole set, in its order.
+	if count >= size {
+		return setReply(o)
+	}
+	out := make([]Reply, 0, count)
+	// CASE 2.5 (7.2+): listpack, one pass of lpNextRandom, listpack order.
+	if o.Enc == EncListpack {
+		lp := v.lp
+		p := lp.First()
+		i := 0
+		for c := int(count); c > 0; c-- {
+			p = e.lpNextRandom(lp, p, &i, c, 1)
+			s, iv, isInt, _ := lp.Get(p)
+			if e.tracing {
+				var buf [24]byte
+				e.emitPick(v.tkey, "srandmember", "lp-next-random", i, memberBytes(s, iv, isInt, buf[:]))
+			}
+			out = append(out, memberReply(s, iv, isInt))
+			p = lp.Next(p)
+			i++
+		}
+		return Reply{Kind: KindArray, Array: out}
+	}
+	tmp := dict.New[string, struct{}](e.valueDictEnv())
+	var buf [24]byte
+	if count*3 > size {
+		// CASE 3: copy everything, then remove fair-random members until count remain.
+		tmp.Expand(size)
+		setEach(o, func(s []byte, iv int64, isInt bool) bool {
+			tmp.Add(string(memberBytes(s, iv, isInt, buf[:])), struct{}{})
+			return true
+		})
+		for n := size; n > count; n-- {
+			en := tmp.GetFairRandomKey()
+			e.emitPick(v.tkey, "srandmember", "dict-remove-fair", -1, []byte(en.Key))
+			tmp.Delete(en.Key)
+		}
+	} else {
+		// CASE 4: random picks until count distinct ones.
+		tmp.Expand(count)
+		for added := uint64(0); added < count; {
+			s, iv, isInt := e.setRandom(o, "srandmember")
+			if tmp.Add(string(memberBytes(s, iv, isInt, buf[:])), struct{}{}) {
+				added++
+			}
+		}
+	}
+	tmp.Range(func(en *dict.Entry[string, struct{}]) bool {
+		out = append(out, BulkStr(en.Key))
+		return true
+	})
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// lpRandomEntries is lpRandomEntries: n independent rand()%len picks, fetched in one ordered
+// pass and replied in pick order.
+func (e *Engine) lpRandomEntries(v *setValue, n int, out []Reply) []Reply {
+	lp := v.lp
+	total := lp.Len()
+	type pick struct{ index, order int }
+	picks := make([]pick, n)
+	for i := range picks {
+		picks[i] = pick{int(e.rand31() % uint64(total)), i}
+	}
+	sort.Slice(picks, func(a, b int) bool { return picks[a].index < picks[b].index })
+	res := make([]Reply, n)
+	p := lp.First()
+	j := 0
+	var buf [24]byte
+	for _, pk := range picks {
+		for j < pk.index {
+			p = lp.Next(p)
+			j++
+		}
+		s, iv, isInt, _ := lp.Get(p)
+		res[pk.order] = memberReply(s, iv, isInt)
+		if e.tracing {
+			e.emitPick(v.tkey, "srandmember", "rand-index", pk.index, memberBytes(s, iv, isInt, buf[:]))
+		}
+	}
+	return append(out, res...)
+}
+
+func cmdSPop(e *Engine, args [][]byte) Reply {
+	if len(args) == 3 {
+		return e.spopWithCount(args)
+	}
+	if len(args) > 3 {
+		return ErrSyntax
+	}
+	o, r, ok := e.lookupSet(args[1])
+	if !ok {
+		return r
+	}
+	if o == nil {
+		return NilReply
+	}
+	rep := e.setPopRandom(o)
+	if setSize(o) == 0 {
+		e.Delete(args[1])
+	}
+	return rep
+}
+
+// setPopRandom is setTypePopRandom: remove one random member and return it.
+func (e *Engine) setPopRandom(o *Object) Reply {
+	v := sv(o)
+	if o.Enc == EncListpack {
+		i := 0
+		p := e.lpNextRandom(v.lp, v.lp.First(), &i, 1, 1)
+		s, iv, isInt, _ := v.lp.Get(p)
+		rep := memberReply(s, iv, isInt)
+		if e.tracing {
+			e.emitPick(v.tkey, "spop", "lp-next-random", i, []byte(rep.Str))
+		}
+		_, ch := v.lp.Delete(p)
+		e.emitLP(v.tkey, ch, nil)
+		return rep
+	}
+	s, iv, isInt := e.setRandom(o, "spop")
+	rep := memberReply(s, iv, isInt)
+	if isInt {
+		_, ch := v.is.Remove(iv)
+		e.emitIS(v.tkey, iv, ch)
+	} else {
+		e.setRemove(o, []byte(rep.Str))
+	}
+	return rep
+}
+
+func (e *Engine) spopWithCount(args [][]byte) Reply {
+	l, ok := string2ll(args[2])
+	if !ok || l < 0 {
+		return Err("ERR value is out of range, must be positive")
+	}
+	count := uint64(l)
+	o, r, ok := e.lookupSet(args[1])
+	if !ok {
+		return r
+	}
+	if o == nil || count == 0 {
+		return EmptyArr
+	}
+	v := sv(o)
+	size := uint64(setSize(o))
+	if count >= size {
+		rep := e.sunionDiffGeneric(args[1:2], nil, opUnion)
+		e.Delete(args[1])
+		return rep
+	}
+	out := make([]Reply, 0, count)
+	remaining := size - count
+	var buf [24]byte
+	switch {
+	case remaining*5 > count && o.Enc == EncListpack:
+		lp := v.lp
+		p := lp.First()
+		i := 0
+		ps := make([]int, 0, count)
+		for c := count; c > 0; c-- {
+			p = e.lpNextRandom(lp, p, &i, int(c), 1)
+			s, iv, isInt, _ := lp.Get(p)
+			out = append(out, memberReply(s, iv, isInt))
+			if e.tracing {
+				e.emitPick(v.tkey, "spop", "lp-next-random", i, memberBytes(s, iv, isInt, buf[:]))
+			}
+			ps = append(ps, p)
+			p = lp.Next(p)
+			i++
+		}
+		// lpBatchDelete: remove the picked entries, last first so offsets stay valid.
+		for k := len(ps) - 1; k >= 0; k-- {
+			_, ch := lp.Delete(ps[k])
+			e.emitLP(v.tkey, ch, nil)
+		}
+	case remaining*5 > count:
+		for c := count; c > 0; c-- {
+			out = append(out, e.setPopRandom(o))
+		}
+	default:
+		// Rebuild from the members that stay (REDIS-FACTS §5.6 #3).
+		var nset *Object
+		if o.Enc == EncListpack {
+			nset = e.newListpackSet(0)
+			sv(nset).tkey = v.tkey
+			lp := v.lp
+			p := lp.First()
+			i := 0
+			ps := make([]int, 0, remaining)
+			for c := remaining; c > 0; c-- {
+				p = e.lpNextRandom(lp, p, &i, int(c), 1)
+				s, iv, isInt, _ := lp.Get(p)
+				e.setAdd(nset, memberBytes(s, iv, isInt, buf[:]))
+				ps = append(ps, p)
+				p = lp.Next(p)
+				i++
+			}
+			for k := len(ps) - 1; k >= 0; k-- {
+				lp.Delete(ps[k])
+			}
+		} else {
+			for c := remaining; c > 0; c-- {
+				s, iv, isInt := e.setRandom(o, "spop")
+				m := append([]byte(nil), memberBytes(s, iv, isInt, buf[:])...)
+				if nset == nil {
+					switch {
+					case !e.ver.Has(V72):
+						nset = e.setTypeCreate(m, 1)
+					case isInt:
+						nset = e.newIntsetSet()
+					default:
+						nset = e.newListpackSet(0)
+					}
+					sv(nset).tkey = v.tkey
+				}
+				e.setAdd(nset, m)
+				e.setRemove(o, m)
+			}
+		}
+		setEach(o, func(s []byte, iv int64, isInt bool) bool {
+			out = append(out, memberReply(s, iv, isInt))
+			return true
+		})
+		if e.tracing {
+			e.emit(EncodingEvent{Key: v.tkey, From: o.Enc.String(), To: nset.Enc.String(),
+				Reason: "SPOP count: remaining×5 ≤ count, the set is rebuilt from the members that stay"})
+		}
+		o.Enc, o.Val = nset.Enc, nset.Val
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// ---------------------------------------------------------------- SINTER family
+
+func cmdSInter(e *Engine, args [][]byte) Reply { return e.sinterGeneric(args[1:], nil, false, 0) }
+
+func cmdSInterStore(e *Engine, args [][]byte) Reply {
+	return e.sinterGeneric(args[2:], args[1], false, 0)
+}
+
+func cmdSInterCard(e *Engine, args [][]byte) Reply {
+	numkeys, ok := string2ll(args[1])
+	if !ok || numkeys < 1 {
+		return Err("ERR numkeys should be greater than 0")
+	}
+	if numkeys > int64(len(args)-2) {
+		return Err("ERR Number of keys can't be greater than number of args")
+	}
+	limit := int64(0)
+	for j := 2 + int(numkeys); j < len(args); j++ {
+		more := len(args) - 1 - j
+		if eqFold(args[j], "limit") && more > 0 {
+			j++
+			n, ok := string2ll(args[j])
+			if !ok || n < 0 {
+				return Err("ERR LIMIT can't be negative")
+			}
+			limit = n
+			continue
+		}
+		return ErrSyntax
+	}
+	return e.sinterGeneric(args[2:2+numkeys], nil, true, limit)
+}
+
+// lookupSets reads each key (missing = nil); a wrong type anywhere is an error.
+func (e *Engine) lookupSets(keys [][]byte) ([]*Object, int, bool) {
+	sets := make([]*Object, len(keys))
+	empty := 0
+	for j, k := range keys {
+		o := e.Lookup(k)
+		if o == nil {
+			empty++
+			continue
+		}
+		if o.Type != TypeSet {
+			return nil, 0, false
+		}
+		e.traceSet(k, o)
+		sets[j] = o
+	}
+	return sets, empty, true
+}
+
+func (e *Engine) sinterGeneric(keys [][]byte, dstkey []byte, cardOnly bool, limit int64) Reply {
+	sets, empty, ok := e.lookupSets(keys)
+	if !ok {
+		return ErrWrongType
+	}
+	if empty > 0 {
+		switch {
+		case dstkey != nil:
+			e.Delete(dstkey)
+			return Int(0)
+		case cardOnly:
+			return Int(0)
+		}
+		return EmptyArr
+	}
+	sort.SliceStable(sets, func(a, b int) bool { return setSize(sets[a]) < setSize(sets[b]) })
+	var dst *Object
+	if dstkey != nil {
+		switch {
+		case !e.ver.Has(V72) || sets[0].Enc == EncIntset:
+			dst = e.newIntsetSet()
+		case sets[0].Enc == EncListpack:
+			dst = e.newListpackSet(sv(sets[0]).lp.TotalBytes())
+		default:
+			dst = e.newListpackSet(0)
+		}
+		e.traceSet(dstkey, dst)
+	}
+	var out []Reply
+	card := int64(0)
+	onlyInts := true
+	var buf [24]byte
+	setEach(sets[0], func(s []byte, iv int64, isInt bool) bool {
+		m := memberBytes(s, iv, isInt, buf[:])
+		for j := 1; j < len(sets); j++ {
+			if sets[j] == sets[0] {
+				continue
+			}
+			if !e.setIsMember(sets[j], m) {
+				return true
+			}
+		}
+		switch {
+		case cardOnly:
+			card++
+			if limit > 0 && card >= limit {
+				return false
+			}
+		case dstkey == nil:
+			out = append(out, memberReply(s, iv, isInt))
+		default:
+			if !isInt && onlyInts && !(sets[0].Enc == EncHashtable && isStrictInt(s)) {
+				onlyInts = false
+			}
+			e.setAdd(dst, append([]byte(nil), m...))
+		}
+		return true
+	})
+	switch {
+	case cardOnly:
+		return Int(card)
+	case dstkey == nil:
+		if out == nil {
+			out = []Reply{}
+		}
+		return Reply{Kind: KindArray, Array: out}
+	}
+	if setSize(dst) > 0 {
+		if e.ver.Has(V72) {
+			if onlyInts {
+				e.maybeConvertToIntset(dst)
+			}
+			if dst.Enc == EncListpack {
+				sv(dst).lp.ShrinkToFit()
+			}
+		}
+		e.setKey(dstkey, dst, false)
+		return Int(int64(setSize(dst)))
+	}
+	e.Delete(dstkey)
+	return Int(0)
+}
+
+func isStrictInt(s []byte) bool { _, ok := string2ll(s); return ok }
+
+const (
+	opUnion = iota
+	opDiff
+)
+
+func cmdSUnion(e *Engine, args [][]byte) Reply { return e.sunionDiffGeneric(args[1:], nil, opUnion) }
+func cmdSUnionStore(e *Engine, args [][]byte) Reply {
+	return e.sunionDiffGeneric(args[2:], args[1], opUnion)
+}
+func cmdSDiff(e *Engine, args [][]byte) Reply { return e.sunionDiffGeneric(args[1:], nil, opDiff) }
+func cmdSDiffStore(e *Engine, args [][]byte) Reply {
+	return e.sunionDiffGeneric(args[2:], args[1], opDiff)
+}
+
+func (e *Engine) sunionDiffGeneric(keys [][]byte, dstkey []byte, op int) Reply {
+	sets, _, ok := e.lookupSets(keys)
+	if !ok {
+		return ErrWrongType
+	}
+	sameset := false
+	for j := 1; j < len(sets); j++ {
+		if sets[0] != nil && sets[j] == sets[0] {
+			sameset = true
+		}
+	}
+	algo := 1
+	if op == opDiff && sets[0] != nil && !sameset {
+		var one, two int64
+		for _, s := range sets {
+			if s == nil {
+				continue
+			}
+			one += int64(setSize(sets[0]))
+			two += int64(setSize(s))
+		}
+		one /= 2
+		if one > two {
+			algo = 2
+		}
+		if algo == 1 && len(sets) > 1 {
+			rest := sets[1:]
+			sort.SliceStable(rest, func(a, b int) bool {
+				sa, sb := 0, 0
+				if rest[a] != nil {
+					sa = setSize(rest[a])
+				}
+				if rest[b] != nil {
+					sb = setSize(rest[b])
+				}
+				return sa > sb
+			})
+		}
+	}
+	dst := e.newIntsetSet()
+	if dstkey != nil {
+		e.traceSet(dstkey, dst)
+	}
+	card := 0
+	var buf [24]byte
+	switch {
+	case op == opUnion:
+		for _, s := range sets {
+			if s == nil {
+				continue
+			}
+			setEach(s, func(m []byte, iv int64, isInt bool) bool {
+				if e.setAdd(dst, append([]byte(nil), memberBytes(m, iv, isInt, buf[:])...)) {
+					card++
+				}
+				return true
+			})
+		}
+	case sameset || sets[0] == nil:
+	case algo == 1:
+		setEach(sets[0], func(m []byte, iv int64, isInt bool) bool {
+			mb := memberBytes(m, iv, isInt, buf[:])
+			for j := 1; j < len(sets); j++ {
+				if sets[j] == nil {
+					continue
+				}
+				if sets[j] == sets[0] || e.setIsMember(sets[j], mb) {
+					return true
+				}
+			}
+			if e.setAdd(dst, append([]byte(nil), mb...)) {
+				card++
+			}
+			return true
+		})
+	default:
+		for j, s := range sets {
+			if s == nil {
+				continue
+			}
+			setEach(s, func(m []byte, iv int64, isInt bool) bool {
+				mb := append([]byte(nil), memberBytes(m, iv, isInt, buf[:])...)
+				if j == 0 {
+					if e.setAdd(dst, mb) {
+						card++
+					}
+				} else if e.setRemove(dst, mb) {
+					card--
+				}
+				return true
+			})
+			if card == 0 {
+				break
+			}
+		}
+	}
+	if dstkey == nil {
+		return setReply(dst)
+	}
+	if setSize(dst) > 0 {
+		e.setKey(dstkey, dst, false)
+		return Int(int64(setSize(dst)))
+	}
+	e.Delete(dstkey)
+	return Int(0)
+}

@@ -1,0 +1,871 @@
+package engine
+
+import (
+	"math"
+	"strconv"
+
+	"redscope/engine/dict"
+	"redscope/engine/skiplist"
+)
+
+// Sorted-set commands: ZADD ZINCRBY ZSCORE ZMSCORE ZRANK ZREVRANK ZCARD ZCOUNT ZLEXCOUNT ZREM
+// ZRANGE ZREVRANGE ZRANGEBYSCORE ZREVRANGEBYSCORE ZRANGEBYLEX ZREVRANGEBYLEX ZPOPMIN ZPOPMAX
+// ZRANDMEMBER ZSCAN, answering as Redis 7.0.15 does (t_zset.c), with the 7.2 differences
+// (WITHSCORE of ZRANK/ZREVRANK, shortest doubles, pre-sized conversions).
+
+func init() {
+	w := FlagWrite | FlagDenyOOM | FlagFast
+	r := FlagReadonly | FlagFast
+	k := func(c *Command) *Command { c.FirstKey, c.LastKey, c.Step = 1, 1, 1; return c }
+	register(
+		k(&Command{Name: "zadd", Arity: -4, Flags: w, Fn: cmdZadd}),
+		k(&Command{Name: "zincrby", Arity: 4, Flags: w, Fn: cmdZincrby}),
+		k(&Command{Name: "zscore", Arity: 3, Flags: r, Fn: cmdZscore}),
+		k(&Command{Name: "zmscore", Arity: -3, Flags: r, Fn: cmdZmscore}),
+		k(&Command{Name: "zrank", Arity: -3, Flags: r, Fn: cmdZrank}),
+		k(&Command{Name: "zrevrank", Arity: -3, Flags: r, Fn: cmdZrank}),
+		k(&Command{Name: "zcard", Arity: 2, Flags: r, Fn: cmdZcard}),
+		k(&Command{Name: "zcount", Arity: 4, Flags: r, Fn: cmdZcount}),
+		k(&Command{Name: "zlexcount", Arity: 4, Flags: r, Fn: cmdZlexcount}),
+		k(&Command{Name: "zrem", Arity: -3, Flags: FlagWrite | FlagFast, Fn: cmdZrem}),
+		k(&Command{Name: "zrange", Arity: -4, Flags: FlagReadonly, Fn: cmdZrange}),
+		k(&Command{Name: "zrevrange", Arity: -4, Flags: FlagReadonly, Fn: cmdZrange}),
+		k(&Command{Name: "zrangebyscore", Arity: -4, Flags: FlagReadonly, Fn: cmdZrange}),
+		k(&Command{Name: "zrevrangebyscore", Arity: -4, Flags: FlagReadonly, Fn: cmdZrange}),
+		k(&Command{Name: "zrangebylex", Arity: -4, Flags: FlagReadonly, Fn: cmdZrange}),
+		k(&Command{Name: "zrevrangebylex", Arity: -4, Flags: FlagReadonly, Fn: cmdZrange}),
+		k(&Command{Name: "zpopmin", Arity: -2, Flags: FlagWrite | FlagFast, Fn: cmdZpop}),
+		k(&Command{Name: "zpopmax", Arity: -2, Flags: FlagWrite | FlagFast, Fn: cmdZpop}),
+		k(&Command{Name: "zrandmember", Arity: -2, Flags: FlagReadonly, Fn: cmdZrandmember}),
+		k(&Command{Name: "zscan", Arity: -3, Flags: FlagReadonly, Fn: cmdZscan}),
+	)
+}
+
+var (
+	errZNaN        = Err("ERR resulting score is not a number (NaN)")
+	errZMinMax     = Err("ERR min or max is not a float")
+	errZLex        = Err("ERR min or max not valid string range item")
+	errNotPositive = Err("ERR value is out of range, must be positive")
+)
+
+// lookupZset finds key as a zset: (nil, nil) when missing, (nil, &ErrWrongType) for another type.
+func (e *Engine) lookupZset(key []byte) (*Object, *Reply) {
+	o, wrong := e.lookupType(key, TypeZSet)
+	if wrong {
+		return nil, &ErrWrongType
+	}
+	return o, nil
+}
+
+func cmdZadd(e *Engine, args [][]byte) Reply    { return zaddGeneric(e, args, 0) }
+func cmdZincrby(e *Engine, args [][]byte) Reply { return zaddGeneric(e, args, zaddIncr) }
+
+// zaddGeneric is zaddGenericCommand (ZADD and ZINCRBY).
+func zaddGeneric(e *Engine, args [][]byte, flags int) Reply {
+	ch := false
+	si := 2
+	for ; si < len(args); si++ {
+		a := args[si]
+		switch {
+		case eqFold(a, "nx"):
+			flags |= zaddNX
+		case eqFold(a, "xx"):
+			flags |= zaddXX
+		case eqFold(a, "ch"):
+			ch = true
+		case eqFold(a, "incr"):
+			flags |= zaddIncr
+		case eqFold(a, "gt"):
+			flags |= zaddGT
+		case eqFold(a, "lt"):
+			flags |= zaddLT
+		default:
+			goto done
+		}
+	}
+done:
+	incr := flags&zaddIncr != 0
+	nx, xx := flags&zaddNX != 0, flags&zaddXX != 0
+	gt, lt := flags&zaddGT != 0, flags&zaddLT != 0
+	elements := len(args) - si
+	if elements%2 != 0 || elements == 0 {
+		return ErrSyntax
+	}
+	elements /= 2
+	if nx && xx {
+		return Err("ERR XX and NX options at the same time are not compatible")
+	}
+	if (gt && nx) || (lt && nx) || (gt && lt) {
+		return Err("ERR GT, LT, and/or NX options at the same time are not compatible")
+	}
+	if incr && elements > 1 {
+		return Err("ERR INCR option supports a single increment-element pair")
+	}
+	var one [1]float64
+	scores := one[:0]
+	if elements > 1 {
+		scores = make([]float64, 0, elements)
+	}
+	for j := 0; j < elements; j++ {
+		v, ok := e.string2d(args[si+j*2])
+		if !ok {
+			return ErrNotFloat
+		}
+		scores = append(scores, v)
+	}
+	key := args[1]
+	o, werr := e.lookupZset(key)
+	if werr != nil {
+		return *werr
+	}
+	var score float64
+	added, updated, processed := 0, 0, 0
+	if o == nil {
+		if xx {
+			goto reply
+		}
+		maxEntries := e.cfg.Int("zset-max-listpack-entries")
+		maxValue := e.cfg.Int("zset-max-listpack-value")
+		first := int64(len(args[si+1]))
+		if e.ver.Has(V72) {
+			if int64(elements) <= maxEntries && first <= maxValue {
+				o = e.newZsetListpack()
+			} else {
+				o = e.newZsetSkiplist(elements)
+			}
+		} else if maxEntries == 0 || maxValue < first {
+			o = e.newZsetSkiplist(0)
+		} else {
+			o = e.newZsetListpack()
+		}
+		e.add(key, o)
+		if o.Enc == EncSkiplist && e.tracing {
+			e.emit(EncodingEvent{Key: string(key), From: "", To: "skiplist", Reason: "new key: first member longer than zset-max-listpack-value or too many pairs for a listpack"})
+		}
+	} else if e.ver.Has(V72) && o.Enc == EncListpack && int64(elements) > e.cfg.Int("zset-max-listpack-entries") {
+		z := e.zsetOf(o, key)
+		z.convertToSkiplist(elements, "ZADD of "+strconv.Itoa(elements)+" pairs > zset-max-listpack-entries")
+		o.Enc = EncSkiplist
+	}
+	{
+		z := e.zsetOf(o, key)
+		for j := 0; j < elements; j++ {
+			out, ns, ok := z.add(e, scores[j], args[si+1+j*2], flags)
+			if z.zsl != nil {
+				o.Enc = EncSkiplist
+			}
+			if !ok {
+				return errZNaN
+			}
+			if out&zaddOutAdded != 0 {
+				added++
+			}
+			if out&zaddOutUpdated != 0 {
+				updated++
+			}
+			if out&zaddOutNop == 0 {
+				processed++
+			}
+			score = ns
+		}
+	}
+reply:
+	if incr {
+		if processed > 0 {
+			return e.doubleReply(score)
+		}
+		return NilReply
+	}
+	if ch {
+		return Int(int64(added + updated))
+	}
+	return Int(int64(added))
+}
+
+func cmdZscore(e *Engine, args [][]byte) Reply {
+	o, werr := e.lookupZset(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return NilReply
+	}
+	s, ok := e.zsetOf(o, args[1]).score(args[2])
+	if !ok {
+		return NilReply
+	}
+	return e.doubleReply(s)
+}
+
+func cmdZmscore(e *Engine, args [][]byte) Reply {
+	o, werr := e.lookupZset(args[1])
+	if werr != nil {
+		return *werr
+	}
+	out := make([]Reply, 0, len(args)-2)
+	for _, m := range args[2:] {
+		if o == nil {
+			out = append(out, NilReply)
+			continue
+		}
+		s, ok := e.zsetOf(o, args[1]).score(m)
+		if !ok {
+			out = append(out, NilReply)
+		} else {
+			out = append(out, e.doubleReply(s))
+		}
+	}
+	return Array(out...)
+}
+
+// ZRANK / ZREVRANK key member [WITHSCORE] (WITHSCORE since 7.2; 7.0's arity is exactly 3).
+func cmdZrank(e *Engine, args [][]byte) Reply {
+	name := "zrank"
+	reverse := eqFold(args[0], "zrevrank")
+	if reverse {
+		name = "zrevrank"
+	}
+	withscore := false
+	if !e.ver.Has(V72) {
+		if len(args) != 3 {
+			return errArity(name)
+		}
+	} else {
+		if len(args) > 4 {
+			return errArity(name)
+		}
+		if len(args) == 4 {
+			if !eqFold(args[3], "withscore") {
+				return ErrSyntax
+			}
+			withscore = true
+		}
+	}
+	none := NilReply
+	if withscore {
+		none = NilArray
+	}
+	o, werr := e.lookupZset(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return none
+	}
+	r, s := e.zsetOf(o, args[1]).rank(args[2], reverse)
+	if r < 0 {
+		return none
+	}
+	if withscore {
+		return Array(Int(r), e.doubleReply(s))
+	}
+	return Int(r)
+}
+
+func cmdZcard(e *Engine, args [][]byte) Reply {
+	o, werr := e.lookupZset(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return Int(0)
+	}
+	return Int(int64(e.zsetOf(o, args[1]).card()))
+}
+
+// parseScoreRange is zslParseRange.
+func (e *Engine) parseScoreRange(min, max []byte) (skiplist.ScoreRange, bool) {
+	var r skiplist.ScoreRange
+	var ok bool
+	if r.Min, r.MinEx, ok = e.parseRangeScore(min); !ok {
+		return r, false
+	}
+	if r.Max, r.MaxEx, ok = e.parseRangeScore(max); !ok {
+		return r, false
+	}
+	return r, true
+}
+
+func cmdZcount(e *Engine, args [][]byte) Reply {
+	r, ok := e.parseScoreRange(args[2], args[3])
+	if !ok {
+		return errZMinMax
+	}
+	o, werr := e.lookupZset(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return Int(0)
+	}
+	z := e.zsetOf(o, args[1])
+	c := z.seekScore(r, false)
+	if z.lp == nil {
+		if c.node == nil {
+			return Int(0)
+		}
+		first := z.zsl.GetRank(c.node.Score, c.node.Member)
+		last := z.zsl.LastInRange(r)
+		return Int(int64(z.zsl.GetRank(last.Score, last.Member) - first + 1))
+	}
+	n := int64(0)
+	for {
+		el, ok := c.at()
+		if !ok || !r.LteMax(el.score) {
+			break
+		}
+		n++
+		c.next()
+	}
+	return Int(n)
+}
+
+func cmdZlexcount(e *Engine, args [][]byte) Reply {
+	r, ok := parseLexRange(args[2], args[3])
+	if !ok {
+		return errZLex
+	}
+	o, werr := e.lookupZset(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return Int(0)
+	}
+	z := e.zsetOf(o, args[1])
+	c := z.seekLex(r, false)
+	n := int64(0)
+	for {
+		el, ok := c.at()
+		if !ok || !r.LteMax(z.memberString(el)) {
+			break
+		}
+		n++
+		c.next()
+	}
+	return Int(n)
+}
+
+func parseLexRange(min, max []byte) (skiplist.LexRange, bool) {
+	a, ok1 := skiplist.ParseLexBound(min)
+	b, ok2 := skiplist.ParseLexBound(max)
+	return skiplist.LexRange{Min: a, Max: b}, ok1 && ok2
+}
+
+func cmdZrem(e *Engine, args [][]byte) Reply {
+	o, werr := e.lookupZset(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return Int(0)
+	}
+	z := e.zsetOf(o, args[1])
+	deleted := int64(0)
+	for _, m := range args[2:] {
+		if z.del(m) {
+			deleted++
+		}
+		if z.card() == 0 {
+			e.Delete(args[1])
+			break
+		}
+	}
+	return Int(deleted)
+}
+
+type zrangeType uint8
+
+const (
+	zrangeAuto zrangeType = iota
+	zrangeRank
+	zrangeScore
+	zrangeLex
+)
+
+// cmdZrange covers ZRANGE and the six older range commands (zrangeGenericCommand).
+func cmdZrange(e *Engine, args [][]byte) Reply {
+	rt := zrangeAuto
+	dir := 0 // 0 auto, 1 forward, 2 reverse
+	switch {
+	case eqFold(args[0], "zrange"):
+	case eqFold(args[0], "zrevrange"):
+		rt, dir = zrangeRank, 2
+	case eqFold(args[0], "zrangebyscore"):
+		rt, dir = zrangeScore, 1
+	case eqFold(args[0], "zrevrangebyscore"):
+		rt, dir = zrangeScore, 2
+	case eqFold(args[0], "zrangebylex"):
+		rt, dir = zrangeLex, 1
+	case eqFold(args[0], "zrevrangebylex"):
+		rt, dir = zrangeLex, 2
+	}
+	withscores := false
+	offset, limit := int64(0), int64(-1)
+	for j := 4; j < len(args); j++ {
+		left := len(args) - j - 1
+		a := args[j]
+		switch {
+		case eqFold(a, "withscores"):
+			withscores = true
+		case eqFold(a, "limit") && left >= 2:
+			var ok bool
+			if offset, ok = string2ll(args[j+1]); !ok {
+				return ErrNotInt
+			}
+			if limit, ok = string2ll(args[j+2]); !ok {
+				return ErrNotInt
+			}
+			j += 2
+		case dir == 0 && eqFold(a, "rev"):
+			dir = 2
+		case rt == zrangeAuto && eqFold(a, "bylex"):
+			rt = zrangeLex
+		case rt == zrangeAuto && eqFold(a, "byscore"):
+			rt = zrangeScore
+		default:
+			return ErrSyntax
+		}
+	}
+	if dir == 0 {
+		dir = 1
+	}
+	if rt == zrangeAuto {
+		rt = zrangeRank
+	}
+	if limit != -1 && rt == zrangeRank {
+		return Err("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX")
+	}
+	if withscores && rt == zrangeLex {
+		return Err("ERR syntax error, WITHSCORES not supported in combination with BYLEX")
+	}
+	rev := dir == 2
+	minArg, maxArg := args[2], args[3]
+	if rev && rt != zrangeRank {
+		minArg, maxArg = maxArg, minArg
+	}
+	var start, end int64
+	var sr skiplist.ScoreRange
+	var lr skiplist.LexRange
+	switch rt {
+	case zrangeRank:
+		var ok bool
+		if start, ok = string2ll(minArg); !ok {
+			return ErrNotInt
+		}
+		if end, ok = string2ll(maxArg); !ok {
+			return ErrNotInt
+		}
+	case zrangeScore:
+		var ok bool
+		if sr, ok = e.parseScoreRange(minArg, maxArg); !ok {
+			return errZMinMax
+		}
+	case zrangeLex:
+		var ok bool
+		if lr, ok = parseLexRange(minArg, maxArg); !ok {
+			return errZLex
+		}
+	}
+	o, werr := e.lookupZset(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return EmptyArr
+	}
+	z := e.zsetOf(o, args[1])
+	switch rt {
+	case zrangeRank:
+		return z.rangeByRank(e, start, end, withscores, rev)
+	case zrangeScore:
+		return z.rangeByScore(e, sr, offset, limit, withscores, rev)
+	default:
+		return z.rangeByLex(lr, offset, limit, rev)
+	}
+}
+
+func (z *zsetValue) rangeByRank(e *Engine, start, end int64, withscores, rev bool) Reply {
+	n := int64(z.card())
+	if start < 0 {
+		start += n
+	}
+	if end < 0 {
+		end += n
+	}
+	if start < 0 {
+		start = 0
+	}
+	if start > end || start >= n {
+		return EmptyArr
+	}
+	if end >= n {
+		end = n - 1
+	}
+	cnt := int(end - start + 1)
+	per := 1
+	if withscores {
+		per = 2
+	}
+	out := make([]Reply, 0, cnt*per)
+	c := z.seekRank(int(start), rev)
+	for i := 0; i < cnt; i++ {
+		el, ok := c.at()
+		if !ok {
+			break
+		}
+		out = append(out, z.memberReply(el))
+		if withscores {
+			out = append(out, e.doubleReply(el.score))
+		}
+		c.next()
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+func (z *zsetValue) rangeByScore(e *Engine, r skiplist.ScoreRange, offset, limit int64, withscores, rev bool) Reply {
+	if offset > 0 && offset >= int64(z.card()) {
+		return EmptyArr
+	}
+	out := []Reply{}
+	c := z.seekScore(r, rev)
+	if _, ok := c.at(); !ok {
+		return EmptyArr
+	}
+	if offset < 0 {
+		return EmptyArr // C: while (offset--) walks off the end
+	}
+	for ; offset > 0; offset-- {
+		c.next()
+	}
+	for limit != 0 {
+		el, ok := c.at()
+		if !ok {
+			break
+		}
+		if rev {
+			if !r.GteMin(el.score) {
+				break
+			}
+		} else if !r.LteMax(el.score) {
+			break
+		}
+		out = append(out, z.memberReply(el))
+		if withscores {
+			out = append(out, e.doubleReply(el.score))
+		}
+		c.next()
+		limit--
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+func (z *zsetValue) rangeByLex(r skiplist.LexRange, offset, limit int64, rev bool) Reply {
+	if offset > 0 && offset >= int64(z.card()) {
+		return EmptyArr
+	}
+	out := []Reply{}
+	c := z.seekLex(r, rev)
+	if _, ok := c.at(); !ok {
+		return EmptyArr
+	}
+	if offset < 0 {
+		return EmptyArr
+	}
+	for ; offset > 0; offset-- {
+		c.next()
+	}
+	for limit != 0 {
+		el, ok := c.at()
+		if !ok {
+			break
+		}
+		m := z.memberString(el)
+		if rev {
+			if !r.GteMin(m) {
+				break
+			}
+		} else if !r.LteMax(m) {
+			break
+		}
+		out = append(out, BulkStr(m))
+		c.next()
+		limit--
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// parsePositiveLong is getPositiveLongFromObjectOrReply.
+func parsePositiveLong(b []byte) (int64, *Reply) {
+	n, ok := string2ll(b)
+	if !ok || n < 0 {
+		return 0, &errNotPositive
+	}
+	return n, nil
+}
+
+// ZPOPMIN / ZPOPMAX key [count].
+func cmdZpop(e *Engine, args [][]byte) Reply {
+	if len(args) > 3 {
+		return ErrSyntax
+	}
+	max := eqFold(args[0], "zpopmax")
+	count := int64(-1)
+	if len(args) == 3 {
+		n, r := parsePositiveLong(args[2])
+		if r != nil {
+			return *r
+		}
+		count = n
+	}
+	o, werr := e.lookupZset(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil || count == 0 {
+		return EmptyArr
+	}
+	if count == -1 {
+		count = 1
+	}
+	z := e.zsetOf(o, args[1])
+	n := int64(z.card())
+	if count > n {
+		count = n
+	}
+	out := make([]Reply, 0, 2*count)
+	for i := int64(0); i < count; i++ {
+		c := z.seekRank(0, max)
+		el, _ := c.at()
+		m := z.memberString(el)
+		out = append(out, BulkStr(m), e.doubleReply(el.score))
+		z.del([]byte(m))
+	}
+	if z.card() == 0 {
+		e.Delete(args[1])
+	}
+	return Array(out...)
+}
+
+// ZRANDMEMBER key [count [WITHSCORES]].
+func cmdZrandmember(e *Engine, args [][]byte) Reply {
+	if len(args) >= 3 {
+		l, ok := string2ll(args[2])
+		if !ok {
+			return ErrNotInt
+		}
+		if l < -math.MaxInt64 {
+			return Err("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807")
+		}
+		withscores := false
+		if len(args) > 4 || (len(args) == 4 && !eqFold(args[3], "withscores")) {
+			return ErrSyntax
+		} else if len(args) == 4 {
+			withscores = true
+			if l < -math.MaxInt64/2 || l > math.MaxInt64/2 {
+				return Err("ERR value is out of range")
+			}
+		}
+		return zrandmemberWithCount(e, args[1], l, withscores)
+	}
+	o, werr := e.lookupZset(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return NilReply
+	}
+	z := e.zsetOf(o, args[1])
+	el := z.randomElement()
+	return z.memberReply(el)
+}
+
+// randomElement is zsetTypeRandomElement: a uniform listpack pair, or dictGetFairRandomKey.
+func (z *zsetValue) randomElement() zsetElem {
+	if z.lp != nil {
+		i := z.rng.IntN(z.card())
+		c := z.seekRank(i, false)
+		el, _ := c.at()
+		return el
+	}
+	ent := z.dict.GetFairRandomKey()
+	return zsetElem{lpMember: -1, node: &skiplist.Node{Member: ent.Key, Score: ent.Val}, score: ent.Val}
+}
+
+func zrandmemberWithCount(e *Engine, key []byte, l int64, withscores bool) Reply {
+	o, werr := e.lookupZset(key)
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return EmptyArr
+	}
+	z := e.zsetOf(o, key)
+	size := int64(z.card())
+	uniq := true
+	count := l
+	if l < 0 {
+		count = -l
+		uniq = false
+	}
+	if count == 0 {
+		return EmptyArr
+	}
+	var out []Reply
+	emit := func(el zsetElem) {
+		out = append(out, z.memberReply(el))
+		if withscores {
+			out = append(out, e.doubleReply(el.score))
+		}
+	}
+	// CASE 1: repetitions allowed (or a single element).
+	if !uniq || count == 1 {
+		for ; count > 0; count-- {
+			emit(z.randomElement())
+		}
+		return Reply{Kind: KindArray, Array: out}
+	}
+	// CASE 2: the whole zset, from the highest score down (zuiNext walks backwards).
+	if count >= size {
+		c := z.seekRank(0, true)
+		for {
+			el, ok := c.at()
+			if !ok {
+				break
+			}
+			emit(el)
+			c.next()
+		}
+		return Reply{Kind: KindArray, Array: out}
+	}
+	// CASE 3: copy everything into a temporary dict and remove random members.
+	if count*3 > size {
+		d := dict.New[string, float64](e.valueDictEnv())
+		d.Expand(uint64(size))
+		c := z.seekRank(0, true)
+		for {
+			el, ok := c.at()
+			if !ok {
+				break
+			}
+			d.Add(z.memberString(el), el.score)
+			c.next()
+		}
+		for int64(d.Len()) > count {
+			ent := d.GetFairRandomKey()
+			d.Delete(ent.Key)
+		}
+		d.Range(func(en *dict.Entry[string, float64]) bool {
+			emit(zsetElem{lpMember: -1, node: &skiplist.Node{Member: en.Key, Score: en.Val}, score: en.Val})
+			return true
+		})
+		return Reply{Kind: KindArray, Array: out}
+	}
+	// CASE 4.
+	if z.lp != nil {
+		// lpRandomPairsUnique: one pass, picking each pair with probability remaining/left.
+		remaining := count
+		idx := int64(0)
+		for eptr := z.lp.First(); eptr >= 0 && remaining > 0; idx++ {
+			sptr := z.lp.Next(eptr)
+			rnd := float64(z.rng.Uint32()>>1) / float64(math.MaxInt32)
+			if rnd <= float64(remaining)/float64(size-idx) {
+				emit(zsetElem{lpMember: eptr, score: z.zzlScore(sptr)})
+				remaining--
+			}
+			eptr = z.lp.Next(sptr)
+		}
+		return Reply{Kind: KindArray, Array: out}
+	}
+	seen := map[string]bool{}
+	for int64(len(seen)) < count {
+		el := z.randomElement()
+		if seen[el.node.Member] {
+			continue
+		}
+		seen[el.node.Member] = true
+		emit(el)
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// ZSCAN key cursor [MATCH pattern] [COUNT count].
+func cmdZscan(e *Engine, args [][]byte) Reply {
+	cursor, ok := parseScanCursor(args[2])
+	if !ok {
+		return Err("ERR invalid cursor")
+	}
+	o, werr := e.lookupZset(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return Array(BulkStr("0"), EmptyArr)
+	}
+	count := int64(10)
+	var pat []byte
+	for i := 3; i < len(args); {
+		left := len(args) - i
+		switch {
+		case eqFold(args[i], "count") && left >= 2:
+			n, ok := string2ll(args[i+1])
+			if !ok {
+				return ErrNotInt
+			}
+			if n < 1 {
+				return ErrSyntax
+			}
+			count = n
+			i += 2
+		case eqFold(args[i], "match") && left >= 2:
+			pat = args[i+1]
+			i += 2
+		default:
+			return ErrSyntax
+		}
+	}
+	usePat := pat != nil && !(len(pat) == 1 && pat[0] == '*')
+	z := e.zsetOf(o, args[1])
+	out := []Reply{}
+	add := func(member string, score Reply) {
+		if usePat && !stringMatch(pat, []byte(member), false) {
+			return
+		}
+		out = append(out, BulkStr(member), score)
+	}
+	if z.lp != nil {
+		for eptr := z.lp.First(); eptr >= 0; {
+			sptr := z.lp.Next(eptr)
+			add(z.zzlMember(eptr), z.zzlMemberReply(sptr))
+			eptr = z.lp.Next(sptr)
+		}
+		return Array(BulkStr("0"), Reply{Kind: KindArray, Array: out})
+	}
+	type pair struct {
+		m string
+		s float64
+	}
+	var got []pair
+	maxIter := count * 10
+	limit := count * 2
+	for {
+		cursor = z.dict.Scan(cursor, func(en *dict.Entry[string, float64]) {
+			got = append(got, pair{en.Key, en.Val})
+		})
+		if cursor == 0 || maxIter == 0 || int64(len(got)*2) >= limit {
+			break
+		}
+		maxIter--
+	}
+	for _, p := range got {
+		var b [40]byte
+		add(p.m, BulkStr(string(appendLD17(b[:0], p.s))))
+	}
+	return Array(BulkStr(strconv.FormatUint(cursor, 10)), Reply{Kind: KindArray, Array: out})
+}
+
+// appendLD17 is createStringObjectFromLongDouble(score, 0): "%.17Lg" of the score widened to
+// long double, which prints a double exactly like "%.17g"; inf as "inf"/"-inf".
+func appendLD17(dst []byte, d float64) []byte {
+	return appendG17(dst, d)
+}
