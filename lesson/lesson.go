@@ -1,0 +1,261 @@
+// Package lesson is redscope's lesson model: a small text format (FORMAT.md) describing steps of
+// Redis commands with bilingual captions, a parser for it, and a Player that runs a lesson on an
+// engine one step at a time, with exact Back and Reset by replaying from a fresh engine (same seed,
+// same logical clock).
+//
+// The package is pure Go (no graphics, no syscall/js): the browser app drives a Player, and tests
+// run the same Player natively to compute what the page must show.
+package lesson
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"redscope/engine"
+)
+
+// Text is a string in the app's two languages.
+type Text struct {
+	VI string `json:"vi"`
+	EN string `json:"en"`
+}
+
+// In returns the text in lang ("vi" or "en"), falling back to the other language when empty.
+func (t Text) In(lang string) string {
+	if lang == "en" {
+		if t.EN != "" {
+			return t.EN
+		}
+		return t.VI
+	}
+	if t.VI != "" {
+		return t.VI
+	}
+	return t.EN
+}
+
+func (t *Text) add(lang, s string) {
+	p := &t.VI
+	if lang == "en" {
+		p = &t.EN
+	}
+	switch {
+	case *p == "":
+		*p = s
+	case s == "":
+		*p += "\n"
+	case strings.HasSuffix(*p, "\n"):
+		*p += s
+	default:
+		*p += " " + s
+	}
+}
+
+// Lesson is one parsed lesson.
+type Lesson struct {
+	Name  string   // identifier, e.g. "sds-growth"
+	Title Text     // shown above the captions
+	Intro Text     // caption shown before the first step
+	Scene string   // "sds", "bits", "hll" or "" (outputs only)
+	Keys  []string // keys the scene draws and the outputs measure
+	Seed  uint64
+	Since engine.Version // oldest profile the lesson runs on (0 = all)
+	Steps []Step
+}
+
+// Step is what one press of Next does.
+type Step struct {
+	Caption Text
+	Actions []Action
+	Line    int // line of the "step" keyword
+}
+
+// Action is one command line, or a move of the logical clock when Cmd is empty.
+type Action struct {
+	Cmd     string        // redis-cli syntax
+	Advance time.Duration // clock move, when Cmd == ""
+	Expect  []Check
+	Line    int
+}
+
+// Check kinds.
+const (
+	CheckReply    = "reply"    // the command's reply as redis-cli --no-raw prints it
+	CheckEncoding = "encoding" // OBJECT ENCODING key after the command
+	CheckLen      = "len"      // STRLEN key (string keys) after the command
+	CheckType     = "type"     // TYPE key after the command ("none" when missing)
+)
+
+// Check is an optional expectation attached to the command before it.
+type Check struct {
+	Kind string
+	Key  string // for encoding, len and type
+	Want string // reply lines joined with "\n"
+	Line int
+}
+
+// String prints the check as written in a lesson.
+func (c Check) String() string {
+	if c.Key != "" {
+		return "expect " + c.Kind + " " + c.Key + ": " + c.Want
+	}
+	return "expect " + c.Kind + ": " + c.Want
+}
+
+// ParseError points at a bad line.
+type ParseError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// Parse reads a lesson. name is used for error messages and as the default lesson name.
+func Parse(name string, src []byte) (*Lesson, error) {
+	l := &Lesson{Name: strings.TrimSuffix(name, ".lesson")}
+	if i := strings.LastIndexByte(l.Name, '/'); i >= 0 {
+		l.Name = l.Name[i+1:]
+	}
+	bad := func(line int, f string, a ...any) error {
+		return &ParseError{File: name, Line: line, Msg: fmt.Sprintf(f, a...)}
+	}
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	var step *Step
+	var lastCmd *Action
+	lastWasReply := false
+	n := 0
+	for sc.Scan() {
+		n++
+		raw := strings.TrimRight(sc.Text(), " \t\r")
+		line := strings.TrimLeft(raw, " \t")
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\ufeff")
+		}
+		replyCont := false
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+			continue
+		case strings.HasPrefix(line, "> ") || line == ">":
+			if step == nil {
+				return nil, bad(n, "command before the first step")
+			}
+			cmd := strings.TrimSpace(strings.TrimPrefix(line, ">"))
+			if cmd == "" {
+				return nil, bad(n, "empty command")
+			}
+			if _, err := engine.SplitArgs(cmd); err != nil {
+				return nil, bad(n, "cannot split command: %v", err)
+			}
+			step.Actions = append(step.Actions, Action{Cmd: cmd, Line: n})
+			lastCmd = &step.Actions[len(step.Actions)-1]
+		case line == "step" || strings.HasPrefix(line, "step "):
+			l.Steps = append(l.Steps, Step{Line: n})
+			step = &l.Steps[len(l.Steps)-1]
+			lastCmd = nil
+		default:
+			key, val, ok := strings.Cut(line, ":")
+			word, rest, _ := strings.Cut(line, " ")
+			switch {
+			case ok && (key == "vi" || key == "en"):
+				if step == nil {
+					l.Intro.add(key, strings.TrimSpace(val))
+				} else {
+					step.Caption.add(key, strings.TrimSpace(val))
+				}
+			case ok && (key == "title vi" || key == "title en"):
+				l.Title.add(key[6:], strings.TrimSpace(val))
+			case word == "expect":
+				if lastCmd == nil {
+					return nil, bad(n, "expect without a command before it in the step")
+				}
+				head, want, found := strings.Cut(line, ": ")
+				if !found {
+					if !strings.HasSuffix(line, ":") {
+						return nil, bad(n, "expect needs ': value'")
+					}
+					head, want = line[:len(line)-1], ""
+				}
+				f := strings.Fields(head)
+				c := Check{Want: want, Line: n}
+				switch {
+				case len(f) == 2 && f[1] == CheckReply:
+					c.Kind = CheckReply
+				case len(f) == 3 && (f[1] == CheckEncoding || f[1] == CheckLen || f[1] == CheckType):
+					c.Kind, c.Key = f[1], f[2]
+				default:
+					return nil, bad(n, "unknown check %q (want: expect reply: …, expect encoding KEY: …, expect len KEY: …, expect type KEY: …)", head)
+				}
+				if c.Kind == CheckReply && lastWasReply {
+					// Consecutive "expect reply:" lines form one multi-line reply.
+					last := &lastCmd.Expect[len(lastCmd.Expect)-1]
+					last.Want += "\n" + c.Want
+				} else {
+					lastCmd.Expect = append(lastCmd.Expect, c)
+				}
+				replyCont = c.Kind == CheckReply
+			case word == "advance":
+				if step == nil {
+					return nil, bad(n, "advance before the first step")
+				}
+				d, err := time.ParseDuration(strings.TrimSpace(rest))
+				if err != nil || d < 0 {
+					return nil, bad(n, "advance needs a positive duration such as 1500ms or 10s")
+				}
+				step.Actions = append(step.Actions, Action{Advance: d, Line: n})
+				lastCmd = nil
+			case step != nil:
+				return nil, bad(n, "unknown line in a step: %q", line)
+			case word == "lesson":
+				l.Name = strings.TrimSpace(rest)
+			case word == "scene":
+				l.Scene = strings.TrimSpace(rest)
+				switch l.Scene {
+				case "sds", "bits", "hll", "none":
+				default:
+					return nil, bad(n, "unknown scene %q (want sds, bits, hll or none)", l.Scene)
+				}
+			case word == "keys":
+				l.Keys = strings.Fields(rest)
+			case word == "seed":
+				s, err := strconv.ParseUint(strings.TrimSpace(rest), 10, 64)
+				if err != nil {
+					return nil, bad(n, "seed needs an unsigned integer")
+				}
+				l.Seed = s
+			case word == "since":
+				v, err := engine.ParseVersion(strings.TrimSpace(rest))
+				if err != nil {
+					return nil, bad(n, "%v", err)
+				}
+				l.Since = v
+			default:
+				return nil, bad(n, "unknown header line %q", line)
+			}
+		}
+		lastWasReply = replyCont
+	}
+	if err := sc.Err(); err != nil {
+		return nil, bad(n, "%v", err)
+	}
+	if l.Scene == "none" {
+		l.Scene = ""
+	}
+	if l.Title.VI == "" && l.Title.EN == "" {
+		return nil, bad(1, "missing title (title vi: … / title en: …)")
+	}
+	if len(l.Steps) == 0 {
+		return nil, bad(n, "a lesson needs at least one step")
+	}
+	for i, s := range l.Steps {
+		if len(s.Actions) == 0 {
+			return nil, bad(s.Line, "step %d has no command", i+1)
+		}
+	}
+	return l, nil
+}

@@ -1,0 +1,79 @@
+// Package scene turns the engine's state and trace events into pictures: per-scene state built
+// from what a lesson step did, and the layout maths (positions, colours, which cells light up) as
+// a display list of rectangles, lines, text and pixel images. It has no graphics dependency, so
+// every layout decision is unit-tested natively; the browser side (wasm/) only draws the list.
+package scene
+
+import (
+	"strings"
+
+	"redscope/engine"
+	"redscope/lesson"
+)
+
+// Input is what a scene is rebuilt from after every step, back, reset or console command.
+type Input struct {
+	Engine *engine.Engine    // the engine at the current position (read with Peek only)
+	Keys   []string          // watched keys, the lesson's first
+	Last   []lesson.Exchange // what produced the current position, with trace events
+	Lang   string            // "vi" or "en"
+}
+
+// Scene is one kind of picture.
+type Scene interface {
+	// Update rebuilds the scene's state; it must not change the engine.
+	Update(in Input)
+	// Frame lays the scene out in r at animation progress t (0 = the change just happened, 1 =
+	// settled; reduced motion always passes 1) and returns what to draw, back to front.
+	Frame(r Rect, t float64) []Prim
+}
+
+// New returns the scene called name ("sds", "bits", "hll"); anything else gets the key list scene.
+func New(name string) Scene {
+	switch name {
+	case "sds":
+		return &SDS{}
+	case "bits":
+		return &Bits{}
+	case "hll":
+		return &HLL{}
+	}
+	return &Keys{}
+}
+
+// Names lists the scenes New knows.
+var Names = []string{"sds", "bits", "hll"}
+
+// lastCmd is the name (lowercase) of the last non-console-clock exchange's command.
+func lastCmd(xs []lesson.Exchange) (name string, x *lesson.Exchange) {
+	for i := len(xs) - 1; i >= 0; i-- {
+		if xs[i].Cmd == "" {
+			continue
+		}
+		f := strings.Fields(xs[i].Cmd)
+		if len(f) > 0 {
+			return strings.ToLower(f[0]), &xs[i]
+		}
+	}
+	return "", nil
+}
+
+// focusKey picks the key a single-key scene draws: the last key an event touched, else the
+// first watched key.
+func focusKey(in Input, want func(engine.Event) bool) string {
+	for i := len(in.Last) - 1; i >= 0; i-- {
+		evs := in.Last[i].Events
+		for j := len(evs) - 1; j >= 0; j-- {
+			if want != nil && !want(evs[j]) {
+				continue
+			}
+			if k, ok := lesson.EventKey(evs[j]); ok {
+				return k
+			}
+		}
+	}
+	if len(in.Keys) > 0 {
+		return in.Keys[0]
+	}
+	return ""
+}

@@ -1,0 +1,140 @@
+//go:build js && wasm
+
+// Command wasm is redscope's browser app: ebiten draws the scene computed by package scene for
+// the lesson player (package lesson), the DOM (index.html, through wasm/ui) holds the controls,
+// captions, outputs and console, and window.redscope is the page API.
+package main
+
+import (
+	"bytes"
+	"image/color"
+	"math"
+	"syscall/js"
+
+	"github.com/go-fonts/liberation/liberationmonoregular"
+	"github.com/go-fonts/liberation/liberationsansregular"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"redscope/scene"
+)
+
+type game struct {
+	a      *app
+	sans   *text.GoTextFaceSource
+	mono   *text.GoTextFaceSource
+	imgs   map[*scene.Pixels]*ebiten.Image
+	gens   map[*scene.Pixels]uint64
+	scale  float64
+	w, h   float64 // CSS pixels
+	frames int
+	drawMs float64 // Go time of the last Draw
+}
+
+func main() {
+	a := newApp()
+	g := &game{a: a, imgs: map[*scene.Pixels]*ebiten.Image{}, gens: map[*scene.Pixels]uint64{}, scale: 1}
+	var err error
+	if g.sans, err = text.NewGoTextFaceSource(bytes.NewReader(liberationsansregular.TTF)); err != nil {
+		a.showError(err.Error())
+	}
+	if g.mono, err = text.NewGoTextFaceSource(bytes.NewReader(liberationmonoregular.TTF)); err != nil {
+		a.showError(err.Error())
+	}
+	exportAPI(a, g)
+	ebiten.SetWindowTitle("redscope")
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	if err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{InitUnfocused: true}); err != nil {
+		a.showError(err.Error())
+	}
+}
+
+func (g *game) Update() error {
+	defer g.a.guard("update")
+	g.a.tick()
+	return nil
+}
+
+func (g *game) Layout(ow, oh int) (int, int) {
+	g.w, g.h = float64(ow), float64(oh)
+	s := ebiten.Monitor().DeviceScaleFactor()
+	if s <= 0 || math.IsNaN(s) {
+		s = 1
+	}
+	g.scale = s
+	return int(math.Ceil(float64(ow) * s)), int(math.Ceil(float64(oh) * s))
+}
+
+func (g *game) Draw(screen *ebiten.Image) {
+	defer g.a.guard("draw")
+	t0 := now()
+	screen.Fill(toColor(scene.Background))
+	stage := scene.Stage(g.w, g.h)
+	if g.a.scene != nil {
+		g.drawPrims(screen, g.a.scene.Frame(stage, g.a.animT()))
+	}
+	g.frames++
+	g.drawMs = now() - t0
+	if !g.a.ready {
+		g.a.ready = true
+		setReady()
+	}
+}
+
+func toColor(c scene.Color) color.NRGBA { return color.NRGBA{c.R, c.G, c.B, c.A} }
+
+func (g *game) drawPrims(dst *ebiten.Image, prims []scene.Prim) {
+	s := g.scale
+	for i := range prims {
+		p := &prims[i]
+		x, y, w, h := float32(p.X*s), float32(p.Y*s), float32(p.W*s), float32(p.H*s)
+		switch p.Kind {
+		case scene.KRect:
+			if w > 0 && h > 0 {
+				vector.DrawFilledRect(dst, x, y, w, h, toColor(p.Color), false)
+			}
+		case scene.KFrame:
+			vector.StrokeRect(dst, x, y, w, h, float32(p.Stroke*s), toColor(p.Color), false)
+		case scene.KLine:
+			vector.StrokeLine(dst, x, y, x+w, y+h, float32(p.Stroke*s), toColor(p.Color), true)
+		case scene.KText:
+			src := g.sans
+			if p.Mono {
+				src = g.mono
+			}
+			if src == nil {
+				continue
+			}
+			f := &text.GoTextFace{Source: src, Size: p.Size * s}
+			op := &text.DrawOptions{}
+			op.GeoM.Translate(float64(x), float64(y))
+			op.ColorScale.ScaleWithColor(toColor(p.Color))
+			switch p.Align {
+			case scene.Center:
+				op.PrimaryAlign = text.AlignCenter
+			case scene.Right:
+				op.PrimaryAlign = text.AlignEnd
+			}
+			text.Draw(dst, p.Text, f, op)
+		case scene.KImage:
+			img := g.imgs[p.Img]
+			if img == nil {
+				img = ebiten.NewImage(p.Img.W, p.Img.H)
+				g.imgs[p.Img] = img
+				g.gens[p.Img] = p.Img.Gen - 1
+			}
+			if g.gens[p.Img] != p.Img.Gen {
+				img.WritePixels(p.Img.RGBA) // one upload for every cell
+				g.gens[p.Img] = p.Img.Gen
+			}
+			op := &ebiten.DrawImageOptions{}
+			op.GeoM.Scale(float64(w)/float64(p.Img.W), float64(h)/float64(p.Img.H))
+			op.GeoM.Translate(float64(x), float64(y))
+			op.Filter = ebiten.FilterNearest
+			dst.DrawImage(img, op)
+		}
+	}
+}
+
+func now() float64 { return js.Global().Get("performance").Call("now").Float() }
