@@ -5,6 +5,7 @@
 package scene
 
 import (
+	"sort"
 	"strings"
 
 	"redscope/engine"
@@ -28,21 +29,41 @@ type Scene interface {
 	Frame(r Rect, t float64) []Prim
 }
 
-// New returns the scene called name ("sds", "bits", "hll"); anything else gets the key list scene.
+// registry maps a scene name to its constructor; each scene file registers itself from init, so
+// scenes are added without touching this file.
+var registry = map[string]func() Scene{}
+
+// Register adds a scene constructor under name (called from init).
+func Register(name string, fn func() Scene) {
+	if _, dup := registry[name]; dup {
+		panic("scene registered twice: " + name)
+	}
+	registry[name] = fn
+}
+
+// New returns the scene called name; an unknown name gets the key list scene.
 func New(name string) Scene {
-	switch name {
-	case "sds":
-		return &SDS{}
-	case "bits":
-		return &Bits{}
-	case "hll":
-		return &HLL{}
+	if fn, ok := registry[name]; ok {
+		return fn()
 	}
 	return &Keys{}
 }
 
-// Names lists the scenes New knows.
-var Names = []string{"sds", "bits", "hll"}
+// Names lists the registered scenes, sorted.
+func Names() []string {
+	out := make([]string, 0, len(registry))
+	for n := range registry {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func init() {
+	Register("sds", func() Scene { return &SDS{} })
+	Register("bits", func() Scene { return &Bits{} })
+	Register("hll", func() Scene { return &HLL{} })
+}
 
 // lastCmd is the name (lowercase) of the last non-console-clock exchange's command.
 func lastCmd(xs []lesson.Exchange) (name string, x *lesson.Exchange) {
