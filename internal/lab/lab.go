@@ -1,6 +1,7 @@
-// Package lab implements redscope's command-line labs, `redscope lab ring` and `redscope lab
-// bloom`: small deterministic experiments that print plain tables, reproducing the figures the
-// course articles publish.
+// Package lab implements redscope's command-line labs (`redscope lab ring|bloom|hll|bitmap|
+// bitfield|random|listpack|lesson`): small deterministic experiments that print plain tables,
+// reproducing the figures the course articles publish. All but ring and bloom run on the engine
+// and report its work counters, never wall time.
 package lab
 
 import (
@@ -10,25 +11,38 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"redscope/engine"
 )
 
-// Run runs one lab: args[0] names it ("ring" or "bloom"), the rest are its flags.
+// Run runs one lab: args[0] names it (see usage), the rest are its flags.
 func Run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("lab: which one? (ring, bloom)")
+		return errors.New("lab: which one? (ring, bloom, hll, bitmap, bitfield, random, listpack, lesson)")
 	}
 	switch args[0] {
 	case "ring":
 		return runRing(args[1:], stdout)
 	case "bloom":
 		return runBloom(args[1:], stdout)
+	case "hll":
+		return runHLL(args[1:], stdout)
+	case "bitmap":
+		return runBitmap(args[1:], stdout)
+	case "bitfield":
+		return runBitfield(args[1:], stdout)
+	case "random":
+		return runRandom(args[1:], stdout)
+	case "listpack":
+		return runListpack(args[1:], stdout)
+	case "lesson":
+		return runLesson(args[1:], stdout)
 	case "help", "-h", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err
 	}
-	return fmt.Errorf("lab: unknown lab %q (want ring or bloom)", args[0])
+	return fmt.Errorf("lab: unknown lab %q (want ring, bloom, hll, bitmap, bitfield, random, listpack or lesson)", args[0])
 }
 
 const usage = `redscope lab ring  [--hash md5|crc32|xxh3] [--keys 'product:%d'] [--count 100000]
@@ -40,8 +54,28 @@ redscope lab bloom [--hash sha256] [--keys 'product:%d'] [--capacity 100000] [--
                    [--probes 200000] [--overfill 3] [--size-only]
     a textbook Bloom filter: size, false negatives, false-positive rate, and the rate after
     overfilling it.
-Every lab also accepts --seed N and --redis-version V (unused by these two; they are
-deterministic).
+redscope lab hll   [--counts 100,1000,1500,2000,10000,100000,1000000] [--elements 'u%d']
+                   [--days 7] [--per-day 200000] [--overlap 0.5] [--set=true]
+    HyperLogLog error, bytes and encoding as the true count grows; a week of daily HLLs:
+    PFCOUNT of the days, PFMERGE, and what summing daily counts gives.
+redscope lab bitmap [--students 100000] [--days 7] [--set=true]
+    attendance bitmaps against sets of the same ids, the BITOP questions (DIFF, DIFF1, ANDOR,
+    ONE on 8.2+) with the bytes the engine scanned and wrote, one bit at a large offset.
+redscope lab bitfield [--students 100000] [--lessons 40] [--hash=true]
+    a progress table as u7 BITFIELD cells of one string against one hash per student, and
+    OVERFLOW WRAP / SAT / FAIL on +10 from 120.
+redscope lab random [--small 10] [--members 1000] [--draws 200000]
+    how evenly SRANDMEMBER and ZRANDMEMBER draw (min, max, chi-square) against a uniform rank
+    drawn by the application and read with ZRANGE.
+redscope lab listpack [--counts 16,128,512,1000,10000]
+    listpack against hashtable hashes of growing size: MEMORY USAGE, and the entries compared
+    and bytes scanned and moved by HGET/HSET, from the engine's work counters.
+redscope lab lesson FILE [--check] [--lang en|vi]
+    plays a lesson file (lesson/FORMAT.md) headless and prints its transcript; --check fails
+    when an expectation does not hold.
+Every lab accepts --seed N and --redis-version V (default 8.8); the labs that run on the engine
+(all but ring and bloom) also take --allocator jemalloc|jemalloc-16. Output is deterministic for
+a seed; no figure is a wall-clock time.
 `
 
 // common are the flags every lab accepts.
@@ -139,15 +173,20 @@ func toFixed(x float64, d int) string {
 
 // table prints rows with columns padded to their widest cell; numeric-looking cells are right
 // aligned (but not a free-text last column, with freeLast).
-func table(w io.Writer, rows [][]string, freeLast bool) {
+func table(w io.Writer, rows [][]string, freeLast bool) { printTable(w, rows, freeLast, false) }
+
+// tableN is table with numeric cells of the first column right aligned too.
+func tableN(w io.Writer, rows [][]string, freeLast bool) { printTable(w, rows, freeLast, true) }
+
+func printTable(w io.Writer, rows [][]string, freeLast, numFirst bool) {
 	var widths []int
 	for _, r := range rows {
 		for i, c := range r {
 			if i >= len(widths) {
 				widths = append(widths, 0)
 			}
-			if len(c) > widths[i] {
-				widths[i] = len(c)
+			if n := utf8.RuneCountInString(c); n > widths[i] {
+				widths[i] = n
 			}
 		}
 	}
@@ -158,10 +197,10 @@ func table(w io.Writer, rows [][]string, freeLast bool) {
 			if i > 0 {
 				b.WriteString("  ")
 			}
-			pad := strings.Repeat(" ", widths[i]-len(c))
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
 			if i == len(r)-1 && freeLast {
 				b.WriteString(c)
-			} else if i > 0 && numeric(c) {
+			} else if (i > 0 || numFirst) && numeric(c) {
 				b.WriteString(pad + c)
 			} else {
 				b.WriteString(c + pad)
