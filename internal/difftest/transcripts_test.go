@@ -1,0 +1,102 @@
+package difftest
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"redscope/engine"
+	"redscope/engine/alloc"
+	"redscope/internal/transcript"
+)
+
+const maxReported = 25
+
+func globTranscripts(t *testing.T, sub string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(transcriptsDir, sub, "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func report(t *testing.T, fails []transcript.Failure) {
+	t.Helper()
+	for i, f := range fails {
+		if i == maxReported {
+			t.Errorf("… and %d more differences", len(fails)-maxReported)
+			break
+		}
+		t.Error("\n" + f.String())
+	}
+}
+
+// TestDiffTranscripts replays every testdata/transcripts/diff/*.txt on Debian's redis-server and
+// on redscope (7.0, jemalloc-16): every reply must be byte-identical.
+func TestDiffTranscripts(t *testing.T) {
+	files := globTranscripts(t, "diff")
+	if len(files) == 0 {
+		t.Skip("no testdata/transcripts/diff/*.txt yet")
+	}
+	addr := realRedis(t)
+	checkRealVersion(t, addr)
+	srv, scopeAddr := scopeServer(t)
+	rs := newResetter(t, addr)
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".txt")
+		t.Run(name, func(t *testing.T) {
+			f, err := transcript.ParseFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Version != 0 && f.Version != engine.V70 {
+				t.Fatalf("%s: @version %s: diff transcripts run against redis-server 7.0 (put other versions under profile/)", path, f.Version)
+			}
+			if f.HasAllocator && f.Allocator != alloc.Jemalloc16 {
+				t.Fatalf("%s: @allocator %s: Debian's redis-server uses jemalloc-16", path, f.Allocator)
+			}
+			rs.reset(t)
+			srv.SetEngine(newEngine70())
+			ref, err := transcript.Dial(addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ref.Close()
+			got, err := transcript.Dial(scopeAddr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer got.Close()
+			fails, err := transcript.RunDiff(f, ref, got)
+			report(t, fails)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: %d commands", path, len(f.Steps))
+		})
+	}
+}
+
+// TestProfileTranscripts replays every testdata/transcripts/profile/*.txt on the engine with the
+// profile it declares; every command needs expected lines.
+func TestProfileTranscripts(t *testing.T) {
+	files := globTranscripts(t, "profile")
+	if len(files) == 0 {
+		t.Skip("no testdata/transcripts/profile/*.txt yet")
+	}
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".txt")
+		t.Run(name, func(t *testing.T) {
+			f, err := transcript.ParseFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fails, err := transcript.RunEngine(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			report(t, fails)
+		})
+	}
+}

@@ -1,0 +1,490 @@
+package server
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"redscope/engine"
+)
+
+// Connection-level commands, with Redis 7.0's replies and error texts (checked against Debian's
+// redis-server 7.0.15).
+
+var (
+	errNoProto   = engine.Err("NOPROTO unsupported protocol version")
+	errWrongPass = engine.Err("WRONGPASS invalid username-password pair or user is disabled.")
+	errNoPass    = engine.Err("ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?")
+	errBadName   = engine.Err("ERR Client names cannot contain spaces, newlines or special characters.")
+)
+
+func arityErr(name string) engine.Reply {
+	return engine.Err("ERR wrong number of arguments for '" + name + "' command")
+}
+
+// connCommand answers the commands that belong to the connection rather than the keyspace.
+func (s *Server) connCommand(c *client, args [][]byte) (engine.Reply, bool) {
+	name := args[0]
+	if len(name) < 4 || len(name) > 6 {
+		return engine.Reply{}, false
+	}
+	switch {
+	case eqFold(name, "hello"):
+		c.lastCmd = "hello"
+		return s.hello(c, args), true
+	case eqFold(name, "client"):
+		c.lastCmd = "client"
+		return s.clientCmd(c, args), true
+	case eqFold(name, "auth"):
+		c.lastCmd = "auth"
+		return authCmd(args), true
+	case eqFold(name, "quit"):
+		c.lastCmd = "quit"
+		c.quit = true
+		return engine.OK, true
+	case eqFold(name, "reset"):
+		c.lastCmd = "reset"
+		if len(args) != 1 {
+			return arityErr("reset"), true
+		}
+		c.name, c.db = "", 0
+		return engine.Status("RESET"), true
+	case eqFold(name, "info"):
+		c.lastCmd = "info"
+		return engine.BulkStr(s.info(args[1:])), true
+	}
+	return engine.Reply{}, false
+}
+
+// profileVersion is the redis_version a profile reports.
+func profileVersion(v engine.Version) string {
+	switch v {
+	case engine.V70:
+		return "7.0.15"
+	case engine.V72:
+		return "7.2.7"
+	case engine.V74:
+		return "7.4.2"
+	case engine.V80:
+		return "8.0.2"
+	case engine.V82:
+		return "8.2.1"
+	case engine.V84:
+		return "8.4.0"
+	case engine.V88:
+		return "8.8.0"
+	}
+	return v.String() + ".0"
+}
+
+// hello implements HELLO [protover [AUTH user pass] [SETNAME name]]. Only RESP2 is spoken: HELLO 3
+// answers NOPROTO, which makes clients such as go-redis v9 fall back to RESP2.
+func (s *Server) hello(c *client, args [][]byte) engine.Reply {
+	if len(args) >= 2 {
+		ver, ok := strictInt(args[1])
+		if !ok {
+			return engine.Err("ERR Protocol version is not an integer or out of range")
+		}
+		if ver != 2 {
+			return errNoProto
+		}
+	}
+	var setname, user, pass []byte
+	hasName, hasAuth := false, false
+	for i := 2; i < len(args); i++ {
+		more := len(args) - i - 1
+		switch {
+		case eqFold(args[i], "auth") && more >= 2:
+			user, pass, hasAuth = args[i+1], args[i+2], true
+			i += 2
+		case eqFold(args[i], "setname") && more >= 1:
+			setname, hasName = args[i+1], true
+			i++
+		default:
+			return engine.Err("ERR Syntax error in HELLO option '" + cleanText(args[i]) + "'")
+		}
+	}
+	if hasAuth {
+		if r := authUserPass(user, pass); r.IsError() {
+			return r
+		}
+	}
+	if hasName {
+		if !validName(setname) {
+			return errBadName
+		}
+		c.name = string(setname)
+	}
+	v := s.eng.Version()
+	return engine.Array(
+		engine.BulkStr("server"), engine.BulkStr("redis"),
+		engine.BulkStr("version"), engine.BulkStr(profileVersion(v)),
+		engine.BulkStr("proto"), engine.Int(2),
+		engine.BulkStr("id"), engine.Int(c.id),
+		engine.BulkStr("mode"), engine.BulkStr("standalone"),
+		engine.BulkStr("role"), engine.BulkStr("master"),
+		engine.BulkStr("modules"), engine.EmptyArr,
+	)
+}
+
+// strictInt is Redis's string2ll: optional '-', no '+', no spaces, no leading zeros.
+func strictInt(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 20 {
+		return 0, false
+	}
+	if len(b) == 1 && b[0] == '0' {
+		return 0, true
+	}
+	d := b
+	if d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || d[0] < '1' || d[0] > '9' {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	return n, err == nil
+}
+
+// authCmd implements AUTH for a server whose default user has no password.
+func authCmd(args [][]byte) engine.Reply {
+	switch len(args) {
+	case 2:
+		return errNoPass
+	case 3:
+		return authUserPass(args[1], args[2])
+	case 1:
+		return arityErr("auth")
+	}
+	return engine.ErrSyntax
+}
+
+// authUserPass: the default user is "nopass", any password is accepted; no other user exists.
+func authUserPass(user, pass []byte) engine.Reply {
+	if string(user) == "default" {
+		return engine.OK
+	}
+	return errWrongPass
+}
+
+// validName: client names (and lib-name/lib-ver) may only hold '!'..'~'.
+func validName(b []byte) bool {
+	for _, c := range b {
+		if c < '!' || c > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+func cleanText(b []byte) string {
+	if len(b) > 128 {
+		b = b[:128]
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\r' || r == '\n' {
+			return ' '
+		}
+		return r
+	}, string(b))
+}
+
+func (s *Server) clientCmd(c *client, args [][]byte) engine.Reply {
+	if len(args) < 2 {
+		return arityErr("client")
+	}
+	sub := strings.ToLower(string(args[1]))
+	exact := func(n int) (engine.Reply, bool) {
+		if len(args) != n {
+			return arityErr("client|" + sub), false
+		}
+		return engine.Reply{}, true
+	}
+	switch sub {
+	case "id":
+		if r, ok := exact(2); !ok {
+			return r
+		}
+		return engine.Int(c.id)
+	case "getname":
+		if r, ok := exact(2); !ok {
+			return r
+		}
+		if c.name == "" {
+			return engine.NilReply
+		}
+		return engine.BulkStr(c.name)
+	case "setname":
+		if r, ok := exact(3); !ok {
+			return r
+		}
+		if !validName(args[2]) {
+			return errBadName
+		}
+		c.name = string(args[2])
+		return engine.OK
+	case "setinfo":
+		if !s.eng.Version().Has(engine.V72) {
+			break
+		}
+		if r, ok := exact(4); !ok {
+			return r
+		}
+		attr := strings.ToLower(string(args[2]))
+		if attr != "lib-name" && attr != "lib-ver" {
+			return engine.Err("ERR Unrecognized option '" + cleanText(args[2]) + "'")
+		}
+		if !validName(args[3]) {
+			return engine.Err("ERR " + attr + " cannot contain spaces, newlines or special characters.")
+		}
+		if attr == "lib-name" {
+			c.libName = string(args[3])
+		} else {
+			c.libVer = string(args[3])
+		}
+		return engine.OK
+	case "info":
+		if r, ok := exact(2); !ok {
+			return r
+		}
+		c.lastCmd = "client|info"
+		return engine.BulkStr(s.clientLine(c, time.Now()) + "\n")
+	case "list":
+		c.lastCmd = "client|list"
+		return s.clientList(args[2:])
+	case "help":
+		if r, ok := exact(2); !ok {
+			return r
+		}
+		return clientHelp()
+	case "reply", "kill", "pause", "unpause", "tracking", "trackinginfo", "caching",
+		"getredir", "no-evict", "no-touch", "unblock":
+		return engine.Err("ERR redscope does not implement CLIENT " + strings.ToUpper(sub))
+	}
+	return engine.Err("ERR unknown subcommand '" + cleanText(args[1]) + "'. Try CLIENT HELP.")
+}
+
+// clientList implements CLIENT LIST [TYPE normal|master|replica|pubsub] [ID id …].
+func (s *Server) clientList(opts [][]byte) engine.Reply {
+	var ids map[int64]bool
+	typ := "normal"
+	for i := 0; i < len(opts); i++ {
+		switch {
+		case eqFold(opts[i], "type") && i+1 < len(opts):
+			typ = strings.ToLower(string(opts[i+1]))
+			switch typ {
+			case "normal", "master", "replica", "slave", "pubsub":
+			default:
+				return engine.Err("ERR Unknown client type '" + cleanText(opts[i+1]) + "'")
+			}
+			i++
+		case eqFold(opts[i], "id") && i+1 < len(opts):
+			ids = map[int64]bool{}
+			for i++; i < len(opts); i++ {
+				n, err := strconv.ParseInt(string(opts[i]), 10, 64)
+				if err != nil || n <= 0 {
+					return engine.Err("ERR Invalid client ID")
+				}
+				ids[n] = true
+			}
+		default:
+			return engine.ErrSyntax
+		}
+	}
+	var b strings.Builder
+	if typ == "normal" {
+		keys := make([]int64, 0, len(s.clients))
+		for id := range s.clients {
+			if ids == nil || ids[id] {
+				keys = append(keys, id)
+			}
+		}
+		sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+		now := time.Now()
+		for _, id := range keys {
+			b.WriteString(s.clientLine(s.clients[id], now))
+			b.WriteByte('\n')
+		}
+	}
+	return engine.BulkStr(b.String())
+}
+
+func (s *Server) clientLine(c *client, now time.Time) string {
+	cmd := c.lastCmd
+	if cmd == "" {
+		cmd = "NULL"
+	}
+	line := fmt.Sprintf("id=%d addr=%s laddr=%s fd=8 name=%s age=%d idle=%d flags=N db=%d sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=default redir=-1 resp=2",
+		c.id, c.addr, c.laddr, c.name, int64(now.Sub(c.created).Seconds()), int64(now.Sub(c.lastAt).Seconds()), c.db, cmd)
+	if s.eng.Version().Has(engine.V72) {
+		line += " lib-name=" + c.libName + " lib-ver=" + c.libVer
+	}
+	return line
+}
+
+func clientHelp() engine.Reply {
+	lines := []string{
+		"CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+		"GETNAME",
+		"    Return the name of the current connection.",
+		"ID",
+		"    Return the ID of the current connection.",
+		"INFO",
+		"    Return information about the current client connection.",
+		"LIST [options ...]",
+		"    Return information about client connections. Options:",
+		"    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+		"      Return clients of specified type.",
+		"SETNAME <name>",
+		"    Assign the name <name> to the current connection.",
+		"HELP",
+		"    Prints this help.",
+	}
+	out := make([]engine.Reply, len(lines))
+	for i, l := range lines {
+		out[i] = engine.Status(l)
+	}
+	return engine.Array(out...)
+}
+
+var pid = os.Getpid()
+
+func makeRunID() string {
+	const hex = "0123456789abcdef"
+	b := make([]byte, 40)
+	seed := uint64(time.Now().UnixNano())
+	for i := range b {
+		seed ^= seed << 13
+		seed ^= seed >> 7
+		seed ^= seed << 17
+		b[i] = hex[seed&15]
+	}
+	return string(b)
+}
+
+// baseMemory stands for what an empty redis-server uses (INFO memory's used_memory_startup on
+// Debian's 7.0.15 is about 876 000 bytes).
+const baseMemory = 876144
+
+// info builds INFO's text for the asked sections (none, "default", "all", "everything": all).
+func (s *Server) info(sections [][]byte) string {
+	want := map[string]bool{}
+	all := len(sections) == 0
+	for _, a := range sections {
+		n := strings.ToLower(string(a))
+		if n == "all" || n == "everything" || n == "default" {
+			all = true
+		}
+		want[n] = true
+	}
+	e := s.eng
+	var parts []string
+	add := func(name string, body func(b *strings.Builder)) {
+		if !all && !want[name] {
+			return
+		}
+		var b strings.Builder
+		b.WriteString("# " + strings.ToUpper(name[:1]) + name[1:] + "\r\n")
+		body(&b)
+		parts = append(parts, b.String())
+	}
+	now := time.Now()
+	kv := func(b *strings.Builder, k string, v any) {
+		fmt.Fprintf(b, "%s:%v\r\n", k, v)
+	}
+	add("server", func(b *strings.Builder) {
+		up := int64(now.Sub(s.started).Seconds())
+		kv(b, "redis_version", profileVersion(e.Version()))
+		kv(b, "redis_git_sha1", "00000000")
+		kv(b, "redis_git_dirty", 0)
+		kv(b, "redis_build_id", "0")
+		kv(b, "redis_mode", "standalone")
+		kv(b, "os", runtime.GOOS+" "+runtime.GOARCH)
+		kv(b, "arch_bits", 64)
+		kv(b, "multiplexing_api", "go")
+		kv(b, "process_id", pid)
+		kv(b, "process_supervised", "no")
+		kv(b, "run_id", s.runID)
+		kv(b, "tcp_port", s.port)
+		kv(b, "server_time_usec", now.UnixMicro())
+		kv(b, "uptime_in_seconds", up)
+		kv(b, "uptime_in_days", up/86400)
+		kv(b, "hz", 10)
+		kv(b, "configured_hz", 10)
+		kv(b, "executable", executable())
+		kv(b, "config_file", "")
+		kv(b, "redscope_profile", e.Version().String())
+		kv(b, "redscope_allocator", e.Allocator().String())
+	})
+	add("clients", func(b *strings.Builder) {
+		kv(b, "connected_clients", len(s.clients))
+		kv(b, "cluster_connections", 0)
+		kv(b, "maxclients", 10000)
+		kv(b, "blocked_clients", 0)
+		kv(b, "tracking_clients", 0)
+	})
+	add("memory", func(b *strings.Builder) {
+		data := safeDataset(e)
+		used := baseMemory + data
+		kv(b, "used_memory", used)
+		kv(b, "used_memory_human", humanBytes(used))
+		kv(b, "used_memory_startup", baseMemory)
+		kv(b, "used_memory_dataset", data)
+		kv(b, "maxmemory", 0)
+		kv(b, "maxmemory_human", "0B")
+		pol := e.Config().Get("maxmemory-policy")
+		if pol == "" {
+			pol = "noeviction"
+		}
+		kv(b, "maxmemory_policy", pol)
+		kv(b, "mem_allocator", "jemalloc-5.3.0")
+	})
+	add("stats", func(b *strings.Builder) {
+		kv(b, "total_connections_received", s.totalConns)
+		kv(b, "total_commands_processed", s.totalCommands)
+	})
+	add("keyspace", func(b *strings.Builder) {
+		for i := 0; i < e.DBCount(); i++ {
+			keys, exp := e.DBStats(i)
+			if keys > 0 {
+				fmt.Fprintf(b, "db%d:keys=%d,expires=%d,avg_ttl=0\r\n", i, keys, exp)
+			}
+		}
+	})
+	return strings.Join(parts, "\r\n")
+}
+
+// safeDataset sums MEMORY USAGE over the keyspace; a panic in a type's memory model costs the
+// figure, not the server.
+func safeDataset(e *engine.Engine) (n int64) {
+	defer func() {
+		if recover() != nil {
+			n = 0
+		}
+	}()
+	return e.DatasetMemory()
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2fG", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.2fM", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.2fK", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%dB", n)
+}
+
+func executable() string {
+	p, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return p
+}
