@@ -1,5 +1,6 @@
 // Command redscope runs the Redis simulator: `redscope resp` is a RESP2 server (redis-cli,
-// redis-benchmark and client libraries can talk to it), `redscope serve` serves the browser app.
+// redis-benchmark and client libraries can talk to it), `redscope serve` serves the browser app,
+// `redscope lab` runs the course labs.
 package main
 
 import (
@@ -17,6 +18,8 @@ usage:
       serve the Redis protocol (RESP2) on addr, answering as the chosen Redis version
   redscope serve [--addr 127.0.0.1:8080] [--dir dist]
       serve the built browser app (./build.sh dist) over HTTP
+  redscope lab   ring|bloom|hll|bitmap|bitfield|random|listpack|lesson [flags]
+      run a course lab on the engine and print its table ('redscope lab help' lists the flags)
 
 run 'redscope COMMAND -h' for a command's flags
 `
@@ -37,6 +40,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdResp(args[1:], stdout, stderr)
 	case "serve":
 		err = cmdServe(args[1:], stdout, stderr)
+	case "lab":
+		err = cmdLab(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

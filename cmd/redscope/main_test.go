@@ -14,7 +14,8 @@ func TestBadUsage(t *testing.T) {
 	}{
 		{nil, 2, "usage:"},
 		{[]string{"nope"}, 2, `unknown command "nope"`},
-		{[]string{"lab"}, 2, `unknown command "lab"`},
+		{[]string{"lab"}, 1, "lab: which one?"},
+		{[]string{"lab", "nope"}, 1, `lab: unknown lab "nope"`},
 		{[]string{"resp", "--redis-version", "6.2"}, 2, `redscope resp: unknown Redis version "6.2"`},
 		{[]string{"resp", "--allocator", "tcmalloc"}, 2, `redscope resp: unknown allocator "tcmalloc"`},
 		{[]string{"resp", "--seed", "x"}, 2, `invalid value "x" for flag -seed`},
@@ -33,5 +34,19 @@ func TestBadUsage(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"help"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "redscope resp") {
 		t.Errorf("help: %d %q", code, out.String())
+	}
+}
+
+func TestLabRing(t *testing.T) {
+	var out, errb bytes.Buffer
+	args := []string{"lab", "ring", "--hash", "md5", "--keys", "product:%d", "--count", "100000",
+		"--nodes", "cache-a,cache-b,cache-c,cache-d", "--add", "cache-e", "--vnodes", "1,150"}
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"hash % N", "ring vnodes=1", "ring vnodes=150", "moved"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
 	}
 }
