@@ -464,13 +464,15 @@ func Merge(max *[Registers]uint8, b []byte) bool {
 		}
 		return true
 	}
+	// Since the CVE-2021-32627/32628 fixes (7.0.0) every opcode, zero runs included, is checked
+	// for running past the last register: such data is corrupt, even if the runs sum up.
 	idx := 0
 	for p := HdrSize; p < len(b); {
 		span, val, oplen := opAt(b, p)
+		if idx+span > Registers {
+			return false
+		}
 		if val != 0 {
-			if idx+span > Registers {
-				break
-			}
 			for k := idx; k < idx+span; k++ {
 				if uint8(val) > max[k] {
 					max[k] = uint8(val)
