@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"redscope/engine/alloc"
 	"redscope/engine/sds"
@@ -112,7 +111,6 @@ func TestSetbitHuge(t *testing.T) {
 	runtime.GC()
 	var m0 runtime.MemStats
 	runtime.ReadMemStats(&m0)
-	start := time.Now()
 
 	e := New(Options{Version: V70, Allocator: alloc.Jemalloc16})
 	bmInt(t, e, 0, "SETBIT", "huge", "4294967295", "1")
@@ -164,9 +162,6 @@ func TestSetbitHuge(t *testing.T) {
 	}
 	bmInt(t, e, 8, "BITCOUNT", "huge")
 
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("took %v", d)
-	}
 	runtime.GC()
 	var m1 runtime.MemStats
 	runtime.ReadMemStats(&m1)
