@@ -49,4 +49,13 @@ func Lessons() []Lesson {
 }
 
 // Order is the course order of the built-in lessons.
-var Order = []string{"sds-growth", "bit-offsets", "hll-registers"}
+var Order = []string{
+	// strings, counters, bitmaps, HyperLogLog (course article 000)
+	"sds-growth", "counters", "locks", "bit-offsets", "hll-registers",
+	// hashes and sets (001)
+	"encodings-hash", "encodings-set", "encodings-version",
+	// choosing a structure: the daily top list (003)
+	"leaderboard",
+	// Bloom filters and consistent hashing (004)
+	"bloom", "ring",
+}

@@ -80,6 +80,7 @@ type Action struct {
 	Advance time.Duration // clock move, when Cmd == ""
 	Expect  []Check
 	Line    int
+	Run     string // the full command line when "args" lines extended it (Cmd is then the short form shown)
 }
 
 // Check kinds.
@@ -199,6 +200,13 @@ func Parse(name string, src []byte) (*Lesson, error) {
 					lastCmd.Expect = append(lastCmd.Expect, c)
 				}
 				replyCont = c.Kind == CheckReply
+			case word == "args":
+				if lastCmd == nil {
+					return nil, bad(n, "args without a command before it in the step")
+				}
+				if err := lastCmd.moreArgs(strings.TrimSpace(rest)); err != nil {
+					return nil, bad(n, "%v", err)
+				}
 			case word == "advance":
 				if step == nil {
 					return nil, bad(n, "advance before the first step")
@@ -209,6 +217,21 @@ func Parse(name string, src []byte) (*Lesson, error) {
 				}
 				step.Actions = append(step.Actions, Action{Advance: d, Line: n})
 				lastCmd = nil
+			case word == "ring" && step != nil: // ring.go: the consistent-hash ring
+				if _, err := parseRing(line); err != nil {
+					return nil, bad(n, "%v", err)
+				}
+				step.Actions = append(step.Actions, Action{Cmd: line, Line: n})
+				lastCmd = &step.Actions[len(step.Actions)-1]
+			case word == "repeat" && step != nil: // repeat.go: one command, many times
+				cmds, err := expandRepeat(rest)
+				if err != nil {
+					return nil, bad(n, "%v", err)
+				}
+				for _, c := range cmds {
+					step.Actions = append(step.Actions, Action{Cmd: c, Line: n})
+				}
+				lastCmd = nil
 			case step != nil:
 				return nil, bad(n, "unknown line in a step: %q", line)
 			case word == "lesson":
@@ -216,9 +239,9 @@ func Parse(name string, src []byte) (*Lesson, error) {
 			case word == "scene":
 				l.Scene = strings.TrimSpace(rest)
 				switch l.Scene {
-				case "sds", "bits", "hll", "none":
+				case "sds", "bits", "hll", "none", "ring", "bloom", "counters", "encoding", "zset":
 				default:
-					return nil, bad(n, "unknown scene %q (want sds, bits, hll or none)", l.Scene)
+					return nil, bad(n, "unknown scene %q (want sds, bits, hll, ring, bloom, counters, encoding, zset or none)", l.Scene)
 				}
 			case word == "keys":
 				l.Keys = strings.Fields(rest)
@@ -256,6 +279,49 @@ func Parse(name string, src []byte) (*Lesson, error) {
 		if len(s.Actions) == 0 {
 			return nil, bad(s.Line, "step %d has no command", i+1)
 		}
+		if len(s.Actions) > MaxStepActions {
+			return nil, bad(s.Line, "step %d has more than %d commands", i+1, MaxStepActions)
+		}
 	}
 	return l, nil
+}
+
+// MaxArgGroups is the most argument groups one "args" line may add.
+const MaxArgGroups = 100000
+
+// moreArgs applies an "args A..B > TEMPLATE" line: TEMPLATE, with every %d replaced by A, A+1,
+// …, B, is appended to the command above, once per number; Cmd keeps a short form for the
+// transcript ("HSET h f4 v4 … f512 v512").
+func (a *Action) moreArgs(spec string) error {
+	rng, tmpl, ok := strings.Cut(spec, ">")
+	tmpl = strings.TrimSpace(tmpl)
+	lo, hi, ok2 := strings.Cut(strings.TrimSpace(rng), "..")
+	from, err1 := strconv.Atoi(strings.TrimSpace(lo))
+	to, err2 := strconv.Atoi(strings.TrimSpace(hi))
+	if !ok || !ok2 || tmpl == "" || err1 != nil || err2 != nil || from < 0 || to < from || to-from >= MaxArgGroups {
+		return fmt.Errorf("args needs 'FIRST..LAST > TEMPLATE' with FIRST ≤ LAST and at most %d groups, e.g. args 4..512 > f%%d v%%d", MaxArgGroups)
+	}
+	one := func(i int) string { return strings.ReplaceAll(tmpl, "%d", strconv.Itoa(i)) }
+	if a.Run == "" {
+		a.Run = a.Cmd
+	}
+	var b strings.Builder
+	b.WriteString(a.Run)
+	for i := from; i <= to; i++ {
+		b.WriteByte(' ')
+		b.WriteString(one(i))
+	}
+	if _, err := engine.SplitArgs(b.String()); err != nil {
+		return fmt.Errorf("cannot split the command with its args: %v", err)
+	}
+	a.Run = b.String()
+	switch {
+	case to == from:
+		a.Cmd += " " + one(from)
+	case to == from+1:
+		a.Cmd += " " + one(from) + " " + one(to)
+	default:
+		a.Cmd += " " + one(from) + " … " + one(to)
+	}
+	return nil
 }

@@ -13,6 +13,7 @@ type Config struct {
 	Version   engine.Version  // 0 = engine.DefaultVersion
 	Allocator alloc.Allocator // size classes
 	Seed      uint64          // used when the lesson sets none
+	Limits    *Limits         // nil: no limits (native tools); the browser app sets &DefaultLimits
 }
 
 // Exchange is one command the player ran and what came back, or one clock move.
@@ -23,7 +24,8 @@ type Exchange struct {
 	Console bool           `json:"console,omitempty"` // typed in the console, not part of the lesson
 	Advance string         `json:"advance,omitempty"` // a clock move ("10s"); Cmd and Reply are empty
 	Checks  []CheckResult  `json:"checks,omitempty"`
-	Events  []engine.Event `json:"-"` // trace events, in order
+	Refused string         `json:"refused,omitempty"` // the limit that refused the command (limits.go); it did not run
+	Events  []engine.Event `json:"-"`                 // trace events, in order
 }
 
 // CheckResult is one evaluated expectation.
@@ -70,6 +72,9 @@ type State struct {
 	Version   string  `json:"version"`
 	Allocator string  `json:"allocator"`
 	Outputs   Outputs `json:"outputs"`
+	// Needs is the lesson's `since` when the selected profile is older ("8.8"), else "": the
+	// page says so, and the lesson's newer commands answer with Redis's unknown-command error.
+	Needs string `json:"needs,omitempty"`
 }
 
 // Player runs a lesson step by step on its own engine. Back and Reset are exact: they rebuild a
@@ -85,6 +90,8 @@ type Player struct {
 	pos    int
 	extras [][]string // extras[i]: console lines typed at position i
 	last   []Exchange
+	guard  *guard     // the limits' running state; nil without Config.Limits
+	ring   *ringState // the consistent-hash ring of `ring` lines (ring.go); nil before one
 }
 
 // NewPlayer makes a sandbox player; Load gives it a lesson.
@@ -132,6 +139,15 @@ func (p *Player) Len() int {
 // typed since.
 func (p *Player) Last() []Exchange { return p.last }
 
+// Needs is the lesson's oldest profile (`since`) when the engine's profile is older than it,
+// else 0.
+func (p *Player) Needs() engine.Version {
+	if p.lesson == nil || p.lesson.Since == 0 || p.eng.Version().Has(p.lesson.Since) {
+		return 0
+	}
+	return p.lesson.Since
+}
+
 // Caption is the text for the current position: the intro at 0, else the caption of step Pos.
 func (p *Player) Caption(lang string) string {
 	if p.lesson == nil {
@@ -154,8 +170,13 @@ func (p *Player) fresh() {
 	p.clock = &engine.ManualClock{Ms: engine.StartMs}
 	p.eng = engine.New(engine.Options{Version: p.cfg.Version, Allocator: p.cfg.Allocator,
 		Seed: p.seed(), Clock: p.clock, Trace: true})
+	p.guard = nil
+	if p.cfg.Limits != nil {
+		p.guard = newGuard(p.cfg.Limits, p.eng)
+	}
 	p.pos = 0
 	p.last = nil
+	p.ring = nil
 }
 
 // Reset goes back to position 0 with a fresh engine; console commands are forgotten.
@@ -224,13 +245,22 @@ func (p *Player) replay(n int) {
 }
 
 func (p *Player) runStep(i int, xs []Exchange) []Exchange {
+	if p.guard != nil {
+		p.guard.elems = 0 // each step has its own element budget
+	}
 	for _, a := range p.lesson.Steps[i].Actions {
 		if a.Cmd == "" {
 			p.clock.Advance(a.Advance)
 			xs = append(xs, Exchange{Advance: a.Advance.String()})
 			continue
 		}
-		xs = append(xs, p.exec(a.Cmd, false, a.Expect))
+		line := a.Cmd
+		if a.Run != "" {
+			line = a.Run // "args" lines extended it; the transcript shows the short form
+		}
+		x := p.exec(line, false, a.Expect)
+		x.Cmd = a.Cmd
+		xs = append(xs, x)
 	}
 	return xs
 }
@@ -242,13 +272,26 @@ func (p *Player) Exec(line string) Exchange {
 		p.extras = append(p.extras, nil)
 	}
 	p.extras[p.pos] = append(p.extras[p.pos], line)
+	if p.guard != nil {
+		p.guard.elems = 0 // each console line has its own element budget
+	}
 	x := p.exec(line, true, nil)
+	if x.Refused != "" {
+		// A refused line changed nothing: forget it (a replay would refuse it again).
+		p.extras[p.pos] = p.extras[p.pos][:len(p.extras[p.pos])-1]
+	}
 	p.last = append(p.last, x)
 	return x
 }
 
 func (p *Player) exec(line string, console bool, checks []Check) Exchange {
+	if IsRingLine(line) {
+		return p.execRing(line, console, checks)
+	}
 	x := Exchange{Cmd: line, Console: console}
+	if p.guard != nil && p.execLimited(&x, line, console) {
+		return p.evalChecks(x, checks)
+	}
 	args, err := engine.SplitArgs(line)
 	switch {
 	case err != nil:
@@ -260,6 +303,10 @@ func (p *Player) exec(line string, console bool, checks []Check) Exchange {
 		x.Error = res.Reply.IsError()
 		x.Events = res.Events
 	}
+	return p.evalChecks(x, checks)
+}
+
+func (p *Player) evalChecks(x Exchange, checks []Check) Exchange {
 	for _, c := range checks {
 		got := p.measure(c, x.Reply)
 		x.Checks = append(x.Checks, CheckResult{Check: c.String(), OK: got == c.Want, Got: got})
@@ -392,6 +439,10 @@ func EventKey(ev engine.Event) (string, bool) {
 		return e.Key, true
 	case engine.TTLEvent:
 		return e.Key, true
+	case engine.BloomEvent:
+		return e.Key, true
+	case engine.BloomFilterAddedEvent:
+		return e.Key, true
 	}
 	return "", false
 }
@@ -405,6 +456,9 @@ func (p *Player) State() State {
 	}
 	if s.Outputs.Commands == nil {
 		s.Outputs.Commands = []Exchange{}
+	}
+	if v := p.Needs(); v != 0 {
+		s.Needs = v.String()
 	}
 	for _, k := range p.Watched() {
 		s.Outputs.Keys = append(s.Outputs.Keys, p.Key(k))

@@ -52,7 +52,7 @@ func newApp() *app {
 	if q.Get("lang") == "en" {
 		a.lang = "en"
 	}
-	cfg := lesson.Config{Version: engine.DefaultVersion}
+	cfg := lesson.Config{Version: engine.DefaultVersion, Limits: &lesson.DefaultLimits} // limits.go
 	var bad []string
 	if v := q.Get("version"); v != "" {
 		if ver, err := engine.ParseVersion(v); err == nil {
@@ -86,6 +86,7 @@ func newApp() *app {
 	if err := a.loadLesson(name); err != nil {
 		bad = append(bad, err.Error())
 	}
+	bad = append(bad, a.initEmbed()...) // embed.go: the other URL parameters, the share panel
 	if len(bad) > 0 {
 		a.showError(strings.Join(bad, "; "))
 	}
@@ -121,6 +122,9 @@ func (a *app) post(f func()) {
 // --- operations (shared by the DOM controls and the page API) ---
 
 func (a *app) findLesson(name string) *lesson.Lesson {
+	if l := customLesson(name); l != nil { // embed.go: a lesson from a link, a paste or a file
+		return l
+	}
 	for _, l := range a.lessons {
 		if l.Name == name {
 			return l
@@ -218,6 +222,7 @@ func (a *app) changed() {
 	a.renderControls()
 	a.renderOutputs()
 	setAPIVersion(a.player.Engine().Version().String())
+	a.afterChange() // embed.go
 }
 
 // tick runs in Update: DOM actions, then autoplay.
@@ -409,6 +414,13 @@ func (a *app) renderControls() {
 		play.SetAttr("aria-pressed", "false")
 	}
 	ui.ByID("version").SetValue(p.Engine().Version().String())
+	// A lesson whose `since` is newer than the selected profile says so (its newer commands answer
+	// with the unknown-command error of the real older Redis).
+	notice := ui.ByID("notice")
+	if v := p.Needs(); v != 0 {
+		notice.SetText(fmt.Sprintf(assets.T(a.lang, "needs"), v, p.Engine().Version()))
+	}
+	notice.SetBool("hidden", p.Needs() == 0)
 }
 
 func (a *app) renderOutputs() {

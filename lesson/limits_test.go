@@ -1,0 +1,233 @@
+package lesson
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"redscope/assets"
+	"redscope/engine"
+	"redscope/engine/alloc"
+)
+
+func limited() *Player {
+	return NewPlayer(Config{Version: engine.V70, Allocator: alloc.Jemalloc16, Limits: &DefaultLimits})
+}
+
+// TestBuiltinLessonsWithinLimits: every built-in lesson passes the static limits and plays to the
+// end under DefaultLimits without a refusal, showing exactly what an unlimited run shows.
+func TestBuiltinLessonsWithinLimits(t *testing.T) {
+	for _, src := range assets.Lessons() {
+		l, err := ParseLimited(src.Name+".lesson", src.Src, engine.DefaultVersion, &DefaultLimits)
+		if err != nil {
+			t.Fatalf("%s: %v", src.Name, err)
+		}
+		for _, v := range []engine.Version{engine.V70, engine.DefaultVersion} {
+			if l.Since != 0 && !v.Has(l.Since) {
+				continue
+			}
+			free := Run(l, Config{Version: v})
+			bounded := Run(l, Config{Version: v, Limits: &DefaultLimits})
+			for i := range free {
+				for _, x := range bounded[i].Outputs.Commands {
+					if x.Refused != "" {
+						t.Errorf("%s %s step %d: %s refused: %s", src.Name, v, i, x.Cmd, x.Reply)
+					}
+				}
+				a, _ := json.Marshal(free[i])
+				b, _ := json.Marshal(bounded[i])
+				if string(a) != string(b) {
+					t.Errorf("%s %s step %d differs under limits:\n%s\n%s", src.Name, v, i, a, b)
+				}
+			}
+		}
+	}
+}
+
+// TestConsoleRefusals: each request past a limit is refused with the limit's name, changes
+// nothing, and the player keeps working (and replays the same way after Back).
+func TestConsoleRefusals(t *testing.T) {
+	p := limited()
+	mustOK := func(line, want string) {
+		t.Helper()
+		if x := p.Exec(line); x.Reply != want || x.Refused != "" {
+			t.Fatalf("%s → %q (refused %q), want %q", truncate(line, 60), x.Reply, x.Refused, want)
+		}
+	}
+	refused := func(line, limit string) Exchange {
+		t.Helper()
+		t0 := time.Now()
+		x := p.Exec(line)
+		if x.Refused != limit || !x.Error || !strings.HasPrefix(x.Reply, RefusedPrefix) || !strings.Contains(x.Reply, "limit "+limit) {
+			t.Fatalf("%s → %q (refused %q), want a refusal by %s", truncate(line, 60), x.Reply, x.Refused, limit)
+		}
+		if d := time.Since(t0); d > time.Second {
+			t.Errorf("%s: refusing took %v", truncate(line, 60), d)
+		}
+		mustOK("PING", "PONG") // still working
+		return x
+	}
+	// A command line of megabytes.
+	x := refused("SET big "+strings.Repeat("x", 3<<20), "LineBytes")
+	if len(x.Cmd) > 300 {
+		t.Errorf("the refused line is kept whole for display: %d bytes", len(x.Cmd))
+	}
+	mustOK("EXISTS big", "(integer) 0")
+	// Huge string offsets (a real server accepts them: below proto-max-bulk-len).
+	refused("SETRANGE k 500000000 x", "StringBytes")
+	refused("SETBIT k 4294967295 1", "StringBytes")
+	refused("BITFIELD k SET u8 #40000000 1", "StringBytes")
+	refused("BITFIELD k INCRBY i5 300000000 1", "StringBytes")
+	mustOK("EXISTS k", "(integer) 0")
+	mustOK("BITFIELD k GET u8 #40000000", "1) (integer) 0") // reading past the end grows nothing
+	mustOK("SETRANGE k 33554000 x", "(integer) 33554001")
+	refused("APPEND k "+strings.Repeat("y", 1000), "StringBytes")
+	mustOK("STRLEN k", "(integer) 33554001")
+	// Counts that repeat members.
+	mustOK("SADD s a", "(integer) 1")
+	refused("SRANDMEMBER s -10000000", "ReplyItems")
+	mustOK("SRANDMEMBER s -3", "1) \"a\"\n2) \"a\"\n3) \"a\"")
+	// A Bloom filter of gigabytes.
+	refused("BF.RESERVE bf 0.0001 1000000000", "Memory")
+	// One command over many big keys.
+	refused("MGET"+strings.Repeat(" k", 10), "KeyBytes")
+	// The whole dataset: k is 32 MiB; three more make it pass 128 MiB, then writes are refused
+	// until something is deleted.
+	for _, key := range []string{"k2", "k3", "k4"} {
+		mustOK("SETRANGE "+key+" 33554000 x", "(integer) 33554001")
+	}
+	refused("SET one more", "Memory")
+	mustOK("DEL k4", "(integer) 1")
+	mustOK("SET one more", "OK")
+	// A reply too long to show is cut (the command ran).
+	mustOK("DEL k k2 k3", "(integer) 3")
+	mustOK("SETRANGE r 999999 z", "(integer) 1000000")
+	if x := p.Exec("GET r"); !strings.Contains(x.Reply, "limit ReplyBytes") || len(x.Reply) > DefaultLimits.ReplyBytes+200 || x.Refused != "" {
+		t.Fatalf("GET of 1 MB: %d bytes of reply, refused %q", len(x.Reply), x.Refused)
+	}
+	// Many elements in one line: a console line has its own budget, under LineBytes.
+	var b strings.Builder
+	b.WriteString("PFADD h")
+	for i := 0; i < 30000; i++ {
+		fmt.Fprintf(&b, " %d", i)
+	}
+	mustOK(b.String(), "(integer) 1")
+	// Refused lines are not remembered: the replay after Back/Step shows the same state.
+	keys := func() string {
+		var b strings.Builder
+		for _, k := range []string{"k", "k2", "k4", "one", "r", "h", "s", "big", "bf"} {
+			j, _ := json.Marshal(p.Key(k))
+			b.Write(j)
+		}
+		return b.String()
+	}
+	before := keys()
+	p.SetConfig(p.Config()) // replays the console lines
+	if after := keys(); after != before {
+		t.Fatalf("replay differs:\n%s\n%s", before, after)
+	}
+	for _, x := range p.Last() {
+		if x.Refused != "" {
+			t.Fatalf("a refused line was replayed: %s", truncate(x.Cmd, 80))
+		}
+	}
+}
+
+// TestLessonLimits: a lesson that asks for too much is refused before it is expanded or played,
+// with the limit and the line number.
+func TestLessonLimits(t *testing.T) {
+	head := "title en: t\nstep\nen: x\n"
+	cases := []struct {
+		name, src, limit string
+		line             int
+	}{
+		// Ten million PFADD elements through `args` lines: refused before Parse expands them.
+		{"ten-million", head + strings.Repeat("> PFADD h\nargs 1..100000 > e%d\n", 100), "StepElements", 13},
+		{"big-arg-lines", head + "> HSET h\n" + strings.Repeat("args 1..90000 > field:%d value:%d\n", 3), "ArgBytes", 6},
+		{"repeat", head + "repeat 1..5000 > PFADD h a%d b c d e f g h i j k l m n o p q r s t u v w x y z aa bb cc dd ee ff gg hh ii jj kk ll mm nn oo pp qq rr ss tt uu vv ww xx yy zz a1 a2 a3 a4 a5 a6 a7 a8 a9 b1 b2 b3 b4 b5 b6 b7 b8 b9 c1 c2 c3 c4 c5 c6 c7 c8 c9 d1 d2 d3 d4 d5 d6 d7 d8 d9 e1 e2 e3 e4 e5 e6 e7 e8 e9 f1 f2 f3\n", "StepElements", 4},
+		{"huge-text", head + "> SET a b\n" + strings.Repeat("# padding padding padding\n", 50000), "LessonBytes", 0},
+		{"long-line", head + "> SET a " + strings.Repeat("v", 300<<10) + "\n", "LineBytes", 4},
+		{"setrange", head + "> SET a b\nstep\nen: y\n> SETRANGE a 100000000 x\n", "StringBytes", 7},
+		{"setbit", head + "> SETBIT a 4294967295 1\n", "StringBytes", 4},
+		{"randmember", head + "> SRANDMEMBER s -1000000000\n", "ReplyItems", 4},
+	}
+	for _, c := range cases {
+		t0 := time.Now()
+		_, err := ParseLimited(c.name, []byte(c.src), engine.V70, &DefaultLimits)
+		var le *LimitError
+		if !errors.As(err, &le) || le.Limit != c.limit || le.Line != c.line {
+			t.Errorf("%s: %v, want limit %s at line %d", c.name, err, c.limit, c.line)
+			continue
+		}
+		if d := time.Since(t0); d > 500*time.Millisecond {
+			t.Errorf("%s: took %v", c.name, d)
+		}
+		if !strings.Contains(err.Error(), "limit "+c.limit) {
+			t.Errorf("%s: message %q does not name the limit", c.name, err)
+		}
+	}
+	// Unknown commands and malformed lines: clear messages with the line number.
+	for _, c := range []struct{ src, want string }{
+		{head + "> SET a 1\n> FROBNICATE a\n", "bad.lesson:5: unknown command \"FROBNICATE\" in Redis 7.0"},
+		{head + "> HSETEX h EX 10 FIELDS 1 f v\n", "bad.lesson:4: unknown command \"HSETEX\" in Redis 7.0"},
+		{head + "> SET a \"unbalanced\n", "bad.lesson:4: cannot split command: Invalid argument(s)"},
+		{head + "> SET a 1\nexpect frobs: 2\n", "bad.lesson:5: unknown check"},
+		{"step\n> SET a 1\n", "bad.lesson:1: missing title"},
+		{head + "scene <img src=x>\n", "bad.lesson:4: unknown line in a step"},
+		{"title en: t\nscene <img src=x>\n", "bad.lesson:2: unknown scene \"<img src=x>\""},
+	} {
+		_, err := ParseLimited("bad.lesson", []byte(c.src), engine.V70, &DefaultLimits)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q…", c.src, err, c.want)
+		}
+	}
+	// A lesson that shows the unknown-command error on purpose is fine.
+	if _, err := ParseLimited("ok", []byte(head+"> FROB\nexpect reply: (error) ERR unknown command 'FROB', with args beginning with: \n"), engine.V70, &DefaultLimits); err != nil {
+		t.Errorf("expected unknown command: %v", err)
+	}
+}
+
+// TestStepElementsAtRuntime: a step whose commands pass one by one is stopped when their
+// arguments add up past the step's budget; the next step starts afresh.
+func TestStepElementsAtRuntime(t *testing.T) {
+	lim := DefaultLimits
+	lim.StepElements = 10
+	var src strings.Builder
+	src.WriteString("title en: t\nstep\nen: x\n")
+	for i := 0; i < 3; i++ {
+		fmt.Fprintf(&src, "> SADD s%d a b c d\n", i)
+	}
+	src.WriteString("step\nen: y\n> SADD t a b c d\n")
+	l, err := Parse("t", []byte(src.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPlayer(Config{Limits: &lim})
+	p.Load(l)
+	p.Step()
+	got := []string{}
+	for _, x := range p.Last() {
+		got = append(got, x.Refused)
+	}
+	if strings.Join(got, ",") != ",,StepElements" {
+		t.Fatalf("refusals %q", got)
+	}
+	p.Step()
+	if x := p.Last()[0]; x.Refused != "" || x.Reply != "(integer) 4" {
+		t.Fatalf("next step: %+v", x)
+	}
+}
+
+func TestBoundReply(t *testing.T) {
+	r := engine.Array(engine.BulkStr(strings.Repeat("a", 100)), engine.BulkStr("b"), engine.BulkStr("c"))
+	out, cut := boundReply(r, 50)
+	if !cut || len(out.Array) != 1 || len(out.Array[0].Str) != 50 {
+		t.Fatalf("%+v %v", out, cut)
+	}
+	if _, cut := boundReply(engine.BulkStr("short"), 50); cut {
+		t.Fatal("short reply cut")
+	}
+}

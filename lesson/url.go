@@ -1,0 +1,344 @@
+package lesson
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"redscope/engine"
+	"redscope/engine/alloc"
+)
+
+// The app's address carries its settings (query) and, optionally, a whole lesson (fragment):
+//
+//	index.html?lesson=bit-offsets&step=3&lang=en&version=7.0&allocator=jemalloc-16
+//	          &theme=light&controls=minimal&autoplay=1&seed=7&origins=https://a.example
+//	index.html?step=2#lesson=<base64url of the deflate-compressed lesson text>
+//
+// ParseParams reads both; Params.Link and EmbedCode write them back. FORMAT.md documents them.
+
+// Params are the app's URL parameters.
+type Params struct {
+	Lesson    string          // ?lesson= built-in lesson name ("sandbox" for none); "" when absent
+	Source    []byte          // #lesson= a lesson's text, decompressed (nil when absent)
+	Step      int             // ?step= position to open at; -1 when absent
+	Lang      string          // ?lang= "vi" (default) or "en"
+	Version   engine.Version  // ?version= 0 when absent
+	Allocator alloc.Allocator // ?allocator= (HasAllocator tells whether it was given)
+	HasAlloc  bool
+	Theme     string // ?theme= "dark" (default) or "light"
+	Controls  string // ?controls= "full" (default) or "minimal"
+	Autoplay  bool   // ?autoplay=1 (or true/yes/on)
+	Seed      uint64 // ?seed= engine seed when the lesson sets none
+	HasSeed   bool
+	Origins   []string // ?origins= comma-separated origins allowed to drive the page by postMessage
+}
+
+// FragmentKey is the fragment's parameter holding a compressed lesson: #lesson=….
+const FragmentKey = "lesson"
+
+// ParseParams reads the query (location.search, with or without "?") and the fragment
+// (location.hash, with or without "#"). Every bad value is reported (and left at its default);
+// lim bounds the lesson in the fragment (nil: DefaultLimits).
+func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
+	if lim == nil {
+		lim = &DefaultLimits
+	}
+	p := Params{Step: -1, Lang: "vi", Theme: "dark", Controls: "full"}
+	var errs []error
+	bad := func(f string, a ...any) { errs = append(errs, fmt.Errorf(f, a...)) }
+	q, err := url.ParseQuery(strings.TrimPrefix(query, "?"))
+	if err != nil {
+		bad("the address's parameters do not parse: %v", err)
+	}
+	get := func(k string) (string, bool) {
+		v, ok := q[k]
+		if !ok || len(v) == 0 {
+			return "", false
+		}
+		return strings.TrimSpace(v[len(v)-1]), true
+	}
+	if v, ok := get("lesson"); ok {
+		if len(v) > 100 {
+			bad("lesson: a name of %d bytes", len(v))
+		} else {
+			p.Lesson = v
+		}
+	}
+	if v, ok := get("step"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 1_000_000 {
+			bad("step=%q: want a step number 0, 1, 2 …", clip(v))
+		} else {
+			p.Step = n
+		}
+	}
+	if v, ok := get("lang"); ok {
+		switch v {
+		case "vi", "en":
+			p.Lang = v
+		default:
+			bad("lang=%q: want vi or en", clip(v))
+		}
+	}
+	if v, ok := get("version"); ok && v != "" {
+		if ver, err := engine.ParseVersion(v); err == nil {
+			p.Version = ver
+		} else {
+			bad("version=%q: %v", clip(v), err)
+		}
+	}
+	if v, ok := get("allocator"); ok && v != "" {
+		if a, err := alloc.Parse(v); err == nil {
+			p.Allocator, p.HasAlloc = a, true
+		} else {
+			bad("allocator=%q: want jemalloc or jemalloc-16", clip(v))
+		}
+	}
+	if v, ok := get("theme"); ok {
+		switch v {
+		case "dark", "light":
+			p.Theme = v
+		default:
+			bad("theme=%q: want light or dark", clip(v))
+		}
+	}
+	if v, ok := get("controls"); ok {
+		switch v {
+		case "full", "minimal":
+			p.Controls = v
+		default:
+			bad("controls=%q: want full or minimal", clip(v))
+		}
+	}
+	if v, ok := get("autoplay"); ok {
+		switch strings.ToLower(v) {
+		case "", "1", "true", "yes", "on":
+			p.Autoplay = true
+		case "0", "false", "no", "off":
+		default:
+			bad("autoplay=%q: want 1 or 0", clip(v))
+		}
+	}
+	if v, ok := get("seed"); ok {
+		s, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			bad("seed=%q: want an unsigned integer", clip(v))
+		} else {
+			p.Seed, p.HasSeed = s, true
+		}
+	}
+	if v, ok := get("origins"); ok {
+		o, err := ParseOrigins(v)
+		if err != nil {
+			bad("origins: %v", err)
+		}
+		p.Origins = o
+	}
+	if fragment = strings.TrimPrefix(fragment, "#"); fragment != "" {
+		fq, err := url.ParseQuery(fragment)
+		if err != nil {
+			bad("the address's fragment does not parse: %v", err)
+		}
+		if v := fq.Get(FragmentKey); v != "" {
+			src, err := DecodeLesson(v, lim.LessonBytes)
+			if err != nil {
+				bad("the lesson in the link: %v", err)
+			} else {
+				p.Source = src
+			}
+		}
+	}
+	return p, errs
+}
+
+func clip(s string) string { return truncate(s, 40) }
+
+// EncodeLesson compresses a lesson's text for a link's fragment: raw DEFLATE (RFC 1951,
+// compress/flate at BestCompression), then base64url without padding (RFC 4648 §5).
+func EncodeLesson(src []byte) string {
+	var b bytes.Buffer
+	w, _ := flate.NewWriter(&b, flate.BestCompression)
+	w.Write(src)
+	w.Close()
+	return base64.RawURLEncoding.EncodeToString(b.Bytes())
+}
+
+// ErrTooLarge is wrapped by DecodeLesson when the text would pass the limit.
+var ErrTooLarge = errors.New("lesson too large")
+
+// DecodeLesson undoes EncodeLesson, refusing text longer than maxBytes (0: no limit) without
+// decompressing past it. Padding is accepted.
+func DecodeLesson(s string, maxBytes int) ([]byte, error) {
+	s = strings.TrimRight(strings.TrimSpace(s), "=")
+	if maxBytes > 0 && len(s) > 2*maxBytes {
+		return nil, fmt.Errorf("%w: %d characters of compressed text; the app accepts lessons up to %d bytes (limit LessonBytes)", ErrTooLarge, len(s), maxBytes)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, fmt.Errorf("not base64url (%v): copy the whole link", err)
+	}
+	r := flate.NewReader(bytes.NewReader(raw))
+	defer r.Close()
+	var lr io.Reader = r
+	if maxBytes > 0 {
+		lr = io.LimitReader(r, int64(maxBytes)+1)
+	}
+	out, err := io.ReadAll(lr)
+	if err != nil {
+		return nil, fmt.Errorf("damaged compressed text (%v): copy the whole link", err)
+	}
+	if maxBytes > 0 && len(out) > maxBytes {
+		return nil, fmt.Errorf("%w: more than %d bytes once decompressed (limit LessonBytes)", ErrTooLarge, maxBytes)
+	}
+	return out, nil
+}
+
+// Link is the address of the app at base (scheme://host/path/, no query) with p's settings: a
+// built-in lesson by name in the query, a lesson's text in the fragment. Defaults are left out.
+func (p Params) Link(base string) string {
+	q := url.Values{}
+	if p.Lesson != "" && p.Source == nil {
+		q.Set("lesson", p.Lesson)
+	}
+	if p.Step > 0 {
+		q.Set("step", strconv.Itoa(p.Step))
+	}
+	if p.Lang != "" && p.Lang != "vi" {
+		q.Set("lang", p.Lang)
+	}
+	if p.Version != 0 {
+		q.Set("version", p.Version.String())
+	}
+	if p.HasAlloc {
+		q.Set("allocator", p.Allocator.String())
+	}
+	if p.Theme == "light" {
+		q.Set("theme", "light")
+	}
+	if p.Controls == "minimal" {
+		q.Set("controls", "minimal")
+	}
+	if p.Autoplay {
+		q.Set("autoplay", "1")
+	}
+	if p.HasSeed {
+		q.Set("seed", strconv.FormatUint(p.Seed, 10))
+	}
+	if len(p.Origins) > 0 {
+		q.Set("origins", strings.Join(p.Origins, ","))
+	}
+	s := base
+	if e := q.Encode(); e != "" {
+		s += "?" + e
+	}
+	if p.Source != nil {
+		s += "#" + FragmentKey + "=" + EncodeLesson(p.Source)
+	}
+	return s
+}
+
+// EmbedCode is an <iframe> for a course page showing the app at p (see Link), titled for
+// screen readers. Every attribute value is escaped: titles and links are data, never markup.
+func EmbedCode(base string, p Params, title string) string {
+	if title == "" {
+		title = "redscope"
+	} else {
+		title = "redscope: " + title
+	}
+	return fmt.Sprintf(`<iframe src="%s" title="%s" width="100%%" height="640" style="border:0;max-width:1200px" loading="lazy" allow="clipboard-write"></iframe>`,
+		html.EscapeString(p.Link(base)), html.EscapeString(title))
+}
+
+// ParseOrigins reads a list of origins separated by commas or spaces: each scheme://host[:port]
+// (http or https; a trailing slash is dropped), or "*" for any origin. Bad entries are reported
+// and left out.
+func ParseOrigins(s string) ([]string, error) {
+	var out, bad []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
+		if o, ok := normOrigin(f); ok {
+			out = append(out, o)
+		} else {
+			bad = append(bad, clip(f))
+		}
+	}
+	if len(bad) > 0 {
+		return out, fmt.Errorf("not an origin (want https://host[:port] or *): %s", strings.Join(bad, ", "))
+	}
+	return out, nil
+}
+
+func normOrigin(s string) (string, bool) {
+	if s == "*" {
+		return s, true
+	}
+	u, err := url.Parse(strings.TrimSuffix(s, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		u.Path != "" || u.RawQuery != "" || u.Fragment != "" {
+		return "", false
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host), true
+}
+
+// OriginPolicy decides which parent pages may drive an embedded app by postMessage.
+//
+//   - The app's own origin (self) is always allowed.
+//   - Site: origins the deployer of the app lists (index.html's <html data-redscope-origins>);
+//     "*" there allows any origin.
+//   - Page: origins the embedding page lists in the iframe's address (?origins=); "*" allows any.
+//   - Without Site, Page decides. With Site, Page can only narrow it: an origin must be allowed by
+//     Site, and by Page when Page is given.
+//   - Without either, only self.
+//
+// An opaque origin ("null": sandboxed frames, file: pages) is never allowed: a reply to it could
+// not be addressed.
+type OriginPolicy struct {
+	Self string
+	Site []string
+	Page []string
+}
+
+// Allows reports whether origin may drive the app.
+func (o OriginPolicy) Allows(origin string) bool {
+	origin = strings.ToLower(origin)
+	if origin == "" || origin == "null" {
+		return false
+	}
+	if origin == strings.ToLower(o.Self) {
+		return true
+	}
+	in := func(list []string) bool {
+		for _, x := range list {
+			if x == "*" || x == origin {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case len(o.Site) == 0 && len(o.Page) == 0:
+		return false
+	case len(o.Site) == 0:
+		return in(o.Page)
+	case len(o.Page) == 0:
+		return in(o.Site)
+	default:
+		return in(o.Site) && in(o.Page)
+	}
+}
+
+// OriginOf is the origin (scheme://host[:port]) of an absolute http(s) URL, "" otherwise.
+func OriginOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return ""
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host)
+}

@@ -1,0 +1,509 @@
+package scene
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"redscope/engine"
+	"redscope/lesson"
+)
+
+// Ring draws the consistent-hash ring of a lesson's `ring` lines (lesson/ring.go): the circle
+// coloured by which node owns each arc, the first keys as dots (those that just moved outlined),
+// keys per node on the ring and with hash % N, and the share of keys moved; and Redis Cluster's
+// 16 384 slots for the CLUSTER KEYSLOT commands of the step: the key, its hash tag, its slot.
+type Ring struct {
+	Ev    *lesson.RingEvent // the last ring line of the step (nil when none)
+	Slots []SlotInfo        // the step's CLUSTER KEYSLOT commands
+	Img   Pixels            // the ring's arcs
+	lang  string
+}
+
+// SlotInfo is one CLUSTER KEYSLOT exchange.
+type SlotInfo struct {
+	Key      string
+	Slot     int
+	Tag      string // the hashed part when the key has a hash tag
+	TagStart int    // byte offset of the tag in Key (-1 without a tag)
+	CRC      uint16 // CRC16 of the hashed bytes
+}
+
+func init() { Register("ring", func() Scene { return &Ring{} }) }
+
+// RingImageSize is the side of the ring image in pixels.
+const RingImageSize = 360
+
+// ringGen numbers the pictures so that the drawing side uploads a new one only when it changed.
+var ringGen uint64
+
+// NodeColors are the node colours (≥ 3:1 against the background; Accent is kept for what
+// changed).
+var NodeColors = []Color{
+	{0x4a, 0x9d, 0xf0, 0xff}, {0x3d, 0xc9, 0x8a, 0xff}, {0xff, 0x8a, 0x3d, 0xff}, {0xc7, 0x92, 0xea, 0xff},
+	{0xff, 0x6b, 0x9d, 0xff}, {0x5f, 0xd7, 0xd7, 0xff}, {0xd7, 0xd7, 0x5f, 0xff}, {0xa0, 0xe0, 0x5a, 0xff},
+	{0xf0, 0xa0, 0xa0, 0xff}, {0x9d, 0xb0, 0xff, 0xff}, {0xe0, 0xb0, 0x80, 0xff}, {0xb0, 0xb0, 0xb0, 0xff},
+}
+
+// NodeColor is the colour of node i (in the order nodes were first named).
+func NodeColor(i int) Color {
+	if i < 0 {
+		return Grid
+	}
+	return NodeColors[i%len(NodeColors)]
+}
+
+// Update implements Scene.
+func (s *Ring) Update(in Input) {
+	s.Ev, s.Slots, s.lang = nil, nil, in.Lang
+	for _, x := range in.Last {
+		for _, ev := range x.Events {
+			if r, ok := ev.(lesson.RingEvent); ok {
+				r := r
+				s.Ev = &r
+			}
+		}
+		if si, ok := ParseKeyslot(x); ok {
+			s.Slots = append(s.Slots, si)
+		}
+	}
+	if s.Ev != nil {
+		s.paint()
+	}
+}
+
+// ParseKeyslot reads a CLUSTER KEYSLOT exchange.
+func ParseKeyslot(x lesson.Exchange) (SlotInfo, bool) {
+	args, err := engine.SplitArgs(x.Cmd)
+	if err != nil || len(args) != 3 || x.Error || !strings.EqualFold(string(args[0]), "cluster") || !strings.EqualFold(string(args[1]), "keyslot") {
+		return SlotInfo{}, false
+	}
+	var slot int
+	if _, err := fmt.Sscanf(x.Reply, "(integer) %d", &slot); err != nil {
+		return SlotInfo{}, false
+	}
+	key := args[2]
+	si := SlotInfo{Key: string(key), Slot: slot, TagStart: -1}
+	hashed := key
+	if tag, start, ok := HashTag(key); ok {
+		si.Tag, si.TagStart = string(tag), start
+		hashed = tag
+	}
+	si.CRC = engine.CRC16(hashed)
+	return si, true
+}
+
+// HashTag is Redis Cluster's hash tag rule: the bytes between the first '{' and the first '}'
+// after it, when there is at least one.
+func HashTag(key []byte) (tag []byte, start int, ok bool) {
+	i := strings.IndexByte(string(key), '{')
+	if i < 0 {
+		return nil, -1, false
+	}
+	j := strings.IndexByte(string(key[i+1:]), '}')
+	if j <= 0 {
+		return nil, -1, false
+	}
+	return key[i+1 : i+1+j], i + 1, true
+}
+
+// RingAngle is the angle (radians, clockwise from 12 o'clock) of a hash position.
+func RingAngle(pos uint64, space float64) float64 {
+	return 2 * math.Pi * float64(pos) / space
+}
+
+// RingOwnerAt is the index of the point owning angle a: the first point at or after the
+// position, wrapping to the first.
+func RingOwnerAt(ev *lesson.RingEvent, a float64) int {
+	pos := a / (2 * math.Pi) * ev.Space
+	i := sort.Search(len(ev.Points), func(i int) bool { return float64(ev.Points[i].Pos) >= pos })
+	if i == len(ev.Points) {
+		i = 0
+	}
+	return i
+}
+
+func (s *Ring) nodeIndex(n string) int {
+	for i, m := range s.Ev.Nodes {
+		if m == n {
+			return i
+		}
+	}
+	for i, m := range s.Ev.Before {
+		if m == n {
+			return len(s.Ev.Nodes) + i
+		}
+	}
+	return -1
+}
+
+// paint draws the ring's arcs into the image: an annulus coloured by the owner of each angle.
+func (s *Ring) paint() {
+	n := RingImageSize
+	if s.Img.RGBA == nil {
+		s.Img = Pixels{W: n, H: n, RGBA: make([]byte, 4*n*n)}
+	}
+	clear(s.Img.RGBA)
+	ringGen++
+	s.Img.Gen = ringGen
+	if len(s.Ev.Points) == 0 {
+		return
+	}
+	// The owner of each of 2048 angle buckets, then the annulus.
+	const buckets = 2048
+	var owner [buckets]Color
+	for b := range owner {
+		i := RingOwnerAt(s.Ev, (float64(b)+0.5)/buckets*2*math.Pi)
+		owner[b] = NodeColor(s.nodeIndex(s.Ev.Points[i].Node))
+	}
+	c := float64(n) / 2
+	r1, r0 := c-1, c*0.80
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			dx, dy := float64(x)+0.5-c, float64(y)+0.5-c
+			d := math.Hypot(dx, dy)
+			if d < r0 || d > r1 {
+				continue
+			}
+			a := math.Atan2(dx, -dy)
+			if a < 0 {
+				a += 2 * math.Pi
+			}
+			col := owner[int(a/(2*math.Pi)*buckets)%buckets]
+			o := 4 * (y*n + x)
+			s.Img.RGBA[o], s.Img.RGBA[o+1], s.Img.RGBA[o+2], s.Img.RGBA[o+3] = col.R, col.G, col.B, 0xff
+		}
+	}
+}
+
+// Frame implements Scene.
+func (s *Ring) Frame(r Rect, t float64) []Prim {
+	var l list
+	f := FontSize(r)
+	in := r.Inset(f * 0.8)
+	if s.Ev == nil && len(s.Slots) == 0 {
+		l.wrap(in, in.Y, tr(s.lang, "No ring yet: a lesson step or the console line  ring nodes a,b,c,d  makes one; CLUSTER KEYSLOT key shows a slot.",
+			"Chưa có vòng hash: một bước của bài hoặc dòng console  ring nodes a,b,c,d  tạo vòng; CLUSTER KEYSLOT key cho biết slot."), f*0.9, Dim)
+		return l
+	}
+	ringR, slotR := in, Rect{}
+	if s.Ev != nil && len(s.Slots) > 0 {
+		h := math.Min(in.H*0.4, f*1.3*float64(2*len(s.Slots)+2))
+		ringR = Rect{in.X, in.Y, in.W, in.H - h - f*0.5}
+		slotR = Rect{in.X, in.Y + in.H - h, in.W, h}
+	} else if s.Ev == nil {
+		slotR = in
+	}
+	if s.Ev != nil {
+		s.drawRing(&l, ringR, f, t)
+	}
+	if len(s.Slots) > 0 {
+		s.drawSlots(&l, slotR, f, t)
+	}
+	return l
+}
+
+// RingLayout splits the area below the header into the circle and the table: side by side
+// when the area is wide, else the circle above the table. rows is the table's row count.
+func RingLayout(area Rect, f float64, rows int) (circle Rect, table Rect) {
+	fs := f * 0.8
+	tableH := fs * 1.35 * float64(rows)
+	tableW := MonoWidth(strings.Repeat("m", RingTableChars), fs)
+	if area.W-tableW-f >= area.H*0.6 { // room for a circle beside the table
+		d := math.Min(area.H, area.W-tableW-f)
+		circle = Rect{area.X, area.Y, d, d}
+		table = Rect{area.X + d + f, area.Y, area.W - d - f, area.H}
+		return
+	}
+	d := math.Max(0, math.Min(area.W, area.H-tableH-f*0.5))
+	circle = Rect{area.X + (area.W-d)/2, area.Y, d, d}
+	table = Rect{area.X, area.Y + d + f*0.5, area.W, area.H - d - f*0.5}
+	return
+}
+
+// RingTableChars is the width of the node table in monospace characters.
+const RingTableChars = 30
+
+func (s *Ring) drawRing(l *list, r Rect, f, t float64) {
+	ev := s.Ev
+	y := r.Y
+	head := fmt.Sprintf("%s · %d vnodes/node · %d keys · %d nodes", ev.Hash, ev.VNodes, ev.Keys, len(ev.Nodes))
+	l.text(r.X, y, fitText(head, r.W, f*0.85, true), f*0.85, TextColor, Left, true)
+	y += f * 1.3
+	var note string
+	switch ev.Op {
+	case "nodes":
+		note = tr(s.lang, "a key belongs to the first node point clockwise from it", "key thuộc điểm node đầu tiên theo chiều kim đồng hồ")
+	case "add":
+		note = tr(s.lang, "added %s", "thêm %s", ev.Arg)
+	case "remove":
+		note = tr(s.lang, "removed %s", "bỏ %s", ev.Arg)
+	case "vnodes":
+		note = tr(s.lang, "now %s vnodes per node", "giờ %s vnode mỗi node", ev.Arg)
+	}
+	l.text(r.X, y, fitText(note, r.W, f*0.85, false), f*0.85, Accent, Left, false)
+	y += f * 1.4
+	rows := len(ev.Nodes) + 1
+	if ev.RingMoved >= 0 {
+		rows += 2
+	}
+	circle, table := RingLayout(Rect{r.X, y, r.W, r.Y + r.H - y}, f, rows)
+	if circle.W >= 40 {
+		s.drawCircle(l, circle, f, t)
+	}
+	s.drawTable(l, table, f, t)
+}
+
+func (s *Ring) drawCircle(l *list, c Rect, f, t float64) {
+	ev := s.Ev
+	*l = append(*l, Prim{Kind: KImage, X: c.X, Y: c.Y, W: c.W, H: c.H, Img: &s.Img})
+	cx, cy, R := c.X+c.W/2, c.Y+c.H/2, c.W/2
+	at := func(a, rad float64) (float64, float64) { return cx + rad*math.Sin(a), cy - rad*math.Cos(a) }
+	// Node points: a tick across the band when they are few enough to see one by one.
+	if len(ev.Points) <= 64 {
+		for _, p := range ev.Points {
+			a := RingAngle(p.Pos, ev.Space)
+			x0, y0 := at(a, R*0.74)
+			x1, y1 := at(a, R)
+			col := TextColor
+			if (ev.Op == "add" && p.Node == ev.Arg) || len(ev.Points) <= 12 {
+				col = TextColor.Mix(Accent, Pulse(t))
+			}
+			l.line(x0, y0, x1, y1, math.Max(2, R*0.015), col)
+		}
+	}
+	// The first keys as dots inside the band; keys that changed owner outlined.
+	pulse := Pulse(t)
+	d := math.Max(4, R*0.045)
+	moved := 0
+	for _, k := range ev.Samples {
+		a := RingAngle(k.Pos, ev.Space)
+		x, y := at(a, R*0.66)
+		l.rect(x-d/2, y-d/2, d, d, NodeColor(s.nodeIndex(k.Owner)))
+		if k.Was != "" && k.Was != k.Owner {
+			moved++
+			l.frame(x-d, y-d, 2*d, 2*d, math.Max(1.5, d*0.3), Accent.Alpha(pulse))
+		}
+	}
+	// Centre: what the dots are.
+	fs := math.Max(11, math.Min(f*0.7, R*0.14))
+	lines := []string{tr(s.lang, "first %d keys", "%d key đầu", len(ev.Samples))}
+	if ev.RingMoved >= 0 {
+		lines = append(lines, tr(s.lang, "%d moved", "%d đổi node", moved))
+	}
+	for i, txt := range lines {
+		if MonoWidth(txt, fs)*1.0 < R*1.1 {
+			l.text(cx, cy-fs*float64(len(lines))*0.65+float64(i)*fs*1.3, txt, fs, Dim, Center, false)
+		}
+	}
+}
+
+func (s *Ring) drawTable(l *list, r Rect, f, t float64) {
+	ev := s.Ev
+	fs := f * 0.8
+	rowH := fs * 1.35
+	if r.H < rowH {
+		return
+	}
+	cw := MonoWidth("m", fs)
+	colName := r.X + cw*2
+	colRing := colName + cw*10
+	colMod := colRing + cw*10
+	y := r.Y
+	l.text(colRing, y, fitText(tr(s.lang, "ring", "vòng"), cw*9, fs, true), fs, Dim, Left, true)
+	l.text(colMod, y, "hash % N", fs, Dim, Left, true)
+	y += rowH
+	maxLoad := 1
+	for i := range ev.Nodes {
+		maxLoad = max(maxLoad, ev.RingLoad[i], ev.ModLoad[i])
+	}
+	for i, n := range ev.Nodes {
+		if y+rowH > r.Y+r.H+0.01 {
+			break
+		}
+		col := NodeColor(i)
+		l.rect(r.X, y+fs*0.15, cw*1.2, fs*0.9, col)
+		c := TextColor
+		if ev.Op == "add" && n == ev.Arg {
+			c = TextColor.Mix(Accent, Pulse(t))
+		}
+		l.text(colName, y, fitText(n, cw*9.5, fs, true), fs, c, Left, true)
+		for j, v := range []int{ev.RingLoad[i], ev.ModLoad[i]} {
+			x := colRing + float64(j)*cw*10
+			w := cw * 8.5 * float64(v) / float64(maxLoad)
+			l.rect(x, y+fs*1.05, w, math.Max(2, fs*0.18), col.Alpha(0.8))
+			l.text(x, y, fmt.Sprint(v), fs, TextColor, Left, true)
+		}
+		y += rowH
+	}
+	if ev.RingMoved >= 0 && y+rowH*2 <= r.Y+r.H+0.01 {
+		y += rowH * 0.2
+		l.text(r.X, y, fitText(tr(s.lang, "keys moved:", "key đổi node:"), r.W, fs, false), fs, Dim, Left, false)
+		y += rowH
+		l.text(colRing, y, lesson.Percent(ev.RingMoved, ev.Keys), fs, Accent, Left, true)
+		if ev.ModMoved >= 0 {
+			l.text(colMod, y, lesson.Percent(ev.ModMoved, ev.Keys), fs, ErrorC, Left, true)
+		}
+	}
+}
+
+// SlotX is where slot s sits on a bar of width w starting at x.
+func SlotX(x, w float64, slot int) float64 { return x + w*(float64(slot)+0.5)/16384 }
+
+// ClusterShards are the slot ranges `redis-cli --cluster create` gives three masters.
+var ClusterShards = [3][2]int{{0, 5460}, {5461, 10922}, {10923, 16383}}
+
+func (s *Ring) drawSlots(l *list, r Rect, f, t float64) {
+	fs := f * 0.8
+	if s.Ev == nil {
+		fs = f * 0.9
+	}
+	y := r.Y
+	y = l.wrap(r, y, tr(s.lang, "Redis Cluster: slot = CRC16(key, or only its {tag}) mod 16384; three masters share the slots:",
+		"Redis Cluster: slot = CRC16(key, hoặc chỉ phần {tag}) mod 16384; ba master chia nhau các slot:"), fs, TextColor)
+	y += fs * 0.2
+	// The bar of 16 384 slots in three shards, a marker per key above it (stacked when keys
+	// share a slot).
+	stack := 0
+	for i, si := range s.Slots {
+		n := 0
+		for _, o := range s.Slots[:i] {
+			if o.Slot == si.Slot {
+				n++
+			}
+		}
+		stack = max(stack, n+1)
+	}
+	mk := fs * 0.8
+	y += mk * float64(stack)
+	barH := fs * 1.2
+	for i, sh := range ClusterShards {
+		x0, x1 := SlotX(r.X, r.W, sh[0])-r.W/32768, SlotX(r.X, r.W, sh[1])+r.W/32768
+		l.rect(x0, y, x1-x0-1, barH, NodeColor(i).Mix(Background, 0.55))
+		lbl := fmt.Sprintf("%d–%d", sh[0], sh[1])
+		al, lx := Center, (x0+x1)/2
+		if i == 0 {
+			al, lx = Left, x0
+		} else if i == 2 {
+			al, lx = Right, x1
+		}
+		l.text(lx, y+barH+2, lbl, fs, Dim, al, true)
+	}
+	pulse := Pulse(t)
+	for i, si := range s.Slots {
+		n := 0
+		for _, o := range s.Slots[:i] {
+			if o.Slot == si.Slot {
+				n++
+			}
+		}
+		x := SlotX(r.X, r.W, si.Slot)
+		x = math.Max(r.X+mk/2, math.Min(r.X+r.W-mk/2, x))
+		l.rect(x-1, y, 2, barH, TextColor)
+		l.rect(x-mk/2, y-mk*float64(n+1), mk, mk*0.85, keyColor(i).Mix(Accent, 0.3*pulse))
+	}
+	y += barH + fs*1.7
+	cw := MonoWidth("m", fs)
+	for i, si := range s.Slots {
+		if y+fs*1.3 > r.Y+r.H+0.01 {
+			break
+		}
+		l.rect(r.X, y+fs*0.2, cw, fs*0.8, keyColor(i))
+		x := r.X + cw*1.6
+		key := si.Key
+		maxKey := int(math.Max(4, (r.W*0.55)/cw))
+		if utf8.RuneCountInString(key) > maxKey || si.TagStart < 0 {
+			l.text(x, y, fitText(key, cw*float64(maxKey), fs, true), fs, TextColor, Left, true)
+		} else {
+			// The hashed part lit: prefix, tag, suffix, each placed by the monospace advance.
+			pre, tag, post := key[:si.TagStart], si.Tag, key[si.TagStart+len(si.Tag):]
+			l.text(x, y, pre, fs, Dim, Left, true)
+			l.text(x+MonoWidth(pre, fs), y, tag, fs, Accent, Left, true)
+			l.text(x+MonoWidth(pre+tag, fs), y, post, fs, Dim, Left, true)
+		}
+		x += cw * float64(min(maxKey, utf8.RuneCountInString(key))+1)
+		shard := 0
+		for j, sh := range ClusterShards {
+			if si.Slot >= sh[0] && si.Slot <= sh[1] {
+				shard = j
+			}
+		}
+		rest := fmt.Sprintf("→ %d", si.Slot)
+		if r.X+r.W-x > MonoWidth(rest+"  CRC16 0xffff  master 3", fs) {
+			rest += fmt.Sprintf("  CRC16 0x%04x  master %d", si.CRC, shard+1)
+		} else if r.X+r.W-x > MonoWidth(rest+"  CRC16 0xffff", fs) {
+			rest += fmt.Sprintf("  CRC16 0x%04x", si.CRC)
+		}
+		l.text(x, y, fitText(rest, r.X+r.W-x, fs, true), fs, TextColor, Left, true)
+		y += fs * 1.35
+	}
+}
+
+// keyColor is the marker colour of the i-th key of a step (Accent is kept for the tag).
+func keyColor(i int) Color { return NodeColor(i + 3) }
+
+// --- text helpers shared by the ring, bloom and counters scenes ---
+
+// SansAdvance bounds the average advance of Liberation Sans (em units) for layout estimates.
+const SansAdvance = 0.56
+
+// TextWidth estimates the width of s at size (exact for the monospace font).
+func TextWidth(s string, size float64, mono bool) float64 {
+	if mono {
+		return MonoWidth(s, size)
+	}
+	return float64(utf8.RuneCountInString(s)) * SansAdvance * size
+}
+
+// fitText shortens s with "…" so that it fits in w.
+func fitText(s string, w, size float64, mono bool) string {
+	if TextWidth(s, size, mono) <= w {
+		return s
+	}
+	rs := []rune(s)
+	adv := MonoAdvance * size
+	if !mono {
+		adv = SansAdvance * size
+	}
+	n := int(w/adv) - 1
+	if n <= 0 {
+		return ""
+	}
+	return string(rs[:min(n, len(rs))]) + "…"
+}
+
+// wrap draws s as lines of sans text that fit in r.W from y down, within r; it returns the y
+// below the last line.
+func (l *list) wrap(r Rect, y float64, s string, size float64, c Color) float64 {
+	for _, line := range WrapText(s, r.W, size) {
+		if y+size*1.25 > r.Y+r.H+0.01 {
+			break
+		}
+		l.text(r.X, y, line, size, c, Left, false)
+		y += size * 1.3
+	}
+	return y
+}
+
+// WrapText breaks s into lines of sans text no wider than w.
+func WrapText(s string, w, size float64) []string {
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		cand := word
+		if line != "" {
+			cand = line + " " + word
+		}
+		if line != "" && TextWidth(cand, size, false) > w {
+			out = append(out, line)
+			cand = word
+		}
+		line = cand
+	}
+	if line != "" {
+		out = append(out, fitText(line, w, size, false))
+	}
+	return out
+}
