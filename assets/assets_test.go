@@ -13,8 +13,13 @@ import (
 // allocators; every check written in the lessons must hold.
 func TestBuiltinLessons(t *testing.T) {
 	ls := Lessons()
-	if len(ls) < 3 || ls[0].Name != "sds-growth" || ls[1].Name != "bit-offsets" || ls[2].Name != "hll-registers" {
-		t.Fatalf("lessons %v", ls)
+	if len(ls) != len(Order) {
+		t.Fatalf("%d lessons, %d in Order", len(ls), len(Order))
+	}
+	for i, l := range ls {
+		if l.Name != Order[i] {
+			t.Fatalf("lesson %d is %q, want %q (Lessons follows Order)", i, l.Name, Order[i])
+		}
 	}
 	for _, src := range ls {
 		l, err := lesson.Parse(src.Name+".lesson", src.Src)
