@@ -8,7 +8,7 @@
 #                      assets/) with precompressed .gz and .br copies
 #   ./build.sh serve   dist, then serve it on http://127.0.0.1:8080/ (ADDR=host:port to change)
 #
-# Environment: FUZZTIME (default 20s; 0 skips the fuzz run), BROTLI_QUALITY (default 9),
+# Environment: FUZZTIME (default 20s; 0 skips the fuzz run), BROTLI_QUALITY (default 11),
 # ADDR (serve address).
 set -euo pipefail
 
@@ -60,7 +60,7 @@ cmd_test() {
 
 # compress writes gzip -9 and brotli copies of every compressible file under dist/.
 compress() {
-	local q="${BROTLI_QUALITY:-9}"
+	local q="${BROTLI_QUALITY:-11}"
 	local have_brotli=1
 	if ! command -v brotli >/dev/null 2>&1; then
 		have_brotli=0

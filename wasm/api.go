@@ -5,6 +5,8 @@ package main
 import (
 	"encoding/json"
 	"syscall/js"
+
+	"redscope/lesson"
 )
 
 // The page API, window.redscope (names are stable; tests and course pages use them):
@@ -19,7 +21,13 @@ import (
 //	back()     → true when it went back
 //	reset()
 //	state()    → {lesson, step, steps, version, allocator, outputs: {commands, keys}}
-//	stats()    → {frames, drawMs}
+//	stats()    → {frames, drawMs, updates, updateMsTotal, drawMsTotal, frameMsAvg, frameMsMedian,
+//	             frameMsPeak, firstDrawMs} (perf.go)
+//	loadSource(text) → "" when the lesson text loaded (as the custom lesson), else the error
+//	transcript() → the lesson (all steps) and the console lines as a redis-cli input file
+//	link(step)   → the address of this lesson at step (-1: none); embedCode() → an <iframe>
+//	(embed.go also answers postMessage requests from the embedding page)
+//	bench(days, perDay, overlap) → the course's HyperLogLog week timed on a fresh engine (perf.go)
 //
 // Each function computes synchronously inside its callback (nothing in it waits), recovers any
 // panic, shows it, and returns undefined in that case.
@@ -64,9 +72,34 @@ func exportAPI(a *app, g *game) {
 		return js.Global().Get("JSON").Call("parse", string(b))
 	})
 	fn("stats", func([]js.Value) any {
-		return map[string]any{"frames": g.frames, "drawMs": g.drawMs}
+		return g.perf.fields(map[string]any{"frames": g.frames, "drawMs": g.drawMs})
+	})
+	fn("loadSource", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return "loadSource needs the lesson's text"
+		}
+		if err := a.loadSource("api.lesson", []byte(args[0].String())); err != nil {
+			return err.Error()
+		}
+		return ""
+	})
+	fn("transcript", func([]js.Value) any { return a.player.Transcript() })
+	fn("link", func(args []js.Value) any {
+		step := -1
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			step = args[0].Int()
+		}
+		return a.currentParams(step).Link(baseURL())
+	})
+	fn("embedCode", func([]js.Value) any {
+		title := ""
+		if l := a.player.Lesson(); l != nil {
+			title = l.Title.In(a.lang)
+		}
+		return lesson.EmbedCode(baseURL(), a.currentParams(-1), title)
 	})
 	js.Global().Set("redscope", api)
+	startMessages(a) // embed.go
 }
 
 func (a *app) guardValue(where string, p any) {

@@ -6,15 +6,11 @@
 package main
 
 import (
-	"bytes"
 	"image/color"
 	"math"
 	"syscall/js"
 
-	"github.com/go-fonts/liberation/liberationmonoregular"
-	"github.com/go-fonts/liberation/liberationsansregular"
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"redscope/scene"
@@ -22,27 +18,29 @@ import (
 
 type game struct {
 	a      *app
-	sans   *text.GoTextFaceSource
-	mono   *text.GoTextFaceSource
+	fonts  *fontSet // fonts.go
 	imgs   map[*scene.Pixels]*ebiten.Image
 	gens   map[*scene.Pixels]uint64
 	scale  float64
 	w, h   float64 // CSS pixels
 	frames int
 	drawMs float64 // Go time of the last Draw
+	perf   frameStats
+	batch  quadBatch // batch.go
 }
 
 func main() {
+	mark("goMain")
 	a := newApp()
+	mark("app")
 	g := &game{a: a, imgs: map[*scene.Pixels]*ebiten.Image{}, gens: map[*scene.Pixels]uint64{}, scale: 1}
 	var err error
-	if g.sans, err = text.NewGoTextFaceSource(bytes.NewReader(liberationsansregular.TTF)); err != nil {
+	if g.fonts, err = loadFonts(); err != nil {
 		a.showError(err.Error())
 	}
-	if g.mono, err = text.NewGoTextFaceSource(bytes.NewReader(liberationmonoregular.TTF)); err != nil {
-		a.showError(err.Error())
-	}
+	mark("fonts")
 	exportAPI(a, g)
+	exportPerfAPI(a)
 	ebiten.SetWindowTitle("redscope")
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	if err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{InitUnfocused: true}); err != nil {
@@ -52,7 +50,9 @@ func main() {
 
 func (g *game) Update() error {
 	defer g.a.guard("update")
+	t0 := now()
 	g.a.tick()
+	g.perf.update(now() - t0)
 	return nil
 }
 
@@ -76,6 +76,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	}
 	g.frames++
 	g.drawMs = now() - t0
+	g.perf.draw(g.drawMs)
 	if !g.a.ready {
 		g.a.ready = true
 		setReady()
@@ -90,35 +91,23 @@ func (g *game) drawPrims(dst *ebiten.Image, prims []scene.Prim) {
 		p := &prims[i]
 		x, y, w, h := float32(p.X*s), float32(p.Y*s), float32(p.W*s), float32(p.H*s)
 		switch p.Kind {
-		case scene.KRect:
-			if w > 0 && h > 0 {
-				vector.DrawFilledRect(dst, x, y, w, h, toColor(p.Color), false)
-			}
+		case scene.KRect: // batch.go: one DrawTriangles for each run of rects and frames
+			g.batch.rect(dst, x, y, x+w, y+h, p.Color)
 		case scene.KFrame:
-			vector.StrokeRect(dst, x, y, w, h, float32(p.Stroke*s), toColor(p.Color), false)
+			g.batch.frame(dst, x, y, w, h, float32(p.Stroke*s), p.Color)
 		case scene.KLine:
+			g.batch.flush(dst)
 			vector.StrokeLine(dst, x, y, x+w, y+h, float32(p.Stroke*s), toColor(p.Color), true)
-		case scene.KText:
-			src := g.sans
-			if p.Mono {
-				src = g.mono
-			}
-			if src == nil {
-				continue
-			}
-			f := &text.GoTextFace{Source: src, Size: p.Size * s}
-			op := &text.DrawOptions{}
-			op.GeoM.Translate(float64(x), float64(y))
-			op.ColorScale.ScaleWithColor(toColor(p.Color))
-			switch p.Align {
-			case scene.Center:
-				op.PrimaryAlign = text.AlignCenter
-			case scene.Right:
-				op.PrimaryAlign = text.AlignEnd
-			}
-			text.Draw(dst, p.Text, f, op)
+		case scene.KText: // fonts.go: each text run drawn once into an image, then one DrawImage
+			g.batch.flush(dst)
+			g.fonts.drawText(dst, p, clipText(p.Text), p.Size*s, float64(x), float64(y), g.frames)
 		case scene.KImage:
+			g.batch.flush(dst)
 			img := g.imgs[p.Img]
+			if img != nil && (img.Bounds().Dx() != p.Img.W || img.Bounds().Dy() != p.Img.H) {
+				img.Deallocate() // the scene resized its pixels (a listpack's byte map grows)
+				img = nil
+			}
 			if img == nil {
 				img = ebiten.NewImage(p.Img.W, p.Img.H)
 				g.imgs[p.Img] = img
@@ -135,6 +124,8 @@ func (g *game) drawPrims(dst *ebiten.Image, prims []scene.Prim) {
 			dst.DrawImage(img, op)
 		}
 	}
+	g.batch.flush(dst)
+	g.fonts.sweep(g.frames)
 }
 
 func now() float64 { return js.Global().Get("performance").Call("now").Float() }

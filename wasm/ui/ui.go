@@ -1,8 +1,18 @@
 //go:build js && wasm
 
 // Package ui is redscope's whole DOM layer: a handful of helpers over honnef.co/go/js/dom/v2 for
-// the page's static markup (index.html). It is kept to one small package because every dom/v2
-// wrapper that becomes reachable stays in the wasm payload (BROWSER-NOTES).
+// the page's static markup (index.html).
+//
+// Payload: ebiten links text/template, whose reflective method calls make the linker keep every
+// exported method of every type that is ever converted to an interface. dom/v2's entry points
+// (GetWindow, Document, GetElementByID, AddEventListener, AppendChild, …) return interfaces
+// built by type switches over ~130 element and event types, so touching any of them kept about
+// 6 MB of wasm code and as much again of tables (BROWSER-NOTES: "why dom/v2 costs 17 MB"). This
+// package therefore uses dom/v2 only through the concrete *dom.BasicElement, built directly
+// around a js.Value, and calls its methods statically; it never passes a dom value as an
+// interface (no dom.Node/Element/Event arguments or results), and it looks elements up, creates
+// them, appends them and listens for events with syscall/js. wasm/browsertest/perf_test.go
+// measures the payload: keep it that way when adding helpers.
 //
 // Event handlers given to this package run inside syscall/js callbacks: they must never block.
 package ui
@@ -13,13 +23,20 @@ import (
 	"honnef.co/go/js/dom/v2"
 )
 
-var doc = dom.GetWindow().Document()
+var doc = js.Global().Get("document")
 
 // El is one element of the page.
-type El struct{ e dom.Element }
+type El struct{ e *dom.BasicElement }
+
+func wrap(v js.Value) El {
+	if v.IsNull() || v.IsUndefined() {
+		return El{}
+	}
+	return El{&dom.BasicElement{BasicNode: &dom.BasicNode{Value: v}}}
+}
 
 // ByID finds an element; the zero El (all methods no-ops) when it is missing.
-func ByID(id string) El { return El{doc.GetElementByID(id)} }
+func ByID(id string) El { return wrap(doc.Call("getElementById", id)) }
 
 func (el El) ok() bool { return el.e != nil }
 
@@ -30,7 +47,7 @@ func (el El) SetText(s string) {
 	}
 }
 
-// SetAttr sets an attribute; an empty value with remove=true removes it.
+// SetAttr sets an attribute.
 func (el El) SetAttr(name, value string) {
 	if el.ok() {
 		el.e.SetAttribute(name, value)
@@ -75,23 +92,30 @@ func (el El) Focus() {
 	}
 }
 
+// listen adds an event listener on target; fn gets the event and returns true to prevent the
+// default action.
+func listen(target js.Value, typ string, fn func(ev js.Value) bool) {
+	target.Call("addEventListener", typ, js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 && fn(args[0]) {
+			args[0].Call("preventDefault")
+		}
+		return nil
+	}))
+}
+
+func keyOf(ev js.Value) string {
+	if k := ev.Get("key"); k.Type() == js.TypeString {
+		return k.String()
+	}
+	return ""
+}
+
 // On listens for an event; fn gets the event's key (for keyboard events) and returns true to
 // prevent the default action.
 func (el El) On(typ string, fn func(key string) bool) {
-	if !el.ok() {
-		return
+	if el.ok() {
+		listen(el.e.Underlying(), typ, func(ev js.Value) bool { return fn(keyOf(ev)) })
 	}
-	el.e.AddEventListener(typ, false, func(ev dom.Event) {
-		u := ev.Underlying()
-		k := u.Get("key")
-		key := ""
-		if k.Type() == js.TypeString {
-			key = k.String()
-		}
-		if fn(key) {
-			ev.PreventDefault()
-		}
-	})
 }
 
 // Options replaces a select's options with (value, label) pairs.
@@ -101,28 +125,25 @@ func (el El) Options(values, labels []string) {
 	}
 	el.e.SetTextContent("")
 	for i, v := range values {
-		o := doc.CreateElement("option")
-		o.SetAttribute("value", v)
-		o.SetTextContent(labels[i])
-		el.e.AppendChild(o)
+		o := wrap(doc.Call("createElement", "option"))
+		o.e.SetAttribute("value", v)
+		o.e.SetTextContent(labels[i])
+		el.e.Underlying().Call("appendChild", o.e.Underlying())
 	}
 }
 
 // OnDocKey listens for keydown on the document; fn gets the key and the focused element's tag
 // name (INPUT, SELECT, BUTTON, …) and returns true to prevent the default action.
 func OnDocKey(fn func(key, tag string) bool) {
-	doc.AddEventListener("keydown", false, func(ev dom.Event) {
-		u := ev.Underlying()
-		if u.Get("ctrlKey").Bool() || u.Get("metaKey").Bool() || u.Get("altKey").Bool() {
-			return
+	listen(doc, "keydown", func(ev js.Value) bool {
+		if ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() {
+			return false
 		}
 		tag := ""
-		if t := u.Get("target"); t.Truthy() && t.Get("tagName").Type() == js.TypeString {
+		if t := ev.Get("target"); t.Truthy() && t.Get("tagName").Type() == js.TypeString {
 			tag = t.Get("tagName").String()
 		}
-		if fn(u.Get("key").String(), tag) {
-			ev.PreventDefault()
-		}
+		return fn(keyOf(ev), tag)
 	})
 }
 
@@ -139,4 +160,4 @@ func ReducedMotion() bool {
 }
 
 // SetLang sets <html lang>.
-func SetLang(lang string) { doc.DocumentElement().SetAttribute("lang", lang) }
+func SetLang(lang string) { wrap(doc.Get("documentElement")).SetAttr("lang", lang) }

@@ -1,0 +1,491 @@
+//go:build js && wasm
+
+package main
+
+// Embedding the app in course pages (lesson/url.go has the pure parts, FORMAT.md documents them):
+//
+//   - URL parameters: lesson, step, lang, version, allocator, theme (light|dark), controls
+//     (full|minimal), autoplay, seed, origins; a whole lesson in the fragment (#lesson=…).
+//   - Lessons pasted or dropped into the "Share · your lesson" panel.
+//   - "Copy link to this step", "Copy embed code" (an <iframe>), "Export transcript" (a
+//     redis-cli input file).
+//   - postMessage: the embedding page (window.parent only, and only from an allowed origin, see
+//     lesson.OriginPolicy) sends {redscope: "exec"|"lesson"|"step"|"back"|"reset"|"state"|
+//     "transcript", id, args} and gets {redscope: "reply", id, result} or {redscope: "reply", id,
+//     error}; the app posts {redscope: "ready", …} once and {redscope: "step", lesson, step,
+//     steps} on every change of lesson or step, to the parent's origin only (never "*").
+//
+// Everything from a URL, a message, a paste or a file is data: it reaches the page only through
+// textContent and attribute values (wasm/ui), never as markup.
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"syscall/js"
+
+	"redscope/assets"
+	"redscope/engine"
+	"redscope/lesson"
+	"redscope/wasm/ui"
+)
+
+// customValue is the lesson selector's value for a lesson loaded from a link, a paste or a file.
+const customValue = "~custom"
+
+type embedState struct {
+	params       lesson.Params
+	policy       lesson.OriginPolicy
+	framed       bool
+	parentOrigin string // the embedding page's origin once known and allowed, else ""
+	posted       string // the last step message sent (to send only changes)
+	started      bool   // "ready" was posted
+	denied       map[string]bool
+	custom       *lesson.Lesson
+	customSrc    []byte
+}
+
+var emb = embedState{denied: map[string]bool{}}
+
+// customLesson is the custom lesson for the selector value customValue (app.findLesson).
+func customLesson(name string) *lesson.Lesson {
+	if name == customValue {
+		return emb.custom
+	}
+	return nil
+}
+
+func jsGlobal(path ...string) js.Value {
+	v := js.Global()
+	for _, p := range path {
+		if v.Type() != js.TypeObject && v.Type() != js.TypeFunction {
+			return js.Undefined()
+		}
+		v = v.Get(p)
+	}
+	return v
+}
+
+func jsString(v js.Value) string {
+	if v.Type() == js.TypeString {
+		return v.String()
+	}
+	return ""
+}
+
+// initEmbed applies the URL parameters newApp does not handle, wires the share panel and
+// returns the problems to show. It runs at the end of newApp, after the first lesson loaded.
+func (a *app) initEmbed() []string {
+	var bad []string
+	p, errs := lesson.ParseParams(jsString(jsGlobal("location", "search")), jsString(jsGlobal("location", "hash")), &lesson.DefaultLimits)
+	for _, err := range errs {
+		if s := err.Error(); !strings.HasPrefix(s, "version=") && !strings.HasPrefix(s, "allocator=") { // newApp reports those
+			bad = append(bad, s)
+		}
+	}
+	emb.params = p
+	root := jsGlobal("document", "documentElement")
+	root.Call("setAttribute", "data-theme", p.Theme)
+	root.Call("setAttribute", "data-controls", p.Controls)
+
+	site, err := lesson.ParseOrigins(jsString(root.Call("getAttribute", "data-redscope-origins")))
+	if err != nil {
+		bad = append(bad, "data-redscope-origins: "+err.Error())
+	}
+	emb.policy = lesson.OriginPolicy{Self: jsString(jsGlobal("location", "origin")), Site: site, Page: p.Origins}
+	emb.framed = !js.Global().Get("parent").Equal(js.Global())
+	if emb.framed {
+		guess := ""
+		if ao := jsGlobal("location", "ancestorOrigins"); ao.Type() == js.TypeObject && ao.Length() > 0 {
+			guess = jsString(ao.Index(0))
+		} else {
+			guess = lesson.OriginOf(jsString(jsGlobal("document", "referrer")))
+		}
+		if emb.policy.Allows(guess) {
+			emb.parentOrigin = guess
+		}
+	}
+
+	if p.HasSeed {
+		c := a.player.Config()
+		c.Seed = p.Seed
+		a.player.SetConfig(c)
+	}
+	if p.Source != nil {
+		if err := a.loadSource("link.lesson", p.Source); err != nil {
+			bad = append(bad, err.Error())
+		}
+	}
+	if p.Step > 0 {
+		if p.Step > a.player.Len() {
+			bad = append(bad, fmt.Sprintf("step=%d: the lesson has %d steps", p.Step, a.player.Len()))
+		}
+		a.seek(p.Step)
+	}
+	if p.Autoplay && a.player.Pos() < a.player.Len() {
+		a.togglePlay()
+	}
+	a.initShareDOM()
+	a.changed()
+	return bad
+}
+
+// loadSource parses a lesson's text under the app's limits and loads it as the custom lesson.
+func (a *app) loadSource(name string, src []byte) error {
+	newest := engine.Versions[len(engine.Versions)-1]
+	l, err := lesson.ParseLimited(name, src, newest, &lesson.DefaultLimits)
+	if err != nil {
+		return err
+	}
+	emb.custom, emb.customSrc = l, append([]byte(nil), src...)
+	if sel := byID("lesson"); sel.Truthy() {
+		if old := sel.Call("querySelector", "option[value='"+customValue+"']"); old.Truthy() {
+			old.Call("remove")
+		}
+		o := jsGlobal("document").Call("createElement", "option")
+		o.Set("value", customValue)
+		o.Set("textContent", "✎ "+l.Title.In(a.lang)) // text, never markup
+		sel.Call("appendChild", o)
+	}
+	if err := a.loadLesson(customValue); err != nil {
+		return err
+	}
+	ui.ByID("lesson").SetValue(customValue)
+	return nil
+}
+
+// afterChange runs at the end of app.changed: a refused command shows its limit as the page's
+// error, and the parent hears of a new lesson or step.
+func (a *app) afterChange() {
+	for _, x := range a.player.Last() {
+		if x.Refused != "" {
+			a.showError(strings.TrimPrefix(x.Reply, lesson.RefusedPrefix))
+		}
+	}
+	a.notifyStep()
+}
+
+func (a *app) currentName() string {
+	l := a.player.Lesson()
+	if l == nil {
+		return "sandbox"
+	}
+	return l.Name
+}
+
+// notifyStep posts {redscope: "step", lesson, step, steps} to the parent when they changed.
+func (a *app) notifyStep() {
+	if !emb.started || !emb.framed || emb.parentOrigin == "" {
+		return
+	}
+	name, pos, n := a.currentName(), a.player.Pos(), a.player.Len()
+	key := fmt.Sprintf("%s\x00%d\x00%d", name, pos, n)
+	if key == emb.posted {
+		return
+	}
+	emb.posted = key
+	a.postParent(map[string]any{"redscope": "step", "lesson": name, "step": pos, "steps": n})
+}
+
+func (a *app) postParent(msg map[string]any) {
+	if !emb.framed || emb.parentOrigin == "" {
+		return
+	}
+	js.Global().Get("parent").Call("postMessage", js.ValueOf(msg), emb.parentOrigin)
+}
+
+// startMessages listens for the parent's requests and says "ready" (exportAPI calls it).
+func startMessages(a *app) {
+	js.Global().Call("addEventListener", "message", js.FuncOf(func(_ js.Value, args []js.Value) (ret any) {
+		defer a.guard("message")
+		if len(args) > 0 {
+			a.onMessage(args[0])
+		}
+		return nil
+	}))
+	a.postParent(map[string]any{"redscope": "ready", "lesson": a.currentName(), "step": a.player.Pos(),
+		"steps": a.player.Len(), "version": a.player.Engine().Version().String()})
+	emb.posted = fmt.Sprintf("%s\x00%d\x00%d", a.currentName(), a.player.Pos(), a.player.Len())
+	emb.started = true
+}
+
+func (a *app) onMessage(ev js.Value) {
+	// Only the embedding page: not other frames, not other windows, not this page itself.
+	if !emb.framed || !ev.Get("source").Equal(js.Global().Get("parent")) {
+		return
+	}
+	data := ev.Get("data")
+	if data.Type() != js.TypeObject {
+		return
+	}
+	kind := jsString(data.Get("redscope"))
+	if kind == "" || kind == "reply" || kind == "ready" {
+		return // not a request
+	}
+	origin := jsString(ev.Get("origin"))
+	if !emb.policy.Allows(origin) {
+		if !emb.denied[origin] && len(emb.denied) < 8 {
+			emb.denied[origin] = true
+			a.showError(fmt.Sprintf(assets.T(a.lang, "originDenied"), truncateRunes(origin, 80)))
+		}
+		return
+	}
+	emb.parentOrigin = origin
+	reply := map[string]any{"redscope": "reply", "id": data.Get("id")}
+	if res, err := a.request(kind, data.Get("args")); err != nil {
+		reply["error"] = err.Error()
+	} else {
+		reply["result"] = res
+	}
+	ev.Get("source").Call("postMessage", js.ValueOf(reply), origin)
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+func argAt(args js.Value, i int) js.Value {
+	if args.Type() != js.TypeObject || !js.Global().Get("Array").Call("isArray", args).Bool() || args.Length() <= i {
+		return js.Undefined()
+	}
+	return args.Index(i)
+}
+
+// request answers one postMessage request; the result must be a value js.ValueOf accepts.
+func (a *app) request(kind string, args js.Value) (any, error) {
+	switch kind {
+	case "exec":
+		line := argAt(args, 0)
+		if line.Type() != js.TypeString {
+			return nil, fmt.Errorf("exec needs args: [\"COMMAND LINE\"]")
+		}
+		return a.exec(line.String()).Reply, nil
+	case "lesson":
+		v := argAt(args, 0)
+		switch {
+		case v.Type() == js.TypeString:
+			if err := a.loadLesson(v.String()); err != nil {
+				return nil, err
+			}
+		case v.Type() == js.TypeObject && v.Get("source").Type() == js.TypeString:
+			if err := a.loadSource("message.lesson", []byte(v.Get("source").String())); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("lesson needs args: [\"name\"] or [{source: \"lesson text\"}]")
+		}
+		return true, nil
+	case "step":
+		if v := argAt(args, 0); v.Type() == js.TypeNumber {
+			a.seek(v.Int())
+			return a.player.Pos(), nil
+		}
+		a.playing = false
+		return a.step(), nil
+	case "back":
+		return a.back(), nil
+	case "reset":
+		a.reset()
+		return true, nil
+	case "state":
+		b, err := json.Marshal(a.player.State())
+		if err != nil {
+			return nil, err
+		}
+		return js.Global().Get("JSON").Call("parse", string(b)), nil
+	case "transcript":
+		return a.player.Transcript(), nil
+	}
+	return nil, fmt.Errorf("unknown request %q (want exec, lesson, step, back, reset, state or transcript)", truncateRunes(kind, 40))
+}
+
+// --- the share panel ---
+
+// currentParams are the URL parameters that show the current lesson (at step, when ≥ 0).
+func (a *app) currentParams(step int) lesson.Params {
+	p := emb.params
+	p.Step = step
+	p.Autoplay = false
+	p.Lang = a.lang
+	p.Version = a.player.Engine().Version()
+	if p.Version == engine.DefaultVersion {
+		p.Version = 0
+	}
+	p.Lesson, p.Source = "", nil
+	l := a.player.Lesson()
+	switch {
+	case l != nil && l == emb.custom:
+		p.Source = emb.customSrc
+	case l != nil:
+		p.Lesson = l.Name
+	default:
+		p.Lesson = "sandbox"
+	}
+	return p
+}
+
+func baseURL() string {
+	return jsString(jsGlobal("location", "origin")) + jsString(jsGlobal("location", "pathname"))
+}
+
+func (a *app) shareText(text, doneMsg string) {
+	ui.ByID("shareOut").SetValue(text)
+	if out := byID("shareOut"); out.Truthy() {
+		out.Call("select")
+	}
+	msg := ui.ByID("shareMsg")
+	clip := jsGlobal("navigator", "clipboard")
+	if doneMsg == "" || clip.Type() != js.TypeObject || clip.Get("writeText").Type() != js.TypeFunction {
+		msg.SetText(assets.T(a.lang, "copyManually"))
+		return
+	}
+	var ok, fail js.Func
+	release := func() { ok.Release(); fail.Release() }
+	ok = js.FuncOf(func(js.Value, []js.Value) any { msg.SetText(doneMsg); release(); return nil })
+	fail = js.FuncOf(func(js.Value, []js.Value) any { msg.SetText(assets.T(a.lang, "copyManually")); release(); return nil })
+	clip.Call("writeText", text).Call("then", ok, fail)
+}
+
+func (a *app) exportTranscript() {
+	text := a.player.Transcript()
+	a.shareText(text, "")
+	name := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return -1
+	}, strings.ToLower(a.currentName()))
+	if name == "" {
+		name = "lesson"
+	}
+	download(name+".redis-cli.txt", text)
+	ui.ByID("shareMsg").SetText(assets.T(a.lang, "exported"))
+}
+
+func (a *app) initShareDOM() {
+	for id, key := range map[string]string{"shareTitle": "share", "copyLink": "copyLink", "copyEmbed": "copyEmbed",
+		"exportTranscript": "exportTranscript", "lessonTextLabel": "lessonText", "loadText": "loadText"} {
+		ui.ByID(id).SetText(assets.T(a.lang, key))
+	}
+	ui.ByID("shareOut").SetAttr("aria-label", assets.T(a.lang, "shareOut"))
+	ui.ByID("lessonText").SetAttr("placeholder", assets.T(a.lang, "lessonTextHint"))
+	ui.ByID("copyLink").On("click", func(string) bool {
+		a.post(func() {
+			a.shareText(a.currentParams(a.player.Pos()).Link(baseURL()), assets.T(a.lang, "copied"))
+		})
+		return false
+	})
+	ui.ByID("copyEmbed").On("click", func(string) bool {
+		a.post(func() {
+			title := assets.T(a.lang, "sandbox")
+			if l := a.player.Lesson(); l != nil {
+				title = l.Title.In(a.lang)
+			}
+			a.shareText(lesson.EmbedCode(baseURL(), a.currentParams(-1), title), assets.T(a.lang, "copied"))
+		})
+		return false
+	})
+	ui.ByID("exportTranscript").On("click", func(string) bool { a.post(a.exportTranscript); return false })
+	text := ui.ByID("lessonText")
+	ui.ByID("loadText").On("click", func(string) bool {
+		src := text.Value()
+		a.post(func() { a.loadFromUser("pasted.lesson", src) })
+		return false
+	})
+	onDrop(byID("lessonText"), lesson.DefaultLimits.LessonBytes, func(name, src string, err error) {
+		a.post(func() {
+			if err != nil {
+				a.showError(err.Error())
+				return
+			}
+			text.SetValue(src)
+			a.loadFromUser(name, src)
+		})
+	})
+}
+
+func (a *app) loadFromUser(name, src string) {
+	if err := a.loadSource(name, []byte(src)); err != nil {
+		a.showError(err.Error())
+		ui.ByID("shareMsg").SetText("")
+		return
+	}
+	a.showError("")
+	ui.ByID("shareMsg").SetText(assets.T(a.lang, "loaded"))
+}
+
+func byID(id string) js.Value {
+	v := jsGlobal("document").Call("getElementById", id)
+	if v.IsNull() {
+		return js.Undefined()
+	}
+	return v
+}
+
+// download offers text as a file (a Blob behind a temporary link).
+func download(name, text string) {
+	doc := jsGlobal("document")
+	blob := js.Global().Get("Blob").New(js.ValueOf([]any{text}), js.ValueOf(map[string]any{"type": "text/plain;charset=utf-8"}))
+	u := js.Global().Get("URL").Call("createObjectURL", blob)
+	link := doc.Call("createElement", "a")
+	link.Set("href", u)
+	link.Set("download", name)
+	link.Get("style").Set("display", "none")
+	doc.Get("body").Call("appendChild", link)
+	link.Call("click")
+	link.Call("remove")
+	var revoke js.Func
+	revoke = js.FuncOf(func(js.Value, []js.Value) any {
+		js.Global().Get("URL").Call("revokeObjectURL", u)
+		revoke.Release()
+		return nil
+	})
+	js.Global().Call("setTimeout", revoke, 10000)
+}
+
+// onDrop makes el a drop zone for a lesson: a dropped file (at most maxBytes) or dropped text.
+// fn runs inside a callback: it must only post work.
+func onDrop(el js.Value, maxBytes int, fn func(name, src string, err error)) {
+	if !el.Truthy() {
+		return
+	}
+	el.Call("addEventListener", "dragover", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		args[0].Call("preventDefault")
+		return nil
+	}))
+	el.Call("addEventListener", "drop", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ev := args[0]
+		ev.Call("preventDefault")
+		dt := ev.Get("dataTransfer")
+		if !dt.Truthy() {
+			return nil
+		}
+		files := dt.Get("files")
+		if files.Truthy() && files.Length() > 0 {
+			f := files.Index(0)
+			name := jsString(f.Get("name"))
+			if size := f.Get("size").Int(); size > maxBytes {
+				fn(name, "", fmt.Errorf("%s: the file is %d bytes; the app accepts lessons up to %d bytes (limit LessonBytes)", truncateRunes(name, 60), size, maxBytes))
+				return nil
+			}
+			var ok, fail js.Func
+			release := func() { ok.Release(); fail.Release() }
+			ok = js.FuncOf(func(_ js.Value, a []js.Value) any { fn(name, jsString(a[0]), nil); release(); return nil })
+			fail = js.FuncOf(func(_ js.Value, a []js.Value) any {
+				fn(name, "", fmt.Errorf("%s: cannot read the file", truncateRunes(name, 60)))
+				release()
+				return nil
+			})
+			f.Call("text").Call("then", ok, fail)
+			return nil
+		}
+		if t := dt.Call("getData", "text/plain"); t.Type() == js.TypeString && t.String() != "" {
+			fn("dropped.lesson", t.String(), nil)
+		}
+		return nil
+	}))
+}
