@@ -24,6 +24,20 @@ type HLL struct {
 	lang   string
 }
 
+// maxHLLMarks caps how many touched registers one step frames on the map.
+const maxHLLMarks = 256
+
+// maxCmdChars caps the command text shown beside the map.
+const maxCmdChars = 120
+
+// shortCmd cuts a long command line for display.
+func shortCmd(c string) string {
+	if r := []rune(c); len(r) > maxCmdChars {
+		return string(r[:maxCmdChars-1]) + "…"
+	}
+	return c
+}
+
 // HLLRegisters is m = 2^14.
 const HLLRegisters = 16384
 
@@ -46,7 +60,7 @@ func (s *HLL) Update(in Input) {
 		return false
 	})
 	if _, x := lastCmd(in.Last); x != nil {
-		s.Reply, s.Cmd = x.Reply, x.Cmd
+		s.Reply, s.Cmd = x.Reply, shortCmd(x.Cmd)
 	}
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
@@ -54,6 +68,11 @@ func (s *HLL) Update(in Input) {
 				s.Events = append(s.Events, h)
 			}
 		}
+	}
+	// A console PFADD of thousands of elements would frame every register it touched, each
+	// frame a draw: keep the most recent ones, enough to show where the elements landed.
+	if n := len(s.Events); n > maxHLLMarks {
+		s.Events = s.Events[n-maxHLLMarks:]
 	}
 	if s.Key != "" {
 		s.Info = lesson.Measure(in.Engine, s.Key)

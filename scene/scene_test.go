@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -291,5 +292,28 @@ func TestKeysScene(t *testing.T) {
 	s.Update(in)
 	if len(s.Rows) != 2 || s.Rows[0].Key != "a" || s.Rows[1].Key != "h" || !s.Touched["h"] || s.Touched["a"] {
 		t.Fatalf("%+v %v", s.Rows, s.Touched)
+	}
+}
+
+// TestHLLCapsMarks: a console PFADD of many elements frames at most maxHLLMarks registers and
+// shows a shortened command, so one frame stays cheap to draw.
+func TestHLLCapsMarks(t *testing.T) {
+	e := engine.New(engine.Options{Trace: true})
+	args := []string{"PFADD", "h"}
+	for i := 0; i < 5000; i++ {
+		args = append(args, fmt.Sprintf("e%d", i))
+	}
+	b := make([][]byte, len(args))
+	for i, a := range args {
+		b[i] = []byte(a)
+	}
+	res := e.Exec(b)
+	s := &HLL{}
+	s.Update(Input{Engine: e, Keys: []string{"h"}, Last: []lesson.Exchange{{Cmd: strings.Join(args, " "), Reply: res.Reply.FormatCLI(), Events: res.Events}}, Lang: "en"})
+	if len(s.Events) != maxHLLMarks {
+		t.Fatalf("%d register marks, want %d", len(s.Events), maxHLLMarks)
+	}
+	if n := len([]rune(s.Cmd)); n > maxCmdChars {
+		t.Fatalf("command text of %d characters", n)
 	}
 }
