@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"math/big"
 )
 
 // List commands: LPUSH RPUSH LPUSHX RPUSHX LPOP RPOP LLEN LRANGE LINDEX LSET LINSERT LPOS LREM
@@ -514,20 +515,63 @@ func parseListPosition(b []byte) (head bool, ok bool) {
 	return false, false
 }
 
-// parseTimeout is getTimeoutFromObjectOrReply in seconds (a long double, rounded up to ms).
+// parseTimeout is getTimeoutFromObjectOrReply in seconds: a long double times 1000 in long
+// double arithmetic, then
+//   - 7.0: truncated to long long. A product outside the long long range (also ±inf) converts
+//     to LLONG_MIN on x86-64, so redis-server 7.0.15 answers "timeout is negative" for `inf` or
+//     `1e30` (verified).
+//   - 7.2+: "timeout is out of range" when the product exceeds LLONG_MAX, otherwise rounded up
+//     (ceill), and "out of range" again when adding the current time would overflow.
 func (e *Engine) parseTimeout(b []byte) *Reply {
 	v, ok := parseLongDouble(b)
 	if !ok {
 		r := Err("ERR timeout is not a float or out of range")
 		return &r
 	}
-	f, _ := v.Float64()
-	if math.Ceil(f*1000) < 0 {
-		r := Err("ERR timeout is negative")
-		return &r
+	ms := new(big.Float).SetPrec(ld80Prec)
+	if v.IsInf() {
+		ms.SetInf(v.Sign() < 0)
+	} else {
+		ms, _ = round80(new(big.Float).Mul(v, big.NewFloat(1000)))
+	}
+	negative := func() *Reply { r := Err("ERR timeout is negative"); return &r }
+	outOfRange := func() *Reply { r := Err("ERR timeout is out of range"); return &r }
+	inRange := !ms.IsInf() && ms.Cmp(ldTwo63) < 0 && ms.Cmp(new(big.Float).Neg(ldTwo63)) >= 0
+	if !e.ver.Has(V72) {
+		// Measured on 7.0.15: a product of 2^63-1 or more already converts to LLONG_MIN
+		// ("9223372036854775.8075" → 9223372036854775807.5 ms is negative, …8070 → …806.5 is not).
+		if !inRange || ms.Cmp(ldTwo63m1) >= 0 {
+			return negative() // (long long) of an out-of-range value: LLONG_MIN
+		}
+		if t, _ := ms.Int64(); t < 0 { // truncated toward zero
+			return negative()
+		}
+		return nil
+	}
+	if ms.Cmp(ldTwo63m1) > 0 { // ftval > LLONG_MAX (also +inf)
+		return outOfRange()
+	}
+	if !inRange {
+		return negative()
+	}
+	t, _ := ms.Int64() // truncated toward zero
+	if !ms.IsInt() && ms.Sign() > 0 {
+		t++ // ceill of a positive fraction
+	}
+	if t < 0 {
+		return negative()
+	}
+	if t > 0 && t > math.MaxInt64-e.NowMs() {
+		return outOfRange()
 	}
 	return nil
 }
+
+// ldTwo63 is 2^63, the first long double the conversion to long long cannot hold.
+var ldTwo63 = new(big.Float).SetMantExp(big.NewFloat(1), 63)
+
+// ldTwo63m1 is LLONG_MAX.
+var ldTwo63m1 = new(big.Float).SetPrec(ld80Prec).SetInt64(math.MaxInt64)
 
 // LMOVE / RPOPLPUSH / BLMOVE / BRPOPLPUSH.
 func cmdLmove(e *Engine, args [][]byte) Reply {

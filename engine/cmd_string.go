@@ -801,9 +801,16 @@ func (e *Engine) storeInt(key []byte, o *Object, v int64, cmd string) {
 		e.emitTTLKept(key)
 		return
 	}
-	n := &Object{Type: TypeString, Enc: EncInt, Int: v}
-	n.Shared = v >= 0 && v < sharedIntegers && e.useSharedIntegers()
-	n.Expirable = o != nil && e.ver.KVObj() && e.hasTTL(key)
+	shared := v >= 0 && v < sharedIntegers && e.useSharedIntegers()
+	expirable := o != nil && e.ver.KVObj() && e.hasTTL(key)
+	// Without tracing, an int-encoded value (a shared integer, e.g. INCR from 5 to 6) is given
+	// in place the fields a fresh object would have: no allocation and no keyspace store on the
+	// INCR hot path. (With tracing, replaceValue emits the key and encoding events.)
+	if o != nil && !e.tracing && o.Type == TypeString && o.Enc == EncInt && o.Expirable == expirable {
+		o.Int, o.Shared = v, shared
+		return
+	}
+	n := &Object{Type: TypeString, Enc: EncInt, Int: v, Shared: shared, Expirable: expirable}
 	e.replaceValue(key, o, n, cmd)
 }
 

@@ -36,6 +36,26 @@ var fuzzSeeds = []string{
 	"COMMAND COUNT\nCOMMAND INFO get set\nCOMMAND GETKEYS set a b\nCOMMAND DOCS get",
 	"SET k v IFEQ v\nDELEX k IFNE x\nDIGEST k\nMSETEX 2 a 1 b 2 EX 10\nINCREX k BYINT 5 EX 10",
 	"PING\nECHO \"\"\nTIME\nINFO\nCONFIG RESETSTAT\nMEMORY USAGE k SAMPLES 0",
+	// hashes
+	"CONFIG SET hash-max-listpack-entries 2\nHSET h a 1 b 2 c 3\nOBJECT ENCODING h\nHGETALL h\nHDEL h a b c\nEXISTS h",
+	"HSET h f 9223372036854775807\nHINCRBY h f 1\nHINCRBYFLOAT h f 1e308\nHINCRBYFLOAT h g inf\nHSTRLEN h f\nHMGET h f g x",
+	"CONFIG SET hash-max-listpack-value 4\nHSET h f 12345\nHSETNX h f 1\nHRANDFIELD h -5 WITHVALUES\nHSCAN h 0 MATCH * COUNT 1\nMEMORY USAGE h",
+	"HSET h a 1\nHEXPIRE h 100 FIELDS 1 a\nHTTL h FIELDS 2 a b\nHPERSIST h FIELDS 1 a\nHGETEX h PX 10 FIELDS 1 a\nHSETEX h FNX EX 5 FIELDS 1 b 2\nHGETDEL h FIELDS 1 b",
+	// sets
+	"CONFIG SET set-max-intset-entries 2\nSADD s 1 2 3 -9223372036854775808\nOBJECT ENCODING s\nSMEMBERS s\nSPOP s 2\nSRANDMEMBER s -3\nSSCAN s 0 COUNT 1",
+	"SADD a 1 2 x\nSADD b 2 x y\nSINTER a b\nSINTERCARD 2 a b LIMIT 1\nSUNIONSTORE u a b\nSDIFFSTORE d a b nosuch\nSMOVE a b 1\nSMISMEMBER a 1 2 x",
+	"CONFIG SET set-max-listpack-entries 1\nSADD s a b\nSREM s a b\nSPOP s\nSCARD s\nMEMORY USAGE s SAMPLES 0",
+	// sorted sets
+	"ZADD z NX CH 1 a 2 b inf c -inf d\nZINCRBY z nan a\nZINCRBY z -inf c\nZRANGE z 0 -1 WITHSCORES\nZRANGEBYSCORE z (1 +inf LIMIT 0 -1\nZCOUNT z -inf (2",
+	"CONFIG SET zset-max-listpack-entries 1\nZADD z 0 a 0 b 0 c\nZRANGEBYLEX z [a (c\nZREVRANGEBYLEX z + - LIMIT 1 1\nZLEXCOUNT z - +\nZRANGE z (a [c BYLEX REV LIMIT 0 2",
+	"ZADD z GT LT 1 a\nZADD z INCR 1 a 2 b\nZRANK z a\nZREVRANK z a WITHSCORE\nZMSCORE z a x\nZPOPMIN z 9223372036854775807\nZRANDMEMBER z -3 WITHSCORES\nZSCAN z 0",
+	// lists
+	"CONFIG SET list-max-listpack-size 1\nRPUSH l a b c d\nLINSERT l BEFORE c x\nLSET l -1 y\nLRANGE l -100 100\nLPOS l x RANK -1 COUNT 0 MAXLEN 2\nLREM l -1 a",
+	"LPUSH l 1 2 3\nLMOVE l l RIGHT LEFT\nRPOPLPUSH l m\nBLMOVE m l LEFT RIGHT 0.01\nBLPOP nosuch l inf\nBRPOP l 1e30\nLTRIM l 1 -1\nLPOP l 9223372036854775807\nMEMORY USAGE l",
+	"CONFIG SET list-max-listpack-size -5\nRPUSH l \"\"\nLINDEX l -9223372036854775808\nRPUSHX nosuch a\nLPUSHX l b\nOBJECT ENCODING l\nDEBUG LISTPACK l",
+	// Bloom filters and CLUSTER KEYSLOT
+	"BF.RESERVE bf 0.01 100\nBF.ADD bf a\nBF.MADD bf a b c\nBF.EXISTS bf a\nBF.MEXISTS bf a x\nBF.INFO bf\nBF.CARD bf\nMEMORY USAGE bf",
+	"BF.RESERVE bf 0.0000001 1 EXPANSION 1 NONSCALING\nBF.INSERT bf CAPACITY 5 ERROR 0.5 ITEMS a b c d e f\nBF.SCANDUMP bf 0\nCLUSTER KEYSLOT {a}b\nCLUSTER KEYSLOT \"\"",
 }
 
 // FuzzExec runs random argument vectors (mutated from real commands) on fresh engines of every

@@ -420,7 +420,18 @@ func (e *Engine) hashSet(o *Object, field, value []byte, keepTTL bool) bool {
 			e.hashConvertHT(o, "hash-max-listpack-entries exceeded")
 		}
 	default:
-		en, added := v.ht.AddOrFind(string(field))
+		// 7.0 looks the field up first (dictFind) and only adds a missing one, so an update
+		// never grows the table; 7.2+ goes straight to dictAddRaw, whose expand check runs
+		// before it finds the existing field (redis-server 7.0.15: 16 fields in 16 buckets
+		// stay in 16 buckets after HSET of an existing field).
+		var en *dict.Entry[string, *hashField]
+		added := false
+		if !e.ver.Has(V72) {
+			en = v.ht.FindEntry(string(field))
+		}
+		if en == nil {
+			en, added = v.ht.AddOrFind(string(field))
+		}
 		if added {
 			en.Val = &hashField{val: append([]byte{}, value...)}
 		} else {
@@ -621,13 +632,19 @@ func (e *Engine) hashValueMemory(o *Object, samples int) int64 {
 		return int64(e.alloc.Usable(32) + v.lp.Usable(e.alloc))
 	}
 	mstr := e.ver.Has(V74)
-	return v.ht.MemoryUsage(0, samples, func(en *dict.Entry[string, *hashField]) int {
+	// The robj's 16 bytes are in asize before the double-precision extrapolation is added and
+	// truncated, as for sets (setValueMemory).
+	base := int64(0)
+	if !e.ver.KVObj() {
+		base = 16
+	}
+	return v.ht.MemoryUsage(base, samples, func(en *dict.Entry[string, *hashField]) int {
 		f := e.sdsUsable(len(en.Key))
 		if mstr {
 			f = e.mstrUsable(len(en.Key), en.Val.meta)
 		}
 		return f + e.sdsUsable(len(en.Val.val)) + dict.EntryBytes
-	})
+	}) - base
 }
 
 // hashSmallItems lists a listpack hash's fields and values (fields only with NOVALUES) for

@@ -583,9 +583,46 @@ func (e *Engine) setValueMemory(o *Object, samples int) int64 {
 	case EncListpack:
 		return int64(v.lp.Usable(e.alloc))
 	}
-	return v.ht.MemoryUsage(0, samples, func(en *dict.Entry[string, struct{}]) int {
+	if e.ver.KVObj() {
+		return e.setHTAllocSize(v.ht)
+	}
+	// Redis adds the extrapolated average to asize with the robj's 16 bytes already in it, in
+	// double precision, then truncates: 584 + 1479.9999999999998 is 2064, but 568 + … is
+	// 2047.99… (redis-server 7.0.15: 46 members in 64 buckets → 2096, not 2095).
+	return v.ht.MemoryUsage(16, samples, func(en *dict.Entry[string, struct{}]) int {
 		return dict.EntryBytes + e.sdsUsable(len(en.Key))
+	}) - 16
+}
+
+// setHTAllocSize is the 8.x MEMORY USAGE of a hashtable set's value (the kvobj is added by
+// keyEntryOverhead). 8.x keeps a running total of the members' allocation sizes in the set
+// dict's metadata (for per-slot memory accounting), and the value's size is no longer sampled:
+//
+//	sizeof(dict) 56 + dictMemUsage (24 × members + 8 × buckets, both tables while rehashing)
+//	+ Σ sdsAllocSize(member)
+//
+// where sdsAllocSize is header + alloc + 1 without allocator rounding: a member shorter than 32
+// bytes is an sds5 (no alloc field) costing 1+len+1, longer ones (and the empty member, an sds8)
+// record their usable size as alloc. SAMPLES is ignored. This reproduces the course's Redis 8.8
+// figure: 800 000 members u0…u799999 in a table of 2^20 buckets (not rehashing) give
+// 24 (kvobj "wset") + 56 + 8×1048576 + 24×800000 + 7088890 = 34677578.
+func (e *Engine) setHTAllocSize(d *dict.Dict[string, struct{}]) int64 {
+	total := int64(dict.HeaderBytes) + d.TableBytes() + int64(d.Len())*dict.EntryBytes
+	d.Range(func(en *dict.Entry[string, struct{}]) bool {
+		total += int64(e.sdsAllocSize(len(en.Key)))
+		return true
 	})
+	return total
+}
+
+// sdsAllocSize is 8.x's sdsAllocSize of a freshly created sds of n bytes: an sds5 (1 ≤ n < 32)
+// has no alloc field and counts 1+n+1; other types store alloc = usable − header − 1, so they
+// count their usable size.
+func (e *Engine) sdsAllocSize(n int) int {
+	if n > 0 && n < 32 {
+		return 1 + n + 1
+	}
+	return e.sdsUsable(n)
 }
 
 // SetMembers lists a set's members in the encoding's order (for visualizers and tests).

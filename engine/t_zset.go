@@ -612,6 +612,13 @@ func (z *zsetValue) seekLex(r skiplist.LexRange, rev bool) zsetCursor {
 		if r.Empty() {
 			return c
 		}
+		// zzlIsInLexRange: the last member must be ≥ min and the first ≤ max. With unequal
+		// scores the listpack is not in member order, so this early out changes the answer
+		// (7.0.15: ZLEXCOUNT of [34 e4 d0 -0 +1] over [c4 (f6 is 0).
+		if first, last := z.lp.First(), z.lp.Last(); first < 0 || !r.LteMax(z.zzlMember(first)) ||
+			!r.GteMin(z.zzlMember(z.lp.Prev(last))) {
+			return c
+		}
 		if !rev {
 			for eptr := z.lp.First(); eptr >= 0; {
 				m := z.zzlMember(eptr)

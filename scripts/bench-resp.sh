@@ -4,8 +4,10 @@
 #   scripts/bench-resp.sh            (N=200000 requests per test, P=16 pipeline, C=50 clients)
 #
 # Starts redis-server and two `redscope resp` servers (the 7.0 profile with jemalloc-16, and the
-# default 8.8 profile) on free loopback ports, runs SET/GET/INCR and a PFADD test against each,
-# and prints requests per second and the ratio redscope/redis. Everything stops at the end.
+# default 8.8 profile) on free loopback ports, runs the issue-2 tests (SET, GET, INCR, PFADD) and
+# the issue-3 tests (HSET, HGET, SADD, SINTERCARD of two 1000-member sets, ZINCRBY, ZRANGE top 10
+# WITHSCORES of a 1000-member zset, LPUSH) against each, and prints requests per second and the
+# ratio redscope/redis. TESTS="set get …" picks tests. Everything stops at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -65,26 +67,60 @@ s88=$(free_port)
 pids+=($!)
 wait_up "$s88"
 
-# rps PORT TEST-ARGS… prints the requests per second of one redis-benchmark run.
-rps() {
+# prep PORT TEST fills the keys a test reads (after FLUSHALL).
+prep() {
 	local port=$1
-	shift
+	case $2 in
+	hget)
+		redis-benchmark -p "$port" -P "$P" -c "$C" -n "$R" -r "$R" -q hset h __rand_int__ v >/dev/null 2>&1
+		;;
+	sintercard)
+		redis-cli -p "$port" sadd a $(seq 0 999) >/dev/null
+		redis-cli -p "$port" sadd b $(seq 500 1499) >/dev/null
+		;;
+	zrange)
+		redis-cli -p "$port" zadd z $(seq 0 999 | awk '{printf "%d m%d ", $1, $1}') >/dev/null
+		;;
+	esac
+}
+
+# targs TEST prints the redis-benchmark arguments of a test.
+targs() {
+	case $1 in
+	set | get | incr | lpush) echo "-r $R -t $1" ;;
+	pfadd) echo "-r $R pfadd hll __rand_int__" ;;
+	hset) echo "-r $R hset h __rand_int__ v" ;;
+	hget) echo "-r $R hget h __rand_int__" ;;
+	sadd) echo "-r $R sadd s __rand_int__" ;;
+	sintercard) echo "sintercard 2 a b" ;;
+	zincrby) echo "-r $R zincrby z 1 __rand_int__" ;;
+	zrange) echo "zrange z 0 9 rev withscores" ;;
+	*) echo "unknown test $1" >&2; exit 1 ;;
+	esac
+}
+
+# rps PORT TEST prints the requests per second of one redis-benchmark run.
+rps() {
+	local port=$1 n=$N
 	redis-cli -p "$port" flushall >/dev/null
-	redis-benchmark -p "$port" -P "$P" -c "$C" -n "$N" -q "$@" 2>/dev/null | tr '\r' '\n' |
+	prep "$port" "$2"
+	# SINTERCARD walks 1000 members a call: fewer requests keep the run short.
+	[ "$2" = sintercard ] && n=$((N / 10))
+	# shellcheck disable=SC2046
+	redis-benchmark -p "$port" -P "$P" -c "$C" -n "$n" -q $(targs "$2") 2>/dev/null | tr '\r' '\n' |
 		grep -Eo '[0-9.]+ requests per second' | tail -1 | awk '{print $1}'
 }
 
-printf 'redis-benchmark -P %s -c %s -n %s (%s cores, %s)\n\n' "$P" "$C" "$N" "$(nproc)" "$(redis-server --version | awk '{print $3}')"
-printf '%-8s %14s %16s %7s %16s %7s\n' test redis-server "redscope 7.0/j16" ratio "redscope 8.8" ratio
-for t in set get incr pfadd; do
-	if [ "$t" = pfadd ]; then
-		args=(-r "$R" pfadd hll __rand_int__)
-	else
-		args=(-r "$R" -t "$t")
-	fi
-	a=$(rps "$rport" "${args[@]}")
-	b=$(rps "$s70" "${args[@]}")
-	c=$(rps "$s88" "${args[@]}")
-	printf '%-8s %14s %16s %7s %16s %7s\n' "$t" "$a" "$b" "$(awk -v x="$b" -v y="$a" 'BEGIN{printf "%.2f", x/y}')" \
-		"$c" "$(awk -v x="$c" -v y="$a" 'BEGIN{printf "%.2f", x/y}')"
+ratio() { awk -v x="$1" -v y="$2" 'BEGIN{ if (y > 0) printf "%.2f", x/y; else printf "-" }'; }
+
+TESTS="${TESTS:-set get incr pfadd hset hget sadd sintercard zincrby zrange lpush}"
+printf 'redis-benchmark -P %s -c %s -n %s -r %s (%s cores, redis-server %s); load before: %s\n\n' "$P" "$C" "$N" "$R" \
+	"$(nproc)" "$(redis-server --version | awk '{print $3}' | sed 's/v=//')" "$(uptime | sed 's/.*load average: //')"
+printf '%-10s %14s %16s %7s %16s %7s\n' test redis-server "redscope 7.0/j16" ratio "redscope 8.8" ratio
+for t in $TESTS; do
+	a=$(rps "$rport" "$t")
+	b=$(rps "$s70" "$t")
+	c=$(rps "$s88" "$t")
+	printf '%-10s %14s %16s %7s %16s %7s\n' "$t" "$a" "$b" "$(ratio "$b" "$a")" "$c" "$(ratio "$c" "$a")"
 done
+printf '\nload after: %s\n' "$(uptime | sed 's/.*load average: //')"
