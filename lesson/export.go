@@ -20,32 +20,8 @@ func QuoteArg(a []byte) string {
 	if plain {
 		return string(a)
 	}
-	const hex = "0123456789abcdef"
-	b := make([]byte, 0, len(a)+2)
-	b = append(b, '"')
-	for _, c := range a {
-		switch c {
-		case '\\', '"':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\a':
-			b = append(b, '\\', 'a')
-		case '\b':
-			b = append(b, '\\', 'b')
-		default:
-			if c >= ' ' && c < 0x7f {
-				b = append(b, c)
-			} else {
-				b = append(b, '\\', 'x', hex[c>>4], hex[c&15])
-			}
-		}
-	}
-	return string(append(b, '"'))
+	// redis-cli's own quoting (sdscatrepr) is exactly what sdssplitargs reads back.
+	return string(engine.AppendRepr(make([]byte, 0, len(a)+2), string(a)))
 }
 
 // QuoteArgs joins QuoteArg of every argument with spaces: one redis-cli input line.
