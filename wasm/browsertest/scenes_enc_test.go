@@ -3,7 +3,6 @@
 package browsertest
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"testing"
@@ -38,54 +37,9 @@ func TestEncodingScenesMatchNativeRun(t *testing.T) {
 	b := start(t, 1280, 800)
 	b.open("?lang=vi&version=7.0&allocator=jemalloc-16")
 	for _, el := range encLessons {
-		l := builtin(t, el.name)
-		want := lesson.Run(l, lesson.Config{Version: el.ver, Allocator: alloc.Jemalloc16})
-		if ok := b.eval(fmt.Sprintf(`window.redscope.lesson(%q)`, l.Name)); ok != true {
-			t.Fatalf("lesson(%q) = %v", l.Name, ok)
-		}
-		b.setVersion(el.ver)
-		check := func(i int) {
-			t.Helper()
-			got := b.state()
-			if w := normal(t, want[i]); !reflect.DeepEqual(got, w) {
-				gj, _ := json.Marshal(got)
-				wj, _ := json.Marshal(w)
-				t.Fatalf("%s %v step %d:\npage   %.3000s\nnative %.3000s", l.Name, el.ver, i, gj, wj)
-			}
-			for _, c := range want[i].Outputs.Commands {
-				for _, r := range c.Checks {
-					if !r.OK {
-						t.Fatalf("%s %v step %d: %s got %q", l.Name, el.ver, i, r.Check, r.Got)
-					}
-				}
-			}
-		}
-		check(0)
-		for i := 1; i < len(want); i++ {
-			t0 := time.Now()
-			if ok := b.eval(`window.redscope.step()`); ok != true {
-				t.Fatalf("%s: step %d refused", l.Name, i)
-			}
-			if d := time.Since(t0); d > 2*time.Second {
-				t.Errorf("%s step %d took %v in the page", l.Name, i, d)
-			}
-			check(i)
-			for _, s := range el.shots {
-				if s == i {
-					time.Sleep(1200 * time.Millisecond) // let the animation settle
-					b.shot(fmt.Sprintf("enc-%s-%v-step%d-vi.png", l.Name, el.ver, i))
-				}
-			}
-		}
-		for i := len(want) - 2; i >= 0; i-- {
-			if ok := b.eval(`window.redscope.back()`); ok != true {
-				t.Fatalf("%s: back to %d refused", l.Name, i)
-			}
-			check(i)
-		}
-		if e := b.eval(`window.redscope.error`); e != "" {
-			t.Fatalf("%s: error shown: %v", l.Name, e)
-		}
+		playAndCompare(t, b, builtin(t, el.name), el.ver, el.shots, 2*time.Second, 1200*time.Millisecond, func(i int) string {
+			return fmt.Sprintf("enc-%s-%v-step%d-vi.png", el.name, el.ver, i)
+		})
 	}
 
 	// The comparison lesson at the same step under both versions, switched in place: the page

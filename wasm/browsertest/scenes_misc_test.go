@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +54,63 @@ func (b *browser) setVersion(v engine.Version) {
 	run(b, chromedp.Poll[bool](fmt.Sprintf(`window.redscope.version === %q`, v.String()), chromedp.WithPollingTimeout(20*time.Second)))
 }
 
+// playAndCompare loads lesson l in the page under version ver and walks it to the end and back
+// to step 0, comparing state() at every position with lesson.Run natively (Debian's allocator,
+// as the tests open the page) and requiring every check to hold; a step or a back slower than
+// slow is reported. At the steps in shots it waits settle for the animation and saves shotName(i).
+func playAndCompare(t *testing.T, b *browser, l *lesson.Lesson, ver engine.Version, shots []int, slow, settle time.Duration, shotName func(int) string) {
+	t.Helper()
+	want := lesson.Run(l, lesson.Config{Version: ver, Allocator: alloc.Jemalloc16})
+	if ok := b.eval(fmt.Sprintf(`window.redscope.lesson(%q)`, l.Name)); ok != true {
+		t.Fatalf("lesson(%q) = %v", l.Name, ok)
+	}
+	b.setVersion(ver)
+	check := func(i int) {
+		t.Helper()
+		got := b.state()
+		if w := normal(t, want[i]); !reflect.DeepEqual(got, w) {
+			gj, _ := json.Marshal(got)
+			wj, _ := json.Marshal(w)
+			t.Fatalf("%s %v step %d:\npage   %.3000s\nnative %.3000s", l.Name, ver, i, gj, wj)
+		}
+		for _, c := range want[i].Outputs.Commands {
+			for _, r := range c.Checks {
+				if !r.OK {
+					t.Fatalf("%s %v step %d: %s got %q", l.Name, ver, i, r.Check, r.Got)
+				}
+			}
+		}
+	}
+	check(0)
+	for i := 1; i < len(want); i++ {
+		t0 := time.Now()
+		if ok := b.eval(`window.redscope.step()`); ok != true {
+			t.Fatalf("%s: step %d refused", l.Name, i)
+		}
+		if d := time.Since(t0); d > slow {
+			t.Errorf("%s step %d took %v in the page", l.Name, i, d)
+		}
+		check(i)
+		if slices.Contains(shots, i) {
+			time.Sleep(settle)
+			b.shot(shotName(i))
+		}
+	}
+	for i := len(want) - 2; i >= 0; i-- {
+		t0 := time.Now()
+		if ok := b.eval(`window.redscope.back()`); ok != true {
+			t.Fatalf("%s: back to %d refused", l.Name, i)
+		}
+		if d := time.Since(t0); d > slow {
+			t.Errorf("%s back to %d took %v in the page", l.Name, i, d)
+		}
+		check(i)
+	}
+	if e := b.eval(`window.redscope.error`); e != "" {
+		t.Fatalf("%s: error shown: %v", l.Name, e)
+	}
+}
+
 // TestMiscScenesMatchNativeRun plays the ring, bloom, counters and locks lessons in the page,
 // compares state() at every position, forward and back, with lesson.Run natively, and saves
 // screenshots in Vietnamese (1280×800), English (1920×1080) and on a 360 px phone.
@@ -60,57 +118,9 @@ func TestMiscScenesMatchNativeRun(t *testing.T) {
 	b := start(t, 1280, 800)
 	b.open("?lang=vi&version=7.0&allocator=jemalloc-16")
 	for _, ml := range miscLessons {
-		l := builtin(t, ml.name)
-		want := lesson.Run(l, lesson.Config{Version: ml.ver, Allocator: alloc.Jemalloc16})
-		if ok := b.eval(fmt.Sprintf(`window.redscope.lesson(%q)`, l.Name)); ok != true {
-			t.Fatalf("lesson(%q) = %v", l.Name, ok)
-		}
-		b.setVersion(ml.ver)
-		check := func(i int) {
-			t.Helper()
-			got := b.state()
-			if w := normal(t, want[i]); !reflect.DeepEqual(got, w) {
-				gj, _ := json.Marshal(got)
-				wj, _ := json.Marshal(w)
-				t.Fatalf("%s step %d:\npage   %.3000s\nnative %.3000s", l.Name, i, gj, wj)
-			}
-			for _, c := range want[i].Outputs.Commands {
-				for _, r := range c.Checks {
-					if !r.OK {
-						t.Fatalf("%s step %d: %s got %q", l.Name, i, r.Check, r.Got)
-					}
-				}
-			}
-		}
-		check(0)
-		for i := 1; i < len(want); i++ {
-			t0 := time.Now()
-			if ok := b.eval(`window.redscope.step()`); ok != true {
-				t.Fatalf("%s: step %d refused", l.Name, i)
-			}
-			if d := time.Since(t0); d > 5*time.Second {
-				t.Errorf("%s step %d took %v in the page", l.Name, i, d)
-			}
-			check(i)
-			for _, s := range ml.shots {
-				if s == i {
-					b.shot(fmt.Sprintf("%s-step%d-vi.png", l.Name, i))
-				}
-			}
-		}
-		for i := len(want) - 2; i >= 0; i-- {
-			t0 := time.Now()
-			if ok := b.eval(`window.redscope.back()`); ok != true {
-				t.Fatalf("%s: back to %d refused", l.Name, i)
-			}
-			if d := time.Since(t0); d > 5*time.Second {
-				t.Errorf("%s back to %d took %v in the page", l.Name, i, d)
-			}
-			check(i)
-		}
-		if e := b.eval(`window.redscope.error`); e != "" {
-			t.Fatalf("%s: error shown: %v", l.Name, e)
-		}
+		playAndCompare(t, b, builtin(t, ml.name), ml.ver, ml.shots, 5*time.Second, 0, func(i int) string {
+			return fmt.Sprintf("%s-step%d-vi.png", ml.name, i)
+		})
 	}
 
 	en := start(t, 1920, 1080)
