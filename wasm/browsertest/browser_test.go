@@ -131,6 +131,7 @@ type browser struct {
 	mu   sync.Mutex
 	errs []string
 	logs []string
+	stop func() // ends the browser (also done at the test's end)
 }
 
 func start(t *testing.T, width, height int) *browser {
@@ -165,7 +166,7 @@ func start(t *testing.T, width, height int) *browser {
 	t.Cleanup(acancel)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(cancel)
-	b := &browser{t: t, ctx: ctx, url: srv.URL}
+	b := &browser{t: t, ctx: ctx, url: srv.URL, stop: func() { cancel(); acancel() }}
 	// Start the browser (no timeout on the first action), then subscribe to the console.
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
 		t.Fatalf("starting chromium: %v", err)

@@ -37,7 +37,7 @@ func TestEncodingScenesMatchNativeRun(t *testing.T) {
 	b := start(t, 1280, 800)
 	b.open("?lang=vi&version=7.0&allocator=jemalloc-16")
 	for _, el := range encLessons {
-		playAndCompare(t, b, builtin(t, el.name), el.ver, el.shots, 2*time.Second, 1200*time.Millisecond, func(i int) string {
+		playAndCompare(t, b, builtin(t, el.name), el.ver, el.shots, 1200*time.Millisecond, func(i int) string {
 			return fmt.Sprintf("enc-%s-%v-step%d-vi.png", el.name, el.ver, i)
 		})
 	}
