@@ -33,7 +33,7 @@ type Params struct {
 	Version   engine.Version  // ?version= 0 when absent
 	Allocator alloc.Allocator // ?allocator= (HasAllocator tells whether it was given)
 	HasAlloc  bool
-	Theme     string // ?theme= "dark" (default) or "light"
+	Theme     string // ?theme= "dark" (default), "light" or "auto" (the reader's prefers-color-scheme)
 	Controls  string // ?controls= "full" (default) or "minimal"
 	Autoplay  bool   // ?autoplay=1 (or true/yes/on)
 	Seed      uint64 // ?seed= engine seed when the lesson sets none
@@ -104,10 +104,10 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 	}
 	if v, ok := get("theme"); ok {
 		switch v {
-		case "dark", "light":
+		case "dark", "light", "auto":
 			p.Theme = v
 		default:
-			bad("theme=%q: want light or dark", clip(v))
+			bad("theme=%q: want light, dark or auto", clip(v))
 		}
 	}
 	if v, ok := get("controls"); ok {
@@ -220,8 +220,8 @@ func (p Params) Link(base string) string {
 	if p.HasAlloc {
 		q.Set("allocator", p.Allocator.String())
 	}
-	if p.Theme == "light" {
-		q.Set("theme", "light")
+	if p.Theme == "light" || p.Theme == "auto" {
+		q.Set("theme", p.Theme)
 	}
 	if p.Controls == "minimal" {
 		q.Set("controls", "minimal")

@@ -189,3 +189,22 @@ func TestQuoteArgRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestThemeParam: theme=auto (follow the reader's prefers-color-scheme) is accepted and kept in
+// links; dark, the default, is left out of them.
+func TestThemeParam(t *testing.T) {
+	for _, c := range []struct{ q, want, link string }{
+		{"theme=auto", "auto", "theme=auto"}, {"theme=light", "light", "theme=light"}, {"theme=dark", "dark", ""}, {"", "dark", ""},
+	} {
+		p, errs := ParseParams(c.q, "", nil)
+		if len(errs) > 0 || p.Theme != c.want {
+			t.Fatalf("%q: theme %q %v", c.q, p.Theme, errs)
+		}
+		if l := p.Link("https://a.example/"); strings.Contains(l, "theme=") != (c.link != "") || c.link != "" && !strings.Contains(l, c.link) {
+			t.Fatalf("%q: link %s", c.q, l)
+		}
+	}
+	if _, errs := ParseParams("theme=Light", "", nil); len(errs) != 1 || !strings.Contains(errs[0].Error(), "want light, dark or auto") {
+		t.Fatalf("theme=Light: %v", errs)
+	}
+}

@@ -37,16 +37,17 @@ type Encoding struct {
 }
 
 // cachedImage is a scene's pixel image, refilled only when what it shows changed (a new Update,
-// another column count), so the drawing side uploads it once per change, not once per frame.
+// another column count, another theme), so the drawing side uploads it once per change, not once
+// per frame.
 type cachedImage struct {
 	Pixels
 	gen int // bumped by Update
-	key [3]int
+	key [4]int
 }
 
-// fill refills the image unless it already holds (gen, cols, n).
+// fill refills the image unless it already holds (gen, cols, n) in the current theme.
 func (c *cachedImage) fill(cols, n int, col func(i int) Color) *Pixels {
-	k := [3]int{c.gen, cols, n}
+	k := [4]int{c.gen, cols, n, themeGen}
 	if k != c.key || c.RGBA == nil {
 		c.key = k
 		c.set(cols, n, col)

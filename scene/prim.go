@@ -55,25 +55,169 @@ func Contrast(a, b Color) float64 {
 	return (la + 0.05) / (lb + 0.05)
 }
 
-// Palette: a dark theme that stays readable on a projector (text ≥ 7:1 on the background).
+// Palette: the colours scenes draw with. They are package variables that SetTheme assigns (at
+// start-up, before the first scene is built), so scenes must read them at call time and never
+// keep a colour computed from them at init: a package-level `var x = Accent.Mix(...)` would keep
+// the dark theme's value. The default is the dark theme.
 var (
-	Background = Color{0x0f, 0x14, 0x1c, 0xff}
-	Panel      = Color{0x1a, 0x22, 0x30, 0xff}
-	Grid       = Color{0x3a, 0x46, 0x5a, 0xff}
-	TextColor  = Color{0xec, 0xf0, 0xf6, 0xff}
-	Dim        = Color{0xa9, 0xb4, 0xc6, 0xff}
-	HeaderC    = Color{0x8e, 0x6b, 0xd8, 0xff} // sds header / robj
-	DataC      = Color{0x2f, 0x8f, 0xd8, 0xff} // string bytes
-	FreeC      = Color{0x3c, 0x5a, 0x3c, 0xff} // spare room (avail)
-	SlackC     = Color{0x4a, 0x4a, 0x52, 0xff} // allocator rounding
-	NulC       = Color{0x8a, 0x8f, 0x99, 0xff} // the terminator
-	Accent     = Color{0xff, 0xc8, 0x3d, 0xff} // what just changed
-	OneC       = Color{0x3d, 0xc9, 0x8a, 0xff} // a set bit
-	ZeroC      = Color{0x26, 0x30, 0x40, 0xff} // a clear bit
-	IndexC     = Color{0x4a, 0x9d, 0xf0, 0xff} // HLL index bits
-	RunC       = Color{0xff, 0x8a, 0x3d, 0xff} // HLL run of zeros
-	ErrorC     = Color{0xff, 0x6b, 0x6b, 0xff}
+	Background = Dark.Background
+	Panel      = Dark.Panel
+	Grid       = Dark.Grid
+	TextColor  = Dark.TextColor
+	Dim        = Dark.Dim
+	HeaderC    = Dark.HeaderC // sds header / robj
+	DataC      = Dark.DataC   // string bytes
+	FreeC      = Dark.FreeC   // spare room (avail)
+	SlackC     = Dark.SlackC  // allocator rounding
+	NulC       = Dark.NulC    // the terminator
+	Accent     = Dark.Accent  // what just changed
+	OneC       = Dark.OneC    // a set bit
+	ZeroC      = Dark.ZeroC   // a clear bit
+	IndexC     = Dark.IndexC  // HLL index bits
+	RunC       = Dark.RunC    // HLL run of zeros
+	ErrorC     = Dark.ErrorC
 )
+
+// Theme is a named palette. Both themes keep the same contrast rules, mirrored:
+//   - text colours (TextColor, Dim, Accent, OneC, IndexC, RunC, ErrorC, DataC, HeaderC, NulC and
+//     the node colours) are ≥ 4.5:1 on Background and on Panel (TextColor ≥ 7:1);
+//   - "strong" fills (DataC, OneC, RunC, NulC, IndexC, HeaderC, Accent) carry text drawn in
+//     Background: bright fills under dark text in the dark theme, deep ones under light text in
+//     the light theme;
+//   - "quiet" fills (Panel, ZeroC, FreeC, SlackC, HeaderC.Mix(Background, 0.35)) carry TextColor.
+//
+// TextOn picks the text colour for any other fill.
+type Theme struct {
+	Name                               string
+	Background, Panel, Grid, TextColor Color
+	Dim, HeaderC, DataC, FreeC, SlackC Color
+	NulC, Accent, OneC, ZeroC, IndexC  Color
+	RunC, ErrorC                       Color
+	Nodes                              []Color // node and client colours (ring.go's NodeColors)
+}
+
+// Dark is the default theme: readable on a projector in a dark room (text ≥ 7:1 on the
+// background).
+var Dark = Theme{
+	Name:       "dark",
+	Background: Color{0x0f, 0x14, 0x1c, 0xff},
+	Panel:      Color{0x1a, 0x22, 0x30, 0xff},
+	Grid:       Color{0x3a, 0x46, 0x5a, 0xff},
+	TextColor:  Color{0xec, 0xf0, 0xf6, 0xff},
+	Dim:        Color{0xa9, 0xb4, 0xc6, 0xff},
+	HeaderC:    Color{0x8e, 0x6b, 0xd8, 0xff},
+	DataC:      Color{0x2f, 0x8f, 0xd8, 0xff},
+	FreeC:      Color{0x3c, 0x5a, 0x3c, 0xff},
+	SlackC:     Color{0x4a, 0x4a, 0x52, 0xff},
+	NulC:       Color{0x8a, 0x8f, 0x99, 0xff},
+	Accent:     Color{0xff, 0xc8, 0x3d, 0xff},
+	OneC:       Color{0x3d, 0xc9, 0x8a, 0xff},
+	ZeroC:      Color{0x26, 0x30, 0x40, 0xff},
+	IndexC:     Color{0x4a, 0x9d, 0xf0, 0xff},
+	RunC:       Color{0xff, 0x8a, 0x3d, 0xff},
+	ErrorC:     Color{0xff, 0x6b, 0x6b, 0xff},
+	Nodes:      darkNodeColors,
+}
+
+// Light is the theme for light course pages and projectors that wash out dark slides: a pale
+// background, near-black text and deep versions of the dark theme's hues (same roles, same
+// contrast rules). Background, TextColor, Dim, Accent and ErrorC are index.html's light panel
+// colours (--bg, --text, --dim, --accent, --err), as the dark ones are its dark colours.
+var Light = Theme{
+	Name:       "light",
+	Background: Color{0xf4, 0xf6, 0xf9, 0xff},
+	Panel:      Color{0xe6, 0xeb, 0xf2, 0xff},
+	Grid:       Color{0xa3, 0xaf, 0xc0, 0xff},
+	TextColor:  Color{0x16, 0x20, 0x2c, 0xff},
+	Dim:        Color{0x46, 0x53, 0x6a, 0xff},
+	HeaderC:    Color{0x6a, 0x3f, 0xb8, 0xff},
+	DataC:      Color{0x1a, 0x60, 0xa6, 0xff},
+	FreeC:      Color{0xcf, 0xe5, 0xcf, 0xff},
+	SlackC:     Color{0xd6, 0xd6, 0xde, 0xff},
+	NulC:       Color{0x58, 0x5f, 0x6b, 0xff},
+	Accent:     Color{0x8a, 0x5a, 0x00, 0xff},
+	OneC:       Color{0x10, 0x6b, 0x40, 0xff},
+	ZeroC:      Color{0xdd, 0xe3, 0xec, 0xff},
+	IndexC:     Color{0x35, 0x50, 0xb8, 0xff},
+	RunC:       Color{0xa2, 0x44, 0x00, 0xff},
+	ErrorC:     Color{0xb3, 0x26, 0x1e, 0xff},
+	Nodes:      lightNodeColors,
+}
+
+// Themes lists the themes SetTheme knows, the default first.
+var Themes = []*Theme{&Dark, &Light}
+
+// current is the theme SetTheme last applied; themeGen counts the SetTheme calls (a cached
+// pixel image painted under another theme is stale).
+var (
+	current  = &Dark
+	themeGen int
+)
+
+// themeHooks recompute colours other files derive from the palette (zset.go's TopCardC).
+var themeHooks []func()
+
+// onTheme registers fn to run after every SetTheme (call it from init; it also runs once now).
+func onTheme(fn func()) {
+	themeHooks = append(themeHooks, fn)
+	fn()
+}
+
+// SetTheme assigns the palette variables from the theme called name ("dark" or "light") and
+// reports whether it knows the name (an unknown name changes nothing). Call it before building
+// scenes: a scene that already painted its pixel images keeps their colours until its next
+// Update.
+func SetTheme(name string) bool {
+	for _, th := range Themes {
+		if th.Name == name {
+			applyTheme(th)
+			return true
+		}
+	}
+	return false
+}
+
+// ThemeName is the name of the current theme.
+func ThemeName() string { return current.Name }
+
+func applyTheme(th *Theme) {
+	current = th
+	themeGen++
+	Background, Panel, Grid, TextColor, Dim = th.Background, th.Panel, th.Grid, th.TextColor, th.Dim
+	HeaderC, DataC, FreeC, SlackC, NulC = th.HeaderC, th.DataC, th.FreeC, th.SlackC, th.NulC
+	Accent, OneC, ZeroC, IndexC, RunC, ErrorC = th.Accent, th.OneC, th.ZeroC, th.IndexC, th.RunC, th.ErrorC
+	NodeColors = th.Nodes
+	for _, fn := range themeHooks {
+		fn()
+	}
+}
+
+// TextOn is the text colour for a fill: TextColor or Background, whichever contrasts more.
+func TextOn(fill Color) Color {
+	if Contrast(TextColor, fill) >= Contrast(Background, fill) {
+		return TextColor
+	}
+	return Background
+}
+
+// Tint is c mixed toward base by t, or further toward base until every colour in texts keeps
+// 4.5:1 on it: a highlight fill that the texts drawn on it stay readable on, in either theme.
+func Tint(c, base Color, t float64, texts ...Color) Color {
+	for ; t < 1; t += 0.02 {
+		f := c.Mix(base, t)
+		ok := true
+		for _, x := range texts {
+			if Contrast(x, f) < 4.5 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return f
+		}
+	}
+	return base
+}
 
 // Kind is a primitive's kind.
 type Kind uint8

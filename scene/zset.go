@@ -386,8 +386,14 @@ func (s *ZSet) drawCard(l *list, c Rect, m ZMember, f, t float64, rankFromTop in
 	}
 }
 
-// TopCardC is the fill of a card the step's range read returned.
-var TopCardC = Accent.Mix(Panel, 0.84)
+// TopCardC is the fill of a card the step's range read returned: an accent tint of the panel
+// that the card's member (TextColor), score (OneC) and badge (Dim) stay readable on. SetTheme
+// recomputes it.
+var TopCardC Color
+
+func init() {
+	onTheme(func() { TopCardC = Tint(Accent, Panel, 0.84, TextColor, OneC, Dim) })
+}
 
 func overlapRect(a, b Rect) bool {
 	return a.X < b.X+b.W && b.X < a.X+a.W && a.Y < b.Y+b.H && b.Y < a.Y+a.H

@@ -4,7 +4,7 @@ package main
 
 // Embedding the app in course pages (lesson/url.go has the pure parts, FORMAT.md documents them):
 //
-//   - URL parameters: lesson, step, lang, version, allocator, theme (light|dark), controls
+//   - URL parameters: lesson, step, lang, version, allocator, theme (dark|light|auto), controls
 //     (full|minimal), autoplay, seed, origins; a whole lesson in the fragment (#lesson=…).
 //   - Lessons pasted or dropped into the "Share · your lesson" panel.
 //   - "Copy link to this step", "Copy embed code" (an <iframe>), "Export transcript" (a
@@ -27,6 +27,7 @@ import (
 	"redscope/assets"
 	"redscope/engine"
 	"redscope/lesson"
+	"redscope/scene"
 	"redscope/wasm/ui"
 )
 
@@ -73,6 +74,26 @@ func jsString(v js.Value) string {
 	return ""
 }
 
+// applyTheme sets the palette of the drawing (scene.SetTheme) and of the page (<html
+// data-theme>, index.html's CSS) from ?theme=: main calls it before newApp builds the first
+// scene, since scenes read the palette when they paint. theme=auto follows the reader's
+// prefers-color-scheme as it is at start-up; dark is the default. initEmbed reports a bad value.
+func applyTheme() {
+	p, _ := lesson.ParseParams(jsString(jsGlobal("location", "search")), "", nil)
+	name := p.Theme
+	if name == "auto" {
+		name = "dark"
+		if mm := js.Global().Get("matchMedia"); mm.Type() == js.TypeFunction &&
+			js.Global().Call("matchMedia", "(prefers-color-scheme: light)").Get("matches").Truthy() {
+			name = "light"
+		}
+	}
+	if !scene.SetTheme(name) {
+		scene.SetTheme("dark")
+	}
+	jsGlobal("document", "documentElement").Call("setAttribute", "data-theme", scene.ThemeName())
+}
+
 // initEmbed applies the URL parameters newApp does not handle, wires the share panel and
 // returns the problems to show. It runs at the end of newApp, after the first lesson loaded.
 func (a *app) initEmbed() []string {
@@ -85,7 +106,7 @@ func (a *app) initEmbed() []string {
 	}
 	emb.params = p
 	root := jsGlobal("document", "documentElement")
-	root.Call("setAttribute", "data-theme", p.Theme)
+	root.Call("setAttribute", "data-theme", scene.ThemeName()) // applyTheme resolved auto
 	root.Call("setAttribute", "data-controls", p.Controls)
 
 	site, err := lesson.ParseOrigins(jsString(root.Call("getAttribute", "data-redscope-origins")))

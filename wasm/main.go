@@ -31,6 +31,7 @@ type game struct {
 
 func main() {
 	mark("goMain")
+	applyTheme() // embed.go: the palette before the first scene is built
 	a := newApp()
 	mark("app")
 	g := &game{a: a, imgs: map[*scene.Pixels]*ebiten.Image{}, gens: map[*scene.Pixels]uint64{}, scale: 1}
