@@ -512,7 +512,8 @@ func commandFlagNames(f int) []string {
 		bit  int
 		name string
 	}{{FlagWrite, "write"}, {FlagReadonly, "readonly"}, {FlagDenyOOM, "denyoom"}, {FlagAdmin, "admin"},
-		{FlagNoScript, "noscript"}, {FlagLoading, "loading"}, {FlagStale, "stale"}, {FlagFast, "fast"}} {
+		{FlagNoScript, "noscript"}, {FlagLoading, "loading"}, {FlagStale, "stale"}, {FlagSkipSlowlog, "skip_slowlog"},
+		{FlagFast, "fast"}, {FlagAllowBusy, "allow_busy"}} {
 		if f&x.bit != 0 {
 			out = append(out, x.name)
 		}

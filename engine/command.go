@@ -18,6 +18,8 @@ const (
 	FlagLoading
 	FlagStale
 	FlagNoScript
+	FlagSkipSlowlog
+	FlagAllowBusy
 )
 
 // Command describes one command of the table.

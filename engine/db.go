@@ -24,6 +24,9 @@ func (e *Engine) expireIfNeeded(key string) bool {
 	if o != nil {
 		e.emit(KeyEvent{Key: key, Action: "expired", Type: o.Type.String()})
 	}
+	if e.watching() {
+		e.signalModified(key)
+	}
 	return true
 }
 
@@ -49,6 +52,9 @@ func (e *Engine) lookupType(key []byte, t ObjType) (o *Object, wrongType bool) {
 func (e *Engine) add(key []byte, o *Object) {
 	e.db.keys[string(key)] = o
 	e.emit(KeyEvent{Key: string(key), Action: "created", Type: o.Type.String()})
+	if e.watching() {
+		e.signalModified(string(key))
+	}
 }
 
 // setKey is Redis's setKey: store o under key, replacing any value; the TTL is cleared unless
@@ -66,6 +72,9 @@ func (e *Engine) setKey(key []byte, o *Object, keepTTL bool) {
 	if !keepTTL {
 		e.removeExpire(k)
 	}
+	if e.watching() {
+		e.signalModified(k)
+	}
 }
 
 // Delete removes key; it reports whether it existed.
@@ -78,6 +87,9 @@ func (e *Engine) Delete(key []byte) bool {
 	delete(e.db.keys, k)
 	delete(e.db.expires, k)
 	e.emit(KeyEvent{Key: k, Action: "deleted", Type: o.Type.String()})
+	if e.watching() {
+		e.signalModified(k)
+	}
 	return true
 }
 
@@ -94,6 +106,9 @@ func (e *Engine) setExpire(key string, when int64) {
 	before := e.Expire(key)
 	e.db.expires[key] = when
 	e.emit(TTLEvent{Key: key, Action: "set", Before: before, After: when})
+	if e.watching() {
+		e.signalModified(key)
+	}
 }
 
 func (e *Engine) removeExpire(key string) bool {
@@ -101,6 +116,9 @@ func (e *Engine) removeExpire(key string) bool {
 	if ok {
 		delete(e.db.expires, key)
 		e.emit(TTLEvent{Key: key, Action: "cleared", Before: w, After: -1})
+		if e.watching() {
+			e.signalModified(key)
+		}
 	}
 	return ok
 }

@@ -62,6 +62,11 @@ type Engine struct {
 	// vdict is the dict environment (hash seed, shared random source, rules) of value hash
 	// tables: hashtable sets and hashes (made lazily by valueDictEnv in t_set.go).
 	vdict *dict.Env
+	// implicit is the client of Exec, unless SetClient chose another (client); wst is the WATCH
+	// table (multi.go).
+	implicit *Client
+	client   *Client
+	wst      watchState
 	// Work counts the elementary steps (bytes scanned/moved, registers touched…) commands did;
 	// labs report it instead of wall time.
 	Work Work
@@ -121,9 +126,22 @@ func (e *Engine) emit(ev Event) {
 	}
 }
 
-// Exec runs one command. It never panics: a panic inside a command becomes an error reply
-// ("ERR redscope internal error: …") and the engine stays usable.
+// Exec runs one command for the engine's implicit client (its MULTI queue and watched keys:
+// multi.go; a protocol server gives each connection its own Client). It never panics: a panic
+// inside a command becomes an error reply ("ERR redscope internal error: …") and the engine stays
+// usable.
 func (e *Engine) Exec(args [][]byte) (res Result) {
+	if e.client != nil {
+		return e.client.Exec(args)
+	}
+	if e.implicit == nil && (len(args) == 0 || txKind(args[0]) == txNone) {
+		return e.exec(args) // no transaction state yet: the plain path
+	}
+	return e.implicitClient().Exec(args)
+}
+
+// exec runs one command outside any transaction logic.
+func (e *Engine) exec(args [][]byte) (res Result) {
 	e.events = nil
 	defer func() {
 		if p := recover(); p != nil {
@@ -131,6 +149,9 @@ func (e *Engine) Exec(args [][]byte) (res Result) {
 		}
 		e.events = nil
 	}()
+	if e.watching() {
+		return Result{Reply: e.dispatchWatched(args), Events: e.events}
+	}
 	r := e.dispatch(args)
 	return Result{Reply: r, Events: e.events}
 }

@@ -92,6 +92,9 @@ type Player struct {
 	last   []Exchange
 	guard  *guard     // the limits' running state; nil without Config.Limits
 	ring   *ringState // the consistent-hash ring of `ring` lines (ring.go); nil before one
+	// console is the console's connection: its own MULTI queue and watched keys, apart from the
+	// lesson's steps (which a student's WATCH sees as another client's writes).
+	console *engine.Client
 }
 
 // NewPlayer makes a sandbox player; Load gives it a lesson.
@@ -177,6 +180,7 @@ func (p *Player) fresh() {
 	p.pos = 0
 	p.last = nil
 	p.ring = nil
+	p.console = p.eng.NewConsoleClient()
 }
 
 // Reset goes back to position 0 with a fresh engine; console commands are forgotten.
@@ -287,6 +291,10 @@ func (p *Player) Exec(line string) Exchange {
 func (p *Player) exec(line string, console bool, checks []Check) Exchange {
 	if IsRingLine(line) {
 		return p.execRing(line, console, checks)
+	}
+	if console {
+		p.eng.SetClient(p.console)
+		defer p.eng.SetClient(nil)
 	}
 	x := Exchange{Cmd: line, Console: console}
 	if p.guard != nil && p.execLimited(&x, line, console) {

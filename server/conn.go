@@ -42,6 +42,18 @@ func (s *Server) connCommand(c *client, args [][]byte) (engine.Reply, bool) {
 	case eqFold(name, "auth"):
 		c.lastCmd = "auth"
 		return authCmd(args), true
+	case eqFold(name, "info"):
+		c.lastCmd = "info"
+		return engine.BulkStr(s.info(args[1:])), true
+	}
+	return engine.Reply{}, false
+}
+
+// quitReset answers QUIT and RESET, which 7.0 runs at once even inside MULTI (they are never
+// queued). RESET also discards the transaction and unwatches every key.
+func (s *Server) quitReset(c *client, tx *engine.Client, args [][]byte) (engine.Reply, bool) {
+	name := args[0]
+	switch {
 	case eqFold(name, "quit"):
 		c.lastCmd = "quit"
 		c.quit = true
@@ -51,11 +63,48 @@ func (s *Server) connCommand(c *client, args [][]byte) (engine.Reply, bool) {
 		if len(args) != 1 {
 			return arityErr("reset"), true
 		}
+		tx.Reset()
 		c.name, c.db = "", 0
 		return engine.Status("RESET"), true
-	case eqFold(name, "info"):
-		c.lastCmd = "info"
-		return engine.BulkStr(s.info(args[1:])), true
+	}
+	return engine.Reply{}, false
+}
+
+// clientSubArity is CLIENT's subcommands with their arity (7.0.15; no-touch and setinfo 7.2).
+var clientSubArity = map[string]int{
+	"caching": 3, "getname": 2, "getredir": 2, "help": 2, "id": 2, "info": 2, "kill": -3,
+	"list": -2, "no-evict": 3, "pause": -3, "reply": 3, "setname": 3, "tracking": -3,
+	"trackinginfo": 2, "unblock": -3, "unpause": 2, "no-touch": 3, "setinfo": 4,
+}
+
+// connCheck is the existence and arity check of the connection commands, for queueing them
+// inside MULTI.
+func (s *Server) connCheck(args [][]byte) (engine.Reply, bool) {
+	name := args[0]
+	arity := func(n int, full string) engine.Reply {
+		if (n > 0 && len(args) != n) || (n < 0 && len(args) < -n) {
+			return arityErr(full)
+		}
+		return engine.Reply{}
+	}
+	switch {
+	case eqFold(name, "hello"), eqFold(name, "info"):
+		return engine.Reply{}, true
+	case eqFold(name, "auth"):
+		return arity(-2, "auth"), true
+	case eqFold(name, "client"):
+		if len(args) < 2 {
+			return arityErr("client"), true
+		}
+		sub := strings.ToLower(string(args[1]))
+		n, ok := clientSubArity[sub]
+		if ok && (sub == "no-touch" || sub == "setinfo") && !s.eng.Version().Has(engine.V72) {
+			ok = false
+		}
+		if !ok {
+			return engine.Err("ERR unknown subcommand '" + cleanText(args[1]) + "'. Try CLIENT HELP."), true
+		}
+		return arity(n, "client|"+sub), true
 	}
 	return engine.Reply{}, false
 }
@@ -318,8 +367,22 @@ func (s *Server) clientLine(c *client, now time.Time) string {
 	if cmd == "" {
 		cmd = "NULL"
 	}
-	line := fmt.Sprintf("id=%d addr=%s laddr=%s fd=8 name=%s age=%d idle=%d flags=N db=%d sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=default redir=-1 resp=2",
-		c.id, c.addr, c.laddr, c.name, int64(now.Sub(c.created).Seconds()), int64(now.Sub(c.lastAt).Seconds()), c.db, cmd)
+	flags, multi := "N", -1
+	if tx := c.tx; tx != nil && c.txEng == s.eng {
+		switch {
+		case tx.InMulti() && tx.Dirty():
+			flags = "xd"
+		case tx.InMulti():
+			flags = "x"
+		case tx.Dirty():
+			flags = "d"
+		}
+		if tx.InMulti() {
+			multi = tx.Queued()
+		}
+	}
+	line := fmt.Sprintf("id=%d addr=%s laddr=%s fd=8 name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=default redir=-1 resp=2",
+		c.id, c.addr, c.laddr, c.name, int64(now.Sub(c.created).Seconds()), int64(now.Sub(c.lastAt).Seconds()), flags, c.db, multi, cmd)
 	if s.eng.Version().Has(engine.V72) {
 		line += " lib-name=" + c.libName + " lib-ver=" + c.libVer
 	}

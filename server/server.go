@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"strconv"
 	"sync"
 	"time"
 
@@ -54,6 +53,10 @@ type client struct {
 	lastAt  time.Time
 	out     []byte // replies of the current pipeline, written after the engine lock is released
 	quit    bool
+	// tx is the connection's engine client (MULTI queue, watched keys, selected database); it
+	// is remade when the server's engine is replaced.
+	tx    *engine.Client
+	txEng *engine.Engine
 }
 
 // New makes a server for e. e should use real time (engine.WallClock{}).
@@ -148,6 +151,10 @@ func (s *Server) closedConn(conn redcon.Conn, err error) {
 	}
 	s.mu.Lock()
 	delete(s.clients, c.id)
+	if c.tx != nil && c.txEng == s.eng {
+		c.tx.Close() // its watched keys
+	}
+	c.tx = nil
 	s.mu.Unlock()
 }
 
@@ -195,23 +202,33 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 	}
 	s.totalCommands++
 	c.lastAt = now
-	if r, handled := s.connCommand(c, args); handled {
+	tx := s.txClient(c)
+	if r, handled := s.quitReset(c, tx, args); handled {
 		c.out = r.AppendRESP2(c.out)
 		return
 	}
 	c.lastCmd = s.intern(args[0])
-	e := s.eng
-	if !e.SelectDB(c.db) {
-		c.db = 0
-		e.SelectDB(0)
-	}
-	res := e.Exec(args)
-	if res.Reply.Kind == engine.KindStatus && eqFold(args[0], "select") && len(args) == 2 {
-		if n, err := strconv.Atoi(string(args[1])); err == nil {
-			c.db = n
+	res := tx.Exec(args)
+	c.db = tx.DB()
+	c.out = res.Reply.AppendRESP2(c.out)
+}
+
+// txClient is c's engine client for the current engine: a new engine (SetEngine) gets a new
+// client on the connection's database.
+func (s *Server) txClient(c *client) *engine.Client {
+	if c.txEng != s.eng || c.tx == nil {
+		c.tx, c.txEng = s.eng.NewClient(), s.eng
+		if !c.tx.SetDB(c.db) {
+			c.db = 0
+		}
+		c.tx.FrontEnd = func(args [][]byte, check bool) (engine.Reply, bool) {
+			if check {
+				return s.connCheck(args)
+			}
+			return s.connCommand(c, args)
 		}
 	}
-	c.out = res.Reply.AppendRESP2(c.out)
+	return c.tx
 }
 
 func eqFold(b []byte, lower string) bool {

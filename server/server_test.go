@@ -231,3 +231,49 @@ func TestInfo(t *testing.T) {
 		t.Errorf("INFO server keyspace:\n%s", two)
 	}
 }
+
+// Each connection has its own MULTI queue and watched keys (checked on redis-server 7.0.15:
+// CLIENT LIST shows flags=x and the queue length in a transaction, d once a watched key was
+// touched; a dirty transaction stores no more commands).
+func TestMultiPerConnection(t *testing.T) {
+	_, addr := start(t, engine.V70)
+	a, b := dial(t, addr), dial(t, addr)
+	if got := exchange(t, a, cmd("MULTI")+cmd("SET", "k", "1"), 14); got != "+OK\r\n+QUEUED\r\n" {
+		t.Fatalf("%q", got)
+	}
+	if got := exchange(t, b, cmd("GET", "k"), 5); got != "$-1\r\n" {
+		t.Fatalf("the other connection sees a queued write: %q", got)
+	}
+	line := func() string {
+		t.Helper()
+		out := exchange(t, b, cmd("CLIENT", "LIST"), 1)
+		r := bufio.NewReader(b)
+		hdr, _ := r.ReadString('\n')
+		var n int
+		fmt.Sscanf(out+hdr, "$%d", &n)
+		body := make([]byte, n+2)
+		io.ReadFull(r, body)
+		for _, l := range strings.Split(string(body), "\n") {
+			if strings.Contains(l, "cmd=set") || strings.Contains(l, "cmd=exec") || strings.Contains(l, "cmd=ping") {
+				return l
+			}
+		}
+		t.Fatalf("no line for the first connection in %q", body)
+		return ""
+	}
+	if l := line(); !strings.Contains(l, " flags=x ") || !strings.Contains(l, " multi=1 ") {
+		t.Fatalf("in MULTI: %s", l)
+	}
+	if got := exchange(t, a, cmd("EXEC"), 9); got != "*1\r\n+OK\r\n" {
+		t.Fatalf("EXEC: %q", got)
+	}
+	exchange(t, a, cmd("WATCH", "k")+cmd("MULTI")+cmd("PING"), 19)
+	exchange(t, b, cmd("SET", "k", "2"), 5)
+	exchange(t, a, cmd("PING"), 9) // QUEUED, not stored
+	if l := line(); !strings.Contains(l, " flags=xd ") || !strings.Contains(l, " multi=1 ") {
+		t.Fatalf("touched: %s", l)
+	}
+	if got := exchange(t, a, cmd("EXEC"), 5); got != "*-1\r\n" {
+		t.Fatalf("EXEC after the other connection wrote the watched key: %q", got)
+	}
+}

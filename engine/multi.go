@@ -1,0 +1,759 @@
+package engine
+
+// Transactions: MULTI, EXEC, DISCARD, WATCH, UNWATCH, with Redis 7.0's replies and rules
+// (multi.c and processCommand in server.c of 7.0.15, checked against Debian's redis-server
+// 7.0.15):
+//
+//   - A Client is one connection's state: its selected database, its MULTI queue and its watched
+//     keys. The RESP server makes one per connection; Engine.Exec runs on an implicit Client that
+//     uses whatever database the engine has selected (labs, the browser player, transcripts).
+//   - Inside MULTI every command but EXEC, DISCARD, MULTI and WATCH is queued (UNWATCH too) after
+//     the existence and arity checks; a command failing them is answered with its error and marks
+//     the transaction, so that EXEC answers EXECABORT. SAVE, SHUTDOWN, SYNC and PSYNC are refused
+//     ("Command not allowed inside a transaction") and mark it too. Nested MULTI and WATCH inside
+//     MULTI are answered with an error but do not mark it.
+//   - A watched key is touched by whatever Redis calls signalModifiedKey for: keys created,
+//     overwritten, deleted, expired (lazily), TTLs set or removed (the hooks in db.go), values
+//     changed in place (a before/after fingerprint of the watched keys a command names), the
+//     writes Redis signals even when nothing changes (HSET of the same value, APPEND "", INCRBY 0,
+//     LSET, LTRIM, SETRANGE, BITFIELD SET, RPOPLPUSH/LMOVE of one list), and FLUSHDB, FLUSHALL and
+//     SWAPDB for the watched keys that exist (touchAllWatchedKeysInDb). A key that was already
+//     expired when WATCHed is not touched by its own deletion; a key alive at WATCH that has
+//     expired by EXEC aborts it (7.0's isWatchedKeyExpired).
+//   - Nothing is checked while nobody watches: one length test on the hot path.
+
+import (
+	"hash/maphash"
+	"strings"
+)
+
+func init() {
+	cmd := func(name string, arity int, flags int) *Command {
+		return &Command{Name: name, Arity: arity, Flags: flags, Fn: cmdTxOutsideClient}
+	}
+	const f = FlagNoScript | FlagLoading | FlagStale
+	w := cmd("watch", -2, f|FlagFast|FlagAllowBusy)
+	w.FirstKey, w.LastKey, w.Step = 1, -1, 1
+	register(
+		cmd("multi", 1, f|FlagFast|FlagAllowBusy),
+		cmd("exec", 1, f|FlagSkipSlowlog),
+		cmd("discard", 1, f|FlagFast|FlagAllowBusy),
+		cmd("unwatch", 1, f|FlagFast|FlagAllowBusy),
+		w,
+	)
+	for _, n := range []string{"multi", "exec", "discard", "unwatch"} {
+		commandMeta[n] = cmdMeta{cats: "transaction"}
+	}
+	commandMeta["watch"] = cmdMeta{cats: "transaction", specs: []string{"RO"}}
+}
+
+// cmdTxOutsideClient is never reached through Exec (a Client answers these commands); it guards
+// direct dispatches.
+func cmdTxOutsideClient(e *Engine, args [][]byte) Reply {
+	return Err("ERR " + strings.ToUpper(string(args[0])) + " needs a client")
+}
+
+// FrontEnd lets the layer that owns a Client answer commands the engine does not know (the RESP
+// server's HELLO, CLIENT, AUTH, INFO). With check set it only validates args as Redis does before
+// queueing them (existence, arity, subcommand) and returns an error reply or a zero Reply; it
+// reports handled=false for the commands it does not own.
+type FrontEnd func(args [][]byte, check bool) (r Reply, handled bool)
+
+// Client is one connection's transaction state. Not safe for concurrent use (nor is the Engine).
+type Client struct {
+	e        *Engine
+	db       int // selected database; -1: the engine's current one (the implicit client)
+	multi    bool
+	dirtyCAS bool // a watched key was touched: EXEC answers a null array
+	dirtyTx  bool // a command was refused while queueing: EXEC answers EXECABORT
+	queue    [][][]byte
+	watched  []*watchedKey
+	// FrontEnd answers the commands of the layer above (nil: none).
+	FrontEnd FrontEnd
+}
+
+type watchKey struct {
+	db  int
+	key string
+}
+
+type watchedKey struct {
+	watchKey
+	c       *Client
+	expired bool // the key was already expired when WATCHed
+}
+
+// watchState is the engine's WATCH table: per (db, key) the watchers in WATCH order.
+type watchState struct {
+	keys  map[watchKey][]*watchedKey
+	names map[string]int // key name → number of (db, key) entries, for one lookup per argument
+}
+
+// NewClient makes a client of e that starts on database 0.
+func (e *Engine) NewClient() *Client { return &Client{e: e} }
+
+// NewConsoleClient makes a client that uses whatever database the engine has selected (SELECT
+// changes it for every such client), as the lesson player's console does.
+func (e *Engine) NewConsoleClient() *Client { return &Client{e: e, db: -1} }
+
+// SetClient makes c the client of Exec (its MULTI queue and watched keys); nil goes back to the
+// engine's own implicit client. A client of another engine is ignored.
+func (e *Engine) SetClient(c *Client) {
+	if c != nil && c.e != e {
+		return
+	}
+	e.client = c
+}
+
+// implicitClient is the client of Engine.Exec.
+func (e *Engine) implicitClient() *Client {
+	if e.implicit == nil {
+		e.implicit = &Client{e: e, db: -1}
+	}
+	return e.implicit
+}
+
+// DB is the client's selected database.
+func (c *Client) DB() int {
+	if c.db < 0 {
+		return c.e.CurrentDB()
+	}
+	return c.db
+}
+
+// SetDB selects database n for the client (RESET, tests); false when out of range.
+func (c *Client) SetDB(n int) bool {
+	if n < 0 || n >= len(c.e.dbs) {
+		return false
+	}
+	c.db = n
+	return true
+}
+
+// InMulti reports whether MULTI is open.
+func (c *Client) InMulti() bool { return c.multi }
+
+// Queued is the number of commands queued since MULTI.
+func (c *Client) Queued() int { return len(c.queue) }
+
+// Dirty reports whether a watched key was touched (EXEC will answer a null array).
+func (c *Client) Dirty() bool { return c.dirtyCAS }
+
+// Reset is what RESET does to the transaction state: discard the queue, unwatch every key, select
+// database 0.
+func (c *Client) Reset() {
+	c.discard()
+	if c.db >= 0 {
+		c.db = 0
+	}
+}
+
+// Close releases the client's watched keys (a closed connection).
+func (c *Client) Close() { c.discard() }
+
+type txCmd uint8
+
+const (
+	txNone txCmd = iota
+	txMulti
+	txExec
+	txDiscard
+	txWatch
+	txUnwatch
+)
+
+func txKind(name []byte) txCmd {
+	if len(name) < 4 || len(name) > 7 {
+		return txNone
+	}
+	switch name[0] | 0x20 {
+	case 'm':
+		if eqFold(name, "multi") {
+			return txMulti
+		}
+	case 'e':
+		if eqFold(name, "exec") {
+			return txExec
+		}
+	case 'd':
+		if eqFold(name, "discard") {
+			return txDiscard
+		}
+	case 'w':
+		if eqFold(name, "watch") {
+			return txWatch
+		}
+	case 'u':
+		if eqFold(name, "unwatch") {
+			return txUnwatch
+		}
+	}
+	return txNone
+}
+
+// Exec runs one command for the client: transaction commands here, the others queued inside
+// MULTI or run on the engine.
+func (c *Client) Exec(args [][]byte) Result {
+	if len(args) == 0 {
+		return Result{Reply: NilReply}
+	}
+	c.selectDB()
+	kind := txKind(args[0])
+	if kind != txNone && !c.e.ver.Has(V70) {
+		kind = txNone
+	}
+	if c.multi && (kind == txNone || kind == txUnwatch) {
+		return Result{Reply: c.queueCmd(args)}
+	}
+	if kind == txNone {
+		return c.run(args)
+	}
+	if kind == txExec && c.multi && len(args) == 1 {
+		return c.execTx()
+	}
+	return Result{Reply: c.txCommand(kind, args)}
+}
+
+func (c *Client) selectDB() {
+	if c.db >= 0 && c.e.db != c.e.dbs[c.db] {
+		c.e.db = c.e.dbs[c.db]
+	}
+}
+
+// run executes a command that is not a transaction command (or UNWATCH inside EXEC).
+func (c *Client) run(args [][]byte) Result {
+	if c.FrontEnd != nil {
+		if r, ok := c.FrontEnd(args, false); ok {
+			return Result{Reply: r}
+		}
+	}
+	if txKind(args[0]) == txUnwatch && c.e.ver.Has(V70) {
+		return Result{Reply: c.txCommand(txUnwatch, args)}
+	}
+	res := c.e.exec(args)
+	if c.db >= 0 && res.Reply.Kind == KindStatus && len(args) == 2 && eqFold(args[0], "select") {
+		if n, ok := string2ll(args[1]); ok && n >= 0 && int(n) < len(c.e.dbs) {
+			c.db = int(n)
+		}
+	}
+	return res
+}
+
+// noMulti: the commands 7.0 refuses inside MULTI (CMD_NO_MULTI), with their arity. They are
+// refused even where the engine does not implement them.
+var noMulti = map[string]int{"save": 1, "shutdown": -1, "sync": 1, "psync": -3}
+
+// queueCmd checks a command as processCommand does before queueing it.
+func (c *Client) queueCmd(args [][]byte) Reply {
+	if arity, ok := noMulti[strings.ToLower(string(args[0]))]; ok && len(args[0]) <= 8 {
+		c.dirtyTx = true
+		if !arityOK(arity, len(args)) {
+			return errArity(strings.ToLower(string(args[0])))
+		}
+		return Err("ERR Command not allowed inside a transaction")
+	}
+	if r, ok := c.check(args); !ok {
+		c.dirtyTx = true
+		return r
+	}
+	if !c.dirtyCAS && !c.dirtyTx {
+		n := 0
+		for _, a := range args {
+			n += len(a)
+		}
+		buf := make([]byte, 0, n)
+		q := make([][]byte, len(args))
+		for i, a := range args {
+			buf = append(buf, a...)
+			q[i] = buf[len(buf)-len(a) : len(buf) : len(buf)]
+		}
+		c.queue = append(c.queue, q)
+	}
+	return Status("QUEUED")
+}
+
+// check is the existence and arity check (commandCheckExistence, commandCheckArity).
+func (c *Client) check(args [][]byte) (Reply, bool) {
+	if c.FrontEnd != nil {
+		if r, ok := c.FrontEnd(args, true); ok {
+			return r, r.Kind != KindError
+		}
+	}
+	e := c.e
+	cmd := lookupCommand(args[0])
+	if cmd == nil || !e.ver.Has(cmd.Since) {
+		return errUnknownCommand(args), false
+	}
+	if cmd.Sub != nil && len(args) >= 2 {
+		sub := cmd.Sub[strings.ToLower(string(args[1]))]
+		if sub == nil || !e.ver.Has(sub.Since) {
+			return errUnknownSubcommand(cmd, args[1]), false
+		}
+		if !arityOK(sub.Arity, len(args)) {
+			return errArity(sub.FullName()), false
+		}
+		return Reply{}, true
+	}
+	if !arityOK(cmd.Arity, len(args)) {
+		return errArity(cmd.Name), false
+	}
+	return Reply{}, true
+}
+
+var errExecArity = Err("EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command")
+
+func (c *Client) txCommand(kind txCmd, args [][]byte) Reply {
+	names := [...]string{txMulti: "multi", txExec: "exec", txDiscard: "discard", txWatch: "watch", txUnwatch: "unwatch"}
+	if kind == txWatch && len(args) < 2 || kind != txWatch && len(args) != 1 {
+		if kind == txExec {
+			c.discard() // rejectCommand on EXEC: execCommandAbort
+			return errExecArity
+		}
+		if c.multi {
+			c.dirtyTx = true
+		}
+		return errArity(names[kind])
+	}
+	switch kind {
+	case txMulti:
+		if c.multi {
+			return Err("ERR MULTI calls can not be nested")
+		}
+		c.multi = true
+		return OK
+	case txDiscard:
+		if !c.multi {
+			return Err("ERR DISCARD without MULTI")
+		}
+		c.discard()
+		return OK
+	case txWatch:
+		if c.multi {
+			return Err("ERR WATCH inside MULTI is not allowed")
+		}
+		if !c.dirtyCAS {
+			for _, k := range args[1:] {
+				c.watch(k)
+			}
+		}
+		return OK
+	case txUnwatch:
+		c.unwatchAll()
+		c.dirtyCAS = false
+		return OK
+	}
+	return Err("ERR EXEC without MULTI") // EXEC inside MULTI is execTx
+}
+
+// discard is discardTransaction: leave MULTI, clear both dirty flags, unwatch every key.
+func (c *Client) discard() {
+	c.multi, c.dirtyCAS, c.dirtyTx = false, false, false
+	c.queue = nil
+	c.unwatchAll()
+}
+
+// execTx is EXEC inside MULTI.
+func (c *Client) execTx() Result {
+	if c.watchedKeyExpired() {
+		c.dirtyCAS = true
+	}
+	if c.dirtyTx {
+		c.discard()
+		return Result{Reply: Err("EXECABORT Transaction discarded because of previous errors.")}
+	}
+	if c.dirtyCAS {
+		c.discard()
+		return Result{Reply: NilArray}
+	}
+	c.unwatchAll()
+	q := c.queue
+	c.queue = nil
+	out := make([]Reply, len(q))
+	var events []Event
+	for i, args := range q {
+		c.selectDB()
+		res := c.run(args)
+		out[i] = res.Reply
+		events = append(events, res.Events...)
+	}
+	c.discard()
+	return Result{Reply: Reply{Kind: KindArray, Array: out}, Events: events}
+}
+
+// watch is watchForKey in the client's current database.
+func (c *Client) watch(key []byte) {
+	e := c.e
+	db := c.DB()
+	for _, wk := range c.watched {
+		if wk.db == db && wk.key == string(key) {
+			return
+		}
+	}
+	if e.wst.keys == nil {
+		e.wst.keys = map[watchKey][]*watchedKey{}
+		e.wst.names = map[string]int{}
+	}
+	wk := &watchedKey{watchKey: watchKey{db, string(key)}, c: c, expired: e.keyExpiredIn(db, string(key))}
+	if len(e.wst.keys[wk.watchKey]) == 0 {
+		e.wst.names[wk.key]++
+	}
+	e.wst.keys[wk.watchKey] = append(e.wst.keys[wk.watchKey], wk)
+	c.watched = append(c.watched, wk)
+}
+
+// unwatchAll is unwatchAllKeys.
+func (c *Client) unwatchAll() {
+	e := c.e
+	for _, wk := range c.watched {
+		list := e.wst.keys[wk.watchKey]
+		for i, x := range list {
+			if x == wk {
+				list = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(list) == 0 {
+			delete(e.wst.keys, wk.watchKey)
+			if e.wst.names[wk.key]--; e.wst.names[wk.key] <= 0 {
+				delete(e.wst.names, wk.key)
+			}
+		} else {
+			e.wst.keys[wk.watchKey] = list
+		}
+	}
+	c.watched = nil
+}
+
+// watchedKeyExpired is isWatchedKeyExpired.
+func (c *Client) watchedKeyExpired() bool {
+	for _, wk := range c.watched {
+		if !wk.expired && c.e.keyExpiredIn(wk.db, wk.key) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyIsExpired: the key is still stored in database db with a TTL that has passed.
+func (e *Engine) keyExpiredIn(db int, key string) bool {
+	when, ok := e.dbs[db].expires[key]
+	return ok && e.NowMs() > when
+}
+
+// watching reports whether any client watches a key (the hot-path test).
+func (e *Engine) watching() bool { return len(e.wst.keys) > 0 }
+
+func (e *Engine) dbIndex(d *DB) int {
+	for i, x := range e.dbs {
+		if x == d {
+			return i
+		}
+	}
+	return -1
+}
+
+// signalModified is touchWatchedKey for key of the current database (called by the db.go hooks
+// when somebody watches).
+func (e *Engine) signalModified(key string) {
+	if e.wst.names[key] == 0 {
+		return
+	}
+	e.touch(e.dbIndex(e.db), key)
+}
+
+// touch is touchWatchedKey(db, key).
+func (e *Engine) touch(db int, key string) {
+	list := e.wst.keys[watchKey{db, key}]
+	if len(list) == 0 {
+		return
+	}
+	list = append([]*watchedKey(nil), list...) // unwatchAll edits the table
+	for _, wk := range list {
+		if wk.expired {
+			if _, present := e.dbs[db].keys[key]; !present {
+				// The key that was already expired when WATCHed is now deleted: logically no
+				// change.
+				wk.expired = false
+				continue
+			}
+			break // 7.0.15 stops at such a watcher while the key is still stored
+		}
+		wk.c.dirtyCAS = true
+		wk.c.unwatchAll()
+	}
+}
+
+// flushPlan is touchAllWatchedKeysInDb(emptied, replacedWith) worked out before the command;
+// it is applied once the command succeeded.
+type flushAction struct {
+	wk     *watchedKey
+	action uint8 // 0 dirty, 1 clear expired, 2 set expired
+}
+
+func (e *Engine) planFlush(emptied, replacedWith int, out []flushAction) []flushAction {
+	for k, list := range e.wst.keys {
+		if k.db != emptied {
+			continue
+		}
+		_, inEmptied := e.dbs[emptied].keys[k.key]
+		inReplaced := false
+		if replacedWith >= 0 {
+			_, inReplaced = e.dbs[replacedWith].keys[k.key]
+		}
+		if !inEmptied && !inReplaced {
+			continue
+		}
+		for _, wk := range list {
+			switch {
+			case wk.expired && !inReplaced:
+				out = append(out, flushAction{wk, 1})
+			case wk.expired && e.keyExpiredIn(replacedWith, k.key):
+			case wk.expired:
+				out = append(out, flushAction{wk, 0})
+			case !inEmptied && e.keyExpiredIn(replacedWith, k.key):
+				out = append(out, flushAction{wk, 2})
+			default:
+				out = append(out, flushAction{wk, 0})
+			}
+		}
+	}
+	return out
+}
+
+func applyFlush(plan []flushAction) {
+	for _, a := range plan {
+		switch a.action {
+		case 0:
+			a.wk.c.dirtyCAS = true
+		case 1:
+			a.wk.expired = false
+		case 2:
+			a.wk.expired = true
+		}
+	}
+}
+
+// fingerprint is what a watched key looks like, to see whether a command changed it in place.
+type fingerprint struct {
+	db      int
+	key     string
+	pos     int // argument index
+	present bool
+	expire  int64
+	digest  uint64
+	opaque  bool // a type the digest does not read (module types): any write touches it
+}
+
+// alwaysTouch: commands Redis signals even when the value does not change (checked on 7.0.15).
+var alwaysTouch = map[string]bool{
+	"hset": true, "hmset": true, "hincrby": true, "hincrbyfloat": true, "append": true,
+	"incr": true, "decr": true, "incrby": true, "decrby": true, "incrbyfloat": true,
+	"lset": true, "ltrim": true, "setrange": true,
+	"rpoplpush": true, "lmove": true, "brpoplpush": true, "blmove": true,
+}
+
+// watchBefore fingerprints the watched keys that args names, or plans a flush.
+func (e *Engine) watchBefore(args [][]byte, cmd *Command) (fps []fingerprint, plan []flushAction, flush bool) {
+	name := args[0]
+	switch {
+	case eqFold(name, "flushdb"):
+		return nil, e.planFlush(e.dbIndex(e.db), -1, nil), true
+	case eqFold(name, "flushall"):
+		for i := range e.dbs {
+			plan = e.planFlush(i, -1, plan)
+		}
+		return nil, plan, true
+	case eqFold(name, "swapdb"):
+		if len(args) == 3 {
+			a, ok1 := string2ll(args[1])
+			b, ok2 := string2ll(args[2])
+			if ok1 && ok2 && a >= 0 && b >= 0 && a < int64(len(e.dbs)) && b < int64(len(e.dbs)) && a != b {
+				plan = e.planFlush(int(a), int(b), nil)
+				plan = e.planFlush(int(b), int(a), plan)
+			}
+		}
+		return nil, plan, true
+	}
+	// Read-only commands change nothing, but PFCOUNT stores the cardinality it computed in the
+	// HyperLogLog's header (and signals the key when it did).
+	if cmd != nil && cmd.Flags&FlagReadonly != 0 && !eqFold(name, "pfcount") {
+		return nil, nil, false
+	}
+	for i := 1; i < len(args); i++ {
+		if e.wst.names[string(args[i])] == 0 {
+			continue
+		}
+		for db := range e.dbs {
+			if len(e.wst.keys[watchKey{db, string(args[i])}]) > 0 {
+				fps = append(fps, e.fingerprint(db, string(args[i]), i))
+			}
+		}
+	}
+	return fps, nil, false
+}
+
+// watchAfter touches the keys the command changed.
+func (e *Engine) watchAfter(args [][]byte, cmd *Command, r Reply, fps []fingerprint, plan []flushAction, flush bool) {
+	if flush {
+		if !r.IsError() {
+			applyFlush(plan)
+		}
+		return
+	}
+	var name string
+	if len(fps) > 0 {
+		name = strings.ToLower(string(args[0]))
+	}
+	for _, before := range fps {
+		after := e.fingerprint(before.db, before.key, before.pos)
+		changed := after.present != before.present || after.expire != before.expire ||
+			after.digest != before.digest
+		if !changed && after.present && !r.IsError() && r.Kind != KindNil {
+			switch {
+			case after.opaque:
+				changed = cmd != nil && cmd.Flags&FlagWrite != 0
+			case before.pos == 1 && alwaysTouch[name]:
+				changed = touchesAlways(name, args)
+			case before.pos == 2 && (name == "rpoplpush" || name == "lmove" || name == "brpoplpush" || name == "blmove"):
+				changed = true
+			}
+		}
+		if changed {
+			e.touch(before.db, before.key)
+		}
+	}
+}
+
+// touchesAlways refines alwaysTouch: SETRANGE with an empty value changes nothing and signals
+// nothing.
+func touchesAlways(name string, args [][]byte) bool {
+	if name == "setrange" {
+		return len(args) == 4 && len(args[3]) > 0
+	}
+	return true
+}
+
+var digestSeed = maphash.MakeSeed()
+
+// fingerprint reads key of database db without side effects (a key past its TTL reads as
+// missing).
+func (e *Engine) fingerprint(db int, key string, pos int) fingerprint {
+	fp := fingerprint{db: db, key: key, pos: pos, expire: -1}
+	d := e.dbs[db]
+	o := d.keys[key]
+	if o == nil || e.keyExpiredIn(db, key) {
+		return fp
+	}
+	fp.present = true
+	if w, ok := d.expires[key]; ok {
+		fp.expire = w
+	}
+	fp.digest, fp.opaque = e.valueDigest(db, key, o)
+	return fp
+}
+
+// valueDigest hashes a value's content: in order for strings, lists and sorted sets, as a
+// multiset for sets and hashes (their iteration order is not content).
+func (e *Engine) valueDigest(db int, key string, o *Object) (sum uint64, opaque bool) {
+	item := func(parts ...[]byte) uint64 {
+		var x maphash.Hash
+		x.SetSeed(digestSeed)
+		for _, p := range parts {
+			x.Write(p)
+			x.WriteByte(0)
+			x.WriteByte(byte(len(p)))
+		}
+		return x.Sum64()
+	}
+	var nb [24]byte
+	switch o.Type {
+	case TypeString:
+		return item(o.StringBytes()), false
+	case TypeSet:
+		setEach(o, func(s []byte, iv int64, isInt bool) bool {
+			sum += item(memberBytes(s, iv, isInt, nb[:0]))
+			return true
+		})
+		return sum, false
+	case TypeHash:
+		hashEach(o, func(f, v []byte, iv int64, isInt bool, expire int64) bool {
+			var eb [8]byte
+			for i := range eb {
+				eb[i] = byte(uint64(expire) >> (8 * i))
+			}
+			sum += item(f, memberBytes(v, iv, isInt, nb[:0]), eb[:])
+			return true
+		})
+		return sum, false
+	case TypeList:
+		return e.replyDigest(db, "lrange", key, "0", "-1")
+	case TypeZSet:
+		return e.replyDigest(db, "zrange", key, "0", "-1", "withscores")
+	}
+	return 0, true
+}
+
+// replyDigest hashes the reply of a read command run on database db without tracing, Work
+// counting or a change of the current database.
+func (e *Engine) replyDigest(db int, args ...string) (uint64, bool) {
+	if !e.HasCommand(args[0]) {
+		return 0, true
+	}
+	b := make([][]byte, len(args))
+	for i, a := range args {
+		b[i] = []byte(a)
+	}
+	cur, tracing, events, work := e.db, e.tracing, e.events, e.Work
+	defer func() { e.db, e.tracing, e.events, e.Work = cur, tracing, events, work }()
+	e.db, e.tracing = e.dbs[db], false
+	r := e.dispatch(b)
+	if r.IsError() {
+		return 0, true
+	}
+	var h maphash.Hash
+	h.SetSeed(digestSeed)
+	h.Write(r.AppendRESP2(nil))
+	return h.Sum64(), false
+}
+
+// dispatchWatched is dispatch while some client watches keys: the keys the command names are
+// fingerprinted before and after it (see watchBefore/watchAfter).
+func (e *Engine) dispatchWatched(args [][]byte) Reply {
+	if len(args) == 0 {
+		return e.dispatch(args)
+	}
+	cmd := lookupCommand(args[0])
+	if cmd != nil && cmd.Sub != nil && len(args) >= 2 {
+		if sub := cmd.Sub[strings.ToLower(string(args[1]))]; sub != nil {
+			cmd = sub
+		}
+	}
+	fps, plan, flush := e.watchBefore(args, cmd)
+	// SET, GETSET, MSET… overwrite a string in place (storeArgString) and say so only with a
+	// KeyEvent "overwritten": trace the command to see it.
+	tracing, from := e.tracing, len(e.events)
+	if len(fps) > 0 {
+		e.tracing = true
+	}
+	r := e.dispatch(args)
+	if len(fps) > 0 {
+		e.tracing = tracing
+		var over []string
+		for _, ev := range e.events[from:] {
+			if k, ok := ev.(KeyEvent); ok && k.Action == "overwritten" && e.wst.names[k.Key] > 0 {
+				over = append(over, k.Key)
+			}
+		}
+		if !tracing {
+			e.events = e.events[:from]
+		}
+		db := e.dbIndex(e.db)
+		for _, k := range over {
+			e.touch(db, k)
+		}
+	}
+	if e.watching() {
+		e.watchAfter(args, cmd, r, fps, plan, flush)
+	}
+	return r
+}
