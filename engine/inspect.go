@@ -100,3 +100,15 @@ func (o *Object) Dict() (v DictView, ok bool) {
 	}
 	return DictView{}, false
 }
+
+// SetLen is SCARD of a set value in any encoding, read without side effects (for the
+// visualizer's exact counts); ok is false for any other value.
+func (o *Object) SetLen() (n int, ok bool) {
+	if o == nil || o.Type != TypeSet {
+		return 0, false
+	}
+	if _, is := o.Val.(*setValue); !is {
+		return 0, false
+	}
+	return setSize(o), true
+}

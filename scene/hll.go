@@ -4,24 +4,69 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sort"
+	"strings"
 
 	"redscope/engine"
 	"redscope/lesson"
 )
 
-// HLL draws a HyperLogLog's 16 384 registers as a 128 x 128 image (one pixel per register,
-// uploaded in one go and scaled up), and the last element's 64-bit hash with its 14 index bits
-// and the run of zeros that gives the count.
+// HLL draws HyperLogLogs in one of two views.
+//
+// The register view (one watched key, or no watched set): the key's 16 384 registers as a
+// 128 x 128 image (one pixel per register, uploaded in one go and scaled up), the last element's
+// 64-bit hash with its 14 index bits and the run of zeros that gives the count, and the encoding:
+// while the HLL is sparse, its opcode stream (ZERO / XZERO / VAL, decoded from the key's bytes) as
+// a strip of one pixel per byte, with a gauge of the string's length against
+// hll-sparse-max-bytes (read from the engine's config), and the promotion to the 12 KB dense
+// form when a step caused one (engine.HLLPromoteEvent).
+//
+// The counting view (a watched key holds a set): PFCOUNT's estimate against the exact count.
+// Every HLL and set of the database is a row; a watched HLL followed in the watched keys by a
+// watched set is compared with that set's SCARD (the truth). When every HLL has its set, each
+// pair gets a band chart: the truth, the ±1.04/√16384 (0.81 %) standard-error band around it and
+// the estimate. When some HLLs have no set (the days of a week), they are bars, with the sum of
+// their counts, and the pairs (the merged week and the set of every viewer) below on the same
+// scale. The estimate is the cardinality PFCOUNT cached in the HLL's header (read, never
+// recomputed): a row whose cache is stale (PFADD since the last PFCOUNT) shows "?".
 type HLL struct {
 	Key    string
 	Info   lesson.KeyInfo
 	Regs   [HLLRegisters]uint8
 	Valid  bool // the key holds a readable HLL
 	Events []engine.HLLEvent
-	Reply  string
-	Cmd    string
-	Img    Pixels
-	lang   string
+	// NEvents counts the step's elements for the key (Events keeps the last maxHLLMarks).
+	NEvents int
+	Reply   string
+	Cmd     string
+	Img     Pixels
+	lang    string
+
+	// Encoding panel.
+	Sparse  bool    // the key is a sparse HLL
+	Ops     []HLLOp // its opcodes, in order
+	Bytes   int     // the string's length, header included
+	Limit   int64   // hll-sparse-max-bytes, from the engine's config
+	Promote *engine.HLLPromoteEvent
+	// LastRewrite is the step's last sparse rewrite of the key; Rewrites counts them.
+	LastRewrite *engine.HLLSparseEvent
+	Rewrites    int
+	Strip       Pixels // one pixel per byte of the sparse string, HLLStripCols a row
+
+	// Counting view.
+	Counting bool
+	Rows     []HLLRow
+}
+
+// HLLRow is one key of the counting view.
+type HLLRow struct {
+	Key    string
+	Set    bool   // a set: Count is its SCARD, the exact count
+	Count  int64  // HLL: the cardinality cached by PFCOUNT; set: SCARD
+	Known  bool   // HLL: the cached cardinality is valid (PFCOUNT ran after the last change)
+	Enc    string // HLL: "sparse" or "dense"; set: OBJECT ENCODING
+	Memory int64  // MEMORY USAGE
+	Truth  int    // HLL: index in Rows of the set it is compared with, or -1
 }
 
 // maxHLLMarks caps how many touched registers one step frames on the map.
@@ -29,6 +74,9 @@ const maxHLLMarks = 256
 
 // maxCmdChars caps the command text shown beside the map.
 const maxCmdChars = 120
+
+// maxHLLRows caps the keys of the counting view.
+const maxHLLRows = 16
 
 // shortCmd cuts a long command line for display.
 func shortCmd(c string) string {
@@ -44,13 +92,114 @@ const HLLRegisters = 16384
 // HLLSide is the register map's side: 128 x 128 registers.
 const HLLSide = 128
 
+// HLLDenseBytes is a dense HLL's length: 16-byte header + 16 384 × 6 bits.
+const HLLDenseBytes = 16 + HLLRegisters*6/8
+
+// HLLStdErr is HyperLogLog's standard error with 16 384 registers: 1.04/√16384 = 1.04/128.
+const HLLStdErr = 1.04 / 128
+
+// HLLStripCols is how many bytes one row of the sparse strip holds.
+const HLLStripCols = 100
+
+// hllStripMax caps the strip's bytes (hll-sparse-max-bytes may be set far higher).
+const hllStripMax = 16384
+
+// Opcode kinds of a sparse HLL.
+const (
+	OpZero  = iota // 00xxxxxx: 1..64 zero registers
+	OpXZero        // 01xxxxxx yyyyyyyy: 1..16384 zero registers
+	OpVal          // 1vvvvvxx: 1..4 registers of value 1..32
+)
+
+// HLLOp is one opcode of a sparse HLL.
+type HLLOp struct {
+	Kind  int
+	Off   int // byte offset in the string (the header's 16 bytes included)
+	First int // first register it covers
+	Run   int // registers covered
+	Val   int // the registers' value (VAL; 0 for the zero runs)
+}
+
+// Len is the opcode's size in bytes.
+func (o HLLOp) Len() int {
+	if o.Kind == OpXZero {
+		return 2
+	}
+	return 1
+}
+
+// String is the opcode as PFDEBUG DECODE prints it: z:RUN (ZERO), Z:RUN (XZERO), v:VAL,RUN.
+func (o HLLOp) String() string {
+	switch o.Kind {
+	case OpZero:
+		return fmt.Sprintf("z:%d", o.Run)
+	case OpXZero:
+		return fmt.Sprintf("Z:%d", o.Run)
+	}
+	return fmt.Sprintf("v:%d,%d", o.Val, o.Run)
+}
+
+// walkSparse calls fn for every opcode of a sparse body (the bytes after the 16-byte header);
+// false when the opcodes do not cover exactly the 16 384 registers.
+func walkSparse(body []byte, fn func(HLLOp)) bool {
+	i := 0
+	for j := 0; j < len(body); j++ {
+		op := HLLOp{Off: 16 + j, First: i}
+		c := body[j]
+		switch {
+		case c&0xc0 == 0:
+			op.Kind, op.Run = OpZero, int(c&0x3f)+1
+		case c&0xc0 == 0x40:
+			if j+1 >= len(body) {
+				return false
+			}
+			op.Kind, op.Run = OpXZero, (int(c&0x3f)<<8|int(body[j+1]))+1
+			j++
+		default:
+			op.Kind, op.Val, op.Run = OpVal, int(c>>2&0x1f)+1, int(c&3)+1
+		}
+		if i+op.Run > HLLRegisters {
+			return false
+		}
+		fn(op)
+		i += op.Run
+	}
+	return i == HLLRegisters
+}
+
+// SparseOps decodes the opcodes of a sparse HLL string p (header included), appending them to
+// dst; false when p is not a valid sparse HLL.
+func SparseOps(p []byte, dst []HLLOp) ([]HLLOp, bool) {
+	if len(p) < 16 || string(p[:4]) != "HYLL" || p[4] != 1 {
+		return dst, false
+	}
+	ok := walkSparse(p[16:], func(op HLLOp) { dst = append(dst, op) })
+	return dst, ok
+}
+
+// FormatOps writes opcodes as PFDEBUG DECODE does, space separated.
+func FormatOps(ops []HLLOp) string {
+	var b strings.Builder
+	for i, o := range ops {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(o.String())
+	}
+	return b.String()
+}
+
 // Update implements Scene.
 func (s *HLL) Update(in Input) {
 	gen := s.Img.Gen
-	*s = HLL{lang: in.Lang, Img: s.Img}
+	*s = HLL{lang: in.Lang, Img: s.Img, Strip: s.Strip, Ops: s.Ops[:0], Rows: s.Rows[:0], Events: s.Events[:0]}
 	s.Img.Gen = gen + 1
 	if s.Img.RGBA == nil {
 		s.Img = Pixels{W: HLLSide, H: HLLSide, RGBA: make([]byte, 4*HLLRegisters), Gen: gen + 1}
+	}
+	s.Limit = in.Engine.Config().Int("hll-sparse-max-bytes")
+	if s.countingView(in) {
+		return
 	}
 	s.Key = focusKey(in, func(ev engine.Event) bool {
 		switch ev.(type) {
@@ -62,31 +211,286 @@ func (s *HLL) Update(in Input) {
 	if _, x := lastCmd(in.Last); x != nil {
 		s.Reply, s.Cmd = x.Reply, shortCmd(x.Cmd)
 	}
-	for _, x := range in.Last {
-		for _, ev := range x.Events {
-			if h, ok := ev.(engine.HLLEvent); ok && h.Key == s.Key {
-				s.Events = append(s.Events, h)
+	// A PFADD of thousands of elements would frame every register it touched, each frame a
+	// draw: keep the most recent ones (walking back), enough to show where the elements landed.
+	var marks []engine.HLLEvent
+	for i := len(in.Last) - 1; i >= 0; i-- {
+		evs := in.Last[i].Events
+		for j := len(evs) - 1; j >= 0; j-- {
+			switch ev := evs[j].(type) {
+			case engine.HLLEvent:
+				if ev.Key == s.Key {
+					s.NEvents++
+					if len(marks) < maxHLLMarks {
+						marks = append(marks, ev)
+					}
+				}
+			case engine.HLLSparseEvent:
+				if ev.Key == s.Key {
+					s.Rewrites++
+					if s.LastRewrite == nil {
+						s.LastRewrite = &ev
+					}
+				}
+			case engine.HLLPromoteEvent:
+				if ev.Key == s.Key && s.Promote == nil {
+					s.Promote = &ev
+				}
 			}
 		}
 	}
-	// A console PFADD of thousands of elements would frame every register it touched, each
-	// frame a draw: keep the most recent ones, enough to show where the elements landed.
-	if n := len(s.Events); n > maxHLLMarks {
-		s.Events = s.Events[n-maxHLLMarks:]
+	for i := len(marks) - 1; i >= 0; i-- {
+		s.Events = append(s.Events, marks[i])
 	}
 	if s.Key != "" {
 		s.Info = lesson.Measure(in.Engine, s.Key)
 		if o := in.Engine.Peek([]byte(s.Key)); o != nil && o.Type == engine.TypeString && o.Enc == engine.EncRaw {
-			s.Valid = DecodeHLL(o.Buf.Bytes(), &s.Regs)
+			p := o.Buf.Bytes()
+			s.Valid = DecodeHLL(p, &s.Regs)
+			if s.Valid {
+				s.Bytes = len(p)
+				s.Sparse = p[4] == 1
+				if s.Sparse {
+					s.Ops, _ = SparseOps(p, s.Ops)
+				}
+			}
 		}
 	}
 	if !s.Valid {
 		clear(s.Regs[:])
 	}
-	for i, v := range s.Regs {
-		c := RegColor(v)
-		copy(s.Img.RGBA[4*i:], []byte{c.R, c.G, c.B, c.A})
+	var pal [64]Color
+	for v := range pal {
+		pal[v] = RegColor(uint8(v))
 	}
+	for i, v := range s.Regs {
+		c := pal[v&63]
+		px := s.Img.RGBA[4*i : 4*i+4 : 4*i+4]
+		px[0], px[1], px[2], px[3] = c.R, c.G, c.B, c.A
+	}
+	s.paintStrip()
+}
+
+// HLLStripBytes is how many bytes the sparse strip spans: the larger of the string and
+// hll-sparse-max-bytes (capped), so the empty room up to the limit shows.
+func HLLStripBytes(bytes int, limit int64) int {
+	n := int64(bytes)
+	if limit > n {
+		n = limit
+	}
+	return int(min(n, hllStripMax))
+}
+
+// OpColor is the strip colour of an opcode kind (VAL takes its value's register colour).
+func OpColor(kind, val int) Color {
+	switch kind {
+	case OpZero:
+		return Grid
+	case OpXZero:
+		return Grid.Mix(Dim, 0.45)
+	}
+	return RegColor(uint8(val))
+}
+
+// StripRoomColor is the strip colour of the room left below hll-sparse-max-bytes.
+func StripRoomColor() Color { return Panel }
+
+// paintStrip draws the sparse string, one pixel per byte: the header, each opcode's bytes, the
+// room left up to the limit, and any bytes past it (a limit lowered under an existing key).
+func (s *HLL) paintStrip() {
+	if !s.Sparse {
+		s.Strip.W, s.Strip.H = 0, 0
+		return
+	}
+	n := HLLStripBytes(s.Bytes, s.Limit)
+	rows := (n + HLLStripCols - 1) / HLLStripCols
+	need := 4 * HLLStripCols * rows
+	if cap(s.Strip.RGBA) < need {
+		s.Strip.RGBA = make([]byte, need)
+	}
+	s.Strip.RGBA = s.Strip.RGBA[:need]
+	s.Strip.W, s.Strip.H = HLLStripCols, rows
+	s.Strip.Gen++
+	put := func(i int, c Color) {
+		if i < n {
+			px := s.Strip.RGBA[4*i : 4*i+4 : 4*i+4]
+			px[0], px[1], px[2], px[3] = c.R, c.G, c.B, c.A
+		}
+	}
+	head, room, past, bg := HeaderC, StripRoomColor(), ErrorC, Background
+	for i := 0; i < n; i++ {
+		switch {
+		case i < 16:
+			put(i, head)
+		case int64(i) < s.Limit:
+			put(i, room)
+		default:
+			put(i, past)
+		}
+	}
+	for i := n; i < HLLStripCols*rows; i++ {
+		px := s.Strip.RGBA[4*i : 4*i+4 : 4*i+4]
+		px[0], px[1], px[2], px[3] = bg.R, bg.G, bg.B, bg.A
+	}
+	for _, op := range s.Ops {
+		c := OpColor(op.Kind, op.Val)
+		for k := 0; k < op.Len(); k++ {
+			put(op.Off+k, c)
+		}
+	}
+}
+
+// countingView fills the counting view's rows when a watched key holds a set; false otherwise.
+func (s *HLL) countingView(in Input) bool {
+	isSet := func(k string) bool {
+		_, ok := in.Engine.Peek([]byte(k)).SetLen()
+		return ok
+	}
+	found := false
+	for _, k := range in.Keys {
+		if isSet(k) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return false
+	}
+	s.Counting = true
+	if _, x := lastCmd(in.Last); x != nil {
+		s.Reply, s.Cmd = x.Reply, shortCmd(x.Cmd)
+	}
+	// The watched keys in their order, then the rest of the database in key order.
+	index := map[string]int{}
+	add := func(k string) {
+		if _, dup := index[k]; dup || len(s.Rows) >= maxHLLRows {
+			return
+		}
+		o := in.Engine.Peek([]byte(k))
+		row := HLLRow{Key: k, Truth: -1}
+		if n, ok := o.SetLen(); ok {
+			row.Set, row.Count, row.Known = true, int64(n), true
+			row.Enc = o.Enc.String()
+		} else if o != nil && o.Type == engine.TypeString && o.Enc == engine.EncRaw && o.Buf.Len() >= 16 {
+			var hdr [16]byte
+			o.Buf.ReadAt(hdr[:], 0)
+			if string(hdr[:4]) != "HYLL" || hdr[4] > 1 {
+				return
+			}
+			row.Count, row.Known = HLLHeaderCard(hdr[:])
+			row.Enc = [2]string{"dense", "sparse"}[hdr[4]]
+		} else {
+			return
+		}
+		if m, ok := in.Engine.PeekMemoryUsage([]byte(k), 5); ok {
+			row.Memory = m
+		}
+		index[k] = len(s.Rows)
+		s.Rows = append(s.Rows, row)
+	}
+	for _, k := range in.Keys {
+		add(k)
+	}
+	for _, k := range in.Engine.SortedKeys() {
+		add(k)
+	}
+	for i := 0; i+1 < len(in.Keys); i++ {
+		h, okh := index[in.Keys[i]]
+		t, okt := index[in.Keys[i+1]]
+		if okh && okt && !s.Rows[h].Set && s.Rows[t].Set {
+			s.Rows[h].Truth = t
+		}
+	}
+	return true
+}
+
+// Parts are the HLL rows without a set to compare with (the days of a week), in natural key
+// order (day:2 before day:10).
+func (s *HLL) Parts() []int {
+	var out []int
+	for i, r := range s.Rows {
+		if !r.Set && r.Truth < 0 {
+			out = append(out, i)
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return natLess(s.Rows[out[a]].Key, s.Rows[out[b]].Key) })
+	return out
+}
+
+// natLess orders strings with their digit runs compared as numbers.
+func natLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+// Pairs are the HLL rows compared with a set.
+func (s *HLL) Pairs() []int {
+	var out []int
+	for i, r := range s.Rows {
+		if !r.Set && r.Truth >= 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Truths are the set rows no HLL is compared with but that stand as the exact count beside
+// the parts (the set of a whole week before its merged HLL exists).
+func (s *HLL) Truths() []int {
+	paired := map[int]bool{}
+	for _, r := range s.Rows {
+		if r.Truth >= 0 {
+			paired[r.Truth] = true
+		}
+	}
+	var out []int
+	for i, r := range s.Rows {
+		if r.Set && !paired[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// PartsSum is the sum of the parts' cached counts and whether all of them are known.
+func (s *HLL) PartsSum() (sum int64, known bool) {
+	known = true
+	for _, i := range s.Parts() {
+		sum += s.Rows[i].Count
+		known = known && s.Rows[i].Known
+	}
+	return sum, known
+}
+
+// HLLBand is truth ∓ k standard errors (k = 1: the ±0.81 % band).
+func HLLBand(truth int64, k float64) (lo, hi float64) {
+	d := float64(truth) * HLLStdErr * k
+	return float64(truth) - d, float64(truth) + d
 }
 
 // DecodeHLL reads the registers of a HyperLogLog string (dense or sparse, REDIS-FACTS §4);
@@ -113,49 +517,25 @@ func DecodeHLL(p []byte, regs *[HLLRegisters]uint8) bool {
 		}
 		return true
 	case 1: // sparse: ZERO, XZERO and VAL opcodes
-		i := 0
-		for j := 0; j < len(body); j++ {
-			op := body[j]
-			switch {
-			case op&0xc0 == 0: // ZERO 00xxxxxx
-				n := int(op&0x3f) + 1
-				if i+n > HLLRegisters {
-					return false
+		return walkSparse(body, func(op HLLOp) {
+			r := regs[op.First : op.First+op.Run]
+			if op.Kind == OpVal {
+				for k := range r {
+					r[k] = uint8(op.Val)
 				}
-				clear(regs[i : i+n])
-				i += n
-			case op&0xc0 == 0x40: // XZERO 01xxxxxx yyyyyyyy
-				if j+1 >= len(body) {
-					return false
-				}
-				n := (int(op&0x3f)<<8 | int(body[j+1])) + 1
-				j++
-				if i+n > HLLRegisters {
-					return false
-				}
-				clear(regs[i : i+n])
-				i += n
-			default: // VAL 1vvvvvxx
-				v := uint8((op>>2)&0x1f) + 1
-				n := int(op&3) + 1
-				if i+n > HLLRegisters {
-					return false
-				}
-				for k := 0; k < n; k++ {
-					regs[i+k] = v
-				}
-				i += n
+			} else {
+				clear(r)
 			}
-		}
-		return i == HLLRegisters
+		})
 	}
 	return false
 }
 
-// RegColor is a register value's colour: dark for 0, then blue to yellow as the count grows.
+// RegColor is a register value's colour: a quiet panel tone for 0, then blue to yellow as the
+// count grows (computed from the palette, so it follows the theme).
 func RegColor(v uint8) Color {
 	if v == 0 {
-		return Color{0x1c, 0x24, 0x33, 0xff}
+		return Panel.Mix(Grid, 0.06)
 	}
 	t := math.Min(1, float64(v-1)/11)
 	return IndexC.Mix(Accent, t)
@@ -189,36 +569,41 @@ func HashBitClass(b, count int) int {
 	return BitRest
 }
 
+// HLLGauge lays out the length gauge in r for a string of bytes against limit: the filled part
+// and the x of the limit mark. The scale is the larger of the two, so a string past the limit
+// (a dense HLL) overflows the mark.
+func HLLGauge(r Rect, bytes int, limit int64) (fill Rect, mark float64) {
+	scale := math.Max(float64(bytes), float64(limit))
+	if scale <= 0 {
+		return Rect{r.X, r.Y, 0, r.H}, r.X
+	}
+	return Rect{r.X, r.Y, r.W * float64(bytes) / scale, r.H}, r.X + r.W*float64(limit)/scale
+}
+
 // Frame implements Scene.
 func (s *HLL) Frame(r Rect, t float64) []Prim {
+	if s.Counting {
+		return s.frameCounting(r, t)
+	}
 	var l list
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)
 	y := in.Y
-	if s.Key == "" {
-		l.text(in.X, y, tr(s.lang, "No HyperLogLog yet: try PFADD h a b c.", "Chưa có HyperLogLog: thử PFADD h a b c."), f, Dim, Left, false)
+	if s.Key == "" || !s.Info.Exists {
+		l.wrap(in, y, tr(s.lang, "No HyperLogLog yet: try PFADD h a b c.", "Chưa có HyperLogLog: thử PFADD h a b c."), f, Dim)
 		return l
 	}
 	head := s.Key
-	if s.Info.Exists {
-		head += fmt.Sprintf(" · %s · %d B · MEMORY USAGE %d", s.Info.HLL, s.Info.Len, s.Info.Memory)
-	} else {
-		head += " " + tr(s.lang, "(missing)", "(không tồn tại)")
-	}
-	l.text(in.X, y, head, f, TextColor, Left, true)
+	head += fmt.Sprintf(" · %s · %d B · MEMORY USAGE %d", s.Info.HLL, s.Info.Len, s.Info.Memory)
+	l.text(in.X, y, fitText(head, in.W, f, true), f, TextColor, Left, true)
 	y += f * 1.6
-	// Layout: register map left (or on top when narrow), hash panel beside it.
-	wide := in.W > in.H*1.3
-	var mapR, side Rect
-	if wide {
-		sz := math.Min(in.H-(y-in.Y), in.W*0.48)
-		mapR = Rect{in.X, y, sz, sz}
-		side = Rect{in.X + sz + f, y, in.W - sz - f, in.H - (y - in.Y)}
-	} else {
-		sz := math.Min(in.W, (in.H-(y-in.Y))*0.55)
-		mapR = Rect{in.X, y, sz, sz}
-		side = Rect{in.X, y + sz + f*0.5, in.W, in.H - (y - in.Y) - sz - f*0.5}
-	}
+	// Layout: register map left, panels beside it.
+	// The side panel gets room for its longest lines (about 44 characters), the map the rest.
+	fs := math.Max(10, f*0.8)
+	sideMin := 44 * SansAdvance * fs
+	sz := math.Max(0, math.Min(in.H-(y-in.Y), math.Max(in.W-sideMin-f*0.8, in.W*0.36)))
+	mapR := Rect{in.X, y, sz, sz}
+	side := Rect{in.X + sz + f*0.8, y, in.W - sz - f*0.8, in.H - (y - in.Y)}
 	l.rect(mapR.X-1, mapR.Y-1, mapR.W+2, mapR.H+2, Grid)
 	l = append(l, Prim{Kind: KImage, X: mapR.X, Y: mapR.Y, W: mapR.W, H: mapR.H, Img: &s.Img})
 	pulse := Pulse(t)
@@ -229,69 +614,238 @@ func (s *HLL) Frame(r Rect, t float64) []Prim {
 		if ev.New == ev.Old {
 			col = Dim
 		}
-		l.frame(c.X+c.W/2-d, c.Y+c.W/2-d, 2*d, 2*d, 1.5, col.Alpha(pulse))
+		x0, y0 := math.Max(mapR.X, c.X+c.W/2-d), math.Max(mapR.Y, c.Y+c.W/2-d)
+		x1, y1 := math.Min(mapR.X+mapR.W, c.X+c.W/2+d), math.Min(mapR.Y+mapR.H, c.Y+c.W/2+d)
+		l.frame(x0, y0, x1-x0, y1-y0, 1.5, col.Alpha(pulse))
 	}
-	y = side.Y
-	if len(s.Events) == 0 {
-		if s.Reply != "" {
-			l.text(side.X, y, s.Cmd+" → "+s.Reply, f*0.8, Accent, Left, true)
-		}
-		return l
+	p := &panel{l: &l, r: side, y: side.Y}
+	if len(s.Events) > 0 {
+		s.hashPanel(p, fs)
 	}
+	if s.Valid {
+		p.y += fs * 0.4
+		s.encodingPanel(p, fs, t)
+	}
+	if s.Reply != "" {
+		p.line(s.Cmd+" → "+s.Reply, math.Max(10, fs*0.9), Dim, true)
+	}
+	return l
+}
+
+// panel places lines of text and blocks top-down in r, dropping whatever no longer fits.
+type panel struct {
+	l *list
+	r Rect
+	y float64
+}
+
+// fits reports whether h more pixels fit.
+func (p *panel) fits(h float64) bool { return p.y+h <= p.r.Y+p.r.H+0.01 }
+
+// line draws one line of text cut to the panel's width; false when it no longer fits.
+func (p *panel) line(s string, size float64, c Color, mono bool) bool {
+	if !p.fits(size * 1.2) {
+		return false
+	}
+	if s = fitText(s, p.r.W, size, mono); s != "" {
+		p.l.text(p.r.X, p.y, s, size, c, Left, mono)
+	}
+	p.y += size * 1.4
+	return true
+}
+
+// hashPanel: the last element's hash, its index bits and run, and the register it updated.
+func (s *HLL) hashPanel(p *panel, fs float64) {
 	ev := s.Events[len(s.Events)-1]
-	fs := f * 0.8
-	l.text(side.X, y, fmt.Sprintf("%q → hash 0x%016x", ev.Element, ev.Hash), fs, TextColor, Left, true)
-	y += fs * 1.5
+	side := p.r
+	p.line(fmt.Sprintf("%q → hash 0x%016x", ev.Element, ev.Hash), fs, TextColor, true)
 	// The 64 hash bits, most significant first, in two rows of 32.
-	cw := math.Min(side.W/32, f*1.1)
-	for row := 0; row < 2; row++ {
-		for k := 0; k < 32; k++ {
-			b := 63 - (row*32 + k)
-			on := ev.Hash>>uint(b)&1 == 1
-			col := ZeroC
-			switch HashBitClass(b, ev.Count) {
-			case BitIndex:
-				col = IndexC
-			case BitRun:
-				col = RunC
-			case BitStop:
-				col = Accent
-			}
-			if !on && HashBitClass(b, ev.Count) == BitRest {
-				col = ZeroC
-			}
-			x := side.X + float64(k)*cw
-			l.rect(x+0.5, y+0.5, cw-1, cw*1.2-1, col.Alpha(0.45+0.55*b2f(on)))
-			if cw >= fs*0.6 {
-				d := "0"
-				if on {
-					d = "1"
+	cw := math.Min(side.W/32, fs*1.4)
+	if p.fits(2 * (cw*1.2 + 2)) {
+		for row := 0; row < 2; row++ {
+			for k := 0; k < 32; k++ {
+				b := 63 - (row*32 + k)
+				on := ev.Hash>>uint(b)&1 == 1
+				col := ZeroC
+				switch HashBitClass(b, ev.Count) {
+				case BitIndex:
+					col = IndexC
+				case BitRun:
+					col = RunC
+				case BitStop:
+					col = Accent
 				}
-				l.text(x+cw/2, y+(cw*1.2-fs*0.8)/2, d, fs*0.8, TextColor, Center, true)
+				x := side.X + float64(k)*cw
+				fill := col.Mix(Background, 0.55-0.55*b2f(on))
+				p.l.rect(x+0.5, p.y+0.5, cw-1, cw*1.2-1, fill)
+				if ds := fs * 0.8; cw >= ds*0.9 && ds >= 10 {
+					d := "0"
+					if on {
+						d = "1"
+					}
+					p.l.text(x+cw/2, p.y+(cw*1.2-ds*1.15)/2, d, ds, TextOn(fill), Center, true)
+				}
 			}
+			p.y += cw*1.2 + 2
 		}
-		y += cw*1.2 + 2
+		p.y += fs * 0.4
 	}
-	y += fs * 0.5
 	idx := fmt.Sprintf("%014b", ev.Index)
-	l.text(side.X, y, tr(s.lang, "index = low 14 bits %s = %d", "index = 14 bit thấp %s = %d", idx, ev.Index), fs, IndexC, Left, false)
-	y += fs * 1.4
-	l.text(side.X, y, tr(s.lang, "%d zeros above them, then a 1 → count %d", "%d số 0 phía trên, rồi số 1 → count %d", ev.Count-1, ev.Count), fs, RunC, Left, false)
-	y += fs * 1.4
-	msg := tr(s.lang, "register %d: %d → %d (keeps the max)", "thanh ghi %d: %d → %d (giữ giá trị lớn nhất)", ev.Index, ev.Old, ev.New)
+	p.line(tr(s.lang, "index = low 14 bits %s = %d", "index = 14 bit thấp %s = %d", idx, ev.Index), fs, IndexC, false)
+	p.line(tr(s.lang, "%d zeros above them, then a 1 → count %d", "%d số 0 phía trên, rồi số 1 → count %d", ev.Count-1, ev.Count), fs, RunC, false)
+	msg := tr(s.lang, "register %d: %d → %d (keeps the max)", "thanh ghi %d: %d → %d (giữ số lớn nhất)", ev.Index, ev.Old, ev.New)
 	if ev.New == ev.Old {
 		msg = tr(s.lang, "register %d stays %d (count %d is not larger)", "thanh ghi %d giữ %d (count %d không lớn hơn)", ev.Index, ev.Old, ev.Count)
 	}
-	l.text(side.X, y, msg, fs, Accent, Left, false)
-	y += fs * 1.6
-	if len(s.Events) > 1 {
-		l.text(side.X, y, tr(s.lang, "%d elements in this step", "%d phần tử trong bước này", len(s.Events)), fs*0.9, Dim, Left, false)
-		y += fs * 1.4
+	p.line(msg, fs, Accent, false)
+	if s.NEvents > 1 {
+		p.line(tr(s.lang, "%d elements in this step", "%d phần tử trong bước này", s.NEvents), math.Max(10, fs*0.9), Dim, false)
 	}
-	if s.Reply != "" {
-		l.text(side.X, y, s.Cmd+" → "+s.Reply, fs*0.9, Dim, Left, true)
+}
+
+// encodingPanel: the sparse opcodes and their bytes against hll-sparse-max-bytes, or the dense
+// form and the promotion that led to it.
+func (s *HLL) encodingPanel(p *panel, fs float64, t float64) {
+	side := p.r
+	limit := s.Limit
+	if s.Promote != nil {
+		limit = s.Promote.Limit
 	}
-	return l
+	small := math.Max(10, fs*0.9)
+	title := tr(s.lang, "sparse: %d B", "sparse: %d B", s.Bytes)
+	if !s.Sparse {
+		title = tr(s.lang, "dense: %d B", "dense: %d B", s.Bytes)
+	}
+	if !p.line(title, fs, TextColor, false) {
+		return
+	}
+	if !s.Sparse {
+		p.line(tr(s.lang, "= 16 B header + 16384 × 6 bit", "= header 16 B + 16384 × 6 bit"), small, Dim, false)
+	}
+	// The gauge: the string's bytes against the limit (a dense string overflows the mark).
+	gh := fs * 0.9
+	if !p.fits(gh + fs*0.6) {
+		return
+	}
+	g := Rect{side.X, p.y, side.W, gh}
+	fill, mark := HLLGauge(g, s.Bytes, limit)
+	p.l.rect(g.X, g.Y, g.W, g.H, Panel)
+	if s.Sparse {
+		p.l.rect(fill.X, fill.Y, fill.W, fill.H, IndexC)
+	} else {
+		// Dense: the part under the limit, then the overflow.
+		p.l.rect(fill.X, fill.Y, mark-fill.X, fill.H, IndexC)
+		p.l.rect(mark, fill.Y, fill.X+fill.W-mark, fill.H, RunC.Alpha(0.35+0.65*Pulse(t)))
+	}
+	p.l.line(mark, g.Y-3, mark, g.Y+g.H+3, 2, Accent)
+	p.y += gh + fs*0.5
+	p.line(tr(s.lang, "│ hll-sparse-max-bytes = %d", "│ hll-sparse-max-bytes = %d", limit), small, Accent, false)
+	if s.Sparse {
+		s.stripBlock(p, fs)
+		return
+	}
+	if s.Promote != nil {
+		pr := s.Promote
+		p.line(tr(s.lang, "promoted to dense in this step:", "vừa chuyển sang dense:"), fs, RunC, false)
+		why := tr(s.lang, "sparse %d B + this update > %d", "sparse %d B + lần ghi này > %d", pr.SparseBytes, pr.Limit)
+		if pr.Reason == "value>32" {
+			why = tr(s.lang, "a register needs %d > 32", "thanh ghi cần %d > 32", pr.Value)
+		}
+		p.line(why, small, RunC, false)
+	}
+}
+
+// stripBlock: the sparse string byte by byte, a legend, the last rewrite and the opcodes.
+func (s *HLL) stripBlock(p *panel, fs float64) {
+	side := p.r
+	small := math.Max(10, fs*0.9)
+	if s.Strip.H > 0 {
+		cell := side.W / float64(s.Strip.W)
+		h := cell * float64(s.Strip.H)
+		if avail := p.r.Y + p.r.H - p.y - 3*fs*1.4; h > avail {
+			h = math.Max(avail, 0)
+		}
+		if h >= 8 {
+			p.l.rect(side.X-1, p.y-1, side.W+2, h+2, Grid)
+			*p.l = append(*p.l, Prim{Kind: KImage, X: side.X, Y: p.y, W: side.W, H: h, Img: &s.Strip})
+			if lr := s.LastRewrite; lr != nil {
+				// Frame the opcode bytes that now hold the register just set.
+				for _, op := range s.Ops {
+					if lr.Index >= op.First && lr.Index < op.First+op.Run {
+						rows := float64(s.Strip.H)
+						ch := h / rows
+						for k := 0; k < op.Len(); k++ {
+							i := op.Off + k
+							x := side.X + float64(i%HLLStripCols)*cell
+							y := p.y + float64(i/HLLStripCols)*ch
+							p.l.frame(x-1.5, y-1.5, cell+3, ch+3, 1.5, Accent)
+						}
+						break
+					}
+				}
+			}
+			p.y += h + fs*0.5
+		}
+	}
+	// Legend: swatch + name and how many of each.
+	var n [3]int
+	for _, op := range s.Ops {
+		n[op.Kind]++
+	}
+	if p.fits(fs * 1.2) {
+		x := side.X
+		items := []struct {
+			c    Color
+			name string
+		}{
+			{HeaderC, "header 16"},
+			{OpColor(OpXZero, 0), fmt.Sprintf("XZERO %d", n[OpXZero])},
+			{OpColor(OpZero, 0), fmt.Sprintf("ZERO %d", n[OpZero])},
+			{RegColor(1), fmt.Sprintf("VAL %d", n[OpVal])},
+		}
+		for _, it := range items {
+			w := TextWidth(it.name, small, false)
+			if x+small+w > side.X+side.W {
+				break
+			}
+			p.l.rect(x, p.y+small*0.2, small*0.75, small*0.75, it.c)
+			p.l.text(x+small, p.y, it.name, small, TextColor, Left, false)
+			x += small + w + small*0.7
+		}
+		p.y += fs * 1.4
+	}
+	if lr := s.LastRewrite; lr != nil && p.fits(2*small*1.4+small*1.4) {
+		how := lr.Rewrite
+		switch lr.Rewrite {
+		case "split":
+			how = tr(s.lang, "a run split", "tách một đoạn")
+		case "in-place":
+			how = tr(s.lang, "in place", "ghi tại chỗ")
+		}
+		p.line(tr(s.lang, "register %d, %s:", "thanh ghi %d, %s:", lr.Index, how), small, Accent, false)
+		p.line(lr.Before+" → "+lr.After, small, Accent, true)
+	}
+	// The opcodes from the start, as PFDEBUG DECODE prints them, on as many lines as fit
+	// (keeping one for the command).
+	chars := int(side.W/(MonoAdvance*small)) - 1
+	var b strings.Builder
+	for i, op := range s.Ops {
+		o := op.String()
+		if b.Len() > 0 && b.Len()+len(o)+1 > chars {
+			if !p.fits(small*1.2 + small*1.4) {
+				return
+			}
+			p.line(b.String(), small, Dim, true)
+			b.Reset()
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(o)
+		if i == len(s.Ops)-1 && p.fits(small*1.2+small*1.4) {
+			p.line(b.String(), small, Dim, true)
+		}
+	}
 }
 
 func b2f(b bool) float64 {
@@ -302,10 +856,298 @@ func b2f(b bool) float64 {
 }
 
 // HLLHeaderCard reads the cached cardinality of an HLL header and whether it is valid.
-func HLLHeaderCard(p []byte) (card uint64, valid bool) {
+func HLLHeaderCard(p []byte) (card int64, valid bool) {
 	if len(p) < 16 {
 		return 0, false
 	}
 	v := binary.LittleEndian.Uint64(p[8:16])
-	return v &^ (1 << 63), v>>63 == 0
+	return int64(v &^ (1 << 63)), v>>63 == 0
 }
+
+// relErr is (est − truth) / truth.
+func relErr(est, truth int64) float64 {
+	if truth == 0 {
+		return 0
+	}
+	return float64(est-truth) / float64(truth)
+}
+
+// signedPct formats a ratio as a signed percentage with two decimals.
+func signedPct(x float64) string { return fmt.Sprintf("%+.2f %%", 100*x) }
+
+// frameCounting draws the counting view: band charts for the HLL/set pairs, or the parts' bars
+// with their sum beside the merged HLL and the truth.
+func (s *HLL) frameCounting(r Rect, t float64) []Prim {
+	var l list
+	f := FontSize(r)
+	in := r.Inset(f * 0.8)
+	p := &panel{l: &l, r: in, y: in.Y}
+	if len(s.Rows) == 0 {
+		l.wrap(in, in.Y, tr(s.lang, "No HyperLogLog or set yet.", "Chưa có HyperLogLog hay set nào."), f, Dim)
+		return l
+	}
+	fs := math.Max(10, f*0.8)
+	if parts := s.Parts(); len(parts) > 0 {
+		s.frameWeek(p, f, fs, parts)
+	} else {
+		s.frameBands(p, f, fs)
+	}
+	if s.Reply != "" {
+		p.y = math.Max(p.y, in.Y+in.H-sm(fs)*1.2)
+		p.line(s.Cmd+" → "+strings.ReplaceAll(s.Reply, "\n", " "), sm(fs), Dim, true)
+	}
+	return l
+}
+
+// BandAxis is the relative range the band chart spans around the truth: ±3 standard errors, or
+// wider to keep the estimate in sight.
+func BandAxis(est, truth int64, known bool) float64 {
+	a := 3 * HLLStdErr
+	if known {
+		a = math.Max(a, math.Abs(relErr(est, truth))*1.15)
+	}
+	return a
+}
+
+// BandX is where value v falls on a band axis of relative half-width a around truth drawn in r.
+func BandX(r Rect, v float64, truth int64, a float64) float64 {
+	if truth == 0 || a == 0 {
+		return r.X + r.W/2
+	}
+	rel := (v - float64(truth)) / float64(truth)
+	return r.X + r.W/2 + rel/a*r.W/2
+}
+
+// frameBands: one band chart per HLL/set pair.
+func (s *HLL) frameBands(p *panel, f, fs float64) {
+	p.line(tr(s.lang, "PFCOUNT against SCARD: band = ±1.04/√16384 = ±0.81 %%", "PFCOUNT so với SCARD: dải = ±1,04/√16384 = ±0,81 %%"), fs, TextColor, false)
+	p.y += fs * 0.3
+	pairs := s.Pairs()
+	if len(pairs) == 0 {
+		p.line(tr(s.lang, "(no HLL followed by its set in the lesson's keys)", "(không có HLL nào đi kèm set của nó trong keys)"), fs, Dim, false)
+		return
+	}
+	s.bandLegend(p, fs)
+	reserve := fs * 1.4 // the command line
+	per := (p.r.Y + p.r.H - p.y - reserve) / float64(len(pairs))
+	for _, i := range pairs {
+		h := s.Rows[i]
+		tr0 := s.Rows[h.Truth]
+		top := p.y
+		est := "?"
+		if h.Known {
+			est = fmt.Sprint(h.Count)
+		}
+		head := fmt.Sprintf("%s PFCOUNT %s · %s SCARD %d", h.Key, est, tr0.Key, tr0.Count)
+		if h.Known {
+			head += " · " + signedPct(relErr(h.Count, tr0.Count))
+		}
+		if !p.line(head, fs, TextColor, true) {
+			return
+		}
+		ah := math.Min(fs*2.6, math.Max(fs*1.3, per-4.6*fs))
+		if !p.fits(ah + fs*1.3) {
+			return
+		}
+		ax := Rect{p.r.X, p.y, p.r.W, ah}
+		a := BandAxis(h.Count, tr0.Count, h.Known)
+		lo2, hi2 := HLLBand(tr0.Count, 2)
+		lo, hi := HLLBand(tr0.Count, 1)
+		x0, x1 := BandX(ax, lo2, tr0.Count, a), BandX(ax, hi2, tr0.Count, a)
+		p.l.rect(ax.X, ax.Y, ax.W, ax.H, Panel)
+		p.l.rect(x0, ax.Y, x1-x0, ax.H, Panel.Mix(IndexC, 0.18))
+		x0, x1 = BandX(ax, lo, tr0.Count, a), BandX(ax, hi, tr0.Count, a)
+		p.l.rect(x0, ax.Y, x1-x0, ax.H, Panel.Mix(IndexC, 0.4))
+		tx := BandX(ax, float64(tr0.Count), tr0.Count, a)
+		p.l.line(tx, ax.Y-2, tx, ax.Y+ax.H+2, 2, TextColor)
+		if h.Known {
+			ex := BandX(ax, float64(h.Count), tr0.Count, a)
+			p.l.rect(ex-2, ax.Y-4, 4, ax.H+8, Accent)
+		}
+		p.y += ah + fs*0.3
+		// The band's bounds under its edges.
+		ls := sm(fs)
+		if p.fits(ls * 1.2) {
+			loT, hiT := fmt.Sprintf("%.0f = −0.81%%", lo), fmt.Sprintf("+0.81%% = %.0f", hi)
+			p.l.text(x0-2, p.y, loT, ls, IndexC, Right, true)
+			p.l.text(x1+2, p.y, hiT, ls, IndexC, Left, true)
+			p.y += ls * 1.4
+		}
+		mem := tr(s.lang, "MEMORY USAGE %s %d · %s %d (%s %s)", "MEMORY USAGE %s %d · %s %d (%s %s)", h.Key, h.Memory, tr0.Key, tr0.Memory, h.Key, h.Enc)
+		p.line(mem, sm(fs), Dim, true)
+		p.y = math.Max(p.y+fs*0.3, math.Min(top+per, p.y+fs))
+	}
+}
+
+// bandLegend: what the marks of the band chart are, each with its swatch.
+func (s *HLL) bandLegend(p *panel, fs float64) {
+	ls := sm(fs)
+	if !p.fits(ls * 1.5) {
+		return
+	}
+	x := p.r.X
+	items := []struct {
+		c    Color
+		w    float64
+		name string
+	}{
+		{Accent, 4, "PFCOUNT"},
+		{TextColor, 2, tr(s.lang, "SCARD (truth)", "SCARD (thật)")},
+		{Panel.Mix(IndexC, 0.4), ls * 1.2, "±1σ"},
+		{Panel.Mix(IndexC, 0.18), ls * 1.2, "±2σ"},
+	}
+	for _, it := range items {
+		w := TextWidth(it.name, ls, false) * 1.1 // capitals run wider than the average advance
+		if x+it.w+ls*0.4+w > p.r.X+p.r.W {
+			break
+		}
+		p.l.rect(x, p.y, it.w, ls*1.15, it.c)
+		p.l.text(x+it.w+ls*0.4, p.y, it.name, ls, Dim, Left, false)
+		x += it.w + ls*0.4 + w + ls*1.2
+	}
+	p.y += ls * 1.6
+}
+
+// WeekScale is the value the bars' full width stands for: the largest of the sum of the parts,
+// every count and every truth.
+func (s *HLL) WeekScale() int64 {
+	sum, _ := s.PartsSum()
+	m := sum
+	for _, r := range s.Rows {
+		m = max(m, r.Count)
+	}
+	return m
+}
+
+// frameWeek: the parts' bars, their sum, the exact count and the merged estimate with its band.
+func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
+	p.line(tr(s.lang, "distinct: each key's PFCOUNT, their sum, the exact count", "số phần tử khác nhau: PFCOUNT từng key, tổng, số thật"), fs, TextColor, false)
+	p.y += fs * 0.2
+	scale := float64(s.WeekScale())
+	labels := []string{}
+	for _, i := range parts {
+		labels = append(labels, s.Rows[i].Key)
+	}
+	sumLabel := tr(s.lang, "Σ PFCOUNT", "Σ PFCOUNT")
+	labels = append(labels, sumLabel)
+	for _, r := range s.Rows {
+		if r.Set {
+			labels = append(labels, r.Key+" SCARD")
+		} else {
+			labels = append(labels, r.Key)
+		}
+	}
+	lw := 0.0
+	for _, lb := range labels {
+		lw = math.Max(lw, TextWidth(lb, fs, true))
+	}
+	lw = math.Min(lw, p.r.W*0.32)
+	vw := TextWidth("1000000 +0.00 %", sm(fs), true)
+	bar := Rect{p.r.X + lw + fs*0.5, 0, p.r.W - lw - fs*1.0 - vw, 0}
+	if bar.W < 20 {
+		bar.W = 20
+	}
+	rowsN := len(parts) + 1 + len(s.Pairs())*2 + len(s.Truths())
+	reserve := fs*1.4*3 + fs*0.5
+	rh := math.Min(fs*2, (p.r.Y+p.r.H-p.y-reserve)/float64(rowsN))
+	rh = math.Max(rh, fs*1.15)
+	wAt := func(v float64) float64 {
+		if scale <= 0 {
+			return 0
+		}
+		return bar.W * v / scale
+	}
+	wOf := func(v int64) float64 { return wAt(float64(v)) }
+	truth := int64(-1)
+	for _, i := range s.Truths() {
+		truth = s.Rows[i].Count
+	}
+	for _, i := range s.Pairs() {
+		truth = s.Rows[s.Rows[i].Truth].Count
+	}
+	partColor := func(k int) Color {
+		if k%2 == 0 {
+			return IndexC
+		}
+		return IndexC.Mix(Panel, 0.45)
+	}
+	row := func(label string, lc Color, draw func(y float64), value string, vc Color) {
+		if !p.fits(rh) {
+			return
+		}
+		p.l.text(p.r.X, p.y+(rh-fs*1.15)/2, fitText(label, lw, fs, true), fs, lc, Left, true)
+		draw(p.y + rh*0.15)
+		p.l.text(p.r.X+p.r.W, p.y+(rh-sm(fs)*1.15)/2, value, sm(fs), vc, Right, true)
+		p.y += rh
+	}
+	bh := rh * 0.7
+	for k, i := range parts {
+		rw := s.Rows[i]
+		v := "?"
+		if rw.Known {
+			v = fmt.Sprint(rw.Count)
+		}
+		row(rw.Key, TextColor, func(y float64) {
+			if rw.Known {
+				p.l.rect(bar.X, y, wOf(rw.Count), bh, partColor(k))
+			}
+		}, v, IndexC)
+	}
+	sum, known := s.PartsSum()
+	top := p.y // the truth's line starts at the sum
+	if len(parts) > 1 {
+		v := fmt.Sprint(sum)
+		if !known {
+			v = "?"
+		} else if truth > 0 {
+			v += " " + signedPct(relErr(sum, truth))
+		}
+		row(sumLabel, RunC, func(y float64) {
+			x := bar.X
+			for k, i := range parts {
+				if s.Rows[i].Known {
+					w := wOf(s.Rows[i].Count)
+					p.l.rect(x, y, w, bh, partColor(k))
+					x += w
+				}
+			}
+			p.l.frame(bar.X, y, x-bar.X, bh, 2, RunC)
+		}, v, RunC)
+	}
+	for _, i := range s.Truths() {
+		rw := s.Rows[i]
+		row(rw.Key+" SCARD", OneC, func(y float64) { p.l.rect(bar.X, y, wOf(rw.Count), bh, OneC) }, fmt.Sprint(rw.Count), OneC)
+	}
+	for _, i := range s.Pairs() {
+		h, tr0 := s.Rows[i], s.Rows[s.Rows[i].Truth]
+		row(tr0.Key+" SCARD", OneC, func(y float64) { p.l.rect(bar.X, y, wOf(tr0.Count), bh, OneC) }, fmt.Sprint(tr0.Count), OneC)
+		v := "?"
+		if h.Known {
+			v = fmt.Sprint(h.Count) + " " + signedPct(relErr(h.Count, tr0.Count))
+		}
+		row(h.Key, Accent, func(y float64) {
+			lo, hi := HLLBand(tr0.Count, 1)
+			if h.Known {
+				p.l.rect(bar.X, y, wOf(h.Count), bh, Accent)
+			}
+			x0, x1 := bar.X+wAt(lo), bar.X+wAt(hi)
+			p.l.frame(x0, y-2, math.Max(x1-x0, 2), bh+4, 1.5, TextColor)
+		}, v, Accent)
+	}
+	// The exact count as a line through every bar.
+	if truth > 0 {
+		x := bar.X + wOf(truth)
+		p.l.line(x, top, x, p.y, 1.5, OneC)
+	}
+	p.y += fs * 0.4
+	if len(parts) > 1 && known && truth > 0 {
+		p.line(tr(s.lang, "the sum counts a returning viewer once per day: +%d", "tổng đếm người quay lại mỗi ngày một lần: +%d", sum-truth), sm(fs), RunC, false)
+	}
+	for _, i := range s.Pairs() {
+		h, tr0 := s.Rows[i], s.Rows[s.Rows[i].Truth]
+		p.line(fmt.Sprintf("MEMORY USAGE %s %d (%s) · %s %d", h.Key, h.Memory, h.Enc, tr0.Key, tr0.Memory), sm(fs), Dim, true)
+	}
+}
+
+// sm is the small text size next to fs, never under 10 px.
+func sm(fs float64) float64 { return math.Max(10, fs*0.9) }

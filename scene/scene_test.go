@@ -174,8 +174,9 @@ func TestHLLSceneRealPFADD(t *testing.T) {
 			text += p.Text + "\n"
 		}
 	}
-	// One image for all 16 384 registers (never a draw call per cell), one mark for the register.
-	if img != 1 || marks != 1 || !strings.Contains(text, "12711") || !strings.Contains(text, "count 2") {
+	// Two images (all 16 384 registers; the sparse bytes up to hll-sparse-max-bytes), never a draw
+	// call per cell; two marks: the register and the sparse opcode holding it.
+	if img != 2 || marks != 2 || !strings.Contains(text, "12711") || !strings.Contains(text, "count 2") {
 		t.Fatalf("img %d marks %d\n%s", img, marks, text)
 	}
 }
