@@ -51,7 +51,9 @@ func Lessons() []Lesson {
 // Order is the course order of the built-in lessons.
 var Order = []string{
 	// strings, counters, bitmaps, HyperLogLog (course article 000)
-	"sds-growth", "counters", "locks", "bit-offsets", "hll-registers", "hll-sparse", "hll-estimate", "hll-week",
+	"sds-growth", "sds-big", "ttl", "counters", "locks",
+	"bit-offsets", "bitop", "bitop-new", "attendance", "bit-far", "bitfield",
+	"hll-registers", "hll-sparse", "hll-estimate", "hll-week",
 	// hashes and sets (001)
 	"encodings-hash", "encodings-set", "encodings-version",
 	// choosing a structure: the daily top list (003)

@@ -205,10 +205,10 @@ func TestBitfieldEvents(t *testing.T) {
 		}
 	}
 	want := []BitfieldEvent{
-		{Key: "k", Op: "set", Bits: 8, Old: 0, New: 250, Overflow: "wrap", Outcome: "ok"},
-		{Key: "k", Op: "incrby", Bits: 8, Old: 250, New: 255, Overflow: "sat", Outcome: "saturated"},
-		{Key: "k", Op: "incrby", Bits: 8, Old: 255, New: 255, Overflow: "fail", Outcome: "failed"},
-		{Key: "k", Op: "incrby", Bits: 8, Old: 255, New: 6, Overflow: "wrap", Outcome: "wrapped"},
+		{Key: "k", Op: "set", Bits: 8, Arg: 250, Old: 0, New: 250, Overflow: "wrap", Outcome: "ok"},
+		{Key: "k", Op: "incrby", Bits: 8, Arg: 10, Old: 250, New: 255, Overflow: "sat", Outcome: "saturated"},
+		{Key: "k", Op: "incrby", Bits: 8, Arg: 1, Old: 255, New: 255, Overflow: "fail", Outcome: "failed"},
+		{Key: "k", Op: "incrby", Bits: 8, Arg: 7, Old: 255, New: 6, Overflow: "wrap", Outcome: "wrapped"},
 		{Key: "k", Op: "get", Signed: true, Bits: 8, Old: 6, New: 6, Overflow: "wrap", Outcome: "ok"},
 	}
 	if len(got) != len(want) {

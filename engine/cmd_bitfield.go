@@ -147,7 +147,7 @@ func (e *Engine) bitfield(args [][]byte, readonlyCmd bool) Reply {
 // bitfieldExec runs one op on o (nil only for GETs on a missing key) and returns its reply.
 func (e *Engine) bitfieldExec(key []byte, o *Object, op *bitfieldOp) Reply {
 	ev := BitfieldEvent{Key: string(key), Op: bitfieldOpNames[op.code], Signed: op.signed, Bits: op.bits,
-		Offset: int64(op.offset), Overflow: op.ow.String(), Outcome: "ok"}
+		Offset: int64(op.offset), Arg: op.val, Overflow: op.ow.String(), Outcome: "ok"}
 	e.Work.Steps++
 	if op.code == bfGet {
 		var v int64

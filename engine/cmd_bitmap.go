@@ -50,6 +50,21 @@ type BitopEvent struct {
 	Result     []byte   // nil when ResultLen > BitopDetailBytes
 }
 
+// BitScanEvent: BITCOUNT or BITPOS went over a range of an existing string. First and Last are
+// absolute bit offsets (a byte range is converted: bytes 1..2 are bits 8..23), both included;
+// the event is not emitted when the range is empty or the key is missing.
+type BitScanEvent struct {
+	Key    string
+	Cmd    string // "bitcount" or "bitpos"
+	Bit    int    // BITPOS: the bit looked for
+	First  int64
+	Last   int64
+	Result int64 // BITCOUNT: the count; BITPOS: the reply (-1: none)
+	Past   bool  // BITPOS 0 without an end found none and answered the first bit past the string
+}
+
+func (BitScanEvent) Kind() string { return "bitscan" }
+
 // BitopDetailBytes is the longest result whose bytes a BitopEvent carries.
 const BitopDetailBytes = 64
 
@@ -255,12 +270,19 @@ func cmdBitcount(e *Engine, args [][]byte) Reply {
 	if empty {
 		return Int(0)
 	}
+	var cnt int64
 	if r.isBit {
 		e.Work.BytesScanned += end>>3 - start>>3 + 1
-		return Int(bitops.Count(b, start, end))
+		cnt = bitops.Count(b, start, end)
+	} else {
+		e.Work.BytesScanned += end - start + 1
+		cnt = bitops.CountBytes(b, start, end+1)
+		start, end = start<<3, end<<3|7
 	}
-	e.Work.BytesScanned += end - start + 1
-	return Int(bitops.CountBytes(b, start, end+1))
+	if e.tracing {
+		e.emit(BitScanEvent{Key: string(args[1]), Cmd: "bitcount", First: start, Last: end, Result: cnt})
+	}
+	return Int(cnt)
 }
 
 func cmdBitpos(e *Engine, args [][]byte) Reply {
@@ -342,10 +364,15 @@ func cmdBitpos(e *Engine, args [][]byte) Reply {
 	} else {
 		e.Work.BytesScanned += end - start + 1
 		pos = bitops.PosBytes(b, int(bit), start, end+1)
+		start, end = start<<3, end<<3|7
 	}
+	past := false
 	if pos < 0 && bit == 0 && !endGiven {
 		// Without an explicit end the string reads as right-padded with zeros.
-		pos = (end + 1) << 3
+		pos, past = end+1, true
+	}
+	if e.tracing {
+		e.emit(BitScanEvent{Key: string(args[1]), Cmd: "bitpos", Bit: int(bit), First: start, Last: end, Result: pos, Past: past})
 	}
 	return Int(pos)
 }

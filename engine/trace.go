@@ -58,6 +58,7 @@ type BitfieldEvent struct {
 	Signed   bool
 	Bits     int
 	Offset   int64  // bit offset of the first (most significant) bit
+	Arg      int64  // the SET value or INCRBY increment as given (0 for get)
 	Old      int64  // value before
 	New      int64  // value after (== Old for get and for a FAIL)
 	Overflow string // "wrap", "sat", "fail"

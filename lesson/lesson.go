@@ -207,6 +207,13 @@ func Parse(name string, src []byte) (*Lesson, error) {
 				if err := lastCmd.moreArgs(strings.TrimSpace(rest)); err != nil {
 					return nil, bad(n, "%v", err)
 				}
+			case word == "arg":
+				if lastCmd == nil {
+					return nil, bad(n, "arg without a command before it in the step")
+				}
+				if err := lastCmd.repeatedArg(strings.TrimSpace(rest)); err != nil {
+					return nil, bad(n, "%v", err)
+				}
 			case word == "advance":
 				if step == nil {
 					return nil, bad(n, "advance before the first step")
@@ -323,5 +330,48 @@ func (a *Action) moreArgs(spec string) error {
 	default:
 		a.Cmd += " " + one(from) + " … " + one(to)
 	}
+	return nil
+}
+
+// MaxArgBytes is the longest argument one "arg TEXT*N" line may build (the browser's
+// Limits.ArgBytes refuses far less, before the lesson is parsed).
+const MaxArgBytes = 32 << 20
+
+// ParseRepeatedArg reads the TEXT*N of an "arg" line: TEXT is one argument in redis-cli syntax
+// (a plain word, or quoted with "…" / '…' and \xHH), N after the last '*' a count ≥ 1. It
+// returns TEXT's bytes and N; the argument is TEXT repeated N times.
+func ParseRepeatedArg(spec string) ([]byte, int, error) {
+	usage := fmt.Errorf("arg needs TEXT*N: one argument made of TEXT repeated N times, e.g. arg x*100000 or arg \"ab \"*3")
+	i := strings.LastIndexByte(spec, '*')
+	if i <= 0 {
+		return nil, 0, usage
+	}
+	count, err := strconv.Atoi(strings.TrimSpace(spec[i+1:]))
+	if err != nil || count < 1 {
+		return nil, 0, usage
+	}
+	args, err := engine.SplitArgs(strings.TrimSpace(spec[:i]))
+	if err != nil || len(args) != 1 || len(args[0]) == 0 {
+		return nil, 0, usage
+	}
+	if int64(len(args[0]))*int64(count) > MaxArgBytes {
+		return nil, 0, fmt.Errorf("arg: TEXT*N makes %d bytes; at most %d", int64(len(args[0]))*int64(count), MaxArgBytes)
+	}
+	return args[0], count, nil
+}
+
+// repeatedArg applies an "arg TEXT*N" line: one argument, TEXT repeated N times, is appended to
+// the command above (written in Run with QuoteArg, so the transcript for redis-cli carries it
+// whole); Cmd shows the short form TEXT×N ("SET s:set x×100000").
+func (a *Action) repeatedArg(spec string) error {
+	text, count, err := ParseRepeatedArg(spec)
+	if err != nil {
+		return err
+	}
+	if a.Run == "" {
+		a.Run = a.Cmd
+	}
+	a.Run += " " + QuoteArg(bytes.Repeat(text, count))
+	a.Cmd += " " + QuoteArg(text) + "×" + strconv.Itoa(count)
 	return nil
 }

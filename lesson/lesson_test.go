@@ -263,3 +263,86 @@ func TestStringKeyInfo(t *testing.T) {
 		t.Fatalf("%+v %+v", k, k.SDS)
 	}
 }
+
+// TestRepeatedArg: an "arg TEXT*N" line appends one argument made of TEXT repeated N times; the
+// engine runs the full command, the exchange shows the short form, Back replays it, and checks
+// before or after the line apply to the command.
+func TestRepeatedArg(t *testing.T) {
+	l := mustParse(t, `title en: t
+step
+> SET big
+expect reply: OK
+arg x*100000
+expect len big: 100000
+> APPEND big
+arg "ab \x00"*3
+expect reply: (integer) 100012
+> HSET h f
+arg v*2
+args 1..2 > g%d w%d
+expect reply: (integer) 3
+step
+> GETRANGE big 99998 -1
+expect reply: "xxab \x00ab \x00ab \x00"
+`)
+	a := l.Steps[0].Actions
+	if a[0].Cmd != "SET big x×100000" || len(a[0].Run) != len("SET big ")+100000 || !strings.HasSuffix(a[0].Run, " "+strings.Repeat("x", 100000)) {
+		t.Fatalf("SET: Cmd %q, Run %d bytes", a[0].Cmd, len(a[0].Run))
+	}
+	if a[1].Cmd != `APPEND big "ab \x00"×3` || a[1].Run != `APPEND big "ab \x00ab \x00ab \x00"` {
+		t.Fatalf("APPEND: %q / %q", a[1].Cmd, a[1].Run)
+	}
+	if a[2].Cmd != "HSET h f v×2 g1 w1 g2 w2" || a[2].Run != "HSET h f vv g1 w1 g2 w2" {
+		t.Fatalf("HSET: %q / %q", a[2].Cmd, a[2].Run)
+	}
+	if len(a[0].Expect) != 2 || len(a[1].Expect) != 1 {
+		t.Fatalf("checks: %+v %+v", a[0].Expect, a[1].Expect)
+	}
+	p := NewPlayer(Config{})
+	p.Load(l)
+	p.Step()
+	p.Step()
+	p.Back()
+	p.Step()
+	for i, st := range Run(l, Config{})[1:] {
+		for _, x := range st.Outputs.Commands {
+			for _, c := range x.Checks {
+				if !c.OK {
+					t.Errorf("step %d: %s: got %q", i+1, c.Check, c.Got)
+				}
+			}
+		}
+	}
+	if got := p.Key("big").Len; got != 100012 {
+		t.Fatalf("after Back and Step: STRLEN big = %d", got)
+	}
+	if x := p.State().Outputs.Commands[0]; x.Cmd != "GETRANGE big 99998 -1" {
+		t.Fatalf("state shows %q", x.Cmd)
+	}
+	st := Run(l, Config{})[1]
+	if x := st.Outputs.Commands[0]; x.Cmd != "SET big x×100000" || x.Reply != "OK" {
+		t.Fatalf("state() of step 1 shows %q → %q", x.Cmd, x.Reply)
+	}
+	for _, c := range []struct{ src, want string }{
+		{"> SET a\narg x\n", "arg needs TEXT*N"},
+		{"> SET a\narg x*0\n", "arg needs TEXT*N"},
+		{"> SET a\narg x*-3\n", "arg needs TEXT*N"},
+		{"> SET a\narg *5\n", "arg needs TEXT*N"},
+		{"> SET a\narg \"\"*5\n", "arg needs TEXT*N"},
+		{"> SET a\narg a b*5\n", "arg needs TEXT*N"},
+		{"> SET a\narg \"x*5\n", "arg needs TEXT*N"},
+		{"> SET a\narg xy*20000000\n", "at most 33554432"},
+		{"arg x*5\n", "arg without a command"},
+		{"advance 1s\narg x*5\n", "arg without a command"},
+	} {
+		_, err := Parse("x", []byte("title en: t\nstep\n"+c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.src, err, c.want)
+		}
+	}
+	// TEXT may itself contain '*': N is after the last one.
+	l = mustParse(t, "title en: t\nstep\n> SET a\narg \"*\"*4\n")
+	if l.Steps[0].Actions[0].Run != "SET a ****" {
+		t.Fatalf("%q", l.Steps[0].Actions[0].Run)
+	}
+}

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"redscope/engine"
 	"redscope/engine/bloom"
+	"redscope/engine/sds"
 )
 
 // Limits bound the work one lesson step or one console line may ask of the engine, so that a
@@ -35,18 +37,24 @@ type Limits struct {
 	// StepElements: arguments after the command names (members, fields, elements…), summed
 	// over the commands of one step; a console line has its own budget.
 	StepElements int
-	// StringBytes: the longest string a command may create or grow (SETRANGE offset+length,
-	// SETBIT offset/8+1, BITFIELD SET/INCRBY, APPEND). A real server allows proto-max-bulk-len.
+	// StringBytes: the most bytes one string may store (APPEND and SETRANGE may not write past
+	// it) and the most one command may copy out of a string (GET, GETRANGE, GETDEL, LCS …).
+	// Longer strings, up to the proto-max-bulk-len (512 MB) of a real server, can still be made
+	// (SETBIT k 4294967295 1, SETRANGE or BITFIELD at a far offset): the engine keeps their zero
+	// bytes as unallocated pages, so a command naming one runs only when it works on a few bytes
+	// or page by page (LongStringCommands); any other is refused.
 	StringBytes int64
 	// ReplyItems: elements a count argument may ask for (SRANDMEMBER, HRANDFIELD, ZRANDMEMBER
 	// with a negative count repeat members and are not bounded by the collection's size).
 	ReplyItems int64
-	// KeyBytes: the modelled size (MEMORY USAGE) of the existing keys one command names, a key
-	// named twice counting twice (MGET big big …, BITOP AND dest big big …, SUNION …).
+	// KeyBytes: the size of the existing keys one command names, a key named twice counting
+	// twice (MGET big big …, BITOP AND dest big big …, SUNION …), measured as what the page
+	// holds (engine.PeekHeldMemory: MEMORY USAGE, except that a long string counts its
+	// allocated 64 KiB pages and engine.HeldPageCost per page of its length).
 	KeyBytes int64
-	// Memory: the modelled size of the whole dataset (the sum of MEMORY USAGE). A command that
-	// can grow the dataset is refused while the dataset is above it, and BF.RESERVE may not ask
-	// for a filter larger than it; deleting commands always run.
+	// Memory: the size of the whole dataset, measured as KeyBytes is (engine.DatasetHeldMemory).
+	// A command that can grow the dataset is refused while the dataset is above it, and
+	// BF.RESERVE may not ask for a filter larger than it; deleting commands always run.
 	Memory int64
 	// ReplyBytes: reply text kept for display; a longer reply is cut with a note (the command
 	// itself ran).
@@ -141,6 +149,12 @@ func (lim *Limits) CheckSource(name string, src []byte) error {
 				bytesAdd = count * int64(len(tmpl)+8)
 			}
 			add = count * f
+		case "arg": // one argument, TEXT repeated N times
+			text, count, err := ParseRepeatedArg(strings.TrimSpace(rest))
+			if err != nil {
+				continue // Parse reports it
+			}
+			add, bytesAdd = 1, int64(len(text))*int64(count)
 		}
 		if elems += add; lim.StepElements > 0 && elems > int64(lim.StepElements) {
 			return at("StepElements", "the step asks for %d arguments or more; the app accepts up to %d in one step (split the work over several steps)", elems, lim.StepElements)
@@ -256,51 +270,17 @@ func (lim *Limits) checkArgs(args [][]byte, elems *int, e *engine.Engine) *Limit
 			return limitErr("StepElements", "%d arguments in one step; the app accepts up to %d (split the work over several steps)", *elems, lim.StepElements)
 		}
 	}
-	strLen := func(key []byte) int64 {
-		if e == nil {
-			return 0
-		}
-		if o := e.Peek(key); o != nil && o.Type == engine.TypeString {
-			return int64(o.StringLen())
-		}
-		return 0
-	}
-	tooLong := func(key []byte, n int64) *LimitError {
-		if lim.StringBytes > 0 && n > lim.StringBytes {
-			return limitErr("StringBytes", "%s would make %q a string of %d bytes; the app keeps strings up to %d bytes (a real Redis allows up to proto-max-bulk-len, 512 MB)",
-				up, truncate(string(key), 40), n, lim.StringBytes)
-		}
-		return nil
+	if err := lim.checkLongStrings(name, up, args, e); err != nil {
+		return err
 	}
 	switch name {
-	case "setrange":
-		if len(args) == 4 {
-			if off, err := strconv.ParseInt(string(args[2]), 10, 64); err == nil && off >= 0 && len(args[3]) > 0 {
-				if err := tooLong(args[1], off+int64(len(args[3]))); err != nil {
-					return err
-				}
-			}
-		}
-	case "setbit":
-		if len(args) == 4 {
-			if off, err := strconv.ParseUint(string(args[2]), 10, 64); err == nil {
-				if err := tooLong(args[1], int64(off>>3)+1); err != nil {
-					return err
-				}
-			}
-		}
-	case "append":
-		if len(args) == 3 {
-			if err := tooLong(args[1], strLen(args[1])+int64(len(args[2]))); err != nil {
-				return err
-			}
-		}
-	case "bitfield":
-		if len(args) >= 2 {
-			if end := bitfieldEnd(args[2:]); end > 0 {
-				if err := tooLong(args[1], end); err != nil {
-					return err
-				}
+	case "append", "setrange":
+		// The bytes written come on top of what the string already stores.
+		if e != nil && lim.StringBytes > 0 && len(args) == 3+btoi(name == "setrange") {
+			val := args[len(args)-1]
+			if n := storedBytes(e, args[1]) + int64(len(val)); len(val) > 0 && n > lim.StringBytes {
+				return limitErr("StringBytes", "%s would make %q store %d bytes; the app keeps up to %d bytes in one string (zero bytes that were never written are not stored: SETBIT k 4294967295 1 is fine)",
+					up, truncate(string(args[1]), 40), n, lim.StringBytes)
 			}
 		}
 	case "srandmember", "hrandfield", "zrandmember":
@@ -323,7 +303,7 @@ func (lim *Limits) checkArgs(args [][]byte, elems *int, e *engine.Engine) *Limit
 	if e != nil && lim.KeyBytes > 0 {
 		var sum int64
 		for _, a := range args[1:] {
-			if m, ok := e.PeekMemoryUsage(a, 5); ok {
+			if m, ok := e.PeekHeldMemory(a, 5); ok {
 				sum += m
 				if sum > lim.KeyBytes {
 					return limitErr("KeyBytes", "%s names keys of %d bytes or more in all; the app lets one command work on up to %d bytes of keys", up, sum, lim.KeyBytes)
@@ -334,42 +314,111 @@ func (lim *Limits) checkArgs(args [][]byte, elems *int, e *engine.Engine) *Limit
 	return nil
 }
 
-// bitfieldEnd is the byte length a BITFIELD's SET and INCRBY operations would grow the string to
-// (0 when none can be read; the engine reports syntax errors itself).
-func bitfieldEnd(ops [][]byte) int64 {
-	var end int64
-	for i := 0; i < len(ops); i++ {
-		op := strings.ToLower(string(ops[i]))
-		if op != "set" && op != "incrby" && op != "get" {
-			continue
-		}
-		if i+2 >= len(ops) {
-			break
-		}
-		typ, off := string(ops[i+1]), string(ops[i+2])
-		if len(typ) < 2 || (typ[0] != 'u' && typ[0] != 'i' && typ[0] != 'U' && typ[0] != 'I') {
-			continue
-		}
-		bits, err := strconv.ParseInt(typ[1:], 10, 64)
-		if err != nil || bits <= 0 || bits > 64 {
-			continue
-		}
-		mul := int64(1)
-		if strings.HasPrefix(off, "#") {
-			off, mul = off[1:], bits
-		}
-		o, err := strconv.ParseInt(off, 10, 64)
-		if err != nil || o < 0 || o > (1<<62)/mul {
-			continue
-		}
-		if op == "get" {
-			continue // reading past the end does not grow the string
-		}
-		if b := (o*mul + bits + 7) / 8; b > end {
-			end = b
-		}
+func btoi(b bool) int {
+	if b {
+		return 1
 	}
-	return end
+	return 0
+}
+
+// storedBytes is what the string at key really stores: its length, or for a long string kept in
+// pages, its allocated pages (0 for a missing key or another type).
+func storedBytes(e *engine.Engine, key []byte) int64 {
+	o := e.Peek(key)
+	if o == nil || o.Type != engine.TypeString {
+		return 0
+	}
+	if o.Enc == engine.EncRaw && o.Buf.Cap() == 0 && o.Buf.Len() > sds.DenseLimit {
+		return int64(o.Buf.PagesInUse()) * sds.PageSize
+	}
+	return int64(o.StringLen())
+}
+
+// LongStringCommands are the commands that may name a string longer than Limits.StringBytes:
+// they read or write a few bytes of it, or go through it page by page, so an unallocated page
+// costs them next to nothing (BITCOUNT of the sparse 512 MiB string of `SETBIT k 4294967295 1`
+// takes about 0.1 ms natively and 1 ms in the browser, BITOP NOT or AND of it 1–15 ms; the
+// result of BITOP NOT is shared 0xFF pages). GETRANGE and SUBSTR are allowed for ranges up to
+// StringBytes.
+var LongStringCommands = map[string]bool{
+	"setbit": true, "getbit": true, "bitcount": true, "bitpos": true, "bitop": true,
+	"bitfield": true, "bitfield_ro": true, "strlen": true, "setrange": true, "append": true,
+	"getrange": true, "substr": true, "memory": true, "object": true, "type": true,
+	"exists": true, "touch": true, "del": true, "unlink": true, "ttl": true, "pttl": true,
+	"expire": true, "pexpire": true, "expireat": true, "pexpireat": true, "persist": true,
+	"expiretime": true, "pexpiretime": true, "rename": true, "renamenx": true, "copy": true,
+	"move": true,
+}
+
+var (
+	keySpecsOnce sync.Once
+	keySpecs     map[string]*engine.Command
+)
+
+// keyArgs lists the arguments of args that are keys, by the command table's key positions (all
+// arguments for a command without them, such as a container or a numkeys command).
+func keyArgs(name string, args [][]byte) [][]byte {
+	keySpecsOnce.Do(func() {
+		keySpecs = map[string]*engine.Command{}
+		for _, c := range engine.New(engine.Options{Version: engine.DefaultVersion}).Commands() {
+			keySpecs[c.Name] = c
+		}
+	})
+	c := keySpecs[name]
+	if c == nil || c.FirstKey <= 0 || c.Step <= 0 {
+		return args[1:]
+	}
+	last := c.LastKey
+	if last < 0 {
+		last += len(args)
+	}
+	var out [][]byte
+	for i := c.FirstKey; i <= last && i < len(args); i += c.Step {
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// checkLongStrings refuses a command that names a string longer than StringBytes unless it is
+// one of LongStringCommands (GETRANGE and SUBSTR: for a range of up to StringBytes).
+func (lim *Limits) checkLongStrings(name, up string, args [][]byte, e *engine.Engine) *LimitError {
+	if e == nil || lim.StringBytes <= 0 || len(args) < 2 {
+		return nil
+	}
+	for _, k := range keyArgs(name, args) {
+		o := e.Peek(k)
+		if o == nil || o.Type != engine.TypeString {
+			continue
+		}
+		n := int64(o.StringLen())
+		if n <= lim.StringBytes {
+			continue
+		}
+		if (name == "getrange" || name == "substr") && len(args) == 4 {
+			start, err1 := strconv.ParseInt(string(args[2]), 10, 64)
+			end, err2 := strconv.ParseInt(string(args[3]), 10, 64)
+			if err1 != nil || err2 != nil {
+				continue // the engine answers with its error
+			}
+			if start < 0 {
+				start = max(start+n, 0)
+			}
+			if end < 0 {
+				end += n
+			}
+			if min(end, n-1)-start < lim.StringBytes {
+				continue
+			}
+			return limitErr("StringBytes", "%s of %d bytes of %q; the app copies up to %d bytes of a string in one command",
+				up, min(end, n-1)-start+1, truncate(string(k), 40), lim.StringBytes)
+		}
+		if LongStringCommands[name] {
+			continue
+		}
+		return limitErr("StringBytes", "%s on %q, a string of %d bytes: the app copies up to %d bytes of a string in one command (its zero bytes are not stored; GETBIT, SETBIT, BITCOUNT, BITPOS, BITOP, BITFIELD, STRLEN, GETRANGE of a short range, MEMORY USAGE and DEL work on it)",
+			up, truncate(string(k), 40), n, lim.StringBytes)
+	}
+	return nil
 }
 
 func truncate(s string, n int) string {
@@ -390,7 +439,8 @@ var shrinking = map[string]bool{
 }
 
 // guard is a Player's running state for its limits: the step's element budget and an estimate
-// of the dataset's modelled memory, kept up to date from the keys each command names.
+// of the dataset's size (held memory, see Limits.Memory), kept up to date from the keys each
+// command names.
 type guard struct {
 	lim    *Limits
 	elems  int
@@ -417,7 +467,7 @@ func (g *guard) before(e *engine.Engine, args [][]byte) *LimitError {
 	if g.lim.Memory > 0 && g.mem > g.lim.Memory && g.writes[name] {
 		// The running estimate only errs high (keys that expired or were freed by commands it
 		// does not follow): measure the whole dataset before refusing.
-		if g.mem = e.DatasetMemory(); g.mem <= g.lim.Memory {
+		if g.mem = e.DatasetHeldMemory(); g.mem <= g.lim.Memory {
 			return nil
 		}
 		return limitErr("Memory", "the dataset uses about %d bytes, more than the %d the app allows; %s could grow it (free memory with DEL or FLUSHALL, or go ◀ back)",
@@ -426,12 +476,12 @@ func (g *guard) before(e *engine.Engine, args [][]byte) *LimitError {
 	return nil
 }
 
-// sizes is the modelled memory of the distinct keys args names (after the command name).
+// sizes is the held memory of the distinct keys args names (after the command name).
 func sizes(e *engine.Engine, args [][]byte) int64 {
 	var sum int64
 	seen := map[string]bool{}
 	for _, a := range args[1:] {
-		if m, ok := e.PeekMemoryUsage(a, 5); ok && !seen[string(a)] {
+		if m, ok := e.PeekHeldMemory(a, 5); ok && !seen[string(a)] {
 			seen[string(a)] = true
 			sum += m
 		}
@@ -444,7 +494,7 @@ func (g *guard) exec(e *engine.Engine, args [][]byte) engine.Result {
 	name := strings.ToLower(string(args[0]))
 	if name == "flushall" || name == "flushdb" || name == "swapdb" || name == "move" {
 		res := e.Exec(args)
-		g.mem = e.DatasetMemory()
+		g.mem = e.DatasetHeldMemory()
 		return res
 	}
 	if !g.writes[name] && !shrinking[name] {
@@ -454,7 +504,7 @@ func (g *guard) exec(e *engine.Engine, args [][]byte) engine.Result {
 	res := e.Exec(args)
 	g.mem += sizes(e, args) - before
 	if g.mem < 0 {
-		g.mem = e.DatasetMemory()
+		g.mem = e.DatasetHeldMemory()
 	}
 	return res
 }

@@ -1,9 +1,11 @@
 package scene
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"redscope/engine"
 	"redscope/engine/sds"
@@ -12,11 +14,23 @@ import (
 
 // SDS draws string values as their allocations: robj and sds header, the bytes, the NUL, the
 // spare room left by greedy growth and the allocator's rounding, with MEMORY USAGE bars so that a
-// string built by APPENDs and the same bytes stored by one SET sit side by side.
+// string built by APPENDs and the same bytes stored by one SET sit side by side. Small
+// allocations are drawn byte by byte; big ones as a bar to scale (header | data | zero-filled
+// runs | free tail | rounding) with the sizes labelled. When a step grows one string many times
+// (1 000 APPENDs), a chart of len and alloc after every command shows the reallocations: the
+// stairs that double below 1 MiB and grow by 1 MiB above. Each key wears a TTL badge once a TTL
+// is involved, and a step that sets, keeps or clears TTLs lists its commands with what each did
+// to the TTL.
 type SDS struct {
-	Keys []SDSKey
-	Note string // what the last command did to the allocation, in the input's language
-	lang string
+	Keys    []SDSKey
+	Note    string // what the last command did to the allocation, in the input's language
+	NoteErr bool   // the note is the last command's error reply
+	History *SDSHistory
+	TTLRows []TTLRow
+	// Compare: two keys holding raw strings of the same length with different MEMORY USAGE (the
+	// string built by APPENDs and the one written by one SET), the larger first.
+	Compare *[2]lesson.KeyInfo
+	lang    string
 }
 
 // Segment kinds of an allocation strip.
@@ -27,6 +41,7 @@ const (
 	SegNul
 	SegFree
 	SegSlack
+	SegZero // data bytes that are zero-filled runs (SETRANGE / SETBIT past the end): bars only
 )
 
 // Segment is a run of bytes of one kind inside an allocation.
@@ -41,21 +56,62 @@ type SDSKey struct {
 	Data     []byte // the first bytes of the value (at most sdsShowBytes)
 	Alloc    int    // bytes of the allocation drawn (usable size)
 	Segs     []Segment
-	NewFrom  int // bytes [NewFrom, NewTo) were written by the last command
+	Bar      []Segment // Segs with the data split into data and zero-filled runs, for the bar to scale
+	NewFrom  int       // bytes [NewFrom, NewTo) were written by the last command
 	NewTo    int
 	Realloc  bool // the last command (re)allocated this key
 	Changed  bool // the last command touched this key
 	Shared   bool // a shared integer
 	IntValue string
+	// TTL: what the step's last TTL event for this key did ("set", "kept", "cleared"; "" when
+	// none) and the command that did it.
+	TTLAction string
+	TTLCmd    string
 }
 
 const sdsShowBytes = 256
+
+// HistoryMin is how many sds events one key needs in a step before the scene charts them.
+const HistoryMin = 3
+
+// HistPoint is a string's sds after one command of the step.
+type HistPoint struct {
+	Cmd        string // lowercase command name
+	Len        int    // sdslen after
+	Alloc      int    // sdsalloc after
+	Usable     int    // allocation size class after
+	Requested  int    // the length the command needed
+	Ask        int    // what sdsMakeRoomFor asked the allocator for (data bytes), when Realloc
+	Realloc    bool
+	Greedy     bool
+	Type       sds.Type
+	TypeChange bool
+}
+
+// SDSHistory is one key's sds after each command of the step, one point per sds event.
+type SDSHistory struct {
+	Key      string
+	Points   []HistPoint
+	Reallocs int // points with Realloc
+	Doubled  int // greedy reallocations below 1 MiB (asked twice the need)
+	PlusMiB  int // greedy reallocations from 1 MiB on (asked the need + 1 MiB)
+	MaxBytes int // the largest alloc or ask: the chart's scale
+}
+
+// TTLRow is one command of a step that involved a TTL: its effect, or a TTL/PTTL reply.
+type TTLRow struct {
+	Cmd    string
+	Action string // "set", "kept", "cleared", or "" for a TTL/PTTL query
+	Key    string
+	After  int64 // ms left after the command (-1 none); for a query, the reply
+	Reply  string
+}
 
 // Update implements Scene.
 func (s *SDS) Update(in Input) {
 	s.lang = in.Lang
 	s.Keys = s.Keys[:0]
-	s.Note = ""
+	s.Note, s.NoteErr = "", false
 	keys := in.Keys
 	if len(keys) == 0 {
 		if k := focusKey(in, nil); k != "" {
@@ -65,15 +121,59 @@ func (s *SDS) Update(in Input) {
 	if len(keys) > 3 {
 		keys = keys[:3]
 	}
+	s.TTLRows = buildTTLRows(in)
+	if len(s.TTLRows) > 4 && len(keys) > 1 {
+		keys = keys[:1] // a long TTL table takes the room
+	}
 	for _, k := range keys {
 		s.Keys = append(s.Keys, buildSDSKey(in, k))
 	}
 	s.Note = sdsNote(in, in.Lang)
+	if s.Note == "" {
+		// Nothing allocated: say why when a command of the step failed.
+		for i := len(in.Last) - 1; i >= 0; i-- {
+			if x := in.Last[i]; x.Error && x.Cmd != "" {
+				s.Note, s.NoteErr = x.Cmd+" → "+x.Reply, true
+				break
+			}
+		}
+	}
+	s.History = BuildHistory(in.Last)
+	s.Compare = nil
+	for i, a := range s.Keys {
+		for _, b := range s.Keys[i+1:] {
+			if s.Compare == nil && a.Info.Encoding == "raw" && b.Info.Encoding == "raw" && a.Info.Len > 0 &&
+				a.Info.Len == b.Info.Len && a.Info.Memory > 0 && b.Info.Memory > 0 && a.Info.Memory != b.Info.Memory {
+				if a.Info.Memory < b.Info.Memory {
+					a, b = b, a
+				}
+				s.Compare = &[2]lesson.KeyInfo{a.Info, b.Info}
+			}
+		}
+	}
+}
+
+// CompareText is the comparison of the two keys of Compare: same length, how much more memory.
+func (s *SDS) CompareText() string {
+	if s.Compare == nil {
+		return ""
+	}
+	a, b := s.Compare[0], s.Compare[1]
+	pct := int(math.Round(100 * float64(a.Memory-b.Memory) / float64(b.Memory)))
+	return tr(s.lang, "same len %d: MEMORY USAGE %s = %d, %s = %d: +%d%%",
+		"cùng len %d: MEMORY USAGE %s = %d, %s = %d: +%d%%", a.Len, a.Key, a.Memory, b.Key, b.Memory, pct)
 }
 
 func buildSDSKey(in Input, key string) SDSKey {
 	e := in.Engine
 	k := SDSKey{Info: lesson.Measure(e, key), NewFrom: -1, NewTo: -1}
+	for _, x := range in.Last {
+		for _, ev := range x.Events {
+			if ev, ok := ev.(engine.TTLEvent); ok && ev.Key == key {
+				k.TTLAction, k.TTLCmd = ev.Action, cmdName(x.Cmd)
+			}
+		}
+	}
 	o := e.Peek([]byte(key))
 	if o == nil || o.Type != engine.TypeString {
 		return k
@@ -95,6 +195,7 @@ func buildSDSKey(in Input, key string) SDSKey {
 		free := h.Avail()
 		k.Segs = []Segment{{SegHeader, hb}, {SegData, h.Len}, {SegNul, 1}, {SegFree, free}, {SegSlack, h.Usable - hb - h.Len - 1 - free}}
 	}
+	k.Bar = barSegments(k.Segs, &o.Buf)
 	n := min(o.Buf.Len(), sdsShowBytes)
 	k.Data = make([]byte, n)
 	o.Buf.ReadAt(k.Data, 0)
@@ -105,9 +206,13 @@ func buildSDSKey(in Input, key string) SDSKey {
 				if ev.Key != key {
 					continue
 				}
+				// Several events (a step of APPENDs): the bytes new since the first one.
+				if k.NewFrom < 0 || ev.Before.Len < k.NewFrom {
+					k.NewFrom = ev.Before.Len
+				}
 				k.Changed = true
 				k.Realloc = k.Realloc || ev.Realloc
-				k.NewFrom, k.NewTo = ev.Before.Len, ev.After.Len
+				k.NewTo = ev.After.Len
 			case engine.KeyEvent, engine.EncodingEvent:
 				if kk, _ := lesson.EventKey(ev); kk == key {
 					k.Changed = true
@@ -122,6 +227,178 @@ func buildSDSKey(in Input, key string) SDSKey {
 	return k
 }
 
+// cmdName is the upper-case command name of a command line.
+func cmdName(cmd string) string {
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.ToUpper(f[0])
+}
+
+// barSegments splits the data segment of segs into data and zero-filled runs (at least 1/400 of
+// the string and 64 bytes long), reading buf by runs so unallocated pages cost nothing.
+func barSegments(segs []Segment, buf *sds.Buf) []Segment {
+	out := make([]Segment, 0, len(segs)+4)
+	for _, sg := range segs {
+		if sg.Kind != SegData {
+			out = append(out, sg)
+			continue
+		}
+		runs := ZeroRuns(buf, max(64, sg.Bytes/400))
+		pos := 0
+		for _, z := range runs {
+			if z[0] > pos {
+				out = append(out, Segment{SegData, z[0] - pos})
+			}
+			out = append(out, Segment{SegZero, z[1] - z[0]})
+			pos = z[1]
+		}
+		if pos < sg.Bytes || sg.Bytes == 0 {
+			out = append(out, Segment{SegData, sg.Bytes - pos})
+		}
+	}
+	return out
+}
+
+// ZeroRuns lists the runs [from, to) of zero bytes of buf that are at least minRun long.
+// Unallocated pages are zero runs without reading them; allocated bytes are searched with
+// IndexByte, so text without zero bytes is skipped fast.
+func ZeroRuns(buf *sds.Buf, minRun int) [][2]int {
+	var out [][2]int
+	start := -1 // start of the current zero run
+	end := func(at int) {
+		if start >= 0 && at-start >= minRun {
+			out = append(out, [2]int{start, at})
+		}
+		start = -1
+	}
+	buf.Runs(0, buf.Len(), func(off, n int, data []byte, fill byte) bool {
+		if data == nil {
+			if fill == 0 {
+				if start < 0 {
+					start = off
+				}
+			} else {
+				end(off)
+			}
+			return true
+		}
+		for i := 0; i < len(data); {
+			if start < 0 {
+				j := bytes.IndexByte(data[i:], 0)
+				if j < 0 {
+					break
+				}
+				i += j
+				start = off + i
+			}
+			for i < len(data) && data[i] == 0 {
+				i++
+			}
+			if i < len(data) {
+				end(off + i)
+			}
+		}
+		return true
+	})
+	end(buf.Len())
+	return out
+}
+
+// BuildHistory charts the key with the most sds events among the exchanges (at least
+// HistoryMin): one point per event, in order.
+func BuildHistory(xs []lesson.Exchange) *SDSHistory {
+	count := map[string]int{}
+	best := ""
+	for _, x := range xs {
+		for _, ev := range x.Events {
+			if ev, ok := ev.(engine.SDSEvent); ok {
+				count[ev.Key]++
+				if count[ev.Key] > count[best] || best == "" {
+					best = ev.Key
+				}
+			}
+		}
+	}
+	if count[best] < HistoryMin {
+		return nil
+	}
+	h := &SDSHistory{Key: best, Points: make([]HistPoint, 0, count[best])}
+	for _, x := range xs {
+		for _, ev := range x.Events {
+			ev, ok := ev.(engine.SDSEvent)
+			if !ok || ev.Key != best {
+				continue
+			}
+			p := HistPoint{Cmd: ev.Cmd, Len: ev.After.Len, Alloc: ev.After.Alloc, Usable: ev.After.Usable,
+				Requested: ev.Requested, Realloc: ev.Realloc, Greedy: ev.Greedy, Type: ev.After.Type, TypeChange: ev.TypeChange}
+			if ev.Realloc {
+				h.Reallocs++
+				p.Ask = ev.Requested
+				if ev.Greedy {
+					p.Ask = GreedyAsk(ev.Requested)
+					if ev.Requested < sds.MaxPrealloc {
+						h.Doubled++
+					} else {
+						h.PlusMiB++
+					}
+				}
+			}
+			h.MaxBytes = max(h.MaxBytes, p.Alloc, p.Ask, p.Len)
+			h.Points = append(h.Points, p)
+		}
+	}
+	return h
+}
+
+// buildTTLRows lists the step's commands that set, kept or cleared a TTL, and its TTL/PTTL
+// queries, when the step involved a TTL at all.
+func buildTTLRows(in Input) []TTLRow {
+	var rows []TTLRow
+	involved := false
+	now := in.Engine.NowMs()
+	for _, x := range in.Last {
+		if x.Cmd == "" {
+			continue
+		}
+		var row *TTLRow
+		for _, ev := range x.Events {
+			if ev, ok := ev.(engine.TTLEvent); ok {
+				r := TTLRow{Cmd: x.Cmd, Action: ev.Action, Key: ev.Key, After: -1}
+				if ev.After >= 0 {
+					r.After = max(ev.After-now, 0)
+				}
+				row = &r
+				involved = true
+			}
+		}
+		if row == nil {
+			if n := cmdName(x.Cmd); (n == "TTL" || n == "PTTL") && !x.Error {
+				rows = append(rows, TTLRow{Cmd: x.Cmd, Reply: x.Reply})
+			}
+			continue
+		}
+		rows = append(rows, *row)
+	}
+	if !involved {
+		return nil
+	}
+	if len(rows) > TTLMaxRows {
+		// A long step (the whole table at once): keep the commands that kept or cleared a TTL.
+		kept := rows[:0:0]
+		for _, r := range rows {
+			if r.Action == "kept" || r.Action == "cleared" {
+				kept = append(kept, r)
+			}
+		}
+		if len(kept) > 0 {
+			rows = kept
+		}
+	}
+	return rows
+}
+
 // GreedyAsk is what sdsMakeRoomFor asks for when a string must hold need bytes: twice as much
 // below 1 MiB, 1 MiB more above.
 func GreedyAsk(need int) int {
@@ -131,13 +408,28 @@ func GreedyAsk(need int) int {
 	return need + sds.MaxPrealloc
 }
 
+// sdsNote describes the last exchange's allocation change (its sds event, else its encoding
+// change).
 func sdsNote(in Input, lang string) string {
 	var note string
 	for _, x := range in.Last {
+		hasSDS := false
+		for _, ev := range x.Events {
+			if _, ok := ev.(engine.SDSEvent); ok {
+				hasSDS = true
+			}
+		}
 		for _, ev := range x.Events {
 			switch ev := ev.(type) {
 			case engine.EncodingEvent:
-				note = tr(lang, "%s: encoding %s → %s (%s)", "%s: mã hoá %s → %s (%s)", ev.Key, ev.From, ev.To, ev.Reason)
+				if hasSDS {
+					continue
+				}
+				if ev.From == "" {
+					note = tr(lang, "%s: encoding %s (%s)", "%s: mã hoá %s (%s)", ev.Key, ev.To, ev.Reason)
+				} else {
+					note = tr(lang, "%s: encoding %s → %s (%s)", "%s: mã hoá %s → %s (%s)", ev.Key, ev.From, ev.To, ev.Reason)
+				}
 			case engine.SDSEvent:
 				a := ev.After
 				switch {
@@ -180,15 +472,32 @@ func tr(lang, en, vi string, a ...any) string {
 	return fmt.Sprintf(vi, a...)
 }
 
-// SegColor is the colour of a segment kind.
+// SegColor is the colour of a segment kind (computed from the palette at call time).
 func SegColor(kind int) Color {
-	return [...]Color{HeaderC.Mix(Background, 0.35), HeaderC, DataC, NulC, FreeC, SlackC}[kind]
+	switch kind {
+	case SegRobj:
+		return HeaderC.Mix(Background, 0.35)
+	case SegHeader:
+		return HeaderC
+	case SegData:
+		return DataC
+	case SegNul:
+		return NulC
+	case SegFree:
+		return FreeC
+	case SegZero:
+		return DataC.Mix(Background, 0.62)
+	}
+	return SlackC
 }
 
 // SegName is a segment kind's legend label.
 func SegName(kind int, lang string) string {
-	en := [...]string{"robj", "sds header", "bytes (len)", "NUL", "free (alloc − len)", "allocator rounding"}
-	vi := [...]string{"robj", "header sds", "dữ liệu (len)", "NUL", "trống (alloc − len)", "làm tròn của allocator"}
+	en := [...]string{"robj", "sds header", "bytes (len)", "NUL", "free (alloc − len)", "allocator rounding", "zero bytes (filled)"}
+	vi := [...]string{"robj", "header sds", "dữ liệu (len)", "NUL", "trống (alloc − len)", "làm tròn của allocator", "byte 0 (lấp đầy)"}
+	if kind < 0 || kind >= len(en) {
+		return ""
+	}
 	if lang == "en" {
 		return en[kind]
 	}
@@ -211,55 +520,225 @@ func CellCols(alloc int, w, f float64) int {
 	return cols
 }
 
-// Frame implements Scene.
+// HumanBytes writes a size the way the bars label it: bytes below 10 KiB, else KiB or MiB.
+func HumanBytes(n int) string {
+	switch {
+	case n < 10<<10:
+		return strconv.Itoa(n) + " B"
+	case n < 10<<20:
+		if n < 1<<20 {
+			return strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64) + " KiB"
+		}
+		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 2, 64) + " MiB"
+	}
+	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
+}
+
+// BarWidths lays segments out to scale in a bar of width w: every non-empty segment gets at
+// least minW (so a 9-byte header stays visible beside 10 MB of data) and the widest ones give
+// that room back, so the widths add up to w.
+func BarWidths(segs []Segment, w, minW float64) []float64 {
+	out := make([]float64, len(segs))
+	total := 0
+	for _, sg := range segs {
+		total += max(sg.Bytes, 0)
+	}
+	if total == 0 || w <= 0 {
+		return out
+	}
+	var small, bigBytes float64
+	for i, sg := range segs {
+		if sg.Bytes <= 0 {
+			continue
+		}
+		out[i] = w * float64(sg.Bytes) / float64(total)
+		if out[i] < minW {
+			small += minW - out[i]
+			out[i] = minW
+		} else {
+			bigBytes += float64(sg.Bytes)
+		}
+	}
+	if small > 0 && bigBytes > 0 {
+		// Take the extra room from the segments above minW, in proportion to their size.
+		for i, sg := range segs {
+			if sg.Bytes > 0 && out[i] > minW {
+				out[i] = math.Max(minW, out[i]-small*float64(sg.Bytes)/bigBytes)
+			}
+		}
+	}
+	return out
+}
+
+// Frame implements Scene. Top to bottom: the growth chart, the keys (each as tall as it needs,
+// byte grids shrinking when room is short), the TTL table, then the note and the legend of the
+// byte grids' colours (bars and the chart label their own).
 func (s *SDS) Frame(r Rect, t float64) []Prim {
 	var l list
 	f := FontSize(r)
 	pad := f * 0.8
 	in := r.Inset(pad)
 	y := in.Y
-	if len(s.Keys) == 0 {
+	if len(s.Keys) == 0 && s.History == nil {
 		l.text(in.X, y, tr(s.lang, "No key to show yet: run SET or APPEND.", "Chưa có khoá nào: hãy chạy SET hoặc APPEND."), f, Dim, Left, false)
 		return l
 	}
+	kinds := s.legendKinds(in.W, f)
+	legendH := s.legendHeight(kinds, in.W, f)
+	noteH := 0.0
+	if s.Note != "" {
+		noteH = f * 1.3
+	}
+	bottom := in.Y + in.H - legendH - noteH
+	ttlH := 0.0
+	if len(s.TTLRows) > 0 {
+		ttlH = f * (1.4 + 1.25*float64(min(len(s.TTLRows), TTLMaxRows)))
+	}
 	maxMem := int64(1)
+	scale := 1
 	for _, k := range s.Keys {
 		maxMem = max(maxMem, k.Info.Memory)
+		scale = max(scale, k.Alloc)
 	}
-	avail := in.H - f*4.2 // legend and note at the bottom
-	blockH := avail / float64(len(s.Keys))
-	for _, k := range s.Keys {
-		s.drawKey(&l, k, Rect{in.X, y, in.W, blockH - f*0.6}, f, t, maxMem)
-		y += blockH
+	// The keys' natural heights.
+	var scratch list
+	heights := make([]float64, len(s.Keys))
+	fixed, total, grids := 0.0, 0.0, 0
+	for i, k := range s.Keys {
+		heights[i] = s.drawKey(&scratch, k, Rect{in.X, 0, in.W, 1e6}, f, t, maxMem, scale)
+		total += heights[i]
+		if k.Info.Exists && CellCols(k.Alloc, in.W, f) > 0 {
+			grids++
+		} else {
+			fixed += heights[i]
+		}
 	}
-	// Note and legend.
-	y = in.Y + in.H - f*3.6
+	gapK := f * 0.5
+	keysH := total + gapK*float64(len(s.Keys))
+	if s.History != nil {
+		room := bottom - ttlH - y - keysH - f*0.6
+		ch := math.Max(f*6, math.Min(math.Min(in.H*0.4, f*16), room))
+		s.drawHistory(&l, Rect{in.X, y, in.W, ch}, f, t)
+		y += ch + f*0.6
+	}
+	avail := bottom - ttlH - y - gapK*float64(len(s.Keys))
+	for i, k := range s.Keys {
+		h := heights[i]
+		if total > avail && grids > 0 && k.Info.Exists && CellCols(k.Alloc, in.W, f) > 0 {
+			// Short of room: the byte grids share what the other keys leave.
+			h = math.Max(f*4, (avail-fixed)/float64(grids))
+		}
+		end := s.drawKey(&l, k, Rect{in.X, y, in.W, h}, f, t, maxMem, scale)
+		y = math.Max(end, y) + gapK
+	}
+	if c := s.CompareText(); c != "" && y+f*1.2 <= bottom-ttlH {
+		l.text(in.X, y, fitText(c, in.W, f*0.8, false), f*0.8, TextColor, Left, false)
+		y += f * 1.4
+	}
+	if ttlH > 0 {
+		ty := math.Min(y, bottom-ttlH)
+		s.drawTTLRows(&l, Rect{in.X, ty, in.W, ttlH}, f, t)
+	}
+	y = bottom
 	if s.Note != "" {
-		l.text(in.X, y, s.Note, f*0.8, Accent, Left, false)
+		c := Accent
+		if s.NoteErr {
+			c = ErrorC
+		}
+		l.text(in.X, y+f*0.15, fitText(s.Note, in.W, f*0.8, false), f*0.8, c, Left, false)
+		y += noteH
 	}
-	y += f * 1.5
-	x := in.X
-	for kind := SegRobj; kind <= SegSlack; kind++ {
+	s.drawLegend(&l, kinds, in.X, y, in.W, f)
+	return l
+}
+
+// TTLMaxRows is how many commands the TTL table lists (the last ones).
+const TTLMaxRows = 10
+
+// legendKinds lists the segment kinds of the keys drawn byte by byte at width w (bars and the
+// chart label their own colours).
+func (s *SDS) legendKinds(w, f float64) []int {
+	seen := map[int]bool{}
+	for _, k := range s.Keys {
+		if !k.Info.Exists || CellCols(k.Alloc, w, f) == 0 {
+			continue
+		}
+		for _, sg := range k.Segs {
+			if sg.Bytes > 0 {
+				seen[sg.Kind] = true
+			}
+		}
+	}
+	var out []int
+	for kind := SegRobj; kind <= SegZero; kind++ {
+		if seen[kind] {
+			out = append(out, kind)
+		}
+	}
+	return out
+}
+
+func legendItemW(name string, f float64) float64 {
+	return f*1.0 + TextWidth(name, f*0.7, false) + f*0.9
+}
+
+func (s *SDS) legendHeight(kinds []int, w, f float64) float64 {
+	if len(kinds) == 0 {
+		return 0
+	}
+	rows, x := 1, 0.0
+	for _, kind := range kinds {
+		iw := legendItemW(SegName(kind, s.lang), f)
+		if x > 0 && x+iw > w {
+			rows++
+			x = 0
+		}
+		x += iw
+	}
+	return float64(rows) * f * 1.1
+}
+
+func (s *SDS) drawLegend(l *list, kinds []int, x0, y, w, f float64) {
+	x := x0
+	for _, kind := range kinds {
 		name := SegName(kind, s.lang)
-		w := f*1.2 + float64(len([]rune(name)))*f*0.42 + f
-		if x+w > in.X+in.W {
-			x = in.X
+		iw := legendItemW(name, f)
+		if x > x0 && x+iw > x0+w {
+			x = x0
 			y += f * 1.1
 		}
 		l.rect(x, y+f*0.15, f*0.7, f*0.7, SegColor(kind))
 		l.text(x+f, y, name, f*0.7, Dim, Left, false)
-		x += w
+		x += iw
 	}
-	return l
 }
 
-func (s *SDS) drawKey(l *list, k SDSKey, r Rect, f, t float64, maxMem int64) {
+// keyTitle draws the key's name, its figures and the TTL badge; it returns the y below.
+func (s *SDS) keyTitle(l *list, k SDSKey, r Rect, f float64, t float64) float64 {
 	y := r.Y
 	title := k.Info.Key
-	if !k.Info.Exists {
-		l.text(r.X, y, title+"  "+tr(s.lang, "(missing)", "(không tồn tại)"), f, Dim, Left, true)
-		return
+	badge, badgeC := s.ttlBadge(k)
+	bw := 0.0
+	if badge != "" {
+		// Sans widths are estimates: leave room for the widest glyphs.
+		bw = TextWidth(badge, f*0.75, false)*1.12 + f*0.8
+		if bw > r.W*0.6 {
+			badge = fitText(badge, (r.W*0.6-f*0.8)/1.12, f*0.75, false)
+			bw = TextWidth(badge, f*0.75, false)*1.12 + f*0.8
+		}
+		bx := r.X + r.W - bw
+		l.rect(bx, y, bw, f*1.15, Panel)
+		c := badgeC
+		if k.TTLAction != "" {
+			l.frame(bx, y, bw, f*1.15, math.Max(1, f*0.08), badgeC.Alpha(Pulse(t)))
+		}
+		l.text(bx+f*0.4, y+f*0.2, badge, f*0.75, c, Left, false)
 	}
+	if !k.Info.Exists {
+		l.text(r.X, y, fitText(title+"  "+tr(s.lang, "(missing)", "(không tồn tại)"), r.W-bw-f*0.4, f, true), f, Dim, Left, true)
+		return y + f*1.5
+	}
+	title = fitText(title, r.W*0.45, f, true)
 	l.text(r.X, y, title, f, TextColor, Left, true)
 	sub := k.Info.Encoding
 	if k.Info.SDS != nil && k.Info.Encoding == "raw" {
@@ -272,13 +751,72 @@ func (s *SDS) drawKey(l *list, k SDSKey, r Rect, f, t float64, maxMem int64) {
 			sub += tr(s.lang, " · shared object", " · đối tượng dùng chung")
 		}
 	}
-	l.text(r.X+MonoWidth(title, f)+f*0.8, y+f*0.1, sub, f*0.8, Dim, Left, true)
-	y += f * 1.5
+	sx := r.X + MonoWidth(title, f) + f*0.8
+	room := r.X + r.W - bw - f*0.4 - sx
+	if room < TextWidth(sub, f*0.8, true) && room < r.W*0.5 {
+		// Too narrow: the figures go on their own line.
+		y += f * 1.3
+		l.text(r.X, y, fitText(sub, r.W, f*0.8, true), f*0.8, Dim, Left, true)
+		return y + f*1.2
+	}
+	l.text(sx, y+f*0.1, fitText(sub, room, f*0.8, true), f*0.8, Dim, Left, true)
+	return y + f*1.5
+}
+
+// ttlBadge is the key's TTL badge text and colour ("" when no TTL is involved).
+func (s *SDS) ttlBadge(k SDSKey) (string, Color) {
+	if !k.Info.Exists && k.TTLAction == "" {
+		return "", Dim
+	}
+	if k.Info.TTLMs < 0 && k.TTLAction == "" {
+		return "", Dim
+	}
+	var txt string
+	c := Dim
+	if k.Info.TTLMs >= 0 {
+		txt = "TTL " + ttlText(k.Info.TTLMs)
+		c = Accent
+	} else {
+		txt = tr(s.lang, "no expiry", "không hết hạn")
+	}
+	switch k.TTLAction {
+	case "set":
+		txt += tr(s.lang, " · set by %s", " · %s đặt", k.TTLCmd)
+	case "kept":
+		txt += tr(s.lang, " · kept by %s", " · %s giữ", k.TTLCmd)
+		c = OneC
+	case "cleared":
+		txt += tr(s.lang, " · cleared by %s", " · %s xoá", k.TTLCmd)
+		c = ErrorC
+	}
+	return txt, c
+}
+
+// ttlText writes a TTL in ms as seconds (TTL's rounding) or ms below one second.
+func ttlText(ms int64) string {
+	if ms < 1000 {
+		return strconv.FormatInt(ms, 10) + " ms"
+	}
+	return strconv.FormatInt((ms+500)/1000, 10) + " s"
+}
+
+// drawKey draws one key in r (its height only bounds a byte grid) and returns the y below it.
+func (s *SDS) drawKey(l *list, k SDSKey, r Rect, f, t float64, maxMem int64, scale int) float64 {
+	y := s.keyTitle(l, k, r, f, t)
+	if !k.Info.Exists {
+		return y
+	}
 	cols := CellCols(k.Alloc, r.W, f)
 	pulse := Pulse(t)
 	if cols > 0 {
 		cw := r.W / float64(cols)
+		rows := (k.Alloc + cols - 1) / cols
+		// Rows shrink to the room left for them (down to a readable cell).
+		room := r.Y + r.H - y - f*2.3
 		ch := math.Min(cw*1.1, f*1.7)
+		if room > 0 && float64(rows)*ch > room {
+			ch = math.Max(f*0.9, room/float64(rows))
+		}
 		i := 0
 		dataStart := 0
 		for _, sg := range k.Segs {
@@ -301,50 +839,262 @@ func (s *SDS) drawKey(l *list, k SDSKey, r Rect, f, t float64, maxMem int64) {
 					if di >= k.NewFrom && di < k.NewTo {
 						l.frame(cx+1, cy+1, cw-2, ch-2, math.Max(1.5, f*0.12), Accent.Alpha(pulse))
 					}
-					if di < len(k.Data) && cw >= f*0.7 {
-						l.text(cx+cw/2, cy+(ch-f*0.8)/2, printable(k.Data[di]), f*0.8, TextColor, Center, true)
+					if di < len(k.Data) && cw >= f*0.7 && ch >= f*0.9 {
+						l.text(cx+cw/2, cy+(ch-f*0.8)/2, printable(k.Data[di]), f*0.8, textOn(c), Center, true)
 					}
 				}
-				if sg.Kind == SegNul && cw >= f*0.9 {
-					l.text(cx+cw/2, cy+(ch-f*0.6)/2, "\\0", f*0.6, Background, Center, true)
+				if sg.Kind == SegNul && cw >= f*0.9 && ch >= f*0.9 {
+					l.text(cx+cw/2, cy+(ch-f*0.6)/2, "\\0", f*0.6, textOn(c), Center, true)
 				}
 				i++
 			}
 		}
-		y += float64((k.Alloc+cols-1)/cols)*ch + f*0.3
+		y += float64(rows)*ch + f*0.3
+		l.text(r.X, y, tr(s.lang, "allocation: %d bytes (jemalloc class)", "vùng cấp phát: %d byte (lớp jemalloc)", k.Alloc), f*0.75, Dim, Left, false)
+		y += f * 1.2
 	} else {
-		// Proportional bar: one rectangle per segment.
-		x := r.X
-		bh := f * 1.4
-		for _, sg := range k.Segs {
-			if sg.Bytes <= 0 {
-				continue
-			}
-			w := math.Max(2, r.W*float64(sg.Bytes)/float64(k.Alloc))
-			c := SegColor(sg.Kind)
-			if sg.Kind == SegFree && k.Realloc {
-				c = c.Mix(Accent, 0.4*(1-t))
-			}
-			l.rect(x, y, w, bh, c)
-			if w > MonoWidth(strconv.Itoa(sg.Bytes), f*0.7)+4 {
-				l.text(x+w/2, y+(bh-f*0.7)/2, strconv.Itoa(sg.Bytes), f*0.7, TextColor, Center, true)
-			}
-			x += w
-		}
-		if k.Changed {
-			l.frame(r.X, y, r.W, bh, math.Max(1.5, f*0.12), Accent.Alpha(pulse))
-		}
-		y += bh + f*0.3
+		y = s.drawBar(l, k, Rect{r.X, y, r.W, r.H}, f, t, scale)
 	}
-	l.text(r.X, y, tr(s.lang, "allocation: %d bytes (jemalloc class)", "vùng cấp phát: %d byte (lớp jemalloc)", k.Alloc), f*0.75, Dim, Left, false)
-	y += f * 1.2
 	// MEMORY USAGE bar.
 	if k.Info.Memory >= 0 {
 		label := fmt.Sprintf("MEMORY USAGE %s = %d", k.Info.Key, k.Info.Memory)
-		bw := (r.W * 0.6) * float64(k.Info.Memory) / float64(maxMem)
-		l.rect(r.X, y, bw, f*0.9, DataC.Mix(Background, 0.3))
-		l.text(r.X+bw+f*0.4, y, label, f*0.75, TextColor, Left, true)
+		bw := (r.W * 0.55) * float64(k.Info.Memory) / float64(maxMem)
+		l.rect(r.X, y, math.Max(bw, 2), f*0.9, DataC.Mix(Background, 0.3))
+		lx := r.X + bw + f*0.4
+		l.text(lx, y, fitText(label, r.X+r.W-lx, f*0.75, true), f*0.75, TextColor, Left, true)
+		y += f * 1.1
 	}
+	return y
+}
+
+// drawBar draws a big allocation to scale: the bar's width is the allocation over the largest
+// one drawn (scale), or the full width on its own scale when that would be under a fifth; the
+// sizes are listed under it. It returns the y below.
+func (s *SDS) drawBar(l *list, k SDSKey, r Rect, f, t float64, scale int) float64 {
+	y := r.Y
+	bh := f * 1.3
+	w := r.W * float64(k.Alloc) / float64(max(scale, 1))
+	own := false
+	if w < r.W*0.2 {
+		w, own = r.W, true
+	}
+	segs := k.Bar
+	if len(segs) == 0 {
+		segs = k.Segs
+	}
+	ws := BarWidths(segs, w, math.Max(2, f*0.25))
+	x := r.X
+	for i, sg := range segs {
+		if sg.Bytes <= 0 {
+			continue
+		}
+		c := SegColor(sg.Kind)
+		if sg.Kind == SegFree && k.Realloc {
+			c = c.Mix(Accent, 0.4*(1-t))
+		}
+		l.rect(x, y, ws[i], bh, c)
+		x += ws[i]
+	}
+	l.frame(r.X, y, w, bh, 1, Grid)
+	if k.Changed {
+		l.frame(r.X, y, w, bh, math.Max(1.5, f*0.12), Accent.Alpha(Pulse(t)))
+	}
+	y += bh + f*0.25
+	// Sizes: one swatch and figure per kind, in the bar's order.
+	var items []string
+	var kinds []int
+	add := func(kind, n int, label string) {
+		if n > 0 {
+			items = append(items, label+" "+HumanBytes(n))
+			kinds = append(kinds, kind)
+		}
+	}
+	sum := map[int]int{}
+	for _, sg := range segs {
+		sum[sg.Kind] += sg.Bytes
+	}
+	add(SegRobj, sum[SegRobj], "robj")
+	add(SegHeader, sum[SegHeader], "header")
+	add(SegData, sum[SegData]+sum[SegZero], "len")
+	add(SegZero, sum[SegZero], tr(s.lang, "zeros", "byte 0"))
+	add(SegFree, sum[SegFree], tr(s.lang, "free", "trống"))
+	add(SegSlack, sum[SegSlack], tr(s.lang, "rounding", "làm tròn"))
+	items = append(items, tr(s.lang, "class %s", "lớp %s", HumanBytes(k.Alloc)))
+	kinds = append(kinds, -1)
+	if own {
+		items = append(items, tr(s.lang, "(own scale)", "(tỉ lệ riêng)"))
+		kinds = append(kinds, -1)
+	}
+	fs := f * 0.72
+	x = r.X
+	for i, it := range items {
+		iw := TextWidth(it, fs, false) + f*0.9
+		if kinds[i] >= 0 {
+			iw += f * 0.75
+		}
+		if x > r.X && x+iw > r.X+r.W {
+			x = r.X
+			y += f * 1.05
+		}
+		tx := x
+		if kinds[i] >= 0 {
+			l.rect(x, y+f*0.12, f*0.55, f*0.55, SegColor(kinds[i]))
+			tx += f * 0.75
+		}
+		l.text(tx, y, it, fs, Dim, Left, false)
+		x += iw
+	}
+	return y + f*1.2
+}
+
+// drawHistory charts len and alloc after each command of the step: stacked columns (len in the
+// data colour, the free tail above it), the reallocations marked with what Redis asked for, and
+// the 1 MiB line where the rule changes from doubling to +1 MiB.
+func (s *SDS) drawHistory(l *list, r Rect, f, t float64) {
+	h := s.History
+	n := len(h.Points)
+	cmd := strings.ToUpper(h.Points[n-1].Cmd)
+	title := tr(s.lang, "%s: %d × %s · %d reallocations", "%s: %d × %s · %d lần cấp phát lại", h.Key, n, cmd, h.Reallocs)
+	var parts []string
+	if h.Doubled > 0 {
+		parts = append(parts, fmt.Sprintf("%d ×2", h.Doubled))
+	}
+	if h.PlusMiB > 0 {
+		parts = append(parts, fmt.Sprintf("%d +1 MiB", h.PlusMiB))
+	}
+	if len(parts) > 0 {
+		title += " (" + strings.Join(parts, ", ") + ")"
+	}
+	l.text(r.X, r.Y, fitText(title, r.W, f*0.8, false), f*0.8, TextColor, Left, false)
+	axisW := math.Max(TextWidth("10.0 MiB", f*0.65, false), TextWidth("999 B", f*0.65, false)) + f*0.4
+	plot := Rect{r.X + axisW, r.Y + f*1.3, r.W - axisW, r.H - f*1.3 - f*1.1}
+	if plot.W < 20 || plot.H < 10 {
+		return
+	}
+	l.rect(plot.X, plot.Y, plot.W, plot.H, Panel)
+	top := float64(h.MaxBytes) * 1.04
+	yOf := func(b int) float64 { return plot.Y + plot.H - plot.H*float64(b)/top }
+	// Columns: at most one per 2 px, each showing the last point it covers.
+	cols := min(n, int(plot.W/2))
+	cw := plot.W / float64(cols)
+	for c := 0; c < cols; c++ {
+		p := h.Points[min(n-1, ((c+1)*n-1)/cols)]
+		x := plot.X + float64(c)*cw
+		ya, yl := yOf(p.Alloc), yOf(p.Len)
+		l.rect(x, ya, cw, yl-ya, FreeC)
+		l.rect(x, yl, cw, plot.Y+plot.H-yl, DataC)
+	}
+	// The 1 MiB line.
+	if h.MaxBytes >= sds.MaxPrealloc {
+		y := yOf(sds.MaxPrealloc)
+		for x := plot.X; x < plot.X+plot.W; x += f * 0.8 {
+			l.line(x, y, math.Min(x+f*0.45, plot.X+plot.W), y, 1.5, Dim)
+		}
+		lw := TextWidth("1 MiB", f*0.65, false)
+		l.rect(plot.X+f*0.2, y-f*0.95, lw+f*0.3, f*0.85, Panel)
+		l.text(plot.X+f*0.35, y-f*0.95, "1 MiB", f*0.65, TextColor, Left, false)
+	}
+	// Reallocations: a tick at the new alloc, and a dash at what was asked for (the allocator
+	// rounds it up to its class).
+	xOf := func(i int) float64 { return plot.X + plot.W*float64(i)/float64(n) }
+	pulse := Pulse(t)
+	for i, p := range h.Points {
+		if !p.Realloc {
+			continue
+		}
+		x := xOf(i)
+		end := n
+		for j := i + 1; j < n; j++ {
+			if h.Points[j].Realloc {
+				end = j
+				break
+			}
+		}
+		x2 := xOf(end)
+		if p.Ask > 0 && p.Greedy {
+			ya := yOf(p.Ask)
+			for dx := x; dx < x2; dx += f * 0.6 {
+				l.line(dx, ya, math.Min(dx+f*0.35, x2), ya, 2, Accent)
+			}
+		}
+		ya := yOf(p.Alloc)
+		l.rect(x-f*0.18, ya-f*0.18, f*0.36, f*0.36, Accent)
+		if pulse > 0.4 {
+			l.frame(x-f*0.4, ya-f*0.4, f*0.8, f*0.8, math.Max(1, f*0.08), Accent.Alpha(pulse))
+		}
+	}
+	l.frame(plot.X, plot.Y, plot.W, plot.H, 1, Grid)
+	// Axes: the scale at the top, 0 and the command numbers along the bottom.
+	fs := f * 0.65
+	l.text(plot.X-f*0.2, yOf(h.MaxBytes)-fs*0.5, HumanBytes(h.MaxBytes), fs, Dim, Right, false)
+	l.text(plot.X-f*0.2, plot.Y+plot.H-fs, "0", fs, Dim, Right, false)
+	by := plot.Y + plot.H + f*0.15
+	l.text(plot.X, by, "1", fs, Dim, Left, false)
+	last := strconv.Itoa(n)
+	l.text(plot.X+plot.W, by, last, fs, Dim, Right, false)
+	// The chart's legend between the first and the last command number, as many items as fit.
+	type item struct {
+		label string
+		draw  func(x float64)
+	}
+	sw := f * 0.6
+	items := []item{
+		{"len", func(x float64) { l.rect(x, by+fs*0.2, sw, sw, DataC) }},
+		{"alloc − len", func(x float64) { l.rect(x, by+fs*0.2, sw, sw, FreeC) }},
+		{tr(s.lang, "reallocation", "cấp phát lại"), func(x float64) { l.rect(x+sw*0.2, by+fs*0.3, sw*0.6, sw*0.6, Accent) }},
+		{tr(s.lang, "asked for", "Redis xin"), func(x float64) { l.line(x, by+fs*0.6, x+sw, by+fs*0.6, 2, Accent) }},
+	}
+	x := plot.X + TextWidth("1", fs, false) + f*0.8
+	limit := plot.X + plot.W - TextWidth(last, fs, false) - f*0.8
+	for _, it := range items {
+		iw := sw + f*0.3 + TextWidth(it.label, fs, false)*1.1
+		if x+iw > limit {
+			break
+		}
+		it.draw(x)
+		l.text(x+sw+f*0.3, by, it.label, fs, Dim, Left, false)
+		x += iw + f*0.7
+	}
+}
+
+// drawTTLRows lists the step's commands with what each did to the TTL.
+func (s *SDS) drawTTLRows(l *list, r Rect, f, t float64) {
+	fs := f * 0.82
+	l.text(r.X, r.Y, tr(s.lang, "command → what it did to the TTL", "lệnh → TTL ra sao"), fs, Dim, Left, false)
+	y := r.Y + f*1.4
+	rows := s.TTLRows
+	if len(rows) > TTLMaxRows {
+		rows = rows[len(rows)-TTLMaxRows:]
+	}
+	cmdW := r.W * 0.55
+	for _, row := range rows {
+		var verdict string
+		c := Dim
+		switch row.Action {
+		case "set":
+			verdict = tr(s.lang, "set: %s", "đặt: %s", ttlText(row.After))
+			c = Accent
+		case "kept":
+			verdict = tr(s.lang, "kept: %s", "giữ: %s", ttlText(row.After))
+			c = OneC
+		case "cleared":
+			verdict = tr(s.lang, "cleared: no expiry", "xoá: không hết hạn")
+			c = ErrorC
+		default:
+			verdict = row.Reply
+		}
+		l.text(r.X, y, fitText(row.Cmd, cmdW-f*0.5, fs, true), fs, TextColor, Left, true)
+		l.text(r.X+cmdW, y, fitText("→ "+verdict, r.W-cmdW, fs, false), fs, c, Left, false)
+		y += f * 1.25
+	}
+}
+
+// textOn is the text colour for a fill: TextColor or Background, whichever contrasts more.
+func textOn(fill Color) Color {
+	if Contrast(TextColor, fill) >= Contrast(Background, fill) {
+		return TextColor
+	}
+	return Background
 }
 
 func printable(c byte) string {
