@@ -591,10 +591,15 @@ func appendOps(dst []byte, b []byte, from, to int) []byte {
 // DecodeRange renders, in DECODE form, the opcodes of sparse b that cover registers lo..hi,
 // and returns the register range those opcodes actually span (for trace events).
 func DecodeRange(b []byte, lo, hi int) (text string, from, to int) {
-	first := 0
+	return decodeRangeFrom(b, HdrSize, 0, lo, hi)
+}
+
+// decodeRangeFrom is DecodeRange starting at the opcode at byte p0, which holds register first
+// (p0 = HdrSize, first = 0 decodes from the start).
+func decodeRangeFrom(b []byte, p0, first, lo, hi int) (text string, from, to int) {
 	start, stop := -1, -1
 	from, to = -1, -1
-	for p := HdrSize; p < len(b); {
+	for p := p0; p < len(b); {
 		span, _, oplen := opAt(b, p)
 		last := first + span - 1
 		if last >= lo && first <= hi {
@@ -629,14 +634,16 @@ func SparseSetTraced(b []byte, index, count int, maxBytes int64) (nb []byte, old
 	copy(orig, b)
 	orig[:len(b)+1][len(b)] = Term(b)
 	// The opcodes that may change: the one holding index and its predecessor (merges start there).
-	lo, first := -1, 0
+	// SparseSet leaves every byte before the predecessor (at byte lp) as it was, so the decoding
+	// below starts there in both strings instead of at the first opcode.
+	lo, lp, first := -1, HdrSize, 0
 	span, oplen := 0, 0
 	for p := HdrSize; p < len(orig); {
 		span, _, oplen = opAt(orig, p)
 		if index <= first+span-1 {
 			break
 		}
-		lo = first
+		lo, lp = first, p
 		p += oplen
 		first += span
 	}
@@ -672,15 +679,15 @@ func SparseSetTraced(b []byte, index, count int, maxBytes int64) (nb []byte, old
 	// Widen the register range until it ends on an opcode boundary both before and after.
 	hi := index
 	for range 4 {
-		_, _, t1 := DecodeRange(orig, lo, hi)
-		_, _, t2 := DecodeRange(nb, lo, hi)
+		_, _, t1 := decodeRangeFrom(orig, lp, lo, lo, hi)
+		_, _, t2 := decodeRangeFrom(nb, lp, lo, lo, hi)
 		if nh := max(t1, t2, hi); nh != hi {
 			hi = nh
 			continue
 		}
 		break
 	}
-	ch.Before, _, _ = DecodeRange(orig, lo, hi)
-	ch.After, _, _ = DecodeRange(nb, lo, hi)
+	ch.Before, _, _ = decodeRangeFrom(orig, lp, lo, lo, hi)
+	ch.After, _, _ = decodeRangeFrom(nb, lp, lo, lo, hi)
 	return
 }

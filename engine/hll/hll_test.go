@@ -168,3 +168,53 @@ func TestCorruptInputsDoNotPanic(t *testing.T) {
 		SparseSetTraced(b, rng.IntN(Registers), 1+rng.IntN(40), 3000)
 	}
 }
+
+// SparseSetTraced decodes the rewrite from the predecessor opcode on; decoding both strings
+// from the first opcode (DecodeRange) must give the same texts.
+func TestSparseSetTracedMatchesFullDecode(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for k := 0; k < 200; k++ {
+		b := NewSparse()
+		for n := 0; n < 400; n++ {
+			index, count := rng.IntN(Registers), 1+rng.IntN(8)
+			if k%2 == 0 {
+				index = rng.IntN(64) * 7 // clustered: merges of neighbouring VALs
+			}
+			lo, first := -1, 0
+			for p := HdrSize; p < len(b); {
+				span, _, oplen := opAt(b, p)
+				if index <= first+span-1 {
+					break
+				}
+				lo = first
+				p += oplen
+				first += span
+			}
+			if lo < 0 {
+				lo = first
+			}
+			orig := append([]byte(nil), b...)
+			nb, _, res, ch := SparseSetTraced(b, index, count, 3000)
+			if res != Updated {
+				b = nb
+				continue
+			}
+			hi := index
+			for range 4 {
+				_, _, t1 := DecodeRange(orig, lo, hi)
+				_, _, t2 := DecodeRange(nb, lo, hi)
+				if nh := max(t1, t2, hi); nh != hi {
+					hi = nh
+					continue
+				}
+				break
+			}
+			before, _, _ := DecodeRange(orig, lo, hi)
+			after, _, _ := DecodeRange(nb, lo, hi)
+			if ch.Before != before || ch.After != after {
+				t.Fatalf("k %d n %d index %d: traced %q → %q, full decode %q → %q", k, n, index, ch.Before, ch.After, before, after)
+			}
+			b = nb
+		}
+	}
+}
