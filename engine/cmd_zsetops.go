@@ -1,0 +1,1000 @@
+package engine
+
+import (
+	"math"
+	"sort"
+	"unsafe"
+
+	"redscope/engine/dict"
+	"redscope/engine/listpack"
+	"redscope/engine/skiplist"
+)
+
+// Sorted-set commands over ranges and several keys: ZREMRANGEBYSCORE ZREMRANGEBYRANK
+// ZREMRANGEBYLEX ZUNION ZINTER ZDIFF ZUNIONSTORE ZINTERSTORE ZDIFFSTORE ZINTERCARD ZRANGESTORE
+// ZMPOP BZMPOP BZPOPMIN BZPOPMAX, answering as Redis 7.0.15 does (t_zset.c), with the later
+// profiles' differences:
+//   - the store commands build the result as a skiplist and convert it to a listpack when it fits
+//     zset-max-listpack-entries/-value (zsetConvertToListpackIfNeeded); the union's dict is
+//     pre-sized to the result (7.x: a separate accumulator dict) or, from 8.0, to the largest
+//     input and grown while adding;
+//   - ZRANGESTORE starts a listpack unless the rank range is longer than
+//     zset-max-listpack-entries (7.0: a skiplist as it is; 7.2+: zsetTypeCreate pre-sizes its dict);
+//   - 8.8 adds AGGREGATE COUNT (redis/redis#14892): the input scores are ignored, every input
+//     holding a member adds its weight (default 1), summed as SUM does;
+//   - 7.4+ pauses the dict's auto-resize while ZREMRANGEBY* and ZDIFF delete many members and
+//     shrinks once afterwards (7.0/7.2: htNeedsResize + dictResize).
+//
+// The blocking commands never block: when nothing can be served they answer as a timeout does
+// (a nil array).
+
+func init() {
+	w := FlagWrite | FlagDenyOOM
+	k1 := func(c *Command) *Command { c.FirstKey, c.LastKey, c.Step = 1, 1, 1; return c }
+	register(
+		k1(&Command{Name: "zremrangebyscore", Arity: 4, Flags: FlagWrite, Fn: cmdZremrange}),
+		k1(&Command{Name: "zremrangebyrank", Arity: 4, Flags: FlagWrite, Fn: cmdZremrange}),
+		k1(&Command{Name: "zremrangebylex", Arity: 4, Flags: FlagWrite, Fn: cmdZremrange}),
+		k1(&Command{Name: "zunionstore", Arity: -4, Flags: w, Fn: cmdZsetopStore}),
+		k1(&Command{Name: "zinterstore", Arity: -4, Flags: w, Fn: cmdZsetopStore}),
+		k1(&Command{Name: "zdiffstore", Arity: -4, Flags: w, Fn: cmdZsetopStore}),
+		&Command{Name: "zunion", Arity: -3, Flags: FlagReadonly, Fn: cmdZsetop},
+		&Command{Name: "zinter", Arity: -3, Flags: FlagReadonly, Fn: cmdZsetop},
+		&Command{Name: "zdiff", Arity: -3, Flags: FlagReadonly, Fn: cmdZsetop},
+		&Command{Name: "zintercard", Arity: -3, Flags: FlagReadonly, Fn: cmdZsetop},
+		&Command{Name: "zrangestore", Arity: -5, Flags: w, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdZrangestore},
+		&Command{Name: "zmpop", Arity: -4, Flags: FlagWrite, Fn: cmdZmpop},
+		&Command{Name: "bzmpop", Arity: -5, Flags: FlagWrite, Fn: cmdZmpop},
+		&Command{Name: "bzpopmin", Arity: -3, Flags: FlagWrite | FlagNoScript | FlagFast, FirstKey: 1, LastKey: -2, Step: 1, Fn: cmdBzpop},
+		&Command{Name: "bzpopmax", Arity: -3, Flags: FlagWrite | FlagNoScript | FlagFast, FirstKey: 1, LastKey: -2, Step: 1, Fn: cmdBzpop},
+	)
+}
+
+// ---------------------------------------------------------------- ZREMRANGEBY*
+
+// cmdZremrange is zremrangeGenericCommand.
+func cmdZremrange(e *Engine, args [][]byte) Reply {
+	var rt zrangeType
+	switch {
+	case eqFold(args[0], "zremrangebyrank"):
+		rt = zrangeRank
+	case eqFold(args[0], "zremrangebyscore"):
+		rt = zrangeScore
+	default:
+		rt = zrangeLex
+	}
+	var start, end int64
+	var sr skiplist.ScoreRange
+	var lr skiplist.LexRange
+	switch rt {
+	case zrangeRank:
+		var ok1, ok2 bool
+		start, ok1 = string2ll(args[2])
+		if !ok1 {
+			return ErrNotInt
+		}
+		end, ok2 = string2ll(args[3])
+		if !ok2 {
+			return ErrNotInt
+		}
+	case zrangeScore:
+		var ok bool
+		if sr, ok = e.parseScoreRange(args[2], args[3]); !ok {
+			return errZMinMax
+		}
+	default:
+		var ok bool
+		if lr, ok = parseLexRange(args[2], args[3]); !ok {
+			return errZLex
+		}
+	}
+	key := args[1]
+	o, werr := e.lookupZset(key)
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return Int(0)
+	}
+	z := e.zsetOf(o, key)
+	if rt == zrangeRank {
+		llen := int64(z.card())
+		if start < 0 {
+			start += llen
+		}
+		if end < 0 {
+			end += llen
+		}
+		if start < 0 {
+			start = 0
+		}
+		if start > end || start >= llen {
+			return Int(0)
+		}
+		if end >= llen {
+			end = llen - 1
+		}
+	}
+	var deleted int64
+	if z.lp != nil {
+		switch rt {
+		case zrangeRank:
+			// zzlDeleteRangeByRank: one lpDeleteRange of the pairs.
+			deleted = end - start + 1
+			ch := z.lp.DeleteRange(int(2*start), int(2*deleted))
+			z.lpEvent("delete", "", ch)
+		case zrangeScore:
+			c := z.seekScore(sr, false)
+			for p := c.eptr; p >= 0 && z.lp.Next(p) >= 0; {
+				if !sr.LteMax(z.zzlScore(z.lp.Next(p))) {
+					break
+				}
+				var ch listpack.Change
+				p, ch = z.lp.DeleteRangeAt(p, 2)
+				z.lpEvent("delete", "", ch)
+				deleted++
+			}
+		default:
+			c := z.seekLex(lr, false)
+			for p := c.eptr; p >= 0 && z.lp.Next(p) >= 0; {
+				if !lr.LteMax(z.zzlMember(p)) {
+					break
+				}
+				var ch listpack.Change
+				p, ch = z.lp.DeleteRangeAt(p, 2)
+				z.lpEvent("delete", "", ch)
+				deleted++
+			}
+		}
+		if z.card() == 0 {
+			e.Delete(key)
+		}
+		return Int(deleted)
+	}
+	removed := func(n *skiplist.Node) { z.dict.Delete(n.Member) }
+	v74 := e.ver.Has(V74)
+	if v74 {
+		z.dict.PauseAutoResize()
+	}
+	var n uint64
+	switch rt {
+	case zrangeRank:
+		n = z.zsl.DeleteRangeByRank(uint64(start+1), uint64(end+1), removed)
+	case zrangeScore:
+		n = z.zsl.DeleteRangeByScore(sr, removed)
+	default:
+		n = z.zsl.DeleteRangeByLex(lr, removed)
+	}
+	if v74 {
+		z.dict.ResumeAutoResize()
+	} else {
+		z.dict.ResizeIfNeeded()
+	}
+	if z.dict.Len() == 0 {
+		e.Delete(key)
+	} else if v74 {
+		z.dict.ShrinkIfNeeded()
+	}
+	return Int(int64(n))
+}
+
+// ---------------------------------------------------------------- ZUNION / ZINTER / ZDIFF
+
+const (
+	zopUnion = iota
+	zopInter
+	zopDiff
+)
+
+const (
+	zaggrSum = iota
+	zaggrMin
+	zaggrMax
+	zaggrCount // 8.8
+)
+
+// zsetopSrc is one input (zsetopsrc): a sorted set, a set (every member scores 1) or a missing
+// key (o == nil).
+type zsetopSrc struct {
+	o      *Object
+	z      *zsetValue
+	weight float64
+}
+
+func (s *zsetopSrc) length() int {
+	switch {
+	case s.o == nil:
+		return 0
+	case s.z != nil:
+		return s.z.card()
+	}
+	return setSize(s.o)
+}
+
+// each walks the input in zuiNext's order: a sorted set from the highest (score, member) down,
+// a set in its encoding's order. m is valid only during the call.
+func (s *zsetopSrc) each(fn func(m []byte, score float64) bool) {
+	if s.o == nil {
+		return
+	}
+	if z := s.z; z != nil {
+		if z.lp != nil {
+			var buf [24]byte
+			for sptr := z.lp.Last(); sptr >= 0; {
+				eptr := z.lp.Prev(sptr)
+				m := lpEntryString(z.lp, eptr, buf[:0])
+				if !fn(m, z.zzlScore(sptr)) {
+					return
+				}
+				sptr = z.lp.Prev(eptr)
+			}
+			return
+		}
+		for x := z.zsl.Last(); x != nil; x = x.Prev() {
+			if !fn(bstrOf(x.Member), x.Score) {
+				return
+			}
+		}
+		return
+	}
+	var buf [24]byte
+	setEach(s.o, func(m []byte, iv int64, isInt bool) bool {
+		return fn(memberBytes(m, iv, isInt, buf[:]), 1)
+	})
+}
+
+// find is zuiFind.
+func (s *zsetopSrc) find(e *Engine, m []byte) (float64, bool) {
+	if s.o == nil {
+		return 0, false
+	}
+	if s.z != nil {
+		return s.z.score(m)
+	}
+	if e.setIsMember(s.o, m) {
+		return 1, true
+	}
+	return 0, false
+}
+
+func zunionInterAggregate(target *float64, val float64, aggregate int) {
+	switch aggregate {
+	case zaggrSum, zaggrCount:
+		*target += val
+		// +inf + -inf: Redis keeps the convention that the result is 0.
+		if math.IsNaN(*target) {
+			*target = 0
+		}
+	case zaggrMin:
+		if val < *target {
+			*target = val
+		}
+	case zaggrMax:
+		if val > *target {
+			*target = val
+		}
+	}
+}
+
+func cmdZsetop(e *Engine, args [][]byte) Reply {
+	switch {
+	case eqFold(args[0], "zunion"):
+		return e.zsetopGeneric(args, nil, 1, zopUnion, false)
+	case eqFold(args[0], "zinter"):
+		return e.zsetopGeneric(args, nil, 1, zopInter, false)
+	case eqFold(args[0], "zdiff"):
+		return e.zsetopGeneric(args, nil, 1, zopDiff, false)
+	}
+	return e.zsetopGeneric(args, nil, 1, zopInter, true)
+}
+
+func cmdZsetopStore(e *Engine, args [][]byte) Reply {
+	switch {
+	case eqFold(args[0], "zunionstore"):
+		return e.zsetopGeneric(args, args[1], 2, zopUnion, false)
+	case eqFold(args[0], "zinterstore"):
+		return e.zsetopGeneric(args, args[1], 2, zopInter, false)
+	}
+	return e.zsetopGeneric(args, args[1], 2, zopDiff, false)
+}
+
+// zsetopGeneric is zunionInterDiffGenericCommand.
+func (e *Engine) zsetopGeneric(args [][]byte, dstkey []byte, numkeysIdx int, op int, cardOnly bool) Reply {
+	setnum, ok := string2ll(args[numkeysIdx])
+	if !ok {
+		return ErrNotInt
+	}
+	if setnum < 1 {
+		return Err("ERR at least 1 input key is needed for '" + listLowerName(args[0]) + "' command")
+	}
+	if setnum > int64(len(args)-(numkeysIdx+1)) {
+		return ErrSyntax
+	}
+	n := int(setnum)
+	src := make([]zsetopSrc, n)
+	j := numkeysIdx + 1
+	for i := 0; i < n; i, j = i+1, j+1 {
+		src[i].weight = 1
+		o := e.Lookup(args[j])
+		if o == nil {
+			continue
+		}
+		switch o.Type {
+		case TypeZSet:
+			src[i].z = e.zsetOf(o, args[j])
+		case TypeSet:
+			e.traceSet(args[j], o)
+		default:
+			return ErrWrongType
+		}
+		src[i].o = o
+	}
+	aggregate := zaggrSum
+	withscores := false
+	limit := int64(0)
+	for remaining := len(args) - j; remaining > 0; remaining = len(args) - j {
+		a := args[j]
+		switch {
+		case op != zopDiff && !cardOnly && remaining >= n+1 && eqFold(a, "weights"):
+			j++
+			for i := 0; i < n; i, j = i+1, j+1 {
+				wv, ok := e.string2d(args[j])
+				if !ok {
+					return Err("ERR weight value is not a float")
+				}
+				src[i].weight = wv
+			}
+		case op != zopDiff && !cardOnly && remaining >= 2 && eqFold(a, "aggregate"):
+			switch b := args[j+1]; {
+			case eqFold(b, "sum"):
+				aggregate = zaggrSum
+			case eqFold(b, "min"):
+				aggregate = zaggrMin
+			case eqFold(b, "max"):
+				aggregate = zaggrMax
+			case eqFold(b, "count") && e.ver.Has(V88):
+				aggregate = zaggrCount
+			default:
+				return ErrSyntax
+			}
+			j += 2
+		case dstkey == nil && !cardOnly && eqFold(a, "withscores"):
+			withscores = true
+			j++
+		case cardOnly && remaining >= 2 && eqFold(a, "limit"):
+			l, ok := string2ll(args[j+1])
+			if !ok || l < 0 {
+				return Err("ERR LIMIT can't be negative")
+			}
+			limit = l
+			j += 2
+		default:
+			return ErrSyntax
+		}
+	}
+	if op != zopDiff {
+		// glibc's qsort of a small array is a merge sort: stable.
+		sort.SliceStable(src, func(a, b int) bool { return src[a].length() < src[b].length() })
+	}
+	if cardOnly {
+		return Int(e.zinterCard(src, limit))
+	}
+	dst := e.newZsetSkiplist(0)
+	z := dst.Val.(*zsetValue)
+	if dstkey != nil && e.tracing {
+		z.bind(e, dstkey)
+	} else {
+		z.zsl.Observer = nil
+	}
+	maxelelen, totelelen := 0, 0
+	note := func(m string) {
+		totelelen += len(m)
+		maxelelen = max(maxelelen, len(m))
+	}
+	switch op {
+	case zopInter:
+		if src[0].length() > 0 {
+			src[0].each(func(m []byte, sc float64) bool {
+				if aggregate == zaggrCount {
+					sc = 1
+				}
+				score := src[0].weight * sc
+				if math.IsNaN(score) {
+					score = 0
+				}
+				for k := 1; k < n; k++ {
+					var v float64
+					if src[k].o == src[0].o {
+						v = sc * src[k].weight
+					} else if f, ok := src[k].find(e, m); ok {
+						if aggregate == zaggrCount {
+							f = 1
+						}
+						v = f * src[k].weight
+					} else {
+						return true
+					}
+					zunionInterAggregate(&score, v, aggregate)
+				}
+				ms := string(m)
+				z.zsl.Insert(score, ms)
+				z.dict.Add(ms, score)
+				note(ms)
+				return true
+			})
+		}
+	case zopUnion:
+		e.zunionInto(z, src, aggregate)
+		z.dict.Range(func(en *dictEntryF) bool { note(en.Key); return true })
+	default:
+		e.zdiffInto(z, src)
+		z.dict.Range(func(en *dictEntryF) bool { note(en.Key); return true })
+	}
+	if dstkey == nil {
+		per := 1
+		if withscores {
+			per = 2
+		}
+		out := make([]Reply, 0, per*int(z.zsl.Len()))
+		for x := z.zsl.First(); x != nil; x = x.Next() {
+			out = append(out, BulkStr(x.Member))
+			if withscores {
+				out = append(out, e.doubleReply(x.Score))
+			}
+		}
+		return Reply{Kind: KindArray, Array: out}
+	}
+	if z.zsl.Len() == 0 {
+		e.Delete(dstkey)
+		return Int(0)
+	}
+	e.zsetConvertToListpackIfNeeded(dst, maxelelen, totelelen)
+	e.setKey(dstkey, dst, false)
+	return Int(int64(z.card()))
+}
+
+// dictEntryF is a zset dict entry.
+type dictEntryF = dict.Entry[string, float64]
+
+// bstrOf views s as bytes without copying; the callee must not modify or keep them.
+func bstrOf(s string) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// zinterCard is ZINTERCARD: the intersection's size, stopping at limit (0 = no limit).
+func (e *Engine) zinterCard(src []zsetopSrc, limit int64) int64 {
+	var card int64
+	if src[0].length() == 0 {
+		return 0
+	}
+	src[0].each(func(m []byte, _ float64) bool {
+		for k := 1; k < len(src); k++ {
+			if src[k].o == src[0].o {
+				continue
+			}
+			if _, ok := src[k].find(e, m); !ok {
+				return true
+			}
+		}
+		card++
+		return limit == 0 || card < limit
+	})
+	return card
+}
+
+// zunionInto fills z with the union. 7.x aggregates in a separate dict and then inserts every
+// member into a dict pre-sized for the result; 8.x aggregates in the result's own dict,
+// pre-sized for the largest input.
+func (e *Engine) zunionInto(z *zsetValue, src []zsetopSrc, aggregate int) {
+	n := len(src)
+	if e.ver.Has(V80) {
+		z.dict.Expand(uint64(src[n-1].length()))
+		for i := range src {
+			if src[i].length() == 0 {
+				continue
+			}
+			w := src[i].weight
+			src[i].each(func(m []byte, sc float64) bool {
+				if aggregate == zaggrCount {
+					sc = 1
+				}
+				score := w * sc
+				if math.IsNaN(score) {
+					score = 0
+				}
+				if en := z.dict.FindEntry(bstr(m)); en != nil {
+					zunionInterAggregate(&en.Val, score, aggregate)
+				} else {
+					z.dict.Add(string(m), score)
+				}
+				return true
+			})
+		}
+		z.dict.Range(func(en *dictEntryF) bool {
+			z.zsl.Insert(en.Val, en.Key)
+			return true
+		})
+		return
+	}
+	type acc struct {
+		m string
+		s float64
+	}
+	idx := make(map[string]int, src[n-1].length())
+	var list []acc
+	for i := range src {
+		if src[i].length() == 0 {
+			continue
+		}
+		w := src[i].weight
+		src[i].each(func(m []byte, sc float64) bool {
+			if aggregate == zaggrCount {
+				sc = 1
+			}
+			score := w * sc
+			if math.IsNaN(score) {
+				score = 0
+			}
+			if k, ok := idx[bstr(m)]; ok {
+				zunionInterAggregate(&list[k].s, score, aggregate)
+			} else {
+				ms := string(m)
+				idx[ms] = len(list)
+				list = append(list, acc{ms, score})
+			}
+			return true
+		})
+	}
+	z.dict.Expand(uint64(len(list)))
+	for _, a := range list {
+		z.zsl.Insert(a.s, a.m)
+		z.dict.Add(a.m, a.s)
+	}
+}
+
+// zdiffInto fills z with the members of src[0] that no other input has (zdiff with its two
+// algorithms, which differ only in the dict's history).
+func (e *Engine) zdiffInto(z *zsetValue, src []zsetopSrc) {
+	n := len(src)
+	if src[0].length() == 0 {
+		return
+	}
+	// zsetChooseDiffAlgorithm
+	var one, two int64
+	algo := 0
+	for j := 0; j < n; j++ {
+		if j > 0 && src[0].o == src[j].o {
+			return
+		}
+		one += int64(src[0].length())
+		two += int64(src[j].length())
+	}
+	one /= 2
+	if one <= two {
+		algo = 1
+	} else {
+		algo = 2
+	}
+	if algo == 1 {
+		rest := src[1:]
+		sort.SliceStable(rest, func(a, b int) bool { return rest[a].length() > rest[b].length() })
+		src[0].each(func(m []byte, sc float64) bool {
+			for j := 1; j < n; j++ {
+				if src[j].o == src[0].o {
+					return true
+				}
+				if _, ok := src[j].find(e, m); ok {
+					return true
+				}
+			}
+			ms := string(m)
+			z.zsl.Insert(sc, ms)
+			z.dict.Add(ms, sc)
+			return true
+		})
+		return
+	}
+	card := 0
+	v74 := e.ver.Has(V74)
+	for j := 0; j < n && (j == 0 || card > 0); j++ {
+		if src[j].length() == 0 {
+			continue
+		}
+		src[j].each(func(m []byte, sc float64) bool {
+			if j == 0 {
+				ms := string(m)
+				z.zsl.Insert(sc, ms)
+				z.dict.Add(ms, sc)
+				card++
+			} else {
+				if v74 {
+					z.dict.PauseAutoResize()
+				}
+				if en := z.dict.Unlink(bstr(m)); en != nil {
+					z.zsl.Delete(en.Val, en.Key)
+					card--
+				}
+				if v74 {
+					z.dict.ResumeAutoResize()
+				}
+			}
+			return card != 0
+		})
+	}
+	if v74 {
+		z.dict.ShrinkIfNeeded()
+	} else {
+		z.dict.ResizeIfNeeded()
+	}
+}
+
+// zsetConvertToListpackIfNeeded converts a skiplist result that fits the listpack limits.
+func (e *Engine) zsetConvertToListpackIfNeeded(o *Object, maxelelen, totelelen int) {
+	z := o.Val.(*zsetValue)
+	if z.lp != nil {
+		return
+	}
+	entries := e.cfg.Int("zset-max-listpack-entries")
+	value := e.cfg.Int("zset-max-listpack-value")
+	if int64(z.zsl.Len()) <= entries && int64(maxelelen) <= value && totelelen <= listpackSafetySize {
+		z.convertToListpack("result of " + itoa(int64(z.zsl.Len())) + " members fits zset-max-listpack-entries " +
+			itoa(entries) + " and zset-max-listpack-value " + itoa(value))
+		o.Enc = EncListpack
+	}
+}
+
+// listpackSafetySize is LISTPACK_MAX_SAFETY_SIZE (lpSafeToAdd with no listpack).
+const listpackSafetySize = 1 << 30
+
+// convertToListpack is zsetConvert(skiplist → listpack): a new listpack to which every member
+// is appended in order.
+func (z *zsetValue) convertToListpack(reason string) {
+	zsl := z.zsl
+	lp := listpack.New()
+	lp.Alloc = z.al
+	z.lp = lp
+	z.zsl, z.dict = nil, nil
+	for x := zsl.First(); x != nil; x = x.Next() {
+		z.zzlInsertAt(-1, bstrOf(x.Member), x.Score)
+	}
+	if z.e != nil && z.e.tracing {
+		z.e.emit(EncodingEvent{Key: z.key, From: "skiplist", To: "listpack", Reason: reason})
+	}
+}
+
+// ---------------------------------------------------------------- ZRANGESTORE
+
+type zpair struct {
+	m string
+	s float64
+}
+
+// ZRANGESTORE dst src min max [BYSCORE|BYLEX] [REV] [LIMIT offset count].
+func cmdZrangestore(e *Engine, args [][]byte) Reply {
+	rt := zrangeAuto
+	rev := false
+	offset, limit := int64(0), int64(-1)
+	for j := 5; j < len(args); j++ {
+		left := len(args) - j - 1
+		a := args[j]
+		switch {
+		case eqFold(a, "limit") && left >= 2:
+			var ok bool
+			if offset, ok = string2ll(args[j+1]); !ok {
+				return ErrNotInt
+			}
+			if limit, ok = string2ll(args[j+2]); !ok {
+				return ErrNotInt
+			}
+			j += 2
+		case !rev && eqFold(a, "rev"):
+			rev = true
+		case rt == zrangeAuto && eqFold(a, "bylex"):
+			rt = zrangeLex
+		case rt == zrangeAuto && eqFold(a, "byscore"):
+			rt = zrangeScore
+		default:
+			return ErrSyntax
+		}
+	}
+	if rt == zrangeAuto {
+		rt = zrangeRank
+	}
+	if limit != -1 && rt == zrangeRank {
+		return Err("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX")
+	}
+	minArg, maxArg := args[3], args[4]
+	if rev && rt != zrangeRank {
+		minArg, maxArg = maxArg, minArg
+	}
+	var start, end int64
+	var sr skiplist.ScoreRange
+	var lr skiplist.LexRange
+	switch rt {
+	case zrangeRank:
+		var ok bool
+		if start, ok = string2ll(minArg); !ok {
+			return ErrNotInt
+		}
+		if end, ok = string2ll(maxArg); !ok {
+			return ErrNotInt
+		}
+	case zrangeScore:
+		var ok bool
+		if sr, ok = e.parseScoreRange(minArg, maxArg); !ok {
+			return errZMinMax
+		}
+	default:
+		var ok bool
+		if lr, ok = parseLexRange(minArg, maxArg); !ok {
+			return errZLex
+		}
+	}
+	dstkey, key := args[1], args[2]
+	o, werr := e.lookupZset(key)
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return e.zrangeStoreResult(dstkey, -1, nil)
+	}
+	z := e.zsetOf(o, key)
+	switch rt {
+	case zrangeRank:
+		n := int64(z.card())
+		if start < 0 {
+			start += n
+		}
+		if end < 0 {
+			end += n
+		}
+		if start < 0 {
+			start = 0
+		}
+		if start > end || start >= n {
+			return e.zrangeStoreResult(dstkey, 0, nil)
+		}
+		if end >= n {
+			end = n - 1
+		}
+		cnt := int(end - start + 1)
+		res := make([]zpair, 0, cnt)
+		c := z.seekRank(int(start), rev)
+		for i := 0; i < cnt; i++ {
+			el, ok := c.at()
+			if !ok {
+				break
+			}
+			res = append(res, zpair{z.memberString(el), el.score})
+			c.next()
+		}
+		return e.zrangeStoreResult(dstkey, int64(cnt), res)
+	case zrangeScore:
+		return e.zrangeStoreResult(dstkey, -1, z.collectByScore(sr, offset, limit, rev))
+	}
+	return e.zrangeStoreResult(dstkey, -1, z.collectByLex(lr, offset, limit, rev))
+}
+
+// collectByScore is rangeByScore's walk, returning the pairs.
+func (z *zsetValue) collectByScore(r skiplist.ScoreRange, offset, limit int64, rev bool) []zpair {
+	if offset > 0 && offset >= int64(z.card()) {
+		return nil
+	}
+	c := z.seekScore(r, rev)
+	if _, ok := c.at(); !ok || offset < 0 {
+		return nil
+	}
+	for ; offset > 0; offset-- {
+		c.next()
+	}
+	var out []zpair
+	for limit != 0 {
+		el, ok := c.at()
+		if !ok {
+			break
+		}
+		if rev {
+			if !r.GteMin(el.score) {
+				break
+			}
+		} else if !r.LteMax(el.score) {
+			break
+		}
+		out = append(out, zpair{z.memberString(el), el.score})
+		c.next()
+		limit--
+	}
+	return out
+}
+
+// collectByLex is rangeByLex's walk, returning the pairs.
+func (z *zsetValue) collectByLex(r skiplist.LexRange, offset, limit int64, rev bool) []zpair {
+	if offset > 0 && offset >= int64(z.card()) {
+		return nil
+	}
+	c := z.seekLex(r, rev)
+	if _, ok := c.at(); !ok || offset < 0 {
+		return nil
+	}
+	for ; offset > 0; offset-- {
+		c.next()
+	}
+	var out []zpair
+	for limit != 0 {
+		el, ok := c.at()
+		if !ok {
+			break
+		}
+		m := z.memberString(el)
+		if rev {
+			if !r.GteMin(m) {
+				break
+			}
+		} else if !r.LteMax(m) {
+			break
+		}
+		out = append(out, zpair{m, el.score})
+		c.next()
+		limit--
+	}
+	return out
+}
+
+// zrangeStoreResult is the store handler: a new zset sized by length (-1 = unknown) to which
+// the pairs are added in order (zsetAdd, converting as ZADD does); an empty result deletes dst.
+func (e *Engine) zrangeStoreResult(dstkey []byte, length int64, res []zpair) Reply {
+	if len(res) == 0 {
+		e.Delete(dstkey)
+		return Int(0)
+	}
+	entries := e.cfg.Int("zset-max-listpack-entries")
+	var o *Object
+	switch {
+	case e.ver.Has(V72):
+		if max(length, 0) <= entries {
+			o = e.newZsetListpack()
+		} else {
+			o = e.newZsetSkiplist(int(length))
+		}
+	case length > entries:
+		o = e.newZsetSkiplist(0)
+	default:
+		o = e.newZsetListpack()
+	}
+	z := o.Val.(*zsetValue)
+	z.bind(e, dstkey)
+	if o.Enc == EncSkiplist && e.tracing {
+		e.emit(EncodingEvent{Key: string(dstkey), From: "", To: "skiplist", Reason: "range of " + itoa(length) + " members > zset-max-listpack-entries " + itoa(entries)})
+	}
+	for _, p := range res {
+		z.add(e, p.s, bstrOf(p.m), 0)
+	}
+	if z.zsl != nil {
+		o.Enc = EncSkiplist
+	}
+	e.setKey(dstkey, o, false)
+	return Int(int64(len(res)))
+}
+
+// ---------------------------------------------------------------- ZMPOP / BZMPOP / BZPOP*
+
+// zpopGeneric is genericZpopCommand for the multi-key forms: the first existing key is popped
+// (a wrong type there is an error). nested: ZMPOP's [key, [[member, score] …]]; otherwise
+// BZPOP*'s flat [key, member, score].
+func (e *Engine) zpopGeneric(keys [][]byte, max bool, count int64, nested bool) Reply {
+	var o *Object
+	var key []byte
+	for _, k := range keys {
+		x, werr := e.lookupZset(k)
+		if werr != nil {
+			return *werr
+		}
+		if x != nil {
+			o, key = x, k
+			break
+		}
+	}
+	if o == nil {
+		return NilArray
+	}
+	z := e.zsetOf(o, key)
+	n := min(count, int64(z.card()))
+	var out []Reply
+	if nested {
+		out = make([]Reply, 0, n)
+	} else {
+		out = make([]Reply, 0, 2*n+1)
+		out = append(out, Bulk(key))
+	}
+	for i := int64(0); i < n; i++ {
+		c := z.seekRank(0, max)
+		el, _ := c.at()
+		m := z.memberString(el)
+		if nested {
+			out = append(out, Array(BulkStr(m), e.doubleReply(el.score)))
+		} else {
+			out = append(out, BulkStr(m), e.doubleReply(el.score))
+		}
+		z.del(bstrOf(m))
+	}
+	if z.card() == 0 {
+		e.Delete(key)
+	}
+	if nested {
+		return Array(Bulk(key), Reply{Kind: KindArray, Array: out})
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// ZMPOP numkeys key [key ...] MIN|MAX [COUNT count]; BZMPOP timeout numkeys key [key ...] MIN|MAX [COUNT count].
+func cmdZmpop(e *Engine, args [][]byte) Reply {
+	block := eqFold(args[0], "bzmpop")
+	numkeysIdx := 1
+	if block {
+		numkeysIdx = 2
+	}
+	keys, where, count, r := parseMpop(args, numkeysIdx, "min", "max")
+	if r != nil {
+		return *r
+	}
+	if block {
+		if r := e.parseTimeout(args[1]); r != nil {
+			return *r
+		}
+	}
+	return e.zpopGeneric(keys, where, count, true)
+}
+
+// parseMpop parses the common part of ZMPOP/BZMPOP/LMPOP/BLMPOP: numkeys, the keys, the side
+// (first: lowerA, second: lowerB) and COUNT. second reports the side lowerB.
+func parseMpop(args [][]byte, numkeysIdx int, lowerA, lowerB string) (keys [][]byte, second bool, count int64, r *Reply) {
+	errNumkeys := Err("ERR numkeys should be greater than 0")
+	numkeys, ok := string2ll(args[numkeysIdx])
+	if !ok || numkeys < 1 {
+		return nil, false, 0, &errNumkeys
+	}
+	if numkeys >= int64(len(args)) { // where_idx would be past the arguments
+		return nil, false, 0, &ErrSyntax
+	}
+	whereIdx := numkeysIdx + int(numkeys) + 1
+	if whereIdx >= len(args) {
+		return nil, false, 0, &ErrSyntax
+	}
+	switch w := args[whereIdx]; {
+	case eqFold(w, lowerA):
+	case eqFold(w, lowerB):
+		second = true
+	default:
+		return nil, false, 0, &ErrSyntax
+	}
+	count = -1
+	for j := whereIdx + 1; j < len(args); j++ {
+		more := len(args) - 1 - j
+		if count == -1 && eqFold(args[j], "count") && more > 0 {
+			j++
+			n, ok := string2ll(args[j])
+			if !ok || n < 1 {
+				e := Err("ERR count should be greater than 0")
+				return nil, false, 0, &e
+			}
+			count = n
+			continue
+		}
+		return nil, false, 0, &ErrSyntax
+	}
+	if count == -1 {
+		count = 1
+	}
+	return args[numkeysIdx+1 : whereIdx], second, count, nil
+}
+
+// BZPOPMIN / BZPOPMAX key [key ...] timeout.
+func cmdBzpop(e *Engine, args [][]byte) Reply {
+	if r := e.parseTimeout(args[len(args)-1]); r != nil {
+		return *r
+	}
+	return e.zpopGeneric(args[1:len(args)-1], eqFold(args[0], "bzpopmax"), 1, false)
+}
