@@ -81,6 +81,9 @@ type Action struct {
 	Expect  []Check
 	Line    int
 	Run     string // the full command line when "args" lines extended it (Cmd is then the short form shown)
+	// split is Run split into arguments once, at parse time (a 100 000-element line took a third
+	// of a step's time to split again on every replay); the Player runs a copy of it.
+	split [][]byte
 }
 
 // Check kinds.
@@ -296,6 +299,26 @@ func Parse(name string, src []byte) (*Lesson, error) {
 // MaxArgGroups is the most argument groups one "args" line may add.
 const MaxArgGroups = 100000
 
+// Args returns a fresh copy of the action's arguments when args/arg lines extended it (nil
+// otherwise: split Cmd). The engine may keep and change what it is given, so every run gets its
+// own copy, made in one allocation.
+func (a *Action) Args() [][]byte {
+	if a.split == nil {
+		return nil
+	}
+	n := 0
+	for _, x := range a.split {
+		n += len(x)
+	}
+	buf := make([]byte, 0, n)
+	out := make([][]byte, len(a.split))
+	for i, x := range a.split {
+		buf = append(buf, x...)
+		out[i] = buf[len(buf)-len(x) : len(buf) : len(buf)]
+	}
+	return out
+}
+
 // moreArgs applies an "args A..B > TEMPLATE" line: TEMPLATE, with every %d replaced by A, A+1,
 // …, B, is appended to the command above, once per number; Cmd keeps a short form for the
 // transcript ("HSET h f4 v4 … f512 v512").
@@ -318,10 +341,11 @@ func (a *Action) moreArgs(spec string) error {
 		b.WriteByte(' ')
 		b.WriteString(one(i))
 	}
-	if _, err := engine.SplitArgs(b.String()); err != nil {
+	split, err := engine.SplitArgs(b.String())
+	if err != nil {
 		return fmt.Errorf("cannot split the command with its args: %v", err)
 	}
-	a.Run = b.String()
+	a.Run, a.split = b.String(), split
 	switch {
 	case to == from:
 		a.Cmd += " " + one(from)
@@ -371,7 +395,14 @@ func (a *Action) repeatedArg(spec string) error {
 	if a.Run == "" {
 		a.Run = a.Cmd
 	}
-	a.Run += " " + QuoteArg(bytes.Repeat(text, count))
+	if a.split == nil { // the command as written, before this line extends it
+		if a.split, err = engine.SplitArgs(a.Run); err != nil {
+			return fmt.Errorf("cannot split the command: %v", err)
+		}
+	}
+	arg := bytes.Repeat(text, count)
+	a.split = append(a.split, arg)
+	a.Run += " " + QuoteArg(arg)
 	a.Cmd += " " + QuoteArg(text) + "×" + strconv.Itoa(count)
 	return nil
 }

@@ -2,6 +2,7 @@ package lesson
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -344,5 +345,32 @@ expect reply: "xxab \x00ab \x00ab \x00"
 	l = mustParse(t, "title en: t\nstep\n> SET a\narg \"*\"*4\n")
 	if l.Steps[0].Actions[0].Run != "SET a ****" {
 		t.Fatalf("%q", l.Steps[0].Actions[0].Run)
+	}
+}
+
+// The split form kept for args/arg lines is what splitting Run gives, and every call of Args
+// returns its own copy (the engine may keep and change what it runs).
+func TestActionArgsMatchRun(t *testing.T) {
+	l, err := Parse("t", []byte("title en: t\nstep\n> HSET h\nargs 1..3 > f%d v%d\n> SET s\narg \"a b\"*3\n> APPEND s\narg x*2\nargs 1..2 > y%d\n> GET s\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	acts := l.Steps[0].Actions
+	for _, a := range acts[:3] {
+		want, err := engine.SplitArgs(a.Run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := a.Args()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: Args %q, split Run %q", a.Cmd, got, want)
+		}
+		got[len(got)-1][0] = '!'
+		if again := a.Args(); reflect.DeepEqual(again, got) {
+			t.Errorf("%s: Args shares memory between calls", a.Cmd)
+		}
+	}
+	if acts[3].Args() != nil {
+		t.Errorf("a plain command has Args %q", acts[3].Args())
 	}
 }

@@ -59,6 +59,10 @@ type Limits struct {
 	// ReplyBytes: reply text kept for display; a longer reply is cut with a note (the command
 	// itself ran).
 	ReplyBytes int
+	// LCSCells: the cells of LCS's table, (length of one string + 1) × (length of the other + 1);
+	// Redis (and the engine) fill all of them, so two strings of a few tens of KB would take
+	// seconds and gigabytes.
+	LCSCells int64
 }
 
 // DefaultLimits are the browser app's limits.
@@ -73,6 +77,7 @@ var DefaultLimits = Limits{
 	ReplyItems:   100_000,
 	KeyBytes:     256 << 20,
 	Memory:       128 << 20,
+	LCSCells:     16 << 20,
 	ReplyBytes:   256 << 10,
 }
 
@@ -274,6 +279,13 @@ func (lim *Limits) checkArgs(args [][]byte, elems *int, e *engine.Engine) *Limit
 		return err
 	}
 	switch name {
+	case "lcs":
+		if e != nil && lim.LCSCells > 0 && len(args) >= 3 {
+			a, b := int64(stringLen(e, args[1])), int64(stringLen(e, args[2]))
+			if (a+1)*(b+1) > lim.LCSCells {
+				return limitErr("LCSCells", "LCS of strings of %d and %d bytes fills a table of %d cells; the app allows up to %d", a, b, (a+1)*(b+1), lim.LCSCells)
+			}
+		}
 	case "append", "setrange":
 		// The bytes written come on top of what the string already stores.
 		if e != nil && lim.StringBytes > 0 && len(args) == 3+btoi(name == "setrange") {
@@ -421,6 +433,14 @@ func (lim *Limits) checkLongStrings(name, up string, args [][]byte, e *engine.En
 	return nil
 }
 
+// stringLen is the length of the string at key (0 when missing or not a string).
+func stringLen(e *engine.Engine, key []byte) int {
+	if o := e.Peek(key); o != nil && o.Type == engine.TypeString {
+		return o.StringLen()
+	}
+	return 0
+}
+
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -492,7 +512,9 @@ func sizes(e *engine.Engine, args [][]byte) int64 {
 // exec runs args on e under the guard's memory estimate.
 func (g *guard) exec(e *engine.Engine, args [][]byte) engine.Result {
 	name := strings.ToLower(string(args[0]))
-	if name == "flushall" || name == "flushdb" || name == "swapdb" || name == "move" {
+	// These change keys they do not name (EXEC: the transaction's queued commands): measure the
+	// whole dataset again afterwards.
+	if name == "flushall" || name == "flushdb" || name == "swapdb" || name == "move" || name == "exec" {
 		res := e.Exec(args)
 		g.mem = e.DatasetHeldMemory()
 		return res
@@ -554,7 +576,7 @@ func boundReply(r engine.Reply, limit int) (engine.Reply, bool) {
 // execLimited runs line under the Player's limits and reports true, or reports false when the
 // line does not split (the unguarded path reports the error as redis-cli does). console lines
 // are also held to LineBytes (a lesson's lines were, by CheckSource).
-func (p *Player) execLimited(x *Exchange, line string, console bool) bool {
+func (p *Player) execLimited(x *Exchange, line string, pre [][]byte, console bool) bool {
 	refuse := func(err *LimitError) bool {
 		x.Reply, x.Error, x.Refused = RefusedPrefix+err.Msg+" (limit "+err.Limit+")", true, err.Limit
 		if len(x.Cmd) > 200 {
@@ -567,7 +589,10 @@ func (p *Player) execLimited(x *Exchange, line string, console bool) bool {
 			return refuse(err)
 		}
 	}
-	args, err := engine.SplitArgs(line)
+	args, err := pre, error(nil)
+	if args == nil {
+		args, err = engine.SplitArgs(line)
+	}
 	if err != nil || len(args) == 0 {
 		return false
 	}

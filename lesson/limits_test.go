@@ -279,3 +279,43 @@ func TestRepeatedArgWithinLimits(t *testing.T) {
 		t.Fatalf("%+v", x)
 	}
 }
+
+// LCS fills a table of (len a + 1) × (len b + 1) cells: strings of a few KB are fine, two of
+// 10 000 bytes (10^8 cells) are refused by LCSCells before the engine starts.
+func TestLCSCellsLimit(t *testing.T) {
+	p := limited()
+	for _, l := range []string{"SETRANGE a 1999 x", "SETRANGE b 1999 y", "SETRANGE c 9999 x", "SETRANGE d 9999 y"} {
+		if x := p.Exec(l); x.Refused != "" || x.Error {
+			t.Fatalf("%s → %q", l, x.Reply)
+		}
+	}
+	if x := p.Exec("LCS a b LEN"); x.Refused != "" || x.Reply != "(integer) 1999" {
+		t.Fatalf("LCS a b LEN → %q (refused %q)", x.Reply, x.Refused)
+	}
+	x := p.Exec("LCS c d")
+	if x.Refused != "LCSCells" || !strings.Contains(x.Reply, "100020001 cells") {
+		t.Fatalf("LCS c d → %q (refused %q), want a refusal by LCSCells", x.Reply, x.Refused)
+	}
+}
+
+// EXEC runs the queued commands, which name keys EXEC does not: the guard measures the whole
+// dataset again afterwards, so a transaction cannot slip past Memory.
+func TestExecRemeasuresMemory(t *testing.T) {
+	lim := DefaultLimits
+	lim.Memory = 1 << 20
+	p := NewPlayer(Config{Limits: &lim})
+	for _, l := range []string{"MULTI", "SETRANGE a 600000 x", "SETRANGE b 600000 x", "EXEC"} {
+		if x := p.Exec(l); x.Refused != "" || x.Error {
+			t.Fatalf("%s → %q (refused %q)", l, x.Reply, x.Refused)
+		}
+	}
+	if x := p.Exec("SET c 1"); x.Refused != "Memory" {
+		t.Fatalf("SET after a 1.2 MB transaction → %q (refused %q), want a refusal by Memory", x.Reply, x.Refused)
+	}
+	if x := p.Exec("DEL a b"); x.Refused != "" || x.Reply != "(integer) 2" {
+		t.Fatalf("DEL a b → %q", x.Reply)
+	}
+	if x := p.Exec("SET c 1"); x.Refused != "" || x.Reply != "OK" {
+		t.Fatalf("SET c 1 after DEL → %q (refused %q)", x.Reply, x.Refused)
+	}
+}

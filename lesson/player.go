@@ -238,7 +238,7 @@ func (p *Player) replay(n int) {
 		}
 		if i < len(p.extras) {
 			for _, line := range p.extras[i] {
-				xs = append(xs, p.exec(line, true, nil))
+				xs = append(xs, p.exec(line, nil, true, nil))
 			}
 		}
 		if final {
@@ -262,7 +262,7 @@ func (p *Player) runStep(i int, xs []Exchange) []Exchange {
 		if a.Run != "" {
 			line = a.Run // "args" lines extended it; the transcript shows the short form
 		}
-		x := p.exec(line, false, a.Expect)
+		x := p.exec(line, a.Args(), false, a.Expect)
 		x.Cmd = a.Cmd
 		xs = append(xs, x)
 	}
@@ -279,7 +279,7 @@ func (p *Player) Exec(line string) Exchange {
 	if p.guard != nil {
 		p.guard.elems = 0 // each console line has its own element budget
 	}
-	x := p.exec(line, true, nil)
+	x := p.exec(line, nil, true, nil)
 	if x.Refused != "" {
 		// A refused line changed nothing: forget it (a replay would refuse it again).
 		p.extras[p.pos] = p.extras[p.pos][:len(p.extras[p.pos])-1]
@@ -288,7 +288,8 @@ func (p *Player) Exec(line string) Exchange {
 	return x
 }
 
-func (p *Player) exec(line string, console bool, checks []Check) Exchange {
+// exec runs one line; pre, when not nil, is the line already split (Action.Args).
+func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check) Exchange {
 	if IsRingLine(line) {
 		return p.execRing(line, console, checks)
 	}
@@ -297,10 +298,13 @@ func (p *Player) exec(line string, console bool, checks []Check) Exchange {
 		defer p.eng.SetClient(nil)
 	}
 	x := Exchange{Cmd: line, Console: console}
-	if p.guard != nil && p.execLimited(&x, line, console) {
+	if p.guard != nil && p.execLimited(&x, line, pre, console) {
 		return p.evalChecks(x, checks)
 	}
-	args, err := engine.SplitArgs(line)
+	args, err := pre, error(nil)
+	if args == nil {
+		args, err = engine.SplitArgs(line)
+	}
 	switch {
 	case err != nil:
 		x.Reply, x.Error = err.Error(), true
