@@ -23,9 +23,9 @@ func cmdPing(e *Engine, args [][]byte) Reply {
 func cmdEcho(e *Engine, args [][]byte) Reply { return Bulk(args[1]) }
 
 func cmdSelect(e *Engine, args [][]byte) Reply {
-	n, ok := string2ll(args[1])
-	if !ok || n < -(1<<31) || n > 1<<31-1 {
-		return Err("ERR value is not an integer or out of range")
+	n, bad := getIntArg(args[1], "") // getIntFromObjectOrReply: its own range error
+	if bad != nil {
+		return *bad
 	}
 	if n < 0 || int(n) >= len(e.dbs) {
 		return Err("ERR DB index is out of range")
