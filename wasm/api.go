@@ -72,7 +72,9 @@ func exportAPI(a *app, g *game) {
 		return js.Global().Get("JSON").Call("parse", string(b))
 	})
 	fn("stats", func([]js.Value) any {
-		return g.perf.fields(map[string]any{"frames": g.frames, "drawMs": g.drawMs})
+		// anim: the scene's animation progress now (0 = just changed, 1 = settled; always 1 under
+		// prefers-reduced-motion); reducedMotion: what the app read from the media query.
+		return g.perf.fields(map[string]any{"frames": g.frames, "drawMs": g.drawMs, "anim": a.animT(), "reducedMotion": a.reduced})
 	})
 	fn("loadSource", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeString {

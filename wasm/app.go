@@ -460,5 +460,7 @@ func (a *app) renderOutputs() {
 		}
 		b.WriteByte('\n')
 	}
-	ui.ByID("keyinfo").SetText(strings.TrimRight(b.String(), "\n"))
+	ki := ui.ByID("keyinfo")
+	ki.SetText(strings.TrimRight(b.String(), "\n"))
+	ki.SetBool("hidden", b.Len() == 0) // a lesson without keys (the ring) shows no empty box
 }

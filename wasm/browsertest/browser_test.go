@@ -27,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -328,10 +329,11 @@ func TestLessonsMatchNativeRun(t *testing.T) {
 func TestControlsConsoleAndKeyboard(t *testing.T) {
 	b := start(t, 1280, 800)
 	b.open("?lesson=bit-offsets")
+	n := len(builtin(t, "bit-offsets").Steps)
 	label := func(id string) string {
 		return run(b, chromedp.Evaluate[string](fmt.Sprintf(`document.getElementById(%q).textContent`, id)))
 	}
-	for id, want := range map[string]string{"reset": "↺ Từ đầu", "back": "◀ Trước", "play": "▶ Phát", "next": "Tiếp ▶", "stepLabel": "Bước 0/6"} {
+	for id, want := range map[string]string{"reset": "↺ Từ đầu", "back": "◀ Trước", "play": "▶ Phát", "next": "Tiếp ▶", "stepLabel": fmt.Sprintf("Bước 0/%d", n)} {
 		if got := label(id); got != want {
 			t.Errorf("#%s label %q, want %q", id, got, want)
 		}
@@ -355,7 +357,7 @@ func TestControlsConsoleAndKeyboard(t *testing.T) {
 	clickLabel("Tiếp ▶")
 	clickLabel("Tiếp ▶")
 	waitStep(3)
-	if got := label("stepLabel"); got != "Bước 3/6" {
+	if got := label("stepLabel"); got != fmt.Sprintf("Bước 3/%d", n) {
 		t.Errorf("step label %q", got)
 	}
 	b.shot("bits-step3-vi.png")
@@ -373,7 +375,7 @@ func TestControlsConsoleAndKeyboard(t *testing.T) {
 	b.do(chromedp.SetValue(chromedp.ID("speed"), "4"))
 	b.eval(`document.getElementById('speed').dispatchEvent(new Event('change'))`)
 	clickLabel("▶ Phát")
-	run(b, chromedp.Poll[bool](`window.redscope.state().step === 6`, chromedp.WithPollingTimeout(30*time.Second)))
+	run(b, chromedp.Poll[bool](fmt.Sprintf(`window.redscope.state().step === %d`, n), chromedp.WithPollingTimeout(60*time.Second)))
 	// The console: type a command, see its reply in the outputs and in state().
 	b.do(chromedp.Click(chromedp.ID("console")), chromedp.SendKeys(chromedp.ID("console"), "SETBIT bm 9 1\r"))
 	run(b, chromedp.Poll[bool](`(c => c.length > 0 && c[c.length-1].cmd === "SETBIT bm 9 1")(window.redscope.state().outputs.commands)`, chromedp.WithPollingTimeout(10*time.Second)))
@@ -407,9 +409,34 @@ func TestControlsConsoleAndKeyboard(t *testing.T) {
 	// The version selector replays at the new profile.
 	b.do(chromedp.SetValue(chromedp.ID("version"), "7.2"))
 	b.eval(`document.getElementById('version').dispatchEvent(new Event('change'))`)
-	run(b, chromedp.Poll[bool](`window.redscope.version === "7.2" && window.redscope.state().step === 5`, chromedp.WithPollingTimeout(10*time.Second)))
+	run(b, chromedp.Poll[bool](fmt.Sprintf(`window.redscope.version === "7.2" && window.redscope.state().step === %d`, n-1), chromedp.WithPollingTimeout(10*time.Second)))
 	if e := b.eval(`window.redscope.error`); e != "" {
 		t.Fatalf("error shown: %v", e)
+	}
+}
+
+// TestReducedMotion: with prefers-reduced-motion the scene is drawn settled at once (animation
+// progress 1 right after a step); without it the step starts an animation.
+func TestReducedMotion(t *testing.T) {
+	for _, reduce := range []bool{false, true} {
+		b := start(t, 800, 600)
+		if reduce {
+			if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b.open("?lesson=bit-offsets")
+		// step() and stats() in one task: the time between them is the same JS turn.
+		got := run(b, chromedp.Evaluate[map[string]any](`(() => { window.redscope.step(); const s = window.redscope.stats(); return {anim: s.anim, reduced: s.reducedMotion}; })()`))
+		if got["reduced"] != reduce {
+			t.Errorf("reduce=%v: the app read reducedMotion %v", reduce, got["reduced"])
+		}
+		if a := got["anim"].(float64); (a == 1) != reduce {
+			t.Errorf("reduce=%v: animation progress %v right after a step", reduce, a)
+		}
+		b.stop()
 	}
 }
 

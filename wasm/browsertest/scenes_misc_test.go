@@ -121,6 +121,12 @@ func TestMiscScenesMatchNativeRun(t *testing.T) {
 		playAndCompare(t, b, builtin(t, ml.name), ml.ver, ml.shots, 0, func(i int) string {
 			return fmt.Sprintf("%s-step%d-vi.png", ml.name, i)
 		})
+		// The key box shows the watched keys' measurements; a lesson without keys (the ring)
+		// hides it rather than showing an empty box.
+		hidden := b.eval(`document.getElementById('keyinfo').hidden`)
+		if noKeys := len(builtin(t, ml.name).Keys) == 0; hidden != noKeys {
+			t.Errorf("%s: key box hidden = %v, lesson has %d keys", ml.name, hidden, len(builtin(t, ml.name).Keys))
+		}
 	}
 
 	en := start(t, 1920, 1080)
