@@ -119,6 +119,37 @@ type ParseError struct {
 
 func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
+// ParseHeader reads only what a lesson list needs, the name and the title, from the lines before
+// the first step: a cheap scan (the app lists every built-in lesson at start-up and parses one
+// with Parse only when it is opened). It does not validate the rest.
+func ParseHeader(name string, src []byte) (*Lesson, error) {
+	l := &Lesson{Name: strings.TrimSuffix(name, ".lesson")}
+	if i := strings.LastIndexByte(l.Name, '/'); i >= 0 {
+		l.Name = l.Name[i+1:]
+	}
+	for rest := src; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		t := strings.TrimSpace(string(line))
+		if t == "step" || strings.HasPrefix(t, "step ") {
+			break
+		}
+		if key, val, ok := strings.Cut(t, ":"); ok && (key == "title vi" || key == "title en") {
+			l.Title.add(key[6:], strings.TrimSpace(val))
+		} else if word, r, _ := strings.Cut(t, " "); word == "lesson" {
+			l.Name = strings.TrimSpace(r)
+		}
+	}
+	if l.Title.VI == "" && l.Title.EN == "" {
+		return nil, &ParseError{File: name, Line: 1, Msg: "missing title (title vi: … / title en: …)"}
+	}
+	return l, nil
+}
+
 // Parse reads a lesson. name is used for error messages and as the default lesson name.
 func Parse(name string, src []byte) (*Lesson, error) {
 	l := &Lesson{Name: strings.TrimSuffix(name, ".lesson")}

@@ -374,3 +374,27 @@ func TestActionArgsMatchRun(t *testing.T) {
 		t.Errorf("a plain command has Args %q", acts[3].Args())
 	}
 }
+
+// ParseHeader gives the name and title Parse gives, for every built-in lesson shape.
+func TestParseHeaderMatchesParse(t *testing.T) {
+	for _, src := range []string{
+		"lesson a-b\ntitle vi: Một\ntitle vi: hai\ntitle en: One\nscene sds\nkeys a\nvi: intro\nstep\n> SET a 1\n",
+		"title en: only english\nstep\nen: title vi: not a title\n> PING\n",
+		"# c\n  title vi:   x  \nstep 2\n> PING\n",
+	} {
+		h, err := ParseHeader("x/file.lesson", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := Parse("x/file.lesson", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Name != l.Name || h.Title != l.Title {
+			t.Errorf("%q: header %q %+v, Parse %q %+v", src, h.Name, h.Title, l.Name, l.Title)
+		}
+	}
+	if _, err := ParseHeader("t", []byte("step\ntitle en: late\n")); err == nil {
+		t.Error("a title after the first step was taken")
+	}
+}

@@ -25,7 +25,7 @@ import (
 // the two never interleave inside a method.
 type app struct {
 	lang    string
-	lessons []*lesson.Lesson
+	lessons []*builtinLesson // listed by header, parsed when opened
 	player  *lesson.Player
 	scene   scene.Scene
 	reduced bool
@@ -68,19 +68,22 @@ func newApp() *app {
 			bad = append(bad, err.Error())
 		}
 	}
+	// Only the headers at start-up (names and titles for the selector); a lesson is parsed when
+	// it is opened: parsing all of them (100 000-element args lines) took ~2 s before the first
+	// frame.
 	for _, src := range assets.Lessons() {
-		l, err := lesson.Parse(src.Name+".lesson", src.Src)
+		h, err := lesson.ParseHeader(src.Name+".lesson", src.Src)
 		if err != nil {
 			bad = append(bad, err.Error())
 			continue
 		}
-		a.lessons = append(a.lessons, l)
+		a.lessons = append(a.lessons, &builtinLesson{head: h, src: src.Src})
 	}
 	a.player = lesson.NewPlayer(cfg)
 	a.reduced = ui.ReducedMotion()
 	name := q.Get("lesson")
 	if name == "" && len(a.lessons) > 0 {
-		name = a.lessons[0].Name
+		name = a.lessons[0].head.Name
 	}
 	a.initDOM()
 	if err := a.loadLesson(name); err != nil {
@@ -126,11 +129,33 @@ func (a *app) findLesson(name string) *lesson.Lesson {
 		return l
 	}
 	for _, l := range a.lessons {
-		if l.Name == name {
-			return l
+		if l.head.Name == name {
+			pl, err := l.parse()
+			if err != nil { // assets.TestBuiltinLessons parses every one: not in a tested build
+				a.showError(err.Error())
+			}
+			return pl
 		}
 	}
 	return nil
+}
+
+// builtinLesson is a built-in lesson listed by its header and parsed when first opened.
+type builtinLesson struct {
+	head   *lesson.Lesson // name and title only (lesson.ParseHeader)
+	src    []byte
+	parsed *lesson.Lesson
+}
+
+func (b *builtinLesson) parse() (*lesson.Lesson, error) {
+	if b.parsed == nil {
+		l, err := lesson.Parse(b.head.Name+".lesson", b.src)
+		if err != nil {
+			return nil, err
+		}
+		b.parsed = l
+	}
+	return b.parsed, nil
 }
 
 func (a *app) loadLesson(name string) error {
@@ -264,8 +289,8 @@ func (a *app) initDOM() {
 	vals := []string{"sandbox"}
 	labels := []string{assets.T(a.lang, "sandbox")}
 	for _, l := range a.lessons {
-		vals = append(vals, l.Name)
-		labels = append(labels, l.Title.In(a.lang))
+		vals = append(vals, l.head.Name)
+		labels = append(labels, l.head.Title.In(a.lang))
 	}
 	ui.ByID("lesson").Options(vals, labels)
 	var vv, vl []string

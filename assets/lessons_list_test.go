@@ -25,3 +25,21 @@ func BenchmarkBuiltinLessons(b *testing.B) {
 		})
 	}
 }
+
+// The app lists the lessons with lesson.ParseHeader and parses one only when it opens: the
+// header scan must give every built-in lesson's name and title as Parse does.
+func TestParseHeaderOfBuiltinLessons(t *testing.T) {
+	for _, src := range Lessons() {
+		h, err := lesson.ParseHeader(src.Name+".lesson", src.Src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := lesson.Parse(src.Name+".lesson", src.Src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Name != l.Name || h.Title != l.Title {
+			t.Errorf("%s: header %q %+v, Parse %q %+v", src.Name, h.Name, h.Title, l.Name, l.Title)
+		}
+	}
+}
