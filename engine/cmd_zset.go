@@ -439,33 +439,9 @@ func cmdZrange(e *Engine, args [][]byte) Reply {
 	if withscores && rt == zrangeLex {
 		return Err("ERR syntax error, WITHSCORES not supported in combination with BYLEX")
 	}
-	rev := dir == 2
-	minArg, maxArg := args[2], args[3]
-	if rev && rt != zrangeRank {
-		minArg, maxArg = maxArg, minArg
-	}
-	var start, end int64
-	var sr skiplist.ScoreRange
-	var lr skiplist.LexRange
-	switch rt {
-	case zrangeRank:
-		var ok bool
-		if start, ok = string2ll(minArg); !ok {
-			return ErrNotInt
-		}
-		if end, ok = string2ll(maxArg); !ok {
-			return ErrNotInt
-		}
-	case zrangeScore:
-		var ok bool
-		if sr, ok = e.parseScoreRange(minArg, maxArg); !ok {
-			return errZMinMax
-		}
-	case zrangeLex:
-		var ok bool
-		if lr, ok = parseLexRange(minArg, maxArg); !ok {
-			return errZLex
-		}
+	b, bad := e.parseZRangeBounds(rt, dir == 2, args[2], args[3])
+	if bad != nil {
+		return *bad
 	}
 	o, werr := e.lookupZset(args[1])
 	if werr != nil {
@@ -475,124 +451,119 @@ func cmdZrange(e *Engine, args [][]byte) Reply {
 		return EmptyArr
 	}
 	z := e.zsetOf(o, args[1])
+	out := []Reply{}
+	z.walkRange(b, offset, limit, func(el zsetElem) {
+		out = append(out, z.memberReply(el))
+		if withscores && rt != zrangeLex {
+			out = append(out, e.doubleReply(el.score))
+		}
+	})
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// zrangeBounds is a parsed range of ZRANGE / ZRANGESTORE: ranks, scores or lex bounds, and the
+// direction.
+type zrangeBounds struct {
+	rt         zrangeType
+	rev        bool
+	start, end int64
+	sr         skiplist.ScoreRange
+	lr         skiplist.LexRange
+}
+
+// parseZRangeBounds reads min and max for range type rt (REV swaps them for scores and lex, as
+// zrangeGenericCommand does), with Redis's error for each type.
+func (e *Engine) parseZRangeBounds(rt zrangeType, rev bool, minArg, maxArg []byte) (b zrangeBounds, bad *Reply) {
+	b.rt, b.rev = rt, rev
+	if rev && rt != zrangeRank {
+		minArg, maxArg = maxArg, minArg
+	}
+	var ok bool
 	switch rt {
 	case zrangeRank:
-		return z.rangeByRank(e, start, end, withscores, rev)
+		if b.start, ok = string2ll(minArg); ok {
+			b.end, ok = string2ll(maxArg)
+		}
+		if !ok {
+			return b, &ErrNotInt
+		}
 	case zrangeScore:
-		return z.rangeByScore(e, sr, offset, limit, withscores, rev)
+		if b.sr, ok = e.parseScoreRange(minArg, maxArg); !ok {
+			return b, &errZMinMax
+		}
 	default:
-		return z.rangeByLex(lr, offset, limit, rev)
+		if b.lr, ok = parseLexRange(minArg, maxArg); !ok {
+			return b, &errZLex
+		}
 	}
+	return b, nil
 }
 
-func (z *zsetValue) rangeByRank(e *Engine, start, end int64, withscores, rev bool) Reply {
-	n := int64(z.card())
-	if start < 0 {
-		start += n
-	}
-	if end < 0 {
-		end += n
-	}
-	if start < 0 {
-		start = 0
-	}
-	if start > end || start >= n {
-		return EmptyArr
-	}
-	if end >= n {
-		end = n - 1
-	}
-	cnt := int(end - start + 1)
-	per := 1
-	if withscores {
-		per = 2
-	}
-	out := make([]Reply, 0, cnt*per)
-	c := z.seekRank(int(start), rev)
-	for i := 0; i < cnt; i++ {
-		el, ok := c.at()
-		if !ok {
-			break
+// walkRange calls fn for each element of range b in order (offset and limit apply to scores and
+// lex, as LIMIT does); length is the number of elements a rank range holds, the store handler's
+// size hint, or -1 for the other types.
+func (z *zsetValue) walkRange(b zrangeBounds, offset, limit int64, fn func(zsetElem)) (length int64) {
+	if b.rt == zrangeRank {
+		n := int64(z.card())
+		start, end := b.start, b.end
+		if start < 0 {
+			start += n
 		}
-		out = append(out, z.memberReply(el))
-		if withscores {
-			out = append(out, e.doubleReply(el.score))
+		if end < 0 {
+			end += n
 		}
-		c.next()
+		if start < 0 {
+			start = 0
+		}
+		if start > end || start >= n {
+			return 0
+		}
+		if end >= n {
+			end = n - 1
+		}
+		cnt := end - start + 1
+		c := z.seekRank(int(start), b.rev)
+		for i := int64(0); i < cnt; i++ {
+			el, ok := c.at()
+			if !ok {
+				break
+			}
+			fn(el)
+			c.next()
+		}
+		return cnt
 	}
-	return Reply{Kind: KindArray, Array: out}
-}
-
-func (z *zsetValue) rangeByScore(e *Engine, r skiplist.ScoreRange, offset, limit int64, withscores, rev bool) Reply {
 	if offset > 0 && offset >= int64(z.card()) {
-		return EmptyArr
+		return -1
 	}
-	out := []Reply{}
-	c := z.seekScore(r, rev)
-	if _, ok := c.at(); !ok {
-		return EmptyArr
+	var c zsetCursor
+	if b.rt == zrangeScore {
+		c = z.seekScore(b.sr, b.rev)
+	} else {
+		c = z.seekLex(b.lr, b.rev)
 	}
-	if offset < 0 {
-		return EmptyArr // C: while (offset--) walks off the end
+	if _, ok := c.at(); !ok || offset < 0 { // offset < 0: C's while (offset--) walks off the end
+		return -1
 	}
 	for ; offset > 0; offset-- {
 		c.next()
 	}
-	for limit != 0 {
+	for ; limit != 0; limit-- {
 		el, ok := c.at()
 		if !ok {
 			break
 		}
-		if rev {
-			if !r.GteMin(el.score) {
+		if b.rt == zrangeScore {
+			if b.rev && !b.sr.GteMin(el.score) || !b.rev && !b.sr.LteMax(el.score) {
 				break
 			}
-		} else if !r.LteMax(el.score) {
+		} else if m := z.memberString(el); b.rev && !b.lr.GteMin(m) || !b.rev && !b.lr.LteMax(m) {
 			break
 		}
-		out = append(out, z.memberReply(el))
-		if withscores {
-			out = append(out, e.doubleReply(el.score))
-		}
-		c.next()
-		limit--
-	}
-	return Reply{Kind: KindArray, Array: out}
-}
-
-func (z *zsetValue) rangeByLex(r skiplist.LexRange, offset, limit int64, rev bool) Reply {
-	if offset > 0 && offset >= int64(z.card()) {
-		return EmptyArr
-	}
-	out := []Reply{}
-	c := z.seekLex(r, rev)
-	if _, ok := c.at(); !ok {
-		return EmptyArr
-	}
-	if offset < 0 {
-		return EmptyArr
-	}
-	for ; offset > 0; offset-- {
+		fn(el)
 		c.next()
 	}
-	for limit != 0 {
-		el, ok := c.at()
-		if !ok {
-			break
-		}
-		m := z.memberString(el)
-		if rev {
-			if !r.GteMin(m) {
-				break
-			}
-		} else if !r.LteMax(m) {
-			break
-		}
-		out = append(out, BulkStr(m))
-		c.next()
-		limit--
-	}
-	return Reply{Kind: KindArray, Array: out}
+	return -1
 }
 
 // parsePositiveLong is getPositiveLongFromObjectOrReply.

@@ -706,32 +706,9 @@ func cmdZrangestore(e *Engine, args [][]byte) Reply {
 	if limit != -1 && rt == zrangeRank {
 		return Err("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX")
 	}
-	minArg, maxArg := args[3], args[4]
-	if rev && rt != zrangeRank {
-		minArg, maxArg = maxArg, minArg
-	}
-	var start, end int64
-	var sr skiplist.ScoreRange
-	var lr skiplist.LexRange
-	switch rt {
-	case zrangeRank:
-		var ok bool
-		if start, ok = string2ll(minArg); !ok {
-			return ErrNotInt
-		}
-		if end, ok = string2ll(maxArg); !ok {
-			return ErrNotInt
-		}
-	case zrangeScore:
-		var ok bool
-		if sr, ok = e.parseScoreRange(minArg, maxArg); !ok {
-			return errZMinMax
-		}
-	default:
-		var ok bool
-		if lr, ok = parseLexRange(minArg, maxArg); !ok {
-			return errZLex
-		}
+	b, bad := e.parseZRangeBounds(rt, rev, args[3], args[4])
+	if bad != nil {
+		return *bad
 	}
 	dstkey, key := args[1], args[2]
 	o, werr := e.lookupZset(key)
@@ -742,105 +719,11 @@ func cmdZrangestore(e *Engine, args [][]byte) Reply {
 		return e.zrangeStoreResult(dstkey, -1, nil)
 	}
 	z := e.zsetOf(o, key)
-	switch rt {
-	case zrangeRank:
-		n := int64(z.card())
-		if start < 0 {
-			start += n
-		}
-		if end < 0 {
-			end += n
-		}
-		if start < 0 {
-			start = 0
-		}
-		if start > end || start >= n {
-			return e.zrangeStoreResult(dstkey, 0, nil)
-		}
-		if end >= n {
-			end = n - 1
-		}
-		cnt := int(end - start + 1)
-		res := make([]zpair, 0, cnt)
-		c := z.seekRank(int(start), rev)
-		for i := 0; i < cnt; i++ {
-			el, ok := c.at()
-			if !ok {
-				break
-			}
-			res = append(res, zpair{z.memberString(el), el.score})
-			c.next()
-		}
-		return e.zrangeStoreResult(dstkey, int64(cnt), res)
-	case zrangeScore:
-		return e.zrangeStoreResult(dstkey, -1, z.collectByScore(sr, offset, limit, rev))
-	}
-	return e.zrangeStoreResult(dstkey, -1, z.collectByLex(lr, offset, limit, rev))
-}
-
-// collectByScore is rangeByScore's walk, returning the pairs.
-func (z *zsetValue) collectByScore(r skiplist.ScoreRange, offset, limit int64, rev bool) []zpair {
-	if offset > 0 && offset >= int64(z.card()) {
-		return nil
-	}
-	c := z.seekScore(r, rev)
-	if _, ok := c.at(); !ok || offset < 0 {
-		return nil
-	}
-	for ; offset > 0; offset-- {
-		c.next()
-	}
-	var out []zpair
-	for limit != 0 {
-		el, ok := c.at()
-		if !ok {
-			break
-		}
-		if rev {
-			if !r.GteMin(el.score) {
-				break
-			}
-		} else if !r.LteMax(el.score) {
-			break
-		}
-		out = append(out, zpair{z.memberString(el), el.score})
-		c.next()
-		limit--
-	}
-	return out
-}
-
-// collectByLex is rangeByLex's walk, returning the pairs.
-func (z *zsetValue) collectByLex(r skiplist.LexRange, offset, limit int64, rev bool) []zpair {
-	if offset > 0 && offset >= int64(z.card()) {
-		return nil
-	}
-	c := z.seekLex(r, rev)
-	if _, ok := c.at(); !ok || offset < 0 {
-		return nil
-	}
-	for ; offset > 0; offset-- {
-		c.next()
-	}
-	var out []zpair
-	for limit != 0 {
-		el, ok := c.at()
-		if !ok {
-			break
-		}
-		m := z.memberString(el)
-		if rev {
-			if !r.GteMin(m) {
-				break
-			}
-		} else if !r.LteMax(m) {
-			break
-		}
-		out = append(out, zpair{m, el.score})
-		c.next()
-		limit--
-	}
-	return out
+	var res []zpair
+	length := z.walkRange(b, offset, limit, func(el zsetElem) {
+		res = append(res, zpair{z.memberString(el), el.score})
+	})
+	return e.zrangeStoreResult(dstkey, length, res)
 }
 
 // zrangeStoreResult is the store handler: a new zset sized by length (-1 = unknown) to which
