@@ -8,6 +8,7 @@ import (
 	"redscope/engine"
 	"redscope/engine/alloc"
 	"redscope/engine/sds"
+	"redscope/internal/numfmt"
 	"redscope/lesson"
 )
 
@@ -266,7 +267,7 @@ func TestBitsFarOffset(t *testing.T) {
 			t.Fatalf("%s: rows %v", name, rows)
 		}
 		txt := strings.ReplaceAll(allText(prims), "\n", " ")
-		gap := group(536870912 - BitsWindow - BitsHead)
+		gap := numfmt.Group(536870912 - BitsWindow - BitsHead)
 		for _, want := range []string{gap + " zero bytes", "671 088 688 B (640.0 MiB)", "the simulator stores 65 536 B (64.0 KiB)", "the whole string: 536 870 912 bytes"} {
 			if !strings.Contains(txt, want) {
 				t.Fatalf("%s: %q missing:\n%s", name, want, txt)

@@ -214,24 +214,6 @@ func signedFixed(x float64, d int) string {
 	return toFixed(x, d)
 }
 
-// group formats n with thin grouping for readability in header lines: 1000000 → 1 000 000.
-func group(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
 // config is CONFIG GET name's value.
 func (r *runner) config(name string) string {
 	rep := r.do("CONFIG", "GET", name)
