@@ -170,21 +170,9 @@ func cmdLrange(e *Engine, args [][]byte) Reply {
 		return EmptyArr
 	}
 	l := e.listOf(o, args[1])
-	llen := int64(l.length())
-	if start < 0 {
-		start += llen
-	}
-	if end < 0 {
-		end += llen
-	}
-	if start < 0 {
-		start = 0
-	}
-	if start > end || start >= llen {
+	start, end, ok := rankRange(start, end, int64(l.length()))
+	if !ok {
 		return EmptyArr
-	}
-	if end >= llen {
-		end = llen - 1
 	}
 	return l.rangeReply(int(start), int(end-start+1), false)
 }
@@ -479,24 +467,9 @@ func cmdLtrim(e *Engine, args [][]byte) Reply {
 	}
 	l := e.listOf(o, args[1])
 	llen := int64(l.length())
-	if start < 0 {
-		start += llen
-	}
-	if end < 0 {
-		end += llen
-	}
-	if start < 0 {
-		start = 0
-	}
-	var ltrim, rtrim int64
-	if start > end || start >= llen {
-		ltrim, rtrim = llen, 0
-	} else {
-		if end >= llen {
-			end = llen - 1
-		}
-		ltrim = start
-		rtrim = llen - end - 1
+	ltrim, rtrim := llen, int64(0) // an empty range empties the list
+	if start, end, ok := rankRange(start, end, llen); ok {
+		ltrim, rtrim = start, llen-end-1
 	}
 	l.delRange(0, int(ltrim))
 	l.delRange(int(-rtrim), int(rtrim))

@@ -504,22 +504,9 @@ func (e *Engine) parseZRangeBounds(rt zrangeType, rev bool, minArg, maxArg []byt
 // size hint, or -1 for the other types.
 func (z *zsetValue) walkRange(b zrangeBounds, offset, limit int64, fn func(zsetElem)) (length int64) {
 	if b.rt == zrangeRank {
-		n := int64(z.card())
-		start, end := b.start, b.end
-		if start < 0 {
-			start += n
-		}
-		if end < 0 {
-			end += n
-		}
-		if start < 0 {
-			start = 0
-		}
-		if start > end || start >= n {
+		start, end, ok := rankRange(b.start, b.end, int64(z.card()))
+		if !ok {
 			return 0
-		}
-		if end >= n {
-			end = n - 1
 		}
 		cnt := end - start + 1
 		c := z.seekRank(int(start), b.rev)

@@ -98,21 +98,9 @@ func cmdZremrange(e *Engine, args [][]byte) Reply {
 	}
 	z := e.zsetOf(o, key)
 	if rt == zrangeRank {
-		llen := int64(z.card())
-		if start < 0 {
-			start += llen
-		}
-		if end < 0 {
-			end += llen
-		}
-		if start < 0 {
-			start = 0
-		}
-		if start > end || start >= llen {
+		var ok bool
+		if start, end, ok = rankRange(start, end, int64(z.card())); !ok {
 			return Int(0)
-		}
-		if end >= llen {
-			end = llen - 1
 		}
 	}
 	var deleted int64

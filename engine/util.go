@@ -76,3 +76,25 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // bulkInt is an integer sent as a bulk string.
 func bulkInt(n int64) Reply { return BulkStr(itoa(n)) }
+
+// rankRange turns a start/end pair of ranks (negative counts from the end) into a range of a
+// sequence of n elements, as LRANGE, LTRIM, ZRANGE and ZREMRANGEBYRANK do: ok is false when the
+// range is empty; otherwise 0 ≤ start ≤ end < n.
+func rankRange(start, end, n int64) (int64, int64, bool) {
+	if start < 0 {
+		start += n
+	}
+	if end < 0 {
+		end += n
+	}
+	if start < 0 {
+		start = 0
+	}
+	if start > end || start >= n {
+		return start, end, false
+	}
+	if end >= n {
+		end = n - 1
+	}
+	return start, end, true
+}
