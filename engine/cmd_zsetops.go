@@ -383,12 +383,9 @@ func (e *Engine) zsetopGeneric(args [][]byte, dstkey []byte, numkeysIdx int, op 
 	case zopInter:
 		if src[0].length() > 0 {
 			src[0].each(func(m []byte, sc float64) bool {
+				score := weightedScore(src[0].weight, sc, aggregate)
 				if aggregate == zaggrCount {
-					sc = 1
-				}
-				score := src[0].weight * sc
-				if math.IsNaN(score) {
-					score = 0
+					sc = 1 // also for a repeated key below
 				}
 				for k := 1; k < n; k++ {
 					var v float64
@@ -486,13 +483,7 @@ func (e *Engine) zunionInto(z *zsetValue, src []zsetopSrc, aggregate int) {
 			}
 			w := src[i].weight
 			src[i].each(func(m []byte, sc float64) bool {
-				if aggregate == zaggrCount {
-					sc = 1
-				}
-				score := w * sc
-				if math.IsNaN(score) {
-					score = 0
-				}
+				score := weightedScore(w, sc, aggregate)
 				if en := z.dict.FindEntry(bstr(m)); en != nil {
 					zunionInterAggregate(&en.Val, score, aggregate)
 				} else {
@@ -519,13 +510,7 @@ func (e *Engine) zunionInto(z *zsetValue, src []zsetopSrc, aggregate int) {
 		}
 		w := src[i].weight
 		src[i].each(func(m []byte, sc float64) bool {
-			if aggregate == zaggrCount {
-				sc = 1
-			}
-			score := w * sc
-			if math.IsNaN(score) {
-				score = 0
-			}
+			score := weightedScore(w, sc, aggregate)
 			if k, ok := idx[bstr(m)]; ok {
 				zunionInterAggregate(&list[k].s, score, aggregate)
 			} else {
@@ -868,4 +853,16 @@ func cmdBzpop(e *Engine, args [][]byte) Reply {
 		return *r
 	}
 	return e.zpopGeneric(args[1:len(args)-1], eqFold(args[0], "bzpopmax"), 1, false)
+}
+
+// weightedScore is an input element's contribution: its score (1 for AGGREGATE COUNT) times the
+// input's weight, with NaN (0 × inf) taken as 0, as zunionInterDiffGenericCommand does.
+func weightedScore(w, sc float64, aggregate int) float64 {
+	if aggregate == zaggrCount {
+		sc = 1
+	}
+	if score := w * sc; !math.IsNaN(score) {
+		return score
+	}
+	return 0
 }

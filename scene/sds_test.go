@@ -2,6 +2,7 @@ package scene
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -87,7 +88,7 @@ func TestSDSHistoryFromEvents(t *testing.T) {
 		}
 	}
 	want := []int{112, 448, 1024, 2560, 6144, 14336, 32768, 81920, 196608}
-	if !equalInts(classes, want) {
+	if !slices.Equal(classes, want) {
 		t.Fatalf("classes %v want %v", classes, want)
 	}
 	if last := h.Points[999]; last.Alloc-last.Len != 96598 {
@@ -122,7 +123,7 @@ func TestSDSHistoryFromEvents(t *testing.T) {
 		}
 	}
 	// val_zmalloc on the server after 2.5 MB, 4 MB and 4.6 MB.
-	if !equalInts(big, []int{2621440, 4194304, 6291456}) {
+	if !slices.Equal(big, []int{2621440, 4194304, 6291456}) {
 		t.Fatalf("classes above 1 MiB: %v", big)
 	}
 	// Steps without many sds events have no chart.
@@ -130,18 +131,6 @@ func TestSDSHistoryFromEvents(t *testing.T) {
 	if s.History != nil {
 		t.Fatalf("a SET has no history: %+v", s.History)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestSDSHistoryFrame: the chart marks every reallocation once, draws at most one column per

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -187,9 +188,9 @@ func CheckWant(st *Step, r engine.Reply) (ok bool, got string) {
 	gotLines := splitLines(got)
 	want := st.Want
 	if st.Sort {
-		return equalLines(sortedValues(want), sortedValues(gotLines)), got
+		return slices.Equal(sortedValues(want), sortedValues(gotLines)), got
 	}
-	return equalLines(want, gotLines), got
+	return slices.Equal(want, gotLines), got
 }
 
 func splitLines(s string) []string {
@@ -199,18 +200,6 @@ func splitLines(s string) []string {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
 	return lines
-}
-
-func equalLines(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // sortedValues strips redis-cli's "N) " element numbers and sorts the rest.
