@@ -98,3 +98,34 @@ func focusKey(in Input, want func(engine.Event) bool) string {
 	}
 	return ""
 }
+
+// Describer is a scene that states in words what its picture shows at this step, in the
+// language of its last Input: the canvas's text alternative for screen readers (the page puts it
+// beside the canvas), e.g. "hash user:1: listpack, 512 entries, 6 176 bytes; the next HSET
+// converts it to a hashtable".
+type Describer interface {
+	Describe() string
+}
+
+// Describe returns s's text alternative, "" when the scene has none.
+func Describe(s Scene) string {
+	if d, ok := s.(Describer); ok {
+		return d.Describe()
+	}
+	return ""
+}
+
+// Focuser is a scene that reports which scene it is drawing now (a registered name: "sds",
+// "bits", "hll", "encoding", "zset", "list", "bloom", "ring", "counters", "keys", …) and the key
+// drawn ("" when none): window.redscope.state() gives them as scene and focus.
+type Focuser interface {
+	Focus() (scene, key string)
+}
+
+// Focus returns what s is drawing: its Focuser answer, else ("", "").
+func Focus(s Scene) (name, key string) {
+	if f, ok := s.(Focuser); ok {
+		return f.Focus()
+	}
+	return "", ""
+}
