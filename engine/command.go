@@ -167,7 +167,7 @@ func cleanErr(s string) string {
 	}, s)
 }
 
-// Shared error replies (REDIS-FACTS §0.3).
+// Shared error replies (server.c createSharedObjects; docs/internals.md §Errors).
 var (
 	ErrWrongType  = Err("WRONGTYPE Operation against a key holding the wrong kind of value")
 	ErrSyntax     = Err("ERR syntax error")

@@ -60,7 +60,7 @@ type Object struct {
 	Buf    sds.Buf    // EncRaw, EncEmbstr
 	SDS    sds.Header // EncRaw: the sds allocation; EncEmbstr: Type8 header, Len
 	Val    any        // lists, sets, zsets, hashes
-	// Expirable: in the 8.x kvobj layout (REDIS-FACTS §1.4) the object carries an 8-byte expire
+	// Expirable: in the 8.x kvobj layout (docs/internals.md §Strings) the object carries an 8-byte expire
 	// field. Set when the object was created for a key with a TTL or when a TTL was added later
 	// (memory.go kvobjExpireSlot); it stays set when the TTL is removed. See kvobjUsable.
 	Expirable bool

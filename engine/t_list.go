@@ -7,7 +7,7 @@ import (
 	"redscope/engine/quicklist"
 )
 
-// Lists (t_list.c of 7.0.15 / 7.2.6, REDIS-FACTS §5.5, §6).
+// Lists (t_list.c of 7.0.15 / 7.2.6, docs/internals.md §Encodings).
 //
 // 7.0: every list is a quicklist (quicklist.Rules70). 7.2+: a new list is a plain listpack; it
 // becomes a quicklist when lpBytes + the pushed arguments' bytes (or the entry count, for a
