@@ -687,7 +687,7 @@ var xgroupHelp = []string{
 	"SETID <key> <groupname> <id|$> [ENTRIESREAD entries_read]",
 	"    Set the current group ID and entries_read counter.",
 	"HELP",
-	"    Print this help.",
+	"    Prints this help.",
 }
 
 func cmdXgroup(e *Engine, args [][]byte) Reply {
@@ -1300,7 +1300,7 @@ var xinfoHelp = []string{
 	"STREAM <key> [FULL [COUNT <count>]",
 	"    Show information about the stream.",
 	"HELP",
-	"    Print this help.",
+	"    Prints this help.",
 }
 
 func entriesReadReply(g *streamCG) Reply {
