@@ -9,7 +9,8 @@ import (
 // Stream commands: XADD XLEN XRANGE XREVRANGE XREAD XREADGROUP XGROUP XSETID XACK XPENDING
 // XCLAIM XAUTOCLAIM XDEL XTRIM XINFO, answering as Redis 7.0.15 does (t_stream.c), with the
 // 7.2 differences (consumers' active-time / inactive, XCLAIM and XAUTOCLAIM creating the
-// consumer first, the XREADGROUP unbalanced-list text, XSETID's max_deleted_entry_id check).
+// consumer first, the XREADGROUP unbalanced-list text, XSETID's max_deleted_entry_id check), 7.4's
+// XREAD "+" (the last entry) and 8.2's XDELEX / XACKDEL.
 // The structure is in t_stream.go.
 //
 // XREAD / XREADGROUP with BLOCK answer at once when an entry can be served; when nothing can,
@@ -72,6 +73,7 @@ var (
 	errStreamKeyMissing = Err("ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to use the MKSTREAM option to create an empty stream automatically.")
 	errStreamEntriesRd  = Err("ERR value for ENTRIESREAD must be positive or -1")
 	errStreamDollarRG   = Err("ERR The $ ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The $ ID would just return an empty result set.")
+	errStreamPlusRG     = Err("ERR The + ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The + ID would just return an empty result set.")
 	errStreamGtXread    = Err("ERR The > ID can be specified only when calling XREADGROUP using the GROUP <group> <consumer> option.")
 	errStreamGroupOpt   = Err("ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.")
 	errStreamNoackOpt   = Err("ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.")
@@ -493,11 +495,13 @@ func cmdXread(e *Engine, args [][]byte) Reply {
 			nstreams = len(args) - streamsArg
 			if nstreams%2 != 0 {
 				if e.ver.Has(V72) {
-					sym := "$"
+					sym := "ID or '$'"
 					if xreadgroup {
-						sym = ">"
+						sym = "ID or '>'"
+					} else if e.ver.Has(V74) {
+						sym = "ID, '+', or '$'"
 					}
-					return Err("ERR Unbalanced '" + strings.ToLower(string(args[0])) + "' list of streams: for each stream key an ID or '" + sym + "' must be specified.")
+					return Err("ERR Unbalanced '" + strings.ToLower(string(args[0])) + "' list of streams: for each stream key an " + sym + " must be specified.")
 				}
 				return Err("ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' must be specified.")
 			}
@@ -550,6 +554,18 @@ func cmdXread(e *Engine, args [][]byte) Reply {
 			}
 			if o != nil {
 				ids[k] = stv(o).lastID
+			}
+			continue
+		case string(arg) == "+" && e.ver.Has(V74):
+			// 7.4: "+" reads the stream's last entry (its last ID minus one is the bound).
+			if xreadgroup {
+				return errStreamPlusRG
+			}
+			if o != nil {
+				ids[k] = stv(o).lastID
+				if !ids[k].decr() {
+					return Err("ERR the stream last element ID is 0-0")
+				}
 			}
 			continue
 		case string(arg) == ">":
