@@ -348,3 +348,41 @@ func FuzzStream(f *testing.F) {
 		}
 	})
 }
+
+// StreamView shows the nodes, the master entry and the PELs as the commands left them.
+func TestStreamView(t *testing.T) {
+	e := New(Options{Version: V70, Allocator: alloc.Jemalloc16})
+	e.Do("CONFIG", "SET", "stream-node-max-entries", "2")
+	e.Do("XADD", "s", "1-0", "a", "1")
+	e.Do("XADD", "s", "2-0", "b", "2")
+	e.Do("XADD", "s", "3-0", "a", "3")
+	e.Do("XDEL", "s", "2-0")
+	e.Do("XGROUP", "CREATE", "s", "g", "0")
+	e.Do("XREADGROUP", "GROUP", "g", "bob", "COUNT", "1", "STREAMS", "s", ">")
+	v, ok := e.StreamView(e.Peek([]byte("s")))
+	// Keys 1-0 and 3-0 part at byte 7: a compressed root, the branching node, and for each key a
+	// compressed node of the other 8 bytes and its leaf.
+	if !ok || len(v.Nodes) != 2 || v.RaxNodes != 6 || v.Length != 2 {
+		t.Fatalf("view: %+v", v)
+	}
+	n0 := v.Nodes[0]
+	// The first node was closed at 2 entries and shrunk to fit: 7 + master (1,1,1,"a",0) +
+	// entry 1-0 (2,0,0,"1",4: 10 bytes) + entry 2-0 (0,1,0,1,"b","2",6: 15 bytes), with count 1 /
+	// deleted 1 after XDEL.
+	if n0.Master != "1-0" || n0.Count != 1 || n0.Deleted != 1 || !slices.Equal(n0.Fields, []string{"a"}) ||
+		len(n0.Entries) != 2 || !n0.Entries[0].SameFields || n0.Entries[1].SameFields || !n0.Entries[1].Deleted ||
+		n0.Bytes != 7+11+10+15 || n0.Alloc != 48 {
+		t.Fatalf("node 0: %+v", n0)
+	}
+	if v.Nodes[1].Alloc != 4096 || v.Nodes[1].Entries[0].ID != "3-0" {
+		t.Fatalf("node 1: %+v", v.Nodes[1])
+	}
+	g := v.Groups[0]
+	if g.LastID != "1-0" || len(g.Pending) != 1 || g.Pending[0].Consumer != "bob" || g.Pending[0].DeliveryCount != 1 ||
+		len(g.Consumers) != 1 || !slices.Equal(g.Consumers[0].Pending, []string{"1-0"}) {
+		t.Fatalf("group: %+v", g)
+	}
+	if _, ok := e.StreamView(nil); ok {
+		t.Fatal("StreamView(nil) ok")
+	}
+}

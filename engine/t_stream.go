@@ -912,3 +912,107 @@ func (s *streamValue) CloneValue() any {
 	}
 	return d
 }
+
+// ---- read-only view for the visualizer ----
+
+// StreamView is a snapshot of a stream's inside, for the stream scene: its rax nodes with their
+// listpacks, and its consumer groups with their PELs. It is a copy: the scene may keep it.
+type StreamView struct {
+	Length       uint64
+	LastID       string
+	FirstID      string
+	MaxDeletedID string
+	EntriesAdded uint64
+	RaxNodes     int // rax nodes (XINFO radix-tree-nodes); len(Nodes) is radix-tree-keys
+	Nodes        []StreamNodeView
+	Groups       []StreamGroupView
+}
+
+// StreamNodeView is one rax key and its listpack.
+type StreamNodeView struct {
+	Master  string   // the master ID (the rax key)
+	Bytes   int      // listpack total bytes
+	Alloc   int      // the listpack's allocation (what MEMORY USAGE samples)
+	Count   int64    // live entries (master entry's count)
+	Deleted int64    // entries flagged deleted
+	Fields  []string // the master entry's fields
+	Entries []StreamEntryView
+}
+
+// StreamEntryView is one entry of a node, deleted ones included.
+type StreamEntryView struct {
+	ID         string
+	Deleted    bool
+	SameFields bool // stored as values only (flag SAMEFIELDS)
+	Fields     []string
+}
+
+// StreamGroupView is a consumer group.
+type StreamGroupView struct {
+	Name        string
+	LastID      string
+	EntriesRead int64 // -1 when unknown
+	Pending     []StreamPendingView
+	Consumers   []StreamConsumerView
+}
+
+// StreamPendingView is one entry of a group's PEL.
+type StreamPendingView struct {
+	ID            string
+	Consumer      string
+	DeliveryTime  int64
+	DeliveryCount uint64
+}
+
+// StreamConsumerView is one consumer and its PEL (IDs).
+type StreamConsumerView struct {
+	Name       string
+	SeenTime   int64
+	ActiveTime int64
+	Pending    []string
+}
+
+// StreamView returns the stream's inside; ok is false for any other value.
+func (e *Engine) StreamView(o *Object) (v StreamView, ok bool) {
+	if o == nil || o.Type != TypeStream {
+		return v, false
+	}
+	s := stv(o)
+	v = StreamView{Length: s.length, LastID: s.lastID.String(), FirstID: s.firstID.String(), MaxDeletedID: s.maxDeletedID.String(),
+		EntriesAdded: s.entriesAdded, RaxNodes: s.raxNodes()}
+	for _, n := range s.nodes {
+		c, d, mf, _ := masterInfo(n.lp)
+		nv := StreamNodeView{Master: n.master.String(), Bytes: n.lp.TotalBytes(), Alloc: n.lp.Usable(e.alloc), Count: c, Deleted: d}
+		for _, f := range mf {
+			nv.Fields = append(nv.Fields, string(f))
+		}
+		for _, en := range n.entries() {
+			ev := StreamEntryView{ID: en.id.String(), Deleted: en.flags&streamFlagDeleted != 0, SameFields: en.flags&streamFlagSameFields != 0}
+			for _, f := range en.fields {
+				ev.Fields = append(ev.Fields, string(f))
+			}
+			nv.Entries = append(nv.Entries, ev)
+		}
+		v.Nodes = append(v.Nodes, nv)
+	}
+	for _, g := range s.groups {
+		gv := StreamGroupView{Name: g.name, LastID: g.lastID.String(), EntriesRead: g.entriesRead}
+		for _, id := range g.pel {
+			n := g.nacks[id]
+			pv := StreamPendingView{ID: id.String(), DeliveryTime: n.deliveryTime, DeliveryCount: n.deliveryCount}
+			if n.consumer != nil {
+				pv.Consumer = n.consumer.name
+			}
+			gv.Pending = append(gv.Pending, pv)
+		}
+		for _, c := range g.consumers {
+			cv := StreamConsumerView{Name: c.name, SeenTime: c.seenTime, ActiveTime: c.activeTime}
+			for _, id := range c.pel {
+				cv.Pending = append(cv.Pending, id.String())
+			}
+			gv.Consumers = append(gv.Consumers, cv)
+		}
+		v.Groups = append(v.Groups, gv)
+	}
+	return v, true
+}
