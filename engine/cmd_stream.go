@@ -353,16 +353,8 @@ func cmdXadd(e *Engine, args [][]byte) Reply {
 	case appendERANGE:
 		return errStreamTooLarge
 	}
-	e.touchStream(args[1])
 	e.streamTrim(args[1], s, &a)
 	return BulkStr(got.String())
-}
-
-// touchStream tells WATCH that the stream changed.
-func (e *Engine) touchStream(key []byte) {
-	if e.watching() {
-		e.signalModified(string(key))
-	}
 }
 
 // XTRIM key MAXLEN|MINID [=|~] threshold [LIMIT count].
@@ -378,11 +370,7 @@ func cmdXtrim(e *Engine, args [][]byte) Reply {
 	if o == nil {
 		return Int(0)
 	}
-	n := e.streamTrim(args[1], stv(o), &a)
-	if n > 0 {
-		e.touchStream(args[1])
-	}
-	return Int(n)
+	return Int(e.streamTrim(args[1], stv(o), &a))
 }
 
 func cmdXlen(e *Engine, args [][]byte) Reply {
@@ -781,7 +769,6 @@ func cmdXgroup(e *Engine, args [][]byte) Reply {
 		if s.createGroup(args[3], id, entriesRead) == nil {
 			return errStreamBusyGroup
 		}
-		e.touchStream(key)
 		e.emit(StreamEvent{Key: string(key), Action: "group-created", Group: string(args[3]), ID: id.String()})
 		return OK
 	case setid && (len(args) == 5 || len(args) == 7):
@@ -795,7 +782,6 @@ func cmdXgroup(e *Engine, args [][]byte) Reply {
 			}
 		}
 		cg.lastID, cg.entriesRead = id, entriesRead
-		e.touchStream(key)
 		e.emit(StreamEvent{Key: string(key), Action: "group-setid", Group: cg.name, ID: id.String()})
 		return OK
 	case eqFold(opt, "destroy") && len(args) == 4:
@@ -803,14 +789,12 @@ func cmdXgroup(e *Engine, args [][]byte) Reply {
 			return Int(0)
 		}
 		s.destroyGroup(args[3])
-		e.touchStream(key)
 		e.emit(StreamEvent{Key: string(key), Action: "group-destroyed", Group: cg.name})
 		return Int(1)
 	case eqFold(opt, "createconsumer") && len(args) == 5:
 		if e.createConsumer(key, cg, args[4]) == nil {
 			return Int(0)
 		}
-		e.touchStream(key)
 		return Int(1)
 	case eqFold(opt, "delconsumer") && len(args) == 5:
 		c := e.lookupConsumer(cg, args[4], true)
@@ -819,7 +803,6 @@ func cmdXgroup(e *Engine, args [][]byte) Reply {
 		}
 		n := int64(len(c.pel))
 		cg.delConsumer(c)
-		e.touchStream(key)
 		e.emit(StreamEvent{Key: string(key), Action: "consumer-deleted", Group: cg.name, Consumer: c.name, Count: n})
 		return Int(n)
 	}
@@ -885,7 +868,6 @@ func cmdXsetid(e *Engine, args [][]byte) Reply {
 	if !maxDel.isZero() {
 		s.maxDeletedID = maxDel
 	}
-	e.touchStream(args[1])
 	return OK
 }
 
@@ -917,9 +899,6 @@ func cmdXack(e *Engine, args [][]byte) Reply {
 			n++
 			e.emit(StreamEvent{Key: string(args[1]), Action: "acked", ID: id.String(), Group: g.name})
 		}
-	}
-	if n > 0 {
-		e.touchStream(args[1])
 	}
 	return Int(n)
 }
@@ -1158,7 +1137,6 @@ func cmdXclaim(e *Engine, args [][]byte) Reply {
 		}
 		e.emit(StreamEvent{Key: string(args[1]), Action: "delivered", ID: id.String(), Group: g.name, Consumer: c.name, Count: int64(n.deliveryCount), Reason: "claimed"})
 	}
-	e.touchStream(args[1])
 	return Reply{Kind: KindArray, Array: out}
 }
 
@@ -1262,7 +1240,6 @@ func cmdXautoclaim(e *Engine, args [][]byte) Reply {
 	if i < len(g.pel) {
 		next = g.pel[i]
 	}
-	e.touchStream(args[1])
 	return Array(BulkStr(next.String()), Reply{Kind: KindArray, Array: claimed}, Reply{Kind: KindArray, Array: deleted})
 }
 
@@ -1303,7 +1280,6 @@ func cmdXdel(e *Engine, args [][]byte) Reply {
 		} else if first {
 			s.firstID = s.firstValidID()
 		}
-		e.touchStream(args[1])
 	}
 	return Int(n)
 }
@@ -1417,7 +1393,6 @@ func cmdXdelex(e *Engine, args [][]byte) Reply {
 			s.firstID = s.firstValidID()
 		}
 	}
-	e.touchStream(args[1])
 	return Reply{Kind: KindArray, Array: out}
 }
 
