@@ -27,6 +27,7 @@ func TestClockDirective(t *testing.T) {
 	}{
 		{entry(3, 1), entry(3, 1), true},
 		{entry(3, 1), entry(3+ClockSlackMs, 1), true},
+		{entry(1767225600000, 1), entry(1767225600000-ClockSlackMs, 1), true},
 		{entry(3, 1), entry(4+ClockSlackMs, 1), false},
 		{entry(3, 1), engine.Array(engine.BulkStr("1-1"), engine.BulkStr("c"), engine.Int(3), engine.Int(1)), false},
 		{entry(3, 1), engine.Array(engine.BulkStr("1-0"), engine.BulkStr("c"), engine.Int(3)), false},

@@ -12,7 +12,7 @@
 //	> @sort SMEMBERS s      '@sort ' before a command: compare the array reply after sorting
 //	> @clock XPENDING s g - + 9   '@clock ': the reply holds wall-clock readings (idle times,
 //	                        delivery and seen times): in diff files the two servers' integers may
-//	                        differ by up to ClockSlackMs; everything else must be identical
+//	                        differ by up to ClockSlackMs (1 s); everything else must be identical
 //
 // Expected lines are optional in diff files (the real server is the reference) and required in
 // profile files. Blank lines and lines starting with '#' are ignored everywhere. Trailing white
