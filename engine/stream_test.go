@@ -264,7 +264,9 @@ func TestStreamHugeCounts(t *testing.T) {
 		XRANGE s - + COUNT 9223372036854775807 => 1) 1) "1-0" |    2) 1) "a" |       2) "1"
 		XREAD COUNT 9223372036854775807 STREAMS s 0 => 1) 1) "s" |    2) 1) 1) "1-0" |          2) 1) "a" |             2) "1"
 		XREADGROUP GROUP g c COUNT 9223372036854775807 STREAMS s > => 1) 1) "s" |    2) 1) 1) "1-0" |          2) 1) "a" |             2) "1"
-		XAUTOCLAIM s g c 0 0 COUNT 576460752303423487 JUSTID => 1) "0-0" | 2) 1) "1-0" | 3) (empty array)
+		XAUTOCLAIM s g c 0 0 COUNT 2748779069440 JUSTID => 1) "0-0" | 2) 1) "1-0" | 3) (empty array)
+		XAUTOCLAIM s g c 0 0 COUNT 2748779069441 JUSTID => (error) ERR Insufficient memory, failed allocating transient memory, COUNT too high.
+		XAUTOCLAIM s g c 0 0 COUNT 576460752303423487 JUSTID => (error) ERR Insufficient memory, failed allocating transient memory, COUNT too high.
 		XAUTOCLAIM s g c 0 0 COUNT 576460752303423488 JUSTID => (error) ERR COUNT must be > 0
 		XPENDING s g - + 9223372036854775807 => 1) 1) "1-0" |    2) "c" |    3) (integer) 0 |    4) (integer) 1
 	`)
