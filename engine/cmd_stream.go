@@ -442,6 +442,11 @@ func cmdXrange(e *Engine, args [][]byte) Reply {
 // has no other client that could add an entry, so it answers as the timeout does (a nil array),
 // like BLPOP on empty lists; a blocking layer (the protocol server) intercepts this case. Inside
 // MULTI or a script Redis never blocks (CLIENT_DENY_BLOCKING) and answers this same nil array.
+//
+// keys are the STREAMS keys; ids[i] is the ID an entry of keys[i] must be greater than to wake the
+// client ($ already resolved to the stream's last ID; maxStreamID for XREADGROUP's ">", which wakes
+// on any new entry); timeoutMs is BLOCK's argument (0 = wait forever). Re-running the same command
+// once an entry arrives serves it (for "$", re-run with the resolved ID, as Redis 7.2 rewrites it).
 func (e *Engine) xreadBlock(keys [][]byte, ids []StreamID, timeoutMs int64) Reply {
 	return NilArray
 }
