@@ -272,33 +272,80 @@ func masterInfo(lp *listpack.Listpack) (count, deleted int64, fields [][]byte, f
 
 // entries decodes every entry of a node (deleted ones too) in order.
 func (n *streamNode) entries() []nodeEntry {
-	lp := n.lp
-	_, _, mf, p := masterInfo(lp)
 	var out []nodeEntry
+	n.each(nil, func(en *nodeEntry) bool { out = append(out, *en); return true })
+	return out
+}
+
+// each walks the entries of a node in order until fn returns false. Fields and values are read
+// only for entries that need accepts (nil: all; it sees the ID, flags and offset); they point into
+// the listpack (or hold an integer's decimal form), so they are valid until the node changes.
+func (n *streamNode) each(need func(en *nodeEntry) bool, fn func(en *nodeEntry) bool) {
+	lp := n.lp
+	p := lp.First()
+	p = lp.Next(p)
+	p = lp.Next(p)
+	nf := lpInt(lp, p)
+	p = lp.Next(p)
+	fieldsAt := p
+	for i := int64(0); i < nf; i++ {
+		p = lp.Next(p)
+	}
+	p = lp.Next(p) // the master entry's 0 terminator
+	var en nodeEntry
 	for p >= 0 {
-		en := nodeEntry{flagsPos: p, flags: lpInt(lp, p)}
+		en = nodeEntry{flagsPos: p, flags: lpInt(lp, p)}
 		p = lp.Next(p)
 		en.id.Ms = n.master.Ms + uint64(lpInt(lp, p))
 		p = lp.Next(p)
 		en.id.Seq = n.master.Seq + uint64(lpInt(lp, p))
 		p = lp.Next(p)
-		if en.flags&streamFlagSameFields != 0 {
-			for _, f := range mf {
-				en.fields = append(en.fields, f, slices.Clone(lp.GetString(p, nil)))
-				p = lp.Next(p)
-			}
-		} else {
-			nf := lpInt(lp, p)
+		read := need == nil || need(&en)
+		same := en.flags&streamFlagSameFields != 0
+		cnt := nf
+		if !same {
+			cnt = lpInt(lp, p)
 			p = lp.Next(p)
-			for i := int64(0); i < 2*nf; i++ {
-				en.fields = append(en.fields, slices.Clone(lp.GetString(p, nil)))
+		}
+		if read {
+			en.fields = make([][]byte, 0, 2*cnt)
+		}
+		f := fieldsAt
+		for i := int64(0); i < cnt; i++ {
+			if same {
+				if read {
+					en.fields = append(en.fields, lp.GetString(f, nil))
+				}
+				f = lp.Next(f)
+			} else {
+				if read {
+					en.fields = append(en.fields, lp.GetString(p, nil))
+				}
 				p = lp.Next(p)
 			}
+			if read {
+				en.fields = append(en.fields, lp.GetString(p, nil))
+			}
+			p = lp.Next(p)
 		}
 		p = lp.Next(p) // lp-count
-		out = append(out, en)
+		if !fn(&en) {
+			return
+		}
 	}
-	return out
+}
+
+// entryAt decodes the entry whose flags are at offset p, fields included.
+func (n *streamNode) entryAt(p int) nodeEntry {
+	var got nodeEntry
+	n.each(func(en *nodeEntry) bool { return en.flagsPos == p }, func(en *nodeEntry) bool {
+		if en.flagsPos < p {
+			return true
+		}
+		got = *en
+		return false
+	})
+	return got
 }
 
 // ---- append, delete, trim ----
@@ -461,20 +508,20 @@ func (s *streamValue) rangeEach(start, end StreamID, rev bool, fn func(en *nodeE
 		if !start.isZero() {
 			i = max(s.nodeIndexLE(start), 0)
 		}
-		for ; i < len(s.nodes); i++ {
-			ens := s.nodes[i].entries()
-			for k := range ens {
-				en := &ens[k]
+		live := func(en *nodeEntry) bool {
+			return en.id.cmp(start) >= 0 && en.id.cmp(end) <= 0 && en.flags&streamFlagDeleted == 0
+		}
+		for stop := false; i < len(s.nodes) && !stop; i++ {
+			s.nodes[i].each(live, func(en *nodeEntry) bool {
 				if en.id.cmp(start) < 0 || en.flags&streamFlagDeleted != 0 {
-					continue
+					return true
 				}
-				if en.id.cmp(end) > 0 {
-					return
+				if en.id.cmp(end) > 0 || !fn(en) {
+					stop = true
+					return false
 				}
-				if !fn(en) {
-					return
-				}
-			}
+				return true
+			})
 		}
 		return
 	}
@@ -484,8 +531,11 @@ func (s *streamValue) rangeEach(start, end StreamID, rev bool, fn func(en *nodeE
 			i = j
 		}
 	}
+	skip := func(*nodeEntry) bool { return false }
 	for ; i >= 0; i-- {
-		ens := s.nodes[i].entries()
+		n := s.nodes[i]
+		var ens []nodeEntry // IDs and flags only; fields are read for the entries served
+		n.each(skip, func(en *nodeEntry) bool { ens = append(ens, *en); return true })
 		for k := len(ens) - 1; k >= 0; k-- {
 			en := &ens[k]
 			if en.id.cmp(end) > 0 || en.flags&streamFlagDeleted != 0 {
@@ -494,7 +544,8 @@ func (s *streamValue) rangeEach(start, end StreamID, rev bool, fn func(en *nodeE
 			if en.id.cmp(start) < 0 {
 				return
 			}
-			if !fn(en) {
+			full := n.entryAt(en.flagsPos)
+			if !fn(&full) {
 				return
 			}
 		}
