@@ -32,9 +32,10 @@ import (
 // Numbers (default config, stream-node-max-entries 100, stream-node-max-bytes 4096):
 // `XADD s 1-1 a 1` makes one node whose listpack is 7 header/EOF bytes + master entry
 // (1, 0, 1, "a", 0: 2+2+2+3+2 = 11) + entry (2, 0, 0, 1, 4: 10 bytes) = 28 bytes, in an allocation
-// of 4096 (lpNew(4096): the node is pre-allocated up to stream-node-max-bytes). The 101st entry,
-// or one that would bring the node to 4096 bytes, closes the node — Redis then shrinks its
-// allocation to fit (lpShrinkToFit) — and opens a new one.
+// of 4096 (lpNew(4096): the node is pre-allocated up to stream-node-max-bytes). A new node is
+// opened for the 101st entry (live and deleted ones count) or for an entry whose raw field and
+// value bytes, added to the node's current size, reach 4096; the full node is then shrunk to fit
+// (lpShrinkToFit), e.g. to 48 bytes of allocation for 43 bytes of listpack.
 //
 // MEMORY USAGE (object.c objectComputeSize, OBJ_STREAM) is not a sum of allocations but this
 // estimate: robj 16 + struct stream 80 + the rax (streamRadixTreeMemoryUsage: 16 per key + 244
