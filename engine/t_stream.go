@@ -39,8 +39,8 @@ import (
 //
 // MEMORY USAGE (object.c objectComputeSize, OBJ_STREAM) is not a sum of allocations but this
 // estimate: robj 16 + struct stream 80 + the rax (streamRadixTreeMemoryUsage: 16 per key + 244
-// per rax node — 4 for the node header and 30 longs "for the aux data pointer, children, …"; the
-// sizeof(rax) it starts from is overwritten) + the listpacks, where only the first `samples`
+// per rax node — a 4-byte node header plus a flat 240 (30 longs) standing for child pointers and
+// the value pointer; the sizeof(rax) the function starts from is overwritten, so it counts 0) + the listpacks, where only the first `samples`
 // nodes' allocations are read: when there are more nodes, their average (integer division)
 // counts for all but the last, and the last node's real allocation is added. Each consumer
 // group adds 40 (streamCG) + its PEL rax + 24 per pending entry (streamNACK); each consumer
@@ -49,8 +49,10 @@ import (
 // Rax node counts: a rax keeps one node per branching point, per key and per run of
 // single-child bytes (compressed node), plus the root. For keys of equal length (all our rax
 // keys are 16-byte IDs) Redis's insert and delete algorithms (rax.c raxGenericInsert,
-// raxRemove with its recompression) leave the tree in that canonical shape, so raxNodeCount
-// computes the count from the sorted keys: one stream node holding `XADD s 1-1 a 1` is a rax
+// raxRemove with its recompression) leave the tree in that canonical shape — checked against
+// redis-server's XINFO radix-tree-nodes and MEMORY USAGE after appends, XDEL, XTRIM and
+// shuffled XACKs (testdata/transcripts/diff/stream-*.txt) — so raxNodeCount computes the count
+// from the sorted keys: one stream node holding `XADD s 1-1 a 1` is a rax
 // of 2 nodes (a 16-byte compressed root and the key's leaf): MEMORY USAGE
 // = 16 + 80 + (16 + 2·244) + 4096 + key = 4696 + key sds + dictEntry.
 
