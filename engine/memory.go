@@ -50,6 +50,8 @@ func (e *Engine) objectMemory(key []byte, o *Object, samples int) int64 {
 		return e.keyEntryOverhead(key, o) + e.zsetMemory(o, samples)
 	case TypeList:
 		return e.keyEntryOverhead(key, o) + e.listMemory(o, samples)
+	case TypeStream:
+		return e.keyEntryOverhead(key, o) + e.streamMemory(o, samples)
 	case TypeBloom:
 		return e.bloomMemory(key, o)
 	}

@@ -689,6 +689,11 @@ func (e *Engine) valueDigest(db int, key string, o *Object) (sum uint64, opaque 
 		return e.replyDigest(db, "lrange", key, "0", "-1")
 	case TypeZSet:
 		return e.replyDigest(db, "zrange", key, "0", "-1", "withscores")
+	case TypeStream:
+		// The entries only: Redis signals a stream key when entries are added or removed (XADD,
+		// XDEL, XTRIM), not for consumer-group changes (XREADGROUP, XACK, XCLAIM, XGROUP SETID)
+		// nor XSETID.
+		return e.replyDigest(db, "xrange", key, "-", "+")
 	}
 	return 0, true
 }

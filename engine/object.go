@@ -17,10 +17,11 @@ const (
 	TypeSet
 	TypeZSet
 	TypeHash
+	TypeStream
 )
 
 func (t ObjType) String() string {
-	names := [...]string{"string", "list", "set", "zset", "hash"}
+	names := [...]string{"string", "list", "set", "zset", "hash", "stream"}
 	if int(t) < len(names) {
 		return names[t]
 	}
@@ -44,10 +45,11 @@ const (
 	EncListpackEx
 	EncIntset
 	EncSkiplist
+	EncStream
 )
 
 func (c Encoding) String() string {
-	return [...]string{"raw", "int", "embstr", "hashtable", "quicklist", "listpack", "listpackex", "intset", "skiplist"}[c]
+	return [...]string{"raw", "int", "embstr", "hashtable", "quicklist", "listpack", "listpackex", "intset", "skiplist", "stream"}[c]
 }
 
 // Object is one value (robj). Strings keep their bytes in Buf and their modelled sds allocation
