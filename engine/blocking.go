@@ -1,0 +1,365 @@
+package engine
+
+// Blocking commands that really wait: BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP, BZPOPMIN,
+// BZPOPMAX and BZMPOP, as Redis 7.0.15 runs them (blocked.c, t_list.c blockingPopGenericCommand
+// and serveClientBlockedOnList, t_zset.c blockingGenericZpopCommand, timeout.c):
+//
+//   - A command that finds nothing to pop asks to block (Engine.block) with its keys, an absolute
+//     deadline and a serve function. Only a Client whose layer can park it (Client.Blocking: the
+//     RESP server's connections, a multi-client console) blocks, and only for a command it runs
+//     itself: inside MULTI/EXEC and inside a script (DenyBlocking) the command answers at once as
+//     Redis's CLIENT_DENY_BLOCKING does — a nil array, a nil bulk for BLMOVE/BRPOPLPUSH. The
+//     implicit client of Engine.Exec (labs, transcripts, the lesson player) never waits either:
+//     it answers what the timeout would (a nil array).
+//   - The blocking table maps (database, key) to the clients blocked on it in the order they
+//     blocked, like db->blocking_keys. A client blocked on BLPOP a b 0 is on two lists.
+//   - A key "becomes ready" (signalKeyAsReady) when a value is added under its name (dbAdd: a
+//     push that creates the list, ZADD, LMOVE/BLMOVE's push side, SORT/ZUNIONSTORE… STORE into a
+//     new key, RENAME, MOVE, COPY) and for SWAPDB (every blocked key that exists after the swap),
+//     but only when some client blocks for that value's type: a string created under the name
+//     wakes nobody, and neither does overwriting an existing key (7.0's dbOverwrite only signals
+//     streams). Ready keys are queued once each, in signalling order.
+//   - After every command a client runs (an EXEC counts as one: the pushes inside it are served
+//     after it), handleBlocked serves the ready keys in order: for each, the clients blocked on
+//     it for its type, first blocked first, until the key is gone. One pushed element serves one
+//     BLPOP; BLMPOP COUNT 3 takes up to three; BLMOVE's push may create its destination and make
+//     it ready in turn, which is served in the same pass (a chain). The served client is
+//     answered from the key that became ready, not from the first of its keys.
+//   - A blocked client whose deadline has passed (engine clock: now > deadline) is answered a nil
+//     array by ExpireBlocked (the RESP server calls it from a timer; a lesson advances the
+//     logical clock and calls it). CLIENT UNBLOCK answers the same nil array, or with ERROR the
+//     error "UNBLOCKED client unblocked via CLIENT UNBLOCK". A client that goes away while blocked
+//     is removed (Client.Close) and answers nothing.
+//   - A served, timed-out or unblocked client gets its reply through Client.OnWake (or keeps it
+//     for Client.TakeWoken); the command that woke it carries a BlockEvent "woken" in its trace.
+//
+// Timeouts (parseTimeout): seconds as a long double; 7.0.15 multiplies by 1000 and rounds up
+// (ceill), so 0.0001 waits 1 ms and 0.01 waits 10 ms; 0 waits forever.
+
+import "sort"
+
+// BlockEvent: a client started waiting, or stopped (served by a key, timed out, unblocked).
+type BlockEvent struct {
+	Client   int64    // Client.ID
+	Action   string   // "blocked", "woken" (in the waking command's trace), "served", "timeout", "unblocked"
+	Cmd      string   // the blocked command, lowercase
+	Keys     []string // the keys it waits on ("blocked")
+	Key      string   // the ready key that served it ("woken", "served")
+	Deadline int64    // absolute ms, 0 = no timeout
+}
+
+func (BlockEvent) Kind() string { return "block" }
+
+// blockState is what a blocked client waits for.
+type blockState struct {
+	cmd      string
+	kind     ObjType // the value type that can serve it (BLOCKED_LIST, BLOCKED_ZSET…)
+	db       int
+	keys     []string // deduplicated, in argument order
+	deadline int64    // absolute ms; 0 = forever
+	seq      uint64   // blocking order, for timeouts of equal deadline
+	// serve runs with the client's database selected when key holds a value of type kind; it
+	// answers the client, or reports false to leave it blocked.
+	serve func(key []byte) (Reply, bool)
+}
+
+// blockTable is the engine's side of blocking: db->blocking_keys, server.ready_keys and the
+// per-type counts of blocked clients.
+type blockTable struct {
+	keys     map[watchKey][]*Client
+	byKind   map[ObjType]int
+	clients  map[*Client]struct{}
+	ready    []watchKey
+	readySet map[watchKey]bool
+	seq      uint64
+	deny     int // DenyBlocking nesting (scripts)
+}
+
+var errUnblocked = Err("UNBLOCKED client unblocked via CLIENT UNBLOCK")
+
+// DenyBlocking makes blocking commands answer at once (as in MULTI) until the returned function
+// is called; script runners wrap their redis.call with it, as Redis flags a script's client
+// CLIENT_DENY_BLOCKING.
+func (e *Engine) DenyBlocking() (restore func()) {
+	e.blk.deny++
+	done := false
+	return func() {
+		if !done {
+			done = true
+			e.blk.deny--
+		}
+	}
+}
+
+// BlockedClients is INFO's blocked_clients.
+func (e *Engine) BlockedClients() int { return len(e.blk.clients) }
+
+// ClientsInTimeoutTable is INFO's clients_in_timeout_table: blocked clients with a deadline.
+func (e *Engine) ClientsInTimeoutTable() int {
+	n := 0
+	for c := range e.blk.clients {
+		if c.blk.deadline != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// block is called by a blocking command that found nothing to serve. When the running client may
+// wait it is parked on keys (of the current database) and block returns NilArray, which nobody
+// sees: Client.Exec reports Result.Blocked instead. Otherwise block returns deny, the answer of a
+// client that may not block.
+func (e *Engine) block(cmd string, kind ObjType, keys [][]byte, deadline int64, deny Reply, serve func(key []byte) (Reply, bool)) Reply {
+	c := e.blocker
+	if c == nil || e.blk.deny > 0 {
+		if c == nil && e.blk.deny == 0 && !e.inMultiExec {
+			return NilArray // a client that cannot wait: what the timeout answers
+		}
+		return deny
+	}
+	e.blocker = nil // one block per command
+	st := &blockState{cmd: cmd, kind: kind, db: e.dbIndex(e.db), deadline: deadline, serve: serve}
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if !seen[string(k)] {
+			seen[string(k)] = true
+			st.keys = append(st.keys, string(k))
+		}
+	}
+	t := &e.blk
+	if t.keys == nil {
+		t.keys = map[watchKey][]*Client{}
+		t.byKind = map[ObjType]int{}
+		t.clients = map[*Client]struct{}{}
+		t.readySet = map[watchKey]bool{}
+	}
+	t.seq++
+	st.seq = t.seq
+	for _, k := range st.keys {
+		wk := watchKey{st.db, k}
+		t.keys[wk] = append(t.keys[wk], c)
+	}
+	t.byKind[kind]++
+	t.clients[c] = struct{}{}
+	c.blk = st
+	e.emit(BlockEvent{Client: c.ID, Action: "blocked", Cmd: cmd, Keys: append([]string(nil), st.keys...), Deadline: deadline})
+	return NilArray
+}
+
+// unblock removes c from the blocking table (unblockClientWaitingData).
+func (e *Engine) unblock(c *Client) {
+	st := c.blk
+	if st == nil {
+		return
+	}
+	t := &e.blk
+	for _, k := range st.keys {
+		wk := watchKey{st.db, k}
+		list := t.keys[wk]
+		for i, x := range list {
+			if x == c {
+				list = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(list) == 0 {
+			delete(t.keys, wk)
+		} else {
+			t.keys[wk] = list
+		}
+	}
+	if t.byKind[st.kind]--; t.byKind[st.kind] <= 0 {
+		delete(t.byKind, st.kind)
+	}
+	delete(t.clients, c)
+	c.blk = nil
+}
+
+// wake answers a client that is no longer blocked.
+func (c *Client) wake(res Result) {
+	if c.OnWake != nil {
+		c.OnWake(res)
+		return
+	}
+	c.woken = &res
+}
+
+// signalReady is signalKeyAsReady for key of the current database, now holding a value of type t.
+func (e *Engine) signalReady(key string, t ObjType) {
+	if len(e.blk.clients) == 0 || e.blk.byKind[t] == 0 {
+		return
+	}
+	wk := watchKey{e.dbIndex(e.db), key}
+	if len(e.blk.keys[wk]) == 0 || e.blk.readySet[wk] {
+		return
+	}
+	e.blk.readySet[wk] = true
+	e.blk.ready = append(e.blk.ready, wk)
+}
+
+// scanReady is scanDatabaseForReadyKeys for database db (after SWAPDB).
+func (e *Engine) scanReady(db int) {
+	if len(e.blk.clients) == 0 {
+		return
+	}
+	var ks []string
+	for wk := range e.blk.keys {
+		if wk.db == db {
+			ks = append(ks, wk.key)
+		}
+	}
+	sort.Strings(ks) // Redis walks a dict; any fixed order will do
+	cur := e.db
+	e.db = e.dbs[db]
+	for _, k := range ks {
+		if o := e.db.keys[k]; o != nil {
+			e.signalReady(k, o.Type)
+		}
+	}
+	e.db = cur
+}
+
+// handleBlocked is handleClientsBlockedOnKeys: serve the clients blocked on the ready keys. It
+// returns the "woken" events for the trace of the command that made the keys ready.
+func (e *Engine) handleBlocked() []Event {
+	var woke []Event
+	t := &e.blk
+	for len(t.ready) > 0 {
+		l := t.ready
+		t.ready = nil
+		for _, wk := range l {
+			delete(t.readySet, wk)
+			woke = e.serveKey(wk, woke)
+		}
+	}
+	return woke
+}
+
+// serveKey serves the clients blocked on one ready key, first blocked first, until the key is
+// gone or changes type.
+func (e *Engine) serveKey(wk watchKey, woke []Event) []Event {
+	cur, events := e.db, e.events
+	defer func() { e.db, e.events = cur, events }()
+	e.db = e.dbs[wk.db]
+	e.events = nil
+	o := e.Lookup([]byte(wk.key))
+	if o == nil {
+		return woke
+	}
+	kind := o.Type
+	waiting := append([]*Client(nil), e.blk.keys[wk]...)
+	for _, c := range waiting {
+		st := c.blk
+		if st == nil || st.kind != kind {
+			continue
+		}
+		e.events = nil
+		r, ok := st.serve([]byte(wk.key))
+		if !ok {
+			continue
+		}
+		e.unblock(c)
+		e.emit(BlockEvent{Client: c.ID, Action: "served", Cmd: st.cmd, Key: wk.key})
+		evs := e.events
+		e.events = nil
+		if e.tracing {
+			woke = append(woke, BlockEvent{Client: c.ID, Action: "woken", Cmd: st.cmd, Key: wk.key})
+		}
+		c.wake(Result{Reply: r, Events: evs})
+		if o2 := e.db.keys[wk.key]; o2 == nil || o2.Type != kind {
+			break // the value is used up (deleted)
+		}
+	}
+	return woke
+}
+
+// ExpireBlocked answers every blocked client whose deadline has passed on the engine clock
+// (now > deadline) with the timeout reply, earliest deadline first; it returns how many.
+func (e *Engine) ExpireBlocked() int {
+	now := e.NowMs()
+	var due []*Client
+	for c := range e.blk.clients {
+		if d := c.blk.deadline; d != 0 && now > d {
+			due = append(due, c)
+		}
+	}
+	sort.Slice(due, func(i, j int) bool {
+		a, b := due[i].blk, due[j].blk
+		if a.deadline != b.deadline {
+			return a.deadline < b.deadline
+		}
+		return a.seq < b.seq
+	})
+	for _, c := range due {
+		cmd := c.blk.cmd
+		e.unblock(c)
+		var evs []Event
+		if e.tracing {
+			evs = []Event{BlockEvent{Client: c.ID, Action: "timeout", Cmd: cmd}}
+		}
+		c.wake(Result{Reply: NilArray, Events: evs})
+	}
+	return len(due)
+}
+
+// NextDeadline is the earliest deadline of a blocked client (absolute ms), or 0 when none has one.
+func (e *Engine) NextDeadline() int64 {
+	var min int64
+	for c := range e.blk.clients {
+		if d := c.blk.deadline; d != 0 && (min == 0 || d < min) {
+			min = d
+		}
+	}
+	return min
+}
+
+// Blocked reports whether the client waits in a blocking command.
+func (c *Client) Blocked() bool { return c.blk != nil }
+
+// BlockedOn is the blocked command (lowercase), its keys and its deadline (absolute ms, 0 =
+// forever); cmd is "" when the client is not blocked.
+func (c *Client) BlockedOn() (cmd string, keys []string, deadline int64) {
+	if c.blk == nil {
+		return "", nil, 0
+	}
+	return c.blk.cmd, append([]string(nil), c.blk.keys...), c.blk.deadline
+}
+
+// Unblock is CLIENT UNBLOCK on this client: it answers the timeout reply (a nil array), or with
+// withError the UNBLOCKED error. It reports false when the client was not blocked.
+func (c *Client) Unblock(withError bool) bool {
+	st := c.blk
+	if st == nil {
+		return false
+	}
+	c.e.unblock(c)
+	r := NilArray
+	if withError {
+		r = errUnblocked
+	}
+	var evs []Event
+	if c.e.tracing {
+		evs = []Event{BlockEvent{Client: c.ID, Action: "unblocked", Cmd: st.cmd}}
+	}
+	c.wake(Result{Reply: r, Events: evs})
+	return true
+}
+
+// TakeWoken returns (once) the reply of a blocked command that ended while no OnWake was set.
+func (c *Client) TakeWoken() (Result, bool) {
+	if c.woken == nil {
+		return Result{}, false
+	}
+	r := *c.woken
+	c.woken = nil
+	return r, true
+}
+
+// blockingDeadline turns parseTimeout's milliseconds into an absolute deadline (0 = forever).
+// Like 7.0's `tval += mstime()`, a sum past the int64 range wraps (and then times out at once).
+func (e *Engine) blockingDeadline(ms int64) int64 {
+	if ms == 0 {
+		return 0
+	}
+	return ms + e.NowMs()
+}
