@@ -25,7 +25,9 @@ func blockingClients(t *testing.T, n int) (*Engine, *ManualClock, []*Client, [][
 	return e, clock, cs, woken
 }
 
-func oneLine(r Reply) string { return strings.ReplaceAll(strings.TrimSuffix(r.FormatCLI(), "\n"), "\n", " | ") }
+func oneLine(r Reply) string {
+	return strings.ReplaceAll(strings.TrimSuffix(r.FormatCLI(), "\n"), "\n", " | ")
+}
 
 func do(t *testing.T, c *Client, cmd string) Result {
 	t.Helper()
