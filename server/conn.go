@@ -323,7 +323,10 @@ func (s *Server) clientCmd(c *client, args [][]byte) engine.Reply {
 // is checked before the id; a blocked client is answered the timeout's nil array or the
 // UNBLOCKED error, and the caller gets 1 (0 when no such client is blocked).
 func (s *Server) clientUnblock(args [][]byte) engine.Reply {
-	if len(args) != 3 && len(args) != 4 {
+	if len(args) < 3 {
+		return arityErr("client|unblock")
+	}
+	if len(args) > 4 {
 		return engine.Err("ERR unknown subcommand or wrong number of arguments for '" + cleanText(args[1]) + "'. Try CLIENT HELP.")
 	}
 	withError := false
