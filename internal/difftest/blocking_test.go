@@ -53,8 +53,8 @@ func brecv(conn int, want ...string) bstep {
 	return bstep{kind: 'r', conn: conn, want: strings.Join(want, "\n")}
 }
 func bquiet(conn int, d time.Duration) bstep { return bstep{kind: 'q', conn: conn, d: d} }
-func bhangup(conn, blocked int) bstep     { return bstep{kind: 'h', conn: conn, blocked: blocked} }
-func bpause(d time.Duration) bstep         { return bstep{kind: 'p', d: d} }
+func bhangup(conn, blocked int) bstep        { return bstep{kind: 'h', conn: conn, blocked: blocked} }
+func bpause(d time.Duration) bstep           { return bstep{kind: 'p', d: d} }
 
 // bfield compares the CLIENT LIST field name= of connection conn (seen from connection from).
 func bfield(from, conn int, name, want string) bstep {
