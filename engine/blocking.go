@@ -25,6 +25,13 @@ package engine
 //     BLPOP; BLMPOP COUNT 3 takes up to three; BLMOVE's push may create its destination and make
 //     it ready in turn, which is served in the same pass (a chain). The served client is
 //     answered from the key that became ready, not from the first of its keys.
+//   - 7.2 and later serve differently (blocked.c handleClientsBlockedOnKey, 7.2.0): the blocked
+//     command is run again, whole, for each client whose type matches the ready key; so it pops
+//     from the first of its keys that holds data (BLPOP k1 k2 is answered from k1 when both were
+//     pushed in one EXEC), answers WRONGTYPE when an earlier key now holds another type, and a
+//     command that would block again goes to the back of the queue with its timeout counted
+//     anew. Only the clients queued when the key's turn came are looked at. (Read from the
+//     source; the differential tests compare with 7.0.15 only.)
 //   - A blocked client whose deadline has passed (engine clock: now > deadline) is answered a nil
 //     array by ExpireBlocked (the RESP server calls it from a timer; a lesson advances the
 //     logical clock and calls it). CLIENT UNBLOCK answers the same nil array, or with ERROR the
@@ -52,6 +59,7 @@ func (BlockEvent) Kind() string { return "block" }
 
 // blockState is what a blocked client waits for.
 type blockState struct {
+	args     [][]byte // the command, for the 7.2+ re-execution
 	cmd      string
 	kind     ObjType // the value type that can serve it (BLOCKED_LIST, BLOCKED_ZSET…)
 	db       int
@@ -118,7 +126,7 @@ func (e *Engine) block(cmd string, kind ObjType, keys [][]byte, deadline int64, 
 		return deny
 	}
 	e.blocker = nil // one block per command
-	st := &blockState{cmd: cmd, kind: kind, db: e.dbIndex(e.db), deadline: deadline, serve: serve}
+	st := &blockState{cmd: cmd, kind: kind, db: e.dbIndex(e.db), deadline: deadline, serve: serve, args: copyArgv(e.blockArgs)}
 	seen := map[string]bool{}
 	for _, k := range keys {
 		if !seen[string(k)] {
@@ -242,6 +250,9 @@ func (e *Engine) serveKey(wk watchKey, woke []Event) []Event {
 	defer func() { e.db, e.events = cur, events }()
 	e.db = e.dbs[wk.db]
 	e.events = nil
+	if e.ver.Has(V72) {
+		return e.serveKeyAgain(wk, woke)
+	}
 	o := e.Lookup([]byte(wk.key))
 	if o == nil {
 		return woke
@@ -271,6 +282,50 @@ func (e *Engine) serveKey(wk watchKey, woke []Event) []Event {
 		}
 	}
 	return woke
+}
+
+// serveKeyAgain is 7.2's handleClientsBlockedOnKey: re-run the command of each client queued on
+// the key whose blocking type matches the key's value now.
+func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
+	waiting := append([]*Client(nil), e.blk.keys[wk]...)
+	for _, c := range waiting {
+		st := c.blk
+		if st == nil {
+			continue
+		}
+		if o := e.Peek([]byte(wk.key)); o == nil || o.Type != st.kind {
+			continue
+		}
+		e.unblock(c)
+		e.events = nil
+		e.blocker, e.blockArgs = c, st.args
+		var r Reply
+		if e.watching() {
+			r = e.dispatchWatched(st.args)
+		} else {
+			r = e.dispatch(st.args)
+		}
+		e.blocker, e.blockArgs = nil, nil
+		if c.blk != nil {
+			continue // blocked again, now last in the queue
+		}
+		e.emit(BlockEvent{Client: c.ID, Action: "served", Cmd: st.cmd, Key: wk.key})
+		evs := e.events
+		e.events = nil
+		if e.tracing {
+			woke = append(woke, BlockEvent{Client: c.ID, Action: "woken", Cmd: st.cmd, Key: wk.key})
+		}
+		c.wake(Result{Reply: r, Events: evs})
+	}
+	return woke
+}
+
+func copyArgv(args [][]byte) [][]byte {
+	out := make([][]byte, len(args))
+	for i, a := range args {
+		out[i] = append([]byte(nil), a...)
+	}
+	return out
 }
 
 // ExpireBlocked answers every blocked client whose deadline has passed on the engine clock

@@ -9,10 +9,30 @@ import (
 )
 
 // blockingClients makes n clients that can block, each recording the replies it is woken with.
+// blockTestVersion is the profile of blockingClients (TestBlockingOn88 reruns the tests on 8.8).
+var blockTestVersion = V70
+
 func blockingClients(t *testing.T, n int) (*Engine, *ManualClock, []*Client, [][]string) {
+	return blockingClientsV(t, blockTestVersion, n)
+}
+
+// TestBlockingOn88 reruns the version-independent tests with the 8.8 profile, where served
+// clients re-run their command.
+func TestBlockingOn88(t *testing.T) {
+	blockTestVersion = V88
+	defer func() { blockTestVersion = V70 }()
+	t.Run("fifo", TestBlockingFIFOAndServedKey)
+	t.Run("chain", TestBlockingMoveChain)
+	t.Run("denied", TestBlockingDeniedAndNonBlockingClients)
+	t.Run("timeouts", TestBlockingTimeoutsOnTheLogicalClock)
+	t.Run("rename", TestBlockingWokenByRenameMoveSwapdbZadd)
+	t.Run("mpop", TestBlockingMpopCount)
+}
+
+func blockingClientsV(t *testing.T, v Version, n int) (*Engine, *ManualClock, []*Client, [][]string) {
 	t.Helper()
 	clock := &ManualClock{Ms: StartMs}
-	e := New(Options{Version: V70, Allocator: alloc.Jemalloc16, Clock: clock, Trace: true})
+	e := New(Options{Version: v, Allocator: alloc.Jemalloc16, Clock: clock, Trace: true})
 	cs := make([]*Client, n)
 	woken := make([][]string, n)
 	for i := range cs {
@@ -251,5 +271,44 @@ func TestBlockingMpopCount(t *testing.T) {
 	}
 	if woken[1][0] != `1) "z" | 2) 1) 1) "b" |       2) "2" |    2) 1) "a" |       2) "1"` {
 		t.Fatalf("bzmpop: %q", woken[1])
+	}
+}
+
+// TestBlockingReexecution72: from 7.2 a served client runs its command again (blocked.c
+// handleClientsBlockedOnKey), so it pops from its first key with data, and a key of another type
+// before it is an error; 7.0 answers from the key that became ready.
+func TestBlockingReexecution72(t *testing.T) {
+	for _, v := range []Version{V70, V72, V88} {
+		_, clock, c, woken := blockingClientsV(t, v, 3)
+		mustBlock(t, c[0], "BLPOP k1 k2 0")
+		expect(t, c[2], "MULTI", "OK")
+		expect(t, c[2], "RPUSH k2 two", "QUEUED")
+		expect(t, c[2], "RPUSH k1 one", "QUEUED")
+		expect(t, c[2], "EXEC", "1) (integer) 1 | 2) (integer) 1")
+		want := `1) "k1" | 2) "one"`
+		if v == V70 {
+			want = `1) "k2" | 2) "two"`
+		}
+		if strings.Join(woken[0], ";") != want {
+			t.Fatalf("%s: %q, want %q", v, woken[0], want)
+		}
+		expect(t, c[2], "FLUSHALL", "OK")
+		mustBlock(t, c[1], "BLPOP s l 0")
+		expect(t, c[2], "SET s str", "OK")
+		expect(t, c[2], "RPUSH l x", "(integer) 1")
+		want = `1) "l" | 2) "x"`
+		if v != V70 {
+			want = "(error) WRONGTYPE Operation against a key holding the wrong kind of value"
+		}
+		if strings.Join(woken[1], ";") != want {
+			t.Fatalf("%s: %q, want %q", v, woken[1], want)
+		}
+		// The timeout still works after a re-execution that blocks nothing.
+		mustBlock(t, c[1], "BZPOPMIN z 0.5")
+		clock.Advance(time.Second)
+		c[1].e.ExpireBlocked()
+		if woken[1][len(woken[1])-1] != "(nil)" {
+			t.Fatalf("%s: %q", v, woken[1])
+		}
 	}
 }

@@ -74,6 +74,7 @@ type Engine struct {
 	// may block; inMultiExec is set while EXEC runs its queue (blocking denied).
 	blk         blockTable
 	blocker     *Client
+	blockArgs   [][]byte // the blocker's command
 	inMultiExec bool
 	// Work counts the elementary steps (bytes scanned/moved, registers touched…) commands did;
 	// labs report it instead of wall time.

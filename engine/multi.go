@@ -234,9 +234,9 @@ func (c *Client) exec1(args [][]byte) Result {
 	}
 	if kind == txNone {
 		if c.Blocking {
-			c.e.blocker = c
+			c.e.blocker, c.e.blockArgs = c, args
 			res := c.run(args)
-			c.e.blocker = nil
+			c.e.blocker, c.e.blockArgs = nil, nil
 			res.Blocked = c.blk != nil
 			return res
 		}
