@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -461,5 +462,46 @@ func TestGoRedisBLPop(t *testing.T) {
 				t.Fatalf("BLMove on an empty queue: %q %v, want redis.Nil", v, err)
 			}
 		})
+	}
+}
+
+// TestRedisCLIWorker: redis-cli as the worker (`redis-cli BRPOP jobs 0` in its own process)
+// waits until another connection pushes; then `redis-cli BLPOP jobs 0.1` times out. What
+// redis-cli prints must be the same for both servers.
+func TestRedisCLIWorker(t *testing.T) {
+	cli := need(t, "redis-cli")
+	addr := realRedis(t)
+	checkRealVersion(t, addr)
+	_, scopeAddr := scopeServer(t)
+	rs := newResetter(t, addr)
+	var outs []string
+	for _, a := range []string{addr, scopeAddr} {
+		if a == addr {
+			rs.reset(t)
+		}
+		port := a[strings.LastIndexByte(a, ':')+1:]
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		worker := exec.CommandContext(ctx, cli, "-h", "127.0.0.1", "-p", port, "--no-raw", "BRPOP", "jobs", "0")
+		var out bytes.Buffer
+		worker.Stdout, worker.Stderr = &out, &out
+		if err := worker.Start(); err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		side := dialSide(t, a, a)
+		side.waitBlocked(t, 1)
+		if _, r, err := side.conns[0].DoStrings("LPUSH", "jobs", "job:1", "job:2"); err != nil || r.Int != 2 {
+			t.Fatalf("%s: LPUSH: %v %s", a, err, r.FormatCLI())
+		}
+		if err := worker.Wait(); err != nil {
+			t.Fatalf("%s: redis-cli: %v\n%s", a, err, out.String())
+		}
+		cancel()
+		timedOut := runCLI(t, cli, a, "BLPOP nojobs 0.1\n")
+		outs = append(outs, out.String()+timedOut)
+	}
+	want := "1) \"jobs\"\n2) \"job:1\"\n(nil)\n"
+	if outs[0] != want || outs[1] != outs[0] {
+		t.Fatalf("redis-cli printed\nredis-server: %q\nredscope:     %q\nwant %q", outs[0], outs[1], want)
 	}
 }
