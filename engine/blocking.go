@@ -118,12 +118,15 @@ func (e *Engine) ClientsInTimeoutTable() int {
 // sees: Client.Exec reports Result.Blocked instead. Otherwise block returns deny, the answer of a
 // client that may not block.
 func (e *Engine) block(cmd string, kind ObjType, keys [][]byte, deadline int64, deny Reply, serve func(key []byte) (Reply, bool)) Reply {
-	c := e.blocker
-	if c == nil || e.blk.deny > 0 {
-		if c == nil && e.blk.deny == 0 && !e.inMultiExec {
-			return NilArray // a client that cannot wait: what the timeout answers
-		}
+	// A blocking command called by another command (a script's redis.call) is not the command
+	// the client runs: it may not block, as a script's client is CLIENT_DENY_BLOCKING.
+	nested := len(e.running) > 0 && !eqFold(e.running, cmd)
+	if nested || e.blk.deny > 0 || e.inMultiExec {
 		return deny
+	}
+	c := e.blocker
+	if c == nil {
+		return NilArray // a client that cannot wait: what the timeout answers
 	}
 	e.blocker = nil // one block per command
 	st := &blockState{cmd: cmd, kind: kind, db: e.dbIndex(e.db), deadline: deadline, serve: serve, args: copyArgv(e.blockArgs)}
@@ -298,14 +301,14 @@ func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
 		}
 		e.unblock(c)
 		e.events = nil
-		e.blocker, e.blockArgs = c, st.args
+		e.blocker, e.blockArgs, e.running = c, st.args, st.args[0]
 		var r Reply
 		if e.watching() {
 			r = e.dispatchWatched(st.args)
 		} else {
 			r = e.dispatch(st.args)
 		}
-		e.blocker, e.blockArgs = nil, nil
+		e.blocker, e.blockArgs, e.running = nil, nil, nil
 		if c.blk != nil {
 			continue // blocked again, now last in the queue
 		}

@@ -312,3 +312,17 @@ func TestBlockingReexecution72(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockingNestedCommandDenied: a blocking command dispatched while another command runs (a
+// script's redis.call inside EVAL) answers at once like inside MULTI, even for a client that can
+// block and without DenyBlocking.
+func TestBlockingNestedCommandDenied(t *testing.T) {
+	e, _, c, _ := blockingClients(t, 1)
+	e.blocker, e.running = c[0], []byte("EVAL")
+	r := e.dispatch([][]byte{[]byte("BLMOVE"), []byte("q"), []byte("d"), []byte("LEFT"), []byte("LEFT"), []byte("0")})
+	r2 := e.dispatch([][]byte{[]byte("BLPOP"), []byte("q"), []byte("0")})
+	e.blocker, e.running = nil, nil
+	if r.Kind != KindNil || r2.Kind != KindNilArray || c[0].Blocked() || e.BlockedClients() != 0 {
+		t.Fatalf("nested BLMOVE %q, BLPOP %q, blocked %v", oneLine(r), oneLine(r2), c[0].Blocked())
+	}
+}

@@ -75,6 +75,7 @@ type Engine struct {
 	blk         blockTable
 	blocker     *Client
 	blockArgs   [][]byte // the blocker's command
+	running     []byte   // name of the command Exec runs (a blocking command called by another may not block)
 	inMultiExec bool
 	// Work counts the elementary steps (bytes scanned/moved, registers touched…) commands did;
 	// labs report it instead of wall time.
@@ -156,11 +157,16 @@ func (e *Engine) Exec(args [][]byte) (res Result) {
 // exec runs one command outside any transaction logic.
 func (e *Engine) exec(args [][]byte) (res Result) {
 	e.events = nil
+	running := e.running
+	if len(args) > 0 {
+		e.running = args[0]
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			res = Result{Reply: Err(fmt.Sprintf("ERR redscope internal error: %v", p)), Events: e.events}
 		}
 		e.events = nil
+		e.running = running
 	}()
 	if e.watching() {
 		return Result{Reply: e.dispatchWatched(args), Events: e.events}
