@@ -60,6 +60,7 @@ func (BlockEvent) Kind() string { return "block" }
 // blockState is what a blocked client waits for.
 type blockState struct {
 	args     [][]byte // the command, for the 7.2+ re-execution
+	target   []byte   // BLMOVE's destination
 	cmd      string
 	kind     ObjType // the value type that can serve it (BLOCKED_LIST, BLOCKED_ZSET…)
 	db       int
@@ -117,7 +118,7 @@ func (e *Engine) ClientsInTimeoutTable() int {
 // wait it is parked on keys (of the current database) and block returns NilArray, which nobody
 // sees: Client.Exec reports Result.Blocked instead. Otherwise block returns deny, the answer of a
 // client that may not block.
-func (e *Engine) block(cmd string, kind ObjType, keys [][]byte, deadline int64, deny Reply, serve func(key []byte) (Reply, bool)) Reply {
+func (e *Engine) block(cmd string, kind ObjType, keys [][]byte, target []byte, deadline int64, deny Reply, serve func(key []byte) (Reply, bool)) Reply {
 	// A blocking command called by another command (a script's redis.call) is not the command
 	// the client runs: it may not block, as a script's client is CLIENT_DENY_BLOCKING.
 	nested := len(e.running) > 0 && !eqFold(e.running, cmd)
@@ -129,7 +130,7 @@ func (e *Engine) block(cmd string, kind ObjType, keys [][]byte, deadline int64, 
 		return NilArray // a client that cannot wait: what the timeout answers
 	}
 	e.blocker = nil // one block per command
-	st := &blockState{cmd: cmd, kind: kind, db: e.dbIndex(e.db), deadline: deadline, serve: serve, args: copyArgv(e.blockArgs)}
+	st := &blockState{cmd: cmd, kind: kind, db: e.dbIndex(e.db), deadline: deadline, serve: serve, args: copyArgv(e.blockArgs), target: target}
 	seen := map[string]bool{}
 	for _, k := range keys {
 		if !seen[string(k)] {
@@ -268,7 +269,23 @@ func (e *Engine) serveKey(wk watchKey, woke []Event) []Event {
 			continue
 		}
 		e.events = nil
+		// Serving writes like the command would: WATCHers of the keys see it (lmoveHandlePush
+		// signals BLMOVE's destination).
+		var wargs [][]byte
+		var wcmd *Command
+		var fps []fingerprint
+		if e.watching() {
+			wargs = [][]byte{[]byte(st.cmd), []byte(wk.key)}
+			if st.target != nil {
+				wargs = append(wargs, st.target)
+			}
+			wcmd = lookupCommand(wargs[0])
+			fps, _, _ = e.watchBefore(wargs, wcmd)
+		}
 		r, ok := st.serve([]byte(wk.key))
+		if wargs != nil && e.watching() {
+			e.watchAfter(wargs, wcmd, r, fps, nil, false)
+		}
 		if !ok {
 			continue
 		}

@@ -588,7 +588,7 @@ func cmdLmove(e *Engine, args [][]byte) Reply {
 			// the client is served.
 			name := listLowerName(args[0])
 			target := append([]byte(nil), dst...)
-			return e.block(name, TypeList, [][]byte{src}, e.blockingDeadline(ms), NilReply, func(key []byte) (Reply, bool) {
+			return e.block(name, TypeList, [][]byte{src}, target, e.blockingDeadline(ms), NilReply, func(key []byte) (Reply, bool) {
 				return e.lmoveServe(key, target, fromHead, toHead), true
 			})
 		}
@@ -658,7 +658,7 @@ func cmdBpop(e *Engine, args [][]byte) Reply {
 			return e.listPopOne(key, o, head)
 		}
 	}
-	return e.block(listLowerName(args[0]), TypeList, keys, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
+	return e.block(listLowerName(args[0]), TypeList, keys, nil, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
 		o, _ := e.lookupList(key)
 		return e.listPopOne(key, o, head), true
 	})

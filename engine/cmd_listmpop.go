@@ -48,7 +48,7 @@ func cmdLmpop(e *Engine, args [][]byte) Reply {
 		return e.listPopCount(key, o, l, head, count)
 	}
 	if block {
-		return e.block("blmpop", TypeList, keys, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
+		return e.block("blmpop", TypeList, keys, nil, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
 			o, _ := e.lookupList(key)
 			return e.listPopCount(key, o, e.listOf(o, key), head, count), true
 		})

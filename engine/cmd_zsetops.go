@@ -812,7 +812,7 @@ func (e *Engine) zpopBlocking(name string, keys [][]byte, max bool, count int64,
 	if r := e.zpopGeneric(keys, max, count, nested); r.Kind != KindNilArray {
 		return r
 	}
-	return e.block(name, TypeZSet, keys, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
+	return e.block(name, TypeZSet, keys, nil, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
 		return e.zpopGeneric([][]byte{key}, max, count, nested), true
 	})
 }

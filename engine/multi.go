@@ -644,7 +644,8 @@ func (e *Engine) watchAfter(args [][]byte, cmd *Command, r Reply, fps []fingerpr
 		after := e.fingerprint(before.db, before.key, before.pos)
 		changed := after.present != before.present || after.expire != before.expire ||
 			after.digest != before.digest
-		if !changed && after.present && !r.IsError() && r.Kind != KindNil {
+		// (a nil or a nil array: nothing was written, e.g. BLMOVE that blocked or timed out)
+		if !changed && after.present && !r.IsError() && r.Kind != KindNil && r.Kind != KindNilArray {
 			switch {
 			case after.opaque:
 				changed = cmd != nil && cmd.Flags&FlagWrite != 0

@@ -175,6 +175,25 @@ var blockingScenarios = []struct {
 		bsend(0, "BLPOP q q nokey 0", 0), brecv(0, `1) "q"`, `2) "b"`),
 		bsend(0, "BLPOP q q 0", 1), bat(1, "RPUSH q c d"), brecv(0, `1) "q"`, `2) "c"`), bat(1, "LLEN q", "(integer) 1"),
 	}},
+	{"WATCH sees what serving a blocked BLMOVE pushed", []bstep{
+		bat(3, "RPUSH dst old"), bat(2, "WATCH dst", "OK"),
+		bsend(0, "BLMOVE src dst LEFT LEFT 0", 1), bat(1, "RPUSH src x"), brecv(0, `"x"`),
+		bat(2, "MULTI"), bat(2, "PING"), bat(2, "EXEC", "(nil)"),
+		bat(3, "LRANGE dst 0 -1", `1) "x"`, `2) "old"`),
+		// served with WRONGTYPE: nothing moved, the watcher's transaction runs
+		bat(3, "SET dst2 str"), bat(2, "WATCH dst2 src"), bsend(0, "BLMOVE src dst2 LEFT LEFT 0", 1),
+		bat(1, "MULTI"), bat(1, "RPUSH src y"), bat(1, "DEL src"), bat(1, "RPUSH src z"), bat(1, "EXEC"),
+		brecv(0, "(error) WRONGTYPE Operation against a key holding the wrong kind of value"),
+		bat(2, "MULTI"), bat(2, "PING"), bat(2, "EXEC", "(nil)"), // src itself was written
+		bat(2, "WATCH dst2"), bsend(0, "BLMOVE src3 dst2 LEFT LEFT 0", 1), bat(1, "RPUSH src3 w"),
+		brecv(0, "(error) WRONGTYPE Operation against a key holding the wrong kind of value"),
+		bat(2, "MULTI"), bat(2, "PING"), bat(2, "EXEC", "1) PONG"),
+	}},
+	{"timed out with commands waiting behind", []bstep{
+		bsend(0, "BLPOP q 0.1", 1), bsend(0, "PING", -1), brecv(0, "(nil)"), brecv(0, "PONG"),
+		bsend(0, "BLPOP q 0", 1), bsend(0, "QUIT", 1), bquiet(0, 20*time.Millisecond),
+		bat(1, "RPUSH q a"), brecv(0, `1) "q"`, `2) "a"`), brecv(0, "OK"),
+	}},
 	{"queue: BRPOP worker without acknowledgement", []bstep{
 		// the worker waits; the producer pushes jobs; a job popped and lost with the worker is gone
 		bsend(0, "BRPOP jobs 0", 1), bat(2, "LPUSH jobs job:1 job:2", "(integer) 2"), brecv(0, `1) "jobs"`, `2) "job:1"`),
