@@ -30,7 +30,8 @@ import (
 //   - recv: the pending reply of a connection;
 //   - quiet: nothing arrives on a connection for a while (it is still blocked);
 //   - hangup: a connection closes;
-//   - field: one field of a connection's CLIENT LIST line (flags, cmd), compared between servers.
+//   - field: one field of a connection's CLIENT LIST line (flags, cmd), compared between servers;
+//   - info: one field of INFO clients (blocked_clients, clients_in_timeout_table).
 //
 // "$idN" in a command is connection N's CLIENT ID on that server. No step measures durations:
 // timeouts are short (0.1 s) and checked only as "a nil reply arrives" after them.
@@ -56,6 +57,9 @@ func brecv(conn int, want ...string) bstep {
 func bquiet(conn int, d time.Duration) bstep { return bstep{kind: 'q', conn: conn, d: d} }
 func bhangup(conn, blocked int) bstep        { return bstep{kind: 'h', conn: conn, blocked: blocked} }
 func bpause(d time.Duration) bstep           { return bstep{kind: 'p', d: d} }
+
+// binfo compares a field of INFO clients.
+func binfo(name, want string) bstep { return bstep{kind: 'i', cmd: name, want: want} }
 
 // bfield compares the CLIENT LIST field name= of connection conn (seen from connection from).
 func bfield(from, conn int, name, want string) bstep {
@@ -163,6 +167,16 @@ var blockingScenarios = []struct {
 		bat(1, "CLIENT UNBLOCK 1 TIMEOUT x", "(error) ERR unknown subcommand or wrong number of arguments for 'UNBLOCK'. Try CLIENT HELP."),
 		bat(1, "CLIENT UNBLOCK", "(error) ERR wrong number of arguments for 'client|unblock' command"),
 		bat(0, "PING", "PONG"),
+	}},
+	{"INFO clients counts blocked clients and those with a timeout", []bstep{
+		binfo("blocked_clients", "0"), bsend(0, "BLPOP q 0", 1), binfo("clients_in_timeout_table", "0"),
+		bsend(1, "BZPOPMIN z 30", 2), bsend(2, "BLMOVE a b LEFT LEFT 20.5", 3),
+		binfo("blocked_clients", "3"), binfo("clients_in_timeout_table", "2"),
+		bat(3, "ZADD z 1 m"), brecv(1, `1) "z"`, `2) "m"`, `3) "1"`), binfo("clients_in_timeout_table", "1"),
+		bat(3, "CLIENT UNBLOCK $id2"), brecv(2, "(nil)"), binfo("clients_in_timeout_table", "0"), binfo("blocked_clients", "1"),
+		bfield(3, 2, "flags", "N"), bfield(3, 2, "cmd", "blmove"), bfield(3, 0, "flags", "b"),
+		bsend(0, "CLIENT UNBLOCK $id0", 1), // buffered behind its own BLPOP
+		bat(3, "RPUSH q x"), brecv(0, `1) "q"`, `2) "x"`), brecv(0, "(integer) 0"),
 	}},
 	{"a client that hangs up while blocked is forgotten", []bstep{
 		bsend(0, "BLPOP q 0", 1), bsend(1, "BLPOP q 0", 2), bhangup(0, 1),
@@ -366,6 +380,12 @@ func TestBlockingScenarios(t *testing.T) {
 						if len(raw) > 0 || !errors.As(err, &ne) || !ne.Timeout() {
 							t.Fatalf("%s: %s answered %q (%v) while it should still wait", where, s.name, raw, err)
 						}
+					}
+				case 'i':
+					a, b := ref.infoField(t, st.cmd), got.infoField(t, st.cmd)
+					compared++
+					if a != b || a != st.want {
+						t.Errorf("%s: INFO %s: redis-server %s, redscope %s, the test expects %s", where, st.cmd, a, b, st.want)
 					}
 				case 'f':
 					var vals []string
