@@ -70,6 +70,7 @@ type blockState struct {
 	// serve runs with the client's database selected when key holds a value of type kind; it
 	// answers the client, or reports false to leave it blocked.
 	serve func(key []byte) (Reply, bool)
+	gone  func(key []byte) (Reply, bool) // blockSpec.gone
 }
 
 // blockTable is the engine's side of blocking: db->blocking_keys, server.ready_keys and the
@@ -117,8 +118,33 @@ func (e *Engine) ClientsInTimeoutTable() int {
 // block is called by a blocking command that found nothing to serve. When the running client may
 // wait it is parked on keys (of the current database) and block returns NilArray, which nobody
 // sees: Client.Exec reports Result.Blocked instead. Otherwise block returns deny, the answer of a
-// client that may not block.
+// client that may not block (MULTI, a script), or the timeout's nil array for a client that
+// cannot wait. target is BLMOVE's destination (nil otherwise).
 func (e *Engine) block(cmd string, kind ObjType, keys [][]byte, target []byte, deadline int64, deny Reply, serve func(key []byte) (Reply, bool)) Reply {
+	return e.blockFor(blockSpec{cmd: cmd, kind: kind, keys: keys, target: target, deadline: deadline, deny: deny, serve: serve})
+}
+
+// blockSpec is a blocking request. Streams also need gone: XREADGROUP's clients are answered
+// when their key is deleted or changes type (unblockDeletedStreamReadgroupClients) — signal the
+// key (signalReady with the old type) where it goes away, and gone is called instead of serve
+// for a ready key that is missing or of another type; false leaves the client blocked. serve
+// may decline too (a stream whose new entries are not past the client's ID). From 7.2 the
+// command itself is run again instead of serve: args, when set, is the command to re-run (XREAD
+// rewrites `$` into the ID it resolved).
+type blockSpec struct {
+	cmd      string // lowercase, as the client sent it (a different name means a nested call)
+	kind     ObjType
+	keys     [][]byte
+	target   []byte
+	deadline int64
+	deny     Reply
+	serve    func(key []byte) (Reply, bool)
+	gone     func(key []byte) (Reply, bool)
+	args     [][]byte // 7.2+: the command to re-run (default: the one the client sent)
+}
+
+func (e *Engine) blockFor(sp blockSpec) Reply {
+	cmd, kind, keys, target, deadline, deny, serve := sp.cmd, sp.kind, sp.keys, sp.target, sp.deadline, sp.deny, sp.serve
 	// A blocking command called by another command (a script's redis.call) is not the command
 	// the client runs: it may not block, as a script's client is CLIENT_DENY_BLOCKING.
 	nested := len(e.running) > 0 && !eqFold(e.running, cmd)
@@ -130,7 +156,11 @@ func (e *Engine) block(cmd string, kind ObjType, keys [][]byte, target []byte, d
 		return NilArray // a client that cannot wait: what the timeout answers
 	}
 	e.blocker = nil // one block per command
-	st := &blockState{cmd: cmd, kind: kind, db: e.dbIndex(e.db), deadline: deadline, serve: serve, args: copyArgv(e.blockArgs), target: target}
+	args := sp.args
+	if args == nil {
+		args = e.blockArgs
+	}
+	st := &blockState{cmd: cmd, kind: kind, db: e.dbIndex(e.db), deadline: deadline, serve: serve, gone: sp.gone, args: copyArgv(args), target: target}
 	seen := map[string]bool{}
 	for _, k := range keys {
 		if !seen[string(k)] {
@@ -249,7 +279,7 @@ func (e *Engine) handleBlocked() []Event {
 
 // serveKey serves the clients blocked on one ready key, first blocked first, until the key is
 // gone or changes type.
-func (e *Engine) serveKey(wk watchKey, woke []Event) []Event {
+func (e *Engine) serveKey(wk watchKey, woke []Event) (out []Event) {
 	cur, events := e.db, e.events
 	defer func() { e.db, e.events = cur, events }()
 	e.db = e.dbs[wk.db]
@@ -258,11 +288,12 @@ func (e *Engine) serveKey(wk watchKey, woke []Event) []Event {
 		return e.serveKeyAgain(wk, woke)
 	}
 	o := e.Lookup([]byte(wk.key))
+	waiting := append([]*Client(nil), e.blk.keys[wk]...)
 	if o == nil {
-		return woke
+		return e.serveGone(wk, waiting, 0, woke)
 	}
 	kind := o.Type
-	waiting := append([]*Client(nil), e.blk.keys[wk]...)
+	defer func() { out = e.serveGone(wk, waiting, kind, out) }()
 	for _, c := range waiting {
 		st := c.blk
 		if st == nil || st.kind != kind {
@@ -304,6 +335,29 @@ func (e *Engine) serveKey(wk watchKey, woke []Event) []Event {
 	return woke
 }
 
+// serveGone answers the clients that asked to be told when their key goes away or changes type
+// (blockSpec.gone); kind is the key's type now (0 and no value: missing).
+func (e *Engine) serveGone(wk watchKey, waiting []*Client, kind ObjType, woke []Event) []Event {
+	present := e.db.keys[wk.key] != nil
+	for _, c := range waiting {
+		st := c.blk
+		if st == nil || st.gone == nil || (present && st.kind == kind) {
+			continue
+		}
+		e.events = nil
+		r, ok := st.gone([]byte(wk.key))
+		if !ok {
+			continue
+		}
+		e.unblock(c)
+		e.emit(BlockEvent{Client: c.ID, Action: "served", Cmd: st.cmd, Key: wk.key})
+		evs := e.events
+		e.events = nil
+		c.wake(Result{Reply: r, Events: evs})
+	}
+	return woke
+}
+
 // serveKeyAgain is 7.2's handleClientsBlockedOnKey: re-run the command of each client queued on
 // the key whose blocking type matches the key's value now.
 func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
@@ -314,7 +368,15 @@ func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
 			continue
 		}
 		if o := e.Peek([]byte(wk.key)); o == nil || o.Type != st.kind {
+			var kind ObjType
+			if o != nil {
+				kind = o.Type
+			}
+			woke = e.serveGone(wk, []*Client{c}, kind, woke)
 			continue
+		}
+		if len(st.args) == 0 {
+			continue // (never: every blocked command came through Client.Exec)
 		}
 		e.unblock(c)
 		e.events = nil

@@ -326,3 +326,31 @@ func TestBlockingNestedCommandDenied(t *testing.T) {
 		t.Fatalf("nested BLMOVE %q, BLPOP %q, blocked %v", oneLine(r), oneLine(r2), c[0].Blocked())
 	}
 }
+
+// TestBlockingGoneHook: the hook streams use for XREADGROUP — serve may decline (the client stays
+// blocked), and a ready key that is missing or of another type calls gone. (7.0: 7.2+ re-runs
+// the command instead of serve.)
+func TestBlockingGoneHook(t *testing.T) {
+	for _, v := range []Version{V70} {
+		e, _, c, woken := blockingClientsV(t, v, 2)
+		served := 0
+		e.blocker, e.running, e.blockArgs = c[0], []byte("xwait"), [][]byte{[]byte("xwait"), []byte("k")}
+		e.blockFor(blockSpec{cmd: "xwait", kind: TypeHash, keys: [][]byte{[]byte("k")}, deny: NilArray,
+			serve: func(key []byte) (Reply, bool) { served++; return Reply{}, false },
+			gone:  func(key []byte) (Reply, bool) { return Err("UNBLOCKED the key is gone"), true }})
+		e.blocker, e.running, e.blockArgs = nil, nil, nil
+		if !c[0].Blocked() {
+			t.Fatal("not blocked")
+		}
+		expect(t, c[1], "HSET k f v", "(integer) 1")
+		if served != 1 || !c[0].Blocked() {
+			t.Fatalf("%s: served %d times, blocked %v", v, served, c[0].Blocked())
+		}
+		expect(t, c[1], "DEL k", "(integer) 1")
+		e.signalReady("k", TypeHash) // where the type's delete path signals
+		e.handleBlocked()
+		if c[0].Blocked() || strings.Join(woken[0], ";") != "(error) UNBLOCKED the key is gone" {
+			t.Fatalf("%s: %q", v, woken[0])
+		}
+	}
+}
