@@ -43,7 +43,11 @@ package engine
 // Timeouts (parseTimeout): seconds as a long double; 7.0.15 multiplies by 1000 and rounds up
 // (ceill), so 0.0001 waits 1 ms and 0.01 waits 10 ms; 0 waits forever.
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+	"time"
+)
 
 // BlockEvent: a client started waiting, or stopped (served by a key, timed out, unblocked).
 type BlockEvent struct {
@@ -313,7 +317,7 @@ func (e *Engine) serveKey(wk watchKey, woke []Event) (out []Event) {
 			wcmd = lookupCommand(wargs[0])
 			fps, _, _ = e.watchBefore(wargs, wcmd)
 		}
-		r, ok := st.serve([]byte(wk.key))
+		r, ok := safeServe(func() (Reply, bool) { return st.serve([]byte(wk.key)) })
 		if wargs != nil && e.watching() {
 			e.watchAfter(wargs, wcmd, r, fps, nil, false)
 		}
@@ -345,7 +349,7 @@ func (e *Engine) serveGone(wk watchKey, waiting []*Client, kind ObjType, woke []
 			continue
 		}
 		e.events = nil
-		r, ok := st.gone([]byte(wk.key))
+		r, ok := safeServe(func() (Reply, bool) { return st.gone([]byte(wk.key)) })
 		if !ok {
 			continue
 		}
@@ -381,12 +385,12 @@ func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
 		e.unblock(c)
 		e.events = nil
 		e.blocker, e.blockArgs, e.running = c, st.args, st.args[0]
-		var r Reply
-		if e.watching() {
-			r = e.dispatchWatched(st.args)
-		} else {
-			r = e.dispatch(st.args)
-		}
+		r, _ := safeServe(func() (Reply, bool) {
+			if e.watching() {
+				return e.dispatchWatched(st.args), true
+			}
+			return e.dispatch(st.args), true
+		})
 		e.blocker, e.blockArgs, e.running = nil, nil, nil
 		if c.blk != nil {
 			continue // blocked again, now last in the queue
@@ -400,6 +404,17 @@ func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
 		c.wake(Result{Reply: r, Events: evs})
 	}
 	return woke
+}
+
+// safeServe runs a serve function; a panic answers the served client an error, as Exec does,
+// instead of failing the command that woke it.
+func safeServe(f func() (Reply, bool)) (r Reply, ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			r, ok = Err(fmt.Sprintf("ERR redscope internal error: %v", p)), true
+		}
+	}()
+	return f()
 }
 
 func copyArgv(args [][]byte) [][]byte {
@@ -437,6 +452,17 @@ func (e *Engine) ExpireBlocked() int {
 		c.wake(Result{Reply: NilArray, Events: evs})
 	}
 	return len(due)
+}
+
+// AdvanceClock moves the logical clock (a ManualClock) by d and answers the blocked clients whose
+// timeout has passed, as a lesson does to show BRPOP giving up; ok is false for another clock.
+func (e *Engine) AdvanceClock(d time.Duration) (timedOut int, ok bool) {
+	mc, ok := e.clock.(*ManualClock)
+	if !ok {
+		return 0, false
+	}
+	mc.Advance(d)
+	return e.ExpireBlocked(), true
 }
 
 // NextDeadline is the earliest deadline of a blocked client (absolute ms), or 0 when none has one.

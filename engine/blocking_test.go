@@ -199,8 +199,9 @@ func TestBlockingTimeoutsOnTheLogicalClock(t *testing.T) {
 	if e.ExpireBlocked() != 1 || strings.Join(woken[0], ";") != "(nil)" {
 		t.Fatalf("after 2 ms: %q", woken[0])
 	}
-	clock.Advance(time.Hour)
-	e.ExpireBlocked()
+	if n, ok := e.AdvanceClock(time.Hour); n != 1 || !ok {
+		t.Fatalf("AdvanceClock: %d %v", n, ok)
+	}
 	if strings.Join(woken[1], ";") != "(nil)" || !c[2].Blocked() {
 		t.Fatalf("after an hour: %q, forever-client blocked=%v", woken[1], c[2].Blocked())
 	}
