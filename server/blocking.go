@@ -17,6 +17,7 @@ package server
 // has room for the one reply a blocked command gets, so the engine never waits on a connection.
 
 import (
+	"strings"
 	"time"
 
 	"github.com/tidwall/redcon"
@@ -37,11 +38,15 @@ func (s *Server) serveDetached(c *client, dc redcon.DetachedConn) {
 	if dc.Flush() != nil {
 		return
 	}
+	var protoErr error // set before readerDone closes
 	go func() {
 		defer close(readerDone)
 		for {
 			cmd, err := dc.ReadCommand()
 			if err != nil {
+				if strings.HasPrefix(err.Error(), "Protocol error") {
+					protoErr = err // answered like redcon's own loop does, then closed
+				}
 				return
 			}
 			select {
@@ -53,7 +58,7 @@ func (s *Server) serveDetached(c *client, dc redcon.DetachedConn) {
 	}()
 	for {
 		if c.parked {
-			if !s.waitBlocked(c, readerDone) {
+			if !s.waitBlocked(c, readerDone, func() bool { return protoErr != nil }) {
 				return
 			}
 		} else if len(c.pending) == 0 {
@@ -68,6 +73,10 @@ func (s *Server) serveDetached(c *client, dc redcon.DetachedConn) {
 				case args := <-cmds:
 					c.pending = append(c.pending, args)
 				default:
+					if protoErr != nil {
+						dc.WriteError("ERR " + protoErr.Error())
+						dc.Flush()
+					}
 					return
 				}
 			}
@@ -94,8 +103,9 @@ func (s *Server) serveDetached(c *client, dc redcon.DetachedConn) {
 }
 
 // waitBlocked waits for the blocked command's reply and puts it in c.out; false when the client
-// hung up first.
-func (s *Server) waitBlocked(c *client, readerDone <-chan struct{}) bool {
+// hung up first. A protocol error (garbled) is no hang-up: like Redis, which parses a blocked
+// client's input only once it is unblocked, the client waits on and the error comes after.
+func (s *Server) waitBlocked(c *client, readerDone <-chan struct{}, garbled func() bool) bool {
 	c.out = c.out[:0]
 	for {
 		s.mu.Lock()
@@ -132,7 +142,10 @@ func (s *Server) waitBlocked(c *client, readerDone <-chan struct{}) bool {
 			if timer != nil {
 				timer.Stop()
 			}
-			return false
+			if !garbled() {
+				return false
+			}
+			readerDone = nil
 		}
 	}
 }

@@ -153,3 +153,19 @@ func TestBlockingManyWorkers(t *testing.T) {
 		seen[r] = true
 	}
 }
+
+// TestBlockingProtocolErrorAfterBlock: a protocol error sent while blocked is answered, after the
+// blocked command's reply, as redcon answers it elsewhere, and the connection closes.
+func TestBlockingProtocolErrorAfterBlock(t *testing.T) {
+	s, addr := start(t, engine.V70)
+	a, b := dial(t, addr), dial(t, addr)
+	a.Write([]byte(cmd("BLPOP", "q", "0")))
+	waitBlocked(t, s, 1)
+	a.Write([]byte("*1\r\n$x\r\n"))
+	exchange(t, b, cmd("RPUSH", "q", "v"), 4)
+	a.SetReadDeadline(time.Now().Add(5 * time.Second))
+	all, _ := io.ReadAll(a)
+	if !strings.HasPrefix(string(all), "*2\r\n$1\r\nq\r\n$1\r\nv\r\n-ERR Protocol error") {
+		t.Fatalf("got %q", all)
+	}
+}
