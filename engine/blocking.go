@@ -7,8 +7,9 @@ package engine
 //   - A command that finds nothing to pop asks to block (Engine.block) with its keys, an absolute
 //     deadline and a serve function. Only a Client whose layer can park it (Client.Blocking: the
 //     RESP server's connections, a multi-client console) blocks, and only for a command it runs
-//     itself: inside MULTI/EXEC and inside a script (DenyBlocking) the command answers at once as
-//     Redis's CLIENT_DENY_BLOCKING does — a nil array, a nil bulk for BLMOVE/BRPOPLPUSH. The
+//     itself: inside MULTI/EXEC and inside a script (a blocking command called while another
+//     command runs, or under DenyBlocking) the command answers at once as Redis's
+//     CLIENT_DENY_BLOCKING does — a nil array, a nil bulk for BLMOVE/BRPOPLPUSH. The
 //     implicit client of Engine.Exec (labs, transcripts, the lesson player) never waits either:
 //     it answers what the timeout would (a nil array).
 //   - The blocking table maps (database, key) to the clients blocked on it in the order they
@@ -39,6 +40,16 @@ package engine
 //     is removed (Client.Close) and answers nothing.
 //   - A served, timed-out or unblocked client gets its reply through Client.OnWake (or keeps it
 //     for Client.TakeWoken); the command that woke it carries a BlockEvent "woken" in its trace.
+//
+//   - Serving writes as the command would, so WATCH sees it: a served BLMOVE touches its
+//     destination; a command that blocked, or was served WRONGTYPE, touches nothing.
+//
+// An example, with what redis-server 7.0.15 answers (internal/difftest/blocking_test.go plays it):
+// client 7 runs BLPOP q 0, client 8 BRPOP q 0, client 9 BLPOP q 5 at t = 1000 ms. The table holds
+// (db 0, "q") → [7, 8, 9]; blocked_clients is 3, clients_in_timeout_table 1 (client 9, deadline
+// 6000). RPUSH q a b by client 10 creates q (dbAdd → ready); after it, client 7 gets [q, a], client
+// 8 gets [q, b], q is deleted and serving stops; client 9 still waits and is answered a nil array
+// at the first check after 6000 ms.
 //
 // Timeouts (parseTimeout): seconds as a long double; 7.0.15 multiplies by 1000 and rounds up
 // (ceill), so 0.0001 waits 1 ms and 0.01 waits 10 ms; 0 waits forever.
