@@ -130,6 +130,20 @@ func (e *Engine) ClientsInTimeoutTable() int {
 	return n
 }
 
+// BlockingKeys is 7.2's INFO total_blocking_keys: the (database, key) pairs somebody waits on;
+// onNoKey counts those with a waiter that must hear of the key's deletion (blockSpec.gone).
+func (e *Engine) BlockingKeys() (keys, onNoKey int) {
+	for _, list := range e.blk.keys {
+		for _, c := range list {
+			if c.blk != nil && c.blk.gone != nil {
+				onNoKey++
+				break
+			}
+		}
+	}
+	return len(e.blk.keys), onNoKey
+}
+
 // block is called by a blocking command that found nothing to serve. When the running client may
 // wait it is parked on keys (of the current database) and block returns NilArray, which nobody
 // sees: Client.Exec reports Result.Blocked instead. Otherwise block returns deny, the answer of a

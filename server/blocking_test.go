@@ -169,3 +169,21 @@ func TestBlockingProtocolErrorAfterBlock(t *testing.T) {
 		t.Fatalf("got %q", all)
 	}
 }
+
+// TestBlockingInfo72: 7.2's INFO clients also counts the keys clients block on.
+func TestBlockingInfo72(t *testing.T) {
+	s, addr := start(t, engine.V72)
+	a, b := dial(t, addr), dial(t, addr)
+	a.Write([]byte(cmd("BLPOP", "k1", "k2", "0")))
+	b.Write([]byte(cmd("BZPOPMIN", "k2", "10")))
+	waitBlocked(t, s, 2)
+	var info string
+	s.mu.Lock()
+	info = s.info([][]byte{[]byte("clients")})
+	s.mu.Unlock()
+	for _, w := range []string{"blocked_clients:2\r\n", "clients_in_timeout_table:1\r\n", "total_blocking_keys:2\r\n", "total_blocking_keys_on_nokey:0\r\n"} {
+		if !strings.Contains(info, w) {
+			t.Errorf("INFO clients lacks %q:\n%s", w, info)
+		}
+	}
+}

@@ -527,6 +527,11 @@ func (s *Server) info(sections [][]byte) string {
 		kv(b, "blocked_clients", e.BlockedClients())
 		kv(b, "tracking_clients", 0)
 		kv(b, "clients_in_timeout_table", e.ClientsInTimeoutTable())
+		if e.Version().Has(engine.V72) {
+			keys, onNoKey := e.BlockingKeys()
+			kv(b, "total_blocking_keys", keys)
+			kv(b, "total_blocking_keys_on_nokey", onNoKey)
+		}
 	})
 	add("memory", func(b *strings.Builder) {
 		data := safeDataset(e)
