@@ -109,16 +109,20 @@ func (s *Server) waitBlocked(c *client, readerDone <-chan struct{}, garbled func
 	c.out = c.out[:0]
 	for {
 		s.mu.Lock()
-		var deadline int64
+		var deadline, now int64
 		if c.tx != nil {
 			_, _, deadline = c.tx.BlockedOn()
+			now = c.txEng.NowMs()
 		}
 		s.mu.Unlock()
 		var timer *time.Timer
 		var fire <-chan time.Time
 		if deadline != 0 {
-			// Redis times a client out once now > deadline: one millisecond past it.
-			timer = time.NewTimer(time.Until(time.UnixMilli(deadline + 1)))
+			// Redis times a client out once now > deadline: one millisecond past it, on the
+			// engine's clock (the wall clock for a server; at least 1 ms between checks).
+			// (clamped to 30 years: a larger wait would overflow time.Duration)
+			wait := min(max(deadline+1-now, 1), 30*365*24*3600*1000)
+			timer = time.NewTimer(time.Duration(wait) * time.Millisecond)
 			fire = timer.C
 		}
 		select {

@@ -187,3 +187,15 @@ func TestBlockingInfo72(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockingHugeTimeout: a timeout of 1e10 s (deadline beyond what a timer can hold) waits
+// quietly; a push still serves it.
+func TestBlockingHugeTimeout(t *testing.T) {
+	s, addr := start(t, engine.V70)
+	a, b := dial(t, addr), dial(t, addr)
+	a.Write([]byte(cmd("BLPOP", "q", "1e10")))
+	waitBlocked(t, s, 1)
+	silent(t, a, 30*time.Millisecond)
+	exchange(t, b, cmd("RPUSH", "q", "v"), 4)
+	read(t, a, "*2\r\n$1\r\nq\r\n$1\r\nv\r\n")
+}
