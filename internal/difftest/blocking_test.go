@@ -564,3 +564,79 @@ func TestRedisCLIWorker(t *testing.T) {
 		t.Fatalf("redis-cli printed\nredis-server: %q\nredscope:     %q\nwant %q", outs[0], outs[1], want)
 	}
 }
+
+// TestGoRedisReliableQueue is the course's reliable queue with go-redis on both servers: three
+// workers take jobs with BLMOVE jobs → jobs:processing and acknowledge them with LREM while a
+// producer pushes 30 jobs; every job is done exactly once and both lists end empty.
+func TestGoRedisReliableQueue(t *testing.T) {
+	addr := realRedis(t)
+	checkRealVersion(t, addr)
+	_, scopeAddr := scopeServer(t)
+	rs := newResetter(t, addr)
+	for _, a := range []struct{ name, addr string }{{"redis-server", addr}, {"redscope", scopeAddr}} {
+		t.Run(a.name, func(t *testing.T) {
+			if a.name == "redis-server" {
+				rs.reset(t)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			const jobs, workers = 30, 3
+			done := make(chan string, jobs)
+			errs := make(chan error, workers+1)
+			for w := 0; w < workers; w++ {
+				go func() {
+					rdb := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
+					defer rdb.Close()
+					for {
+						job, err := rdb.BLMove(ctx, "jobs", "jobs:processing", "RIGHT", "LEFT", time.Second).Result()
+						if err == redis.Nil {
+							errs <- nil // the queue stayed empty for a second: done
+							return
+						}
+						if err != nil {
+							errs <- err
+							return
+						}
+						if n, err := rdb.LRem(ctx, "jobs:processing", 1, job).Result(); err != nil || n != 1 {
+							errs <- fmt.Errorf("ack %s: %d %v", job, n, err)
+							return
+						}
+						done <- job
+					}
+				}()
+			}
+			producer := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
+			defer producer.Close()
+			for i := 0; i < jobs; i++ {
+				if err := producer.LPush(ctx, "jobs", fmt.Sprintf("job:%02d", i)).Err(); err != nil {
+					t.Fatal(err)
+				}
+				if i%10 == 9 {
+					time.Sleep(20 * time.Millisecond) // let the workers drain and block again
+				}
+			}
+			seen := map[string]bool{}
+			for i := 0; i < jobs; i++ {
+				select {
+				case j := <-done:
+					if seen[j] {
+						t.Fatalf("%s done twice", j)
+					}
+					seen[j] = true
+				case err := <-errs:
+					t.Fatalf("worker: %v", err)
+				case <-ctx.Done():
+					t.Fatalf("only %d jobs done", len(seen))
+				}
+			}
+			for w := 0; w < workers; w++ {
+				if err := <-errs; err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n, err := producer.Exists(ctx, "jobs", "jobs:processing").Result(); err != nil || n != 0 {
+				t.Fatalf("EXISTS jobs jobs:processing = %d %v", n, err)
+			}
+		})
+	}
+}
