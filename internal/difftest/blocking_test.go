@@ -187,6 +187,10 @@ var blockingScenarios = []struct {
 		bat(1, "CLIENT UNBLOCK 1 TIMEOUT x", "(error) ERR unknown subcommand or wrong number of arguments for 'UNBLOCK'. Try CLIENT HELP."),
 		bat(1, "CLIENT UNBLOCK", "(error) ERR wrong number of arguments for 'client|unblock' command"),
 		bat(0, "PING", "PONG"),
+		// a blocked client whose watched key was touched: flags b and d
+		bat(0, "WATCH k"), bsend(0, "BLPOP q 0", 1), bat(1, "SET k 1"), bfield(1, 0, "flags", "bd"),
+		bat(1, "RPUSH q x"), brecv(0, `1) "q"`, `2) "x"`), bfield(1, 0, "flags", "d"),
+		bat(0, "MULTI"), bat(0, "PING"), bat(0, "EXEC", "(nil)"),
 	}},
 	{"INFO clients counts blocked clients and those with a timeout", []bstep{
 		binfo("blocked_clients", "0"), bsend(0, "BLPOP q 0", 1), binfo("clients_in_timeout_table", "0"),
