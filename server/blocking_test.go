@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -198,4 +199,63 @@ func TestBlockingHugeTimeout(t *testing.T) {
 	silent(t, a, 30*time.Millisecond)
 	exchange(t, b, cmd("RPUSH", "q", "v"), 4)
 	read(t, a, "*2\r\n$1\r\nq\r\n$1\r\nv\r\n")
+}
+
+// TestBlockingChurn: 12 connections block, push, unblock each other and hang up at random for a
+// while (run with -race); afterwards nobody is left blocked and the server still answers.
+func TestBlockingChurn(t *testing.T) {
+	s, addr := start(t, engine.V70)
+	stop := time.Now().Add(700 * time.Millisecond)
+	done := make(chan struct{})
+	for w := 0; w < 12; w++ {
+		go func(w int) {
+			defer func() { done <- struct{}{} }()
+			seed := uint32(w*7919 + 1)
+			next := func(n int) int {
+				seed ^= seed << 13
+				seed ^= seed >> 17
+				seed ^= seed << 5
+				return int(seed % uint32(n))
+			}
+			for time.Now().Before(stop) {
+				c, err := net.Dial("tcp", addr)
+				if err != nil {
+					return
+				}
+				for i := 0; i < 20 && time.Now().Before(stop); i++ {
+					var req string
+					switch next(6) {
+					case 0, 1:
+						req = cmd("BLPOP", "q", "r", "0.05")
+					case 2:
+						req = cmd("BLMOVE", "q", "r", "LEFT", "RIGHT", "0.05")
+					case 3:
+						req = cmd("RPUSH", "q", "x", "y")
+					case 4:
+						req = cmd("CLIENT", "UNBLOCK", fmt.Sprint(1+next(40)))
+					case 5:
+						req = cmd("BZPOPMIN", "z", "0.02") + cmd("ZADD", "z", "1", "m")
+					}
+					c.Write([]byte(req))
+					if next(8) == 0 {
+						break // hang up, maybe while blocked
+					}
+					c.SetReadDeadline(time.Now().Add(2 * time.Second))
+					buf := make([]byte, 256)
+					if _, err := c.Read(buf); err != nil {
+						break
+					}
+				}
+				c.Close()
+			}
+		}(w)
+	}
+	for w := 0; w < 12; w++ {
+		<-done
+	}
+	waitBlocked(t, s, 0)
+	p := dial(t, addr)
+	if got := exchange(t, p, cmd("PING"), 7); got != "+PONG\r\n" {
+		t.Fatalf("PING: %q", got)
+	}
 }
