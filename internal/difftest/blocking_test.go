@@ -518,10 +518,10 @@ func TestGoRedisBLPop(t *testing.T) {
 			if want := "jobs=job:0 jobs=job:1 jobs=job:2"; strings.Join(got, " ") != want {
 				t.Fatalf("worker got %q, want %q", got, want)
 			}
-			if _, err := worker.BRPop(ctx, 100*time.Millisecond, "jobs").Result(); err != redis.Nil {
+			if _, err := worker.BRPop(ctx, time.Second, "jobs").Result(); err != redis.Nil {
 				t.Fatalf("BRPop on an empty queue: %v, want redis.Nil after the timeout", err)
 			}
-			if v, err := worker.BLMove(ctx, "jobs", "processing", "RIGHT", "LEFT", 100*time.Millisecond).Result(); err != redis.Nil {
+			if v, err := worker.BLMove(ctx, "jobs", "processing", "RIGHT", "LEFT", time.Second).Result(); err != redis.Nil {
 				t.Fatalf("BLMove on an empty queue: %q %v, want redis.Nil", v, err)
 			}
 		})
