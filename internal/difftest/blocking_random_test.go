@@ -9,11 +9,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"redscope/internal/transcript"
 )
 
 // TestRandomBlocking: seeded random sessions of three connections over a few keys, mixing
 // blocking commands (timeout 0, so only data or CLIENT UNBLOCK ends them) with pushes, ZADD,
-// moves, renames, deletes, type changes and MULTI/EXEC, in lockstep on redis-server 7.0.15 and
+// moves, renames, deletes, type changes, MULTI/EXEC, CLIENT UNBLOCK and blocked connections that
+// hang up, in lockstep on redis-server 7.0.15 and
 // on redscope. After every command the test asks each server which connections it has blocked
 // (CLIENT LIST flags) and reads the reply of each connection that was woken: which connections
 // block, which are woken, and every reply must be the same on both (bytes).
@@ -26,7 +29,7 @@ func TestRandomBlocking(t *testing.T) {
 	srv, scopeAddr := scopeServer(t)
 	rs := newResetter(t, addr)
 	seeds, steps := envInt("REDSCOPE_BLOCKING_SEEDS", 4), envInt("REDSCOPE_BLOCKING_N", 300)
-	var cmds, woken, blocked int
+	var cmds, woken, blocked, hangups int
 	for seed := 1; seed <= seeds; seed++ {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			rs.reset(t)
@@ -52,6 +55,29 @@ func TestRandomBlocking(t *testing.T) {
 					}
 					pairReplies(t, sides, 3, cmd, step)
 					compareReceive(t, sides, 0, step, "unblocked")
+					continue
+				}
+				if n := countTrue(isBlocked); n > 0 && r.IntN(25) == 0 {
+					// a blocked connection hangs up (or is unblocked by the fourth one)
+					var bl []int
+					for i, b := range isBlocked {
+						if b {
+							bl = append(bl, i)
+						}
+					}
+					i := bl[r.IntN(len(bl))]
+					isBlocked[i] = false
+					if r.IntN(2) == 0 {
+						for _, s := range sides {
+							s.conns[i].Close()
+							s.waitBlocked(t, n-1)
+							s.redial(t, i)
+						}
+						hangups++
+					} else {
+						pairReplies(t, sides, 3, fmt.Sprintf("CLIENT UNBLOCK $id%d %s", i, []string{"TIMEOUT", "ERROR"}[r.IntN(2)]), step)
+						compareReceive(t, sides, i, step, "CLIENT UNBLOCK")
+					}
 					continue
 				}
 				c := free[r.IntN(len(free))]
@@ -110,7 +136,7 @@ func TestRandomBlocking(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d commands, %d blocked, %d woken by another connection (every reply compared)", cmds, blocked, woken)
+	t.Logf("%d commands, %d blocked, %d woken by another connection, %d hang-ups while blocked (every reply compared)", cmds, blocked, woken, hangups)
 }
 
 func countTrue(b []bool) int {
@@ -274,4 +300,19 @@ func compareReceive(t *testing.T, sides []*bside, i, step int, after string) {
 	if !bytes.Equal(raws[0], raws[1]) {
 		t.Fatalf("step %d: connection %d woken by %s:\nredis-server: %q\nredscope:     %q", step, i, after, raws[0], raws[1])
 	}
+}
+
+// redial replaces connection i (closed) with a new one.
+func (s *bside) redial(t *testing.T, i int) {
+	t.Helper()
+	c, err := transcript.Dial(s.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	_, r, err := c.DoStrings("CLIENT", "ID")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.conns[i], s.ids[i] = c, fmt.Sprint(r.Int)
 }
