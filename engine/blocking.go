@@ -176,7 +176,7 @@ func (e *Engine) blockFor(sp blockSpec) Reply {
 	cmd, kind, keys, target, deadline, deny, serve := sp.cmd, sp.kind, sp.keys, sp.target, sp.deadline, sp.deny, sp.serve
 	// A blocking command called by another command (a script's redis.call) is not the command
 	// the client runs: it may not block, as a script's client is CLIENT_DENY_BLOCKING.
-	nested := len(e.running) > 0 && !eqFold(e.running, cmd)
+	nested := e.execDepth > 1 || len(e.running) > 0 && !eqFold(e.running, cmd)
 	if nested || e.blk.deny > 0 || e.inMultiExec {
 		return deny
 	}

@@ -322,9 +322,13 @@ func TestBlockingNestedCommandDenied(t *testing.T) {
 	e.blocker, e.running = c[0], []byte("EVAL")
 	r := e.dispatch([][]byte{[]byte("BLMOVE"), []byte("q"), []byte("d"), []byte("LEFT"), []byte("LEFT"), []byte("0")})
 	r2 := e.dispatch([][]byte{[]byte("BLPOP"), []byte("q"), []byte("0")})
+	// the same through a nested exec (what a script runner might call)
+	e.execDepth++
+	r3 := e.exec([][]byte{[]byte("BLPOP"), []byte("q"), []byte("0")})
+	e.execDepth--
 	e.blocker, e.running = nil, nil
-	if r.Kind != KindNil || r2.Kind != KindNilArray || c[0].Blocked() || e.BlockedClients() != 0 {
-		t.Fatalf("nested BLMOVE %q, BLPOP %q, blocked %v", oneLine(r), oneLine(r2), c[0].Blocked())
+	if r.Kind != KindNil || r2.Kind != KindNilArray || r3.Reply.Kind != KindNilArray || c[0].Blocked() || e.BlockedClients() != 0 {
+		t.Fatalf("nested BLMOVE %q, BLPOP %q, exec BLPOP %q, blocked %v", oneLine(r), oneLine(r2), oneLine(r3.Reply), c[0].Blocked())
 	}
 }
 

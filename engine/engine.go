@@ -76,6 +76,7 @@ type Engine struct {
 	blocker     *Client
 	blockArgs   [][]byte // the blocker's command
 	running     []byte   // name of the command Exec runs (a blocking command called by another may not block)
+	execDepth   int      // exec nesting (a command run from inside another may not block)
 	inMultiExec bool
 	// Work counts the elementary steps (bytes scanned/moved, registers touched…) commands did;
 	// labs report it instead of wall time.
@@ -161,12 +162,14 @@ func (e *Engine) exec(args [][]byte) (res Result) {
 	if len(args) > 0 {
 		e.running = args[0]
 	}
+	e.execDepth++
 	defer func() {
 		if p := recover(); p != nil {
 			res = Result{Reply: Err(fmt.Sprintf("ERR redscope internal error: %v", p)), Events: e.events}
 		}
 		e.events = nil
 		e.running = running
+		e.execDepth--
 	}()
 	if e.watching() {
 		return Result{Reply: e.dispatchWatched(args), Events: e.events}
