@@ -21,6 +21,8 @@ package engine
 //     expired when WATCHed is not touched by its own deletion; a key alive at WATCH that has
 //     expired by EXEC aborts it (7.0's isWatchedKeyExpired).
 //   - Nothing is checked while nobody watches: one length test on the hot path.
+//   - A blocking command never blocks in EXEC: it answers at once (blocking.go); the keys the
+//     transaction made ready are served after EXEC, like after any command (Client.Exec).
 
 import (
 	"hash/maphash"
