@@ -75,54 +75,86 @@ func (a *Auto) Update(in Input) {
 	if x != nil && x.Console && x.Error {
 		a.ErrCmd, a.ErrText = x.Cmd, x.Reply
 	}
-	switch {
-	case x == nil || !x.Console:
-		if a.base != nil {
-			a.use(a.base, a.baseName, in)
+	// The exchange to draw: the last typed one that named a key, or the last picture.
+	for i := len(in.Last) - 1; i >= 0; i-- {
+		y := &in.Last[i]
+		if y.Cmd == "" {
+			continue
+		}
+		if !y.Console {
+			break // back to the lesson's step
+		}
+		if lesson.IsRingLine(y.Cmd) || isKeyslot(*y) {
+			a.ring(in)
 			return
 		}
-		a.use(a.instance("keys"), "keys", in)
-		return
-	case lesson.IsRingLine(x.Cmd) || isKeyslot(*x):
-		if a.baseName == "ring" {
-			a.use(a.base, "ring", in)
-		} else {
-			a.use(a.instance("ring"), "ring", in)
+		touched := TouchedKeys(in.Engine, *y)
+		if len(touched) == 0 {
+			continue // PING, DBSIZE, an unknown command: what came before
 		}
+		a.typed(in, *y, touched)
 		return
 	}
-	touched := TouchedKeys(in.Engine, *x)
-	key := primaryKey(in.Engine, *x, touched)
+	if a.base != nil {
+		a.use(a.base, a.baseName, in)
+		return
+	}
+	if a.cur == nil {
+		a.use(a.instance("keys"), "keys", in)
+		return
+	}
+	// Free play and nothing typed named a key since: the last picture, redrawn from the engine.
+	sub := a.sub
+	sub.Engine, sub.Lang = in.Engine, in.Lang
+	a.use(a.cur, a.curName, sub)
+}
+
+func (a *Auto) ring(in Input) {
+	if a.baseName == "ring" {
+		a.use(a.base, "ring", in)
+		return
+	}
+	a.use(a.instance("ring"), "ring", in)
+}
+
+// typed draws exchange x, which touched keys.
+func (a *Auto) typed(in Input, x lesson.Exchange, touched []string) {
+	key := primaryKey(in.Engine, x, touched)
 	if key == "" {
-		if len(touched) > 0 || a.cur == nil {
-			// The key is gone (DEL, the last pop) or nothing was drawn yet: the key list.
-			a.use(a.instance("keys"), "keys", Input{Engine: in.Engine, Keys: in.Keys, Last: []lesson.Exchange{*x}, Lang: in.Lang})
-			return
-		}
-		// No key (PING, DBSIZE, an unknown command): the last picture, redrawn from the engine.
-		sub := a.sub
-		sub.Engine, sub.Lang = in.Engine, in.Lang
-		if a.cur == a.base {
-			sub = in
-		}
-		a.use(a.cur, a.curName, sub)
+		// The key is gone (DEL, the last pop): the key list.
+		a.use(a.instance("keys"), "keys", Input{Engine: in.Engine, Last: []lesson.Exchange{x}, Lang: in.Lang})
 		return
 	}
 	if a.base != nil && a.lessonKeys[key] {
 		a.use(a.base, a.baseName, in)
 		return
 	}
-	name := SceneFor(in.Engine, *x, key)
+	name := SceneFor(in.Engine, x, key)
 	keys := []string{key}
+	draw := map[string]bool{key: true}
 	for _, k := range touched {
-		if k != key && SceneFor(in.Engine, *x, k) == name && in.Engine.Peek([]byte(k)) != nil {
+		if !draw[k] && SceneFor(in.Engine, x, k) == name {
 			keys = append(keys, k)
+			draw[k] = true
 		}
 	}
-	if name == "list" && len(keys) == 2 && len(touched) >= 2 && touched[0] == keys[1] {
-		keys[0], keys[1] = keys[1], keys[0] // LMOVE: the source above the destination
+	// Only the events about the keys drawn (RENAME's old name, SMOVE's emptied source are gone).
+	y := x
+	y.Events = nil
+	for _, ev := range x.Events {
+		if k, ok := rawKey(ev); !ok || draw[k] {
+			y.Events = append(y.Events, ev)
+		}
 	}
-	a.use(a.instance(name), name, Input{Engine: in.Engine, Keys: keys, Last: []lesson.Exchange{*x}, Lang: in.Lang})
+	a.use(a.instance(name), name, Input{Engine: in.Engine, Keys: keys, Last: []lesson.Exchange{y}, Lang: in.Lang})
+}
+
+// rawKey is the key an event's Key field names (RENAME's old name, unlike eventKey).
+func rawKey(ev engine.Event) (string, bool) {
+	if k, ok := ev.(engine.KeyEvent); ok {
+		return k.Key, true
+	}
+	return eventKey(ev)
 }
 
 func (a *Auto) use(sc Scene, name string, in Input) {
@@ -319,10 +351,8 @@ func (a *Auto) Frame(r Rect, t float64) []Prim {
 	out := a.cur.Frame(Rect{r.X, r.Y + bandH, r.W, math0(r.H - bandH)}, t)
 	var l list
 	l.rect(r.X, r.Y, r.W, bandH, ErrorC)
-	txt := a.ErrCmd + " → " + a.ErrText
 	l.text(r.X+f*0.6, r.Y+f*0.25, clipTo(a.ErrCmd, r.W-f*1.2, f*0.8), f*0.8, TextOn(ErrorC), Left, true)
 	l.text(r.X+f*0.6, r.Y+f*1.2, clipTo(a.ErrText, r.W-f*1.2, f*0.85), f*0.85, TextOn(ErrorC), Left, true)
-	_ = txt
 	return append(out, l...)
 }
 

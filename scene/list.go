@@ -22,7 +22,8 @@ import (
 // them. Everything comes from the engine: PeekList for the nodes, ListEvent for what moved,
 // EncodingEvent for a listpack ↔ quicklist conversion.
 type List struct {
-	Lists []ListShow // at most ListMax, in the order of Input.Keys
+	Lists []ListShow // at most ListMax: Input.Keys, a source before its destination
+	focus string     // Input.Keys[0]
 	Moves []engine.ListEvent
 	Conv  *engine.EncodingEvent
 	lang  string
@@ -72,6 +73,9 @@ func (s *List) Update(in Input) {
 			}
 		}
 	}
+	if len(keys) > 0 {
+		s.focus = keys[0]
+	}
 	for _, k := range keys {
 		if len(s.Lists) == ListMax {
 			break
@@ -101,15 +105,14 @@ func (s *List) Update(in Input) {
 		ls.PushH, ls.PushT = min(ls.PushH, ls.View.Len), min(ls.PushT, ls.View.Len)
 		s.Lists = append(s.Lists, ls)
 	}
+	// LMOVE: the list popped first is drawn above the one pushed.
+	if len(s.Lists) == 2 && len(s.Moves) > 0 && s.Moves[0].Op == "pop" && s.Moves[0].Key == s.Lists[1].Key {
+		s.Lists[0], s.Lists[1] = s.Lists[1], s.Lists[0]
+	}
 }
 
-// Focus implements Focuser: the first list drawn.
-func (s *List) Focus() (string, string) {
-	if len(s.Lists) == 0 {
-		return "list", ""
-	}
-	return "list", s.Lists[0].Key
-}
+// Focus implements Focuser: the list the command was about (LMOVE's destination).
+func (s *List) Focus() (string, string) { return "list", s.focus }
 
 // Describe implements Describer, e.g. "list jobs: quicklist, 2 nodes (listpack 3 entries 24 B;
 // 5 entries 41 B)".
