@@ -315,7 +315,7 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check) E
 	case len(args) == 0:
 	default:
 		res := p.eng.Exec(args)
-		x.Reply = LocalReply(strings.TrimSuffix(res.Reply.FormatCLI(), "\n"), p.cfg.Lang)
+		x.Reply = strings.TrimSuffix(res.Reply.FormatCLI(), "\n")
 		x.Error = res.Reply.IsError()
 		x.Events = res.Events
 	}
@@ -323,6 +323,7 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check) E
 }
 
 func (p *Player) evalChecks(x Exchange, checks []Check) Exchange {
+	x.Reply = LocalReply(x.Reply, p.cfg.Lang) // help.go: "not simulated" in the page's language
 	for _, c := range checks {
 		got := p.measure(c, x.Reply)
 		x.Checks = append(x.Checks, CheckResult{Check: c.String(), OK: got == c.Want, Got: got})

@@ -338,7 +338,7 @@ func keySentence(lang string, k lesson.KeyInfo) string {
 }
 
 // Frame implements Scene: the inner scene, and the error band at the top when the last typed
-// command failed.
+// command failed (the command, then the reply wrapped at word boundaries, at most ErrLines lines).
 func (a *Auto) Frame(r Rect, t float64) []Prim {
 	if a.cur == nil {
 		return nil
@@ -347,13 +347,57 @@ func (a *Auto) Frame(r Rect, t float64) []Prim {
 		return a.cur.Frame(r, t)
 	}
 	f := FontSize(r)
-	bandH := f * 2.4
-	out := a.cur.Frame(Rect{r.X, r.Y + bandH, r.W, math0(r.H - bandH)}, t)
+	size := f * 0.8
+	w := r.W - f*1.2
+	lines := append([]string{"> " + a.ErrCmd}, WrapMono(a.ErrText, w, size, ErrLines)...)
+	for i := range lines {
+		lines[i] = clipTo(lines[i], w, size)
+	}
+	bandH := float64(len(lines))*size*1.3 + f*0.6
+	out := a.cur.Frame(Rect{r.X, r.Y + bandH, r.W, max(r.H-bandH, 0)}, t)
 	var l list
 	l.rect(r.X, r.Y, r.W, bandH, ErrorC)
-	l.text(r.X+f*0.6, r.Y+f*0.25, clipTo(a.ErrCmd, r.W-f*1.2, f*0.8), f*0.8, TextOn(ErrorC), Left, true)
-	l.text(r.X+f*0.6, r.Y+f*1.2, clipTo(a.ErrText, r.W-f*1.2, f*0.85), f*0.85, TextOn(ErrorC), Left, true)
+	for i, s := range lines {
+		l.text(r.X+f*0.6, r.Y+f*0.3+float64(i)*size*1.3, s, size, TextOn(ErrorC), Left, true)
+	}
 	return append(out, l...)
 }
 
-func math0(v float64) float64 { return max(v, 0) }
+// ErrLines is how many lines of an error reply the band shows.
+const ErrLines = 3
+
+// WrapMono splits s at spaces into lines of at most w pixels of monospace text at size; a word
+// longer than a line is cut; more than maxLines lines end in "…".
+func WrapMono(s string, w, size float64, maxLines int) []string {
+	per := max(1, int(w/(MonoAdvance*size)))
+	var out []string
+	line := []rune{}
+	for _, word := range strings.Fields(s) {
+		wr := []rune(word)
+		for len(wr) > per {
+			if len(line) > 0 {
+				out = append(out, string(line))
+				line = line[:0]
+			}
+			out = append(out, string(wr[:per]))
+			wr = wr[per:]
+		}
+		switch {
+		case len(line) == 0:
+			line = append(line, wr...)
+		case len(line)+1+len(wr) <= per:
+			line = append(append(line, ' '), wr...)
+		default:
+			out = append(out, string(line))
+			line = append([]rune{}, wr...)
+		}
+	}
+	if len(line) > 0 {
+		out = append(out, string(line))
+	}
+	if len(out) > maxLines {
+		out = out[:maxLines]
+		out[maxLines-1] = clip(out[maxLines-1]+" …", per)
+	}
+	return out
+}

@@ -197,3 +197,18 @@ func TestKeysDescribe(t *testing.T) {
 		t.Errorf("vi empty %q", d)
 	}
 }
+
+func TestWrapMono(t *testing.T) {
+	// 10 glyphs per line at size 10 (advance 6.001 px) in 61 px.
+	got := WrapMono("(error) WRONGTYPE Operation against a key", 61, 10, 5)
+	want := []string{"(error)", "WRONGTYPE", "Operation", "against a", "key"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("%q", got)
+	}
+	if got := WrapMono("abcdefghijklmnop", 61, 10, 5); strings.Join(got, "|") != "abcdefghij|klmnop" {
+		t.Errorf("long word %q", got)
+	}
+	if got := WrapMono("a b c d e f g h i j k l m n o p q r s t u v w", 61, 10, 2); len(got) != 2 || !strings.HasSuffix(got[1], "…") {
+		t.Errorf("capped %q", got)
+	}
+}
