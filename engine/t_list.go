@@ -424,6 +424,7 @@ func qlDir(d int) quicklist.Direction {
 // plain element), or the whole listpack of a listpack-encoded list.
 type ListNode struct {
 	Plain   bool
+	Header  []byte      // a packed node's 6 header bytes: total bytes and entry count, little-endian
 	Bytes   int         // node->sz: the listpack's total bytes (header 6 + entries + end 1), or the plain element's length
 	Usable  int         // the allocation's size class
 	Count   int         // elements in the node
@@ -433,9 +434,14 @@ type ListNode struct {
 // ListEntry is one element of a node with the bytes its listpack entry takes (encoding + data +
 // backlen): "hello" is 7 bytes (1 + 5 + 1), the integer 42 is 2 (one 7-bit int byte + backlen).
 type ListEntry struct {
-	Value string
-	Int   bool
-	Size  int
+	Value  string
+	Int    bool
+	Size   int
+	Offset int    // byte offset of the entry in its listpack (what ListpackEvent.Offset names)
+	Enc    string // the listpack encoding: "6bit-str", "7bit-uint", "16bit-int", …
+	Head   int    // bytes of the encoding header (a 7-bit uint or 13-bit int is all header)
+	Back   int    // bytes of the backlen
+	Raw    []byte // the entry's first bytes as stored (at most 16)
 }
 
 // ListView is a list's storage: its nodes head first. A long quicklist reports its first nodes and
@@ -496,13 +502,32 @@ func (e *Engine) PeekList(key []byte, perNode, maxNodes int) (v ListView, ok boo
 func (e *Engine) lpNode(lp *listpack.Listpack, perNode int) ListNode {
 	work := lp.Work // reading is not the command's work
 	defer func() { lp.Work = work }()
-	n := ListNode{Bytes: lp.TotalBytes(), Usable: lp.Usable(e.alloc), Count: lp.Len()}
+	n := ListNode{Bytes: lp.TotalBytes(), Usable: lp.Usable(e.alloc), Count: lp.Len(), Header: append([]byte(nil), lp.Bytes()[:listpack.HeaderSize]...)}
 	for p := lp.First(); p >= 0 && len(n.Entries) < perNode; p = lp.Next(p) {
 		s, iv, isInt, ok := lp.Get(p)
 		if !ok {
 			break
 		}
-		en := ListEntry{Int: isInt, Size: lp.EntrySizeAt(p)}
+		size := lp.EntrySizeAt(p)
+		enc := lp.EncodingAt(p)
+		en := ListEntry{Int: isInt, Size: size, Offset: p, Enc: enc.String(), Raw: append([]byte(nil), lp.Bytes()[p:p+min(size, 16)]...)}
+		switch enc {
+		case listpack.EncUint7:
+			en.Head = 1
+		case listpack.EncInt13:
+			en.Head = 2
+		case listpack.EncStr12:
+			en.Head = 2
+		case listpack.EncStr32:
+			en.Head = 5
+		default:
+			en.Head = 1 // one encoding byte (6-bit strings, 16…64-bit integers)
+		}
+		// size = l + BacklenSize(l), where l (encoding + data) is what the backlen stores
+		en.Back = 1
+		for en.Back < 5 && listpack.BacklenSize(size-en.Back) != en.Back {
+			en.Back++
+		}
 		if isInt {
 			en.Value = strconv.FormatInt(iv, 10)
 		} else {

@@ -82,7 +82,8 @@ func (a *Auto) Update(in Input) {
 			continue
 		}
 		if !y.Console {
-			break // back to the lesson's step
+			a.step(in) // back to the lesson's step
+			return
 		}
 		if lesson.IsRingLine(y.Cmd) || isKeyslot(*y) {
 			a.ring(in)
@@ -95,18 +96,23 @@ func (a *Auto) Update(in Input) {
 		a.typed(in, *y, touched)
 		return
 	}
-	if a.base != nil {
-		a.use(a.base, a.baseName, in)
-		return
-	}
-	if a.cur == nil {
-		a.use(a.instance("keys"), "keys", in)
+	if a.base != nil || a.cur == nil {
+		a.step(in)
 		return
 	}
 	// Free play and nothing typed named a key since: the last picture, redrawn from the engine.
 	sub := a.sub
 	sub.Engine, sub.Lang = in.Engine, in.Lang
 	a.use(a.cur, a.curName, sub)
+}
+
+// step draws a lesson's step (or position 0): the lesson's scene, else the key list.
+func (a *Auto) step(in Input) {
+	if a.base != nil {
+		a.use(a.base, a.baseName, in)
+		return
+	}
+	a.use(a.instance("keys"), "keys", in)
 }
 
 func (a *Auto) ring(in Input) {

@@ -212,3 +212,26 @@ func TestWrapMono(t *testing.T) {
 		t.Errorf("capped %q", got)
 	}
 }
+
+// TestAutoLessonNoScene: a lesson with `scene none` draws the key list at its steps, and a typed
+// key's scene in between.
+func TestAutoLessonNoScene(t *testing.T) {
+	l, err := lesson.Parse("t.lesson", []byte(strings.Replace(autoLesson, "scene encoding", "scene none", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := lesson.NewPlayer(lesson.Config{Version: engine.V88})
+	p.Load(l)
+	a := NewAuto(l.Scene, l.Keys)
+	p.Step()
+	if sc, _ := autoAfter(t, p, a, "en"); sc != "keys" {
+		t.Fatalf("step 1: %s", sc)
+	}
+	if sc, k := autoAfter(t, p, a, "en", "RPUSH jobs a"); sc != "list" || k != "jobs" {
+		t.Fatalf("typed: %s/%s", sc, k)
+	}
+	p.Step()
+	if sc, _ := autoAfter(t, p, a, "en"); sc != "keys" {
+		t.Fatalf("step 2: %s", sc)
+	}
+}

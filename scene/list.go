@@ -38,6 +38,17 @@ type ListShow struct {
 	PushT  int      // … at the tail
 	Popped []string // elements the step popped, in order
 	PopH   bool     // the last pop was at the head
+	Edit   *ListEdit
+}
+
+// ListEdit is the last byte-level change the step made inside one of the list's listpacks (a
+// listpack-encoded list's ListpackEvent, or a quicklist node's QuicklistEvent).
+type ListEdit struct {
+	Op                     string // "insert", "replace", "delete", "delete-range", "truncate"; or a quicklist node op: "node-new", "node-del", "split", "merge"
+	Offset, Added, Removed int
+	Moved                  int
+	Packed                 bool // Offset is within the list's only listpack (listpack encoding)
+	NodeBytes, NodeElems   int  // the quicklist node after the change
 }
 
 const (
@@ -82,6 +93,24 @@ func (s *List) Update(in Input) {
 		}
 		ls := ListShow{Key: k, Info: lesson.Measure(in.Engine, k)}
 		ls.View, _ = in.Engine.PeekList([]byte(k), ListPerNode, ListNodes)
+		for _, x := range in.Last {
+			for _, ev := range x.Events {
+				switch ev := ev.(type) {
+				case engine.ListpackEvent:
+					if ev.Key == k {
+						ls.Edit = &ListEdit{Op: ev.Op, Offset: ev.Offset, Added: ev.Added, Removed: ev.Removed, Moved: ev.Moved, Packed: true}
+					}
+				case engine.QuicklistEvent:
+					if ev.Key == k {
+						ls.Edit = &ListEdit{Op: ev.Op, Offset: ev.Change.Offset, Added: ev.Change.Added, Removed: ev.Change.Removed,
+							Moved: ev.Change.Moved, NodeBytes: ev.NodeBytes, NodeElems: ev.NodeElems}
+						if ev.Op == "listpack" {
+							ls.Edit.Op = ev.Change.Kind.String()
+						}
+					}
+				}
+			}
+		}
 		for _, m := range s.Moves {
 			if m.Key != k {
 				continue
@@ -190,11 +219,12 @@ func (ls ListShow) nodes() []engine.ListNode { return ls.View.Nodes }
 
 // ListCell is one drawn part of a node's strip.
 type ListCell struct {
-	X, W  float64
-	Kind  int    // ListHdr, ListEntry, ListMore, ListEnd
-	Bytes int    // bytes the part stands for
-	Text  string // the element (entries)
-	Lit   bool   // pushed by the step
+	X, W   float64
+	Offset int    // an entry's byte offset in the listpack
+	Kind   int    // ListHdr, ListEntry, ListMore, ListEnd
+	Bytes  int    // bytes the part stands for
+	Text   string // the element (entries)
+	Lit    bool   // pushed by the step
 }
 
 // Parts of a node strip.
@@ -213,7 +243,7 @@ func ListStrip(x, w, minW float64, n engine.ListNode) []ListCell {
 	cells := []ListCell{{Kind: ListHdr, Bytes: 6, Text: "hdr"}}
 	rest := n.Bytes - 7
 	for _, e := range n.Entries {
-		cells = append(cells, ListCell{Kind: ListEntry, Bytes: e.Size, Text: e.Value})
+		cells = append(cells, ListCell{Kind: ListEntry, Bytes: e.Size, Text: e.Value, Offset: e.Offset})
 		rest -= e.Size
 	}
 	if len(n.Entries) < n.Count && rest > 0 {
@@ -249,6 +279,9 @@ func ListNodeRects(x, w, gap, maxW float64, n int) (xs []float64, bw float64) {
 	return xs, bw
 }
 
+// listAnchor is where a drawn list's ends are, for LMOVE's arrow.
+type listAnchor struct{ headX, tailX, top, bottom float64 }
+
 // Frame implements Scene.
 func (s *List) Frame(r Rect, t float64) []Prim {
 	var l list
@@ -258,54 +291,112 @@ func (s *List) Frame(r Rect, t float64) []Prim {
 		l.text(in.X, in.Y, tr(s.lang, "No list yet. Try RPUSH jobs a b c.", "Chưa có list. Thử RPUSH jobs a b c."), f, Dim, Left, false)
 		return l
 	}
-	rowH := in.H / float64(len(s.Lists))
-	for i, ls := range s.Lists {
-		row := Rect{in.X, in.Y + float64(i)*rowH, in.W, rowH - f*0.6}
-		s.frameList(&l, row, ls, f, t)
+	gap := 0.0
+	if len(s.Lists) == 2 {
+		gap = f * 2.2 // room for LMOVE's arrow
 	}
-	// LMOVE: the element travels from the source row to the destination row.
-	if len(s.Lists) == 2 && len(s.Lists[0].Popped) > 0 && (s.Lists[1].PushH+s.Lists[1].PushT) > 0 {
-		v := s.Lists[0].Popped[len(s.Lists[0].Popped)-1]
-		y0, y1 := in.Y+rowH*0.55, in.Y+rowH*1.35
-		x := in.X + in.W/2
-		l.line(x, y0, x, y1, 2, Accent.Alpha(Pulse(t)))
-		l.text(x+f*0.4, (y0+y1)/2-f*0.5, "LMOVE "+clip(v, 16)+" ↓", f*0.85, Accent, Left, true)
+	rowH := (in.H - gap) / float64(len(s.Lists))
+	var anchors []listAnchor
+	for i, ls := range s.Lists {
+		row := Rect{in.X, in.Y + float64(i)*(rowH+gap), in.W, rowH}
+		anchors = append(anchors, s.frameList(&l, row, ls, f, t))
+	}
+	// LMOVE: the element travels from the end it left to the end it entered.
+	if len(anchors) == 2 && len(s.Lists[0].Popped) > 0 && s.Lists[1].PushH+s.Lists[1].PushT > 0 {
+		src, dst := anchors[0], anchors[1]
+		x0, x1 := src.tailX, dst.tailX
+		if s.Lists[0].PopH {
+			x0 = src.headX
+		}
+		if s.Lists[1].PushH > 0 {
+			x1 = dst.headX
+		}
+		c := Accent.Alpha(Pulse(t))
+		l.line(x0, src.bottom, x1, dst.top, 2, c)
+		v := clip(s.Lists[0].Popped[len(s.Lists[0].Popped)-1], 16)
+		sz := max(f*0.8, 11)
+		l.text((x0+x1)/2, (src.bottom+dst.top)/2-sz*0.6, "LMOVE "+v, sz, Accent, Center, true)
 	}
 	return l
 }
 
-func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) {
+// listLabel is the smallest text the list scene draws: 11 CSS px at least (a phone's stage).
+func listLabel(f float64) float64 { return max(f*0.75, 11) }
+
+func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor {
 	y := r.Y
-	title := ls.Key
+	small := listLabel(f)
+	compact := r.W < 560
+	name := ls.Key
+	var figures string
 	switch {
 	case !ls.Info.Exists:
-		title += tr(s.lang, " — does not exist", " — không tồn tại")
+		name += tr(s.lang, " — does not exist", " — không tồn tại")
 	case ls.Info.Type != "list":
-		title += " — " + ls.Info.Type
+		name += " — " + ls.Info.Type
 	default:
-		title += fmt.Sprintf(" · %s · LLEN %d · MEMORY USAGE %d B", ls.Info.Encoding, ls.View.Len, ls.Info.Memory)
+		name += " · " + ls.Info.Encoding
+		figures = fmt.Sprintf("LLEN %d · MEMORY USAGE %d B", ls.View.Len, ls.Info.Memory)
 	}
-	l.text(r.X, y, title, f, TextColor, Left, true)
-	y += f * 1.5
+	if figures != "" && MonoWidth(name+" · "+figures, f) <= r.W {
+		l.text(r.X, y, name+" · "+figures, f, TextColor, Left, true)
+		y += f * 1.5
+	} else {
+		l.text(r.X, y, clipTo(name, r.W, f), f, TextColor, Left, true)
+		y += f * 1.3
+		if figures != "" {
+			l.text(r.X, y, clipTo(figures, r.W, small), small, Dim, Left, true)
+			y += small * 1.5
+		}
+	}
 	if !ls.Info.Exists || ls.Info.Type != "list" {
 		if len(ls.Popped) > 0 {
-			l.text(r.X, y, tr(s.lang, "popped: %s (the last element: the key is deleted)", "đã lấy ra: %s (phần tử cuối: khoá bị xoá)", strings.Join(ls.Popped, ", ")), f*0.85, Accent, Left, true)
+			l.text(r.X, y, clipTo(tr(s.lang, "popped: %s (the last element: the key is deleted)", "đã lấy ra: %s (phần tử cuối: khoá bị xoá)", strings.Join(ls.Popped, ", ")), r.W, small), small, Accent, Left, true)
 		}
-		return
+		return listAnchor{r.X, r.X + r.W, y, y + f}
 	}
 	v := ls.View
-	// head / tail labels and the popped elements outside their end
-	pad := f * 3.2
-	inner := Rect{r.X + pad, y, r.W - 2*pad, math.Max(f*3, math.Min(r.Y+r.H-y-f*1.6, f*6))}
-	l.text(r.X, y+inner.H/2-f*0.5, "head", f*0.8, Dim, Left, false)
-	l.text(r.X+r.W, y+inner.H/2-f*0.5, "tail", f*0.8, Dim, Right, false)
+	popped := ""
 	if len(ls.Popped) > 0 {
-		last := clip(ls.Popped[len(ls.Popped)-1], 10)
-		c := Accent.Alpha(Pulse(t))
-		if ls.PopH {
-			l.text(r.X, y+inner.H/2+f*0.5, "← "+last, f*0.8, c, Left, true)
-		} else {
-			l.text(r.X+r.W, y+inner.H/2+f*0.5, last+" →", f*0.8, c, Right, true)
+		popped = clip(ls.Popped[len(ls.Popped)-1], 10)
+	}
+	// head and tail: beside the strip, or above it on a narrow stage
+	pad := 0.0
+	if !compact {
+		pad = min(max(f*3.2, MonoWidth("← "+popped, small)+f*0.5), r.W*0.15)
+	} else {
+		l.text(r.X, y, tr(s.lang, "head", "đầu"), small, Dim, Left, false)
+		l.text(r.X+r.W, y, tr(s.lang, "tail", "đuôi"), small, Dim, Right, false)
+		if popped != "" {
+			pc := Accent.Alpha(Pulse(t))
+			if ls.PopH {
+				l.text(r.X+MonoWidth("head ", small)+f*0.3, y, "← "+popped, small, pc, Left, true)
+			} else {
+				l.text(r.X+r.W-MonoWidth("tail ", small)-f*0.3, y, popped+" →", small, pc, Right, true)
+			}
+		}
+		y += small * 1.4
+	}
+	notes := 0
+	if ls.Edit != nil {
+		notes++
+	}
+	if s.Conv != nil && s.Conv.Key == ls.Key {
+		notes++
+	}
+	avail := r.Y + r.H - y - float64(notes)*small*1.4
+	boxH := min(max(avail*0.42, f*3.2), f*7)
+	inner := Rect{r.X + pad, y, r.W - 2*pad, boxH}
+	if !compact {
+		l.text(r.X, y+boxH/2-small*0.6, tr(s.lang, "head", "đầu"), small, Dim, Left, false)
+		l.text(r.X+r.W, y+boxH/2-small*0.6, tr(s.lang, "tail", "đuôi"), small, Dim, Right, false)
+		if popped != "" {
+			pc := Accent.Alpha(Pulse(t))
+			if ls.PopH {
+				l.text(r.X, y+boxH/2+small*0.7, "← "+popped, small, pc, Left, true)
+			} else {
+				l.text(r.X+r.W, y+boxH/2+small*0.7, popped+" →", small, pc, Right, true)
+			}
 		}
 	}
 	nodes := v.Nodes
@@ -313,36 +404,29 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) {
 	if v.Skipped > 0 {
 		slots++ // the "… n nodes …" gap
 	}
-	gap := f * 1.6
+	gap := f * 1.4
 	if !v.Quicklist {
 		gap = 0
 	}
 	xs, bw := ListNodeRects(inner.X, inner.W, gap, inner.W, slots)
-	// elements counted from the head: which are lit
-	idx := 0
-	slot := 0
+	idx, slot := 0, 0
 	for ni, n := range nodes {
 		if v.Skipped > 0 && ni == len(nodes)-1 {
-			// the gap slot for the skipped nodes
-			l.text(xs[slot]+bw/2, inner.Y+inner.H/2-f*0.5, tr(s.lang, "… %d nodes …", "… %d node …", v.Skipped), f*0.8, Dim, Center, false)
+			l.text(xs[slot]+bw/2, inner.Y+inner.H/2-small*0.6, tr(s.lang, "… %d nodes …", "… %d node …", v.Skipped), small, Dim, Center, false)
 			slot++
 			idx = v.Len - n.Count
 		}
 		x0 := xs[slot]
-		// node box
-		label := fmt.Sprintf("%d B · %d", n.Bytes, n.Count)
+		label := fitNodeLabel(s.lang, n, bw, small)
 		if v.Quicklist {
-			if n.Plain {
-				label = fmt.Sprintf("plain %d B", n.Bytes)
-			}
 			l.frame(x0, inner.Y, bw, inner.H, 1.5, Grid)
 		}
-		l.text(x0+bw/2, inner.Y+f*0.2, label, f*0.75, Dim, Center, false)
-		sy, sh := inner.Y+f*1.2, inner.H-f*1.6
+		l.text(x0+bw/2, inner.Y+small*0.2, label, small, Dim, Center, false)
+		sy, sh := inner.Y+small*1.5, inner.H-small*1.9
 		if n.Plain {
 			l.rect(x0+f*0.2, sy, bw-f*0.4, sh, DataC)
 			if len(n.Entries) > 0 {
-				l.text(x0+bw/2, sy+sh/2-f*0.45, clip(n.Entries[0].Value, 12), f*0.8, TextOn(DataC), Center, true)
+				l.text(x0+bw/2, sy+sh/2-small*0.6, clipTo(n.Entries[0].Value, bw-f*0.4, small), small, TextOn(DataC), Center, true)
 			}
 			idx++
 		} else {
@@ -352,7 +436,8 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) {
 				switch c.Kind {
 				case ListEntry:
 					fill = DataC
-					lit := idx < ls.PushH || idx >= v.Len-ls.PushT
+					lit := idx < ls.PushH || idx >= v.Len-ls.PushT ||
+						(ls.Edit != nil && ls.Edit.Packed && ls.Edit.Added > 0 && c.Offset == ls.Edit.Offset)
 					if lit {
 						fill = Accent.Mix(DataC, 1-Pulse(t))
 					}
@@ -363,36 +448,186 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) {
 				case ListEnd:
 					fill = NulC
 				}
-				l.rect(c.X, sy, math.Max(c.W-1, 1), sh, fill)
-				txt := c.Text
-				if c.Kind == ListEntry {
-					txt = clipTo(c.Text, c.W-2, f*0.75)
-				} else if c.Kind != ListMore {
-					txt = clipTo(txt, c.W-2, f*0.6)
+				l.rect(c.X, sy, max(c.W-1, 1), sh, fill)
+				sz := max(f*0.8, 11)
+				if c.Kind != ListEntry {
+					sz = small
 				}
-				if txt != "" {
-					sz := f * 0.75
-					if c.Kind == ListHdr || c.Kind == ListEnd {
-						sz = f * 0.6
-					}
-					l.text(c.X+c.W/2, sy+sh/2-sz*0.55, txt, sz, TextOn(fill), Center, true)
+				if txt := clipTo(c.Text, c.W-2, sz); txt != "" {
+					l.text(c.X+c.W/2, sy+sh/2-sz*0.6, txt, sz, TextOn(fill), Center, true)
 				}
 			}
 		}
-		// prev/next links between quicklist nodes
 		if v.Quicklist && slot+1 < len(xs) {
 			ax := x0 + bw
-			l.line(ax, inner.Y+inner.H*0.4, ax+gap, inner.Y+inner.H*0.4, 1.5, Dim)
-			l.line(ax, inner.Y+inner.H*0.6, ax+gap, inner.Y+inner.H*0.6, 1.5, Dim)
-			l.text(ax+gap/2, inner.Y+inner.H*0.4-f*0.75, "→", f*0.6, Dim, Center, false)
-			l.text(ax+gap/2, inner.Y+inner.H*0.6+f*0.05, "←", f*0.6, Dim, Center, false)
+			l.line(ax, inner.Y+inner.H*0.42, ax+gap, inner.Y+inner.H*0.42, 1.5, Dim)
+			l.line(ax, inner.Y+inner.H*0.58, ax+gap, inner.Y+inner.H*0.58, 1.5, Dim)
 		}
 		slot++
 	}
-	y = inner.Y + inner.H + f*0.3
-	if s.Conv != nil && s.Conv.Key == ls.Key {
-		l.text(r.X, y, tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, s.Conv.Reason), f*0.75, Accent, Left, false)
+	y = inner.Y + inner.H + f*0.4
+	// The bytes of the node the command worked on, when there is room.
+	if dn := s.detailNode(ls); dn >= 0 && r.Y+r.H-y-float64(notes)*small*1.4 >= small*4.5 {
+		y = s.frameBytes(l, Rect{r.X, y, r.W, r.Y + r.H - y}, ls, dn, small)
 	}
+	if ls.Edit != nil {
+		l.text(r.X, y, clipTo(ls.Edit.text(s.lang), r.W, small), small, Dim, Left, false)
+		y += small * 1.4
+	}
+	if s.Conv != nil && s.Conv.Key == ls.Key {
+		for _, line := range WrapMono(tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, s.Conv.Reason), r.W, small, 2) {
+			l.text(r.X, y, line, small, Accent, Left, true)
+			y += small * 1.3
+		}
+	}
+	return listAnchor{headX: inner.X, tailX: inner.X + inner.W, top: inner.Y, bottom: inner.Y + inner.H}
+}
+
+// fitNodeLabel is a node's caption: "28 B · 3 entries", shortened to "28 B · 3" when narrow.
+func fitNodeLabel(lang string, n engine.ListNode, w, size float64) string {
+	if n.Plain {
+		return fmt.Sprintf("plain %d B", n.Bytes)
+	}
+	long := fmt.Sprintf("%d B · %s", n.Bytes, entriesWord(lang, n.Count))
+	if TextWidth(long, size, false) <= w {
+		return long
+	}
+	return fmt.Sprintf("%d B · %d", n.Bytes, n.Count)
+}
+
+// detailNode is the node whose bytes are drawn: the one at the end the last push or pop used
+// (the head node for none), -1 for a plain node.
+func (s *List) detailNode(ls ListShow) int {
+	i := 0
+	for _, m := range s.Moves {
+		if m.Key == ls.Key {
+			i = 0
+			if !m.Head {
+				i = len(ls.View.Nodes) - 1
+			}
+		}
+	}
+	if i >= len(ls.View.Nodes) || ls.View.Nodes[i].Plain {
+		return -1
+	}
+	return i
+}
+
+// ListByte is one byte of a node's listpack as the byte row draws it.
+type ListByte struct {
+	B    byte
+	Part int // ListHdr, ListEntry (data), ListEnd, or ListEnc / ListBack for an entry's framing
+}
+
+// Byte parts beyond the strip's cell kinds.
+const (
+	ListEnc = iota + 10
+	ListBack
+)
+
+// ListBytes lists a packed node's bytes in order — the 6 header bytes, each drawn entry's
+// encoding, data and backlen bytes, the end byte — and whether every byte is there (an entry
+// longer than 16 bytes, or entries not drawn, leave the row incomplete).
+func ListBytes(n engine.ListNode) (out []ListByte, complete bool) {
+	for _, b := range n.Header {
+		out = append(out, ListByte{b, ListHdr})
+	}
+	complete = len(n.Entries) == n.Count
+	for _, e := range n.Entries {
+		for i, b := range e.Raw {
+			part := ListEntry
+			switch {
+			case i < e.Head:
+				part = ListEnc
+			case i >= e.Size-e.Back:
+				part = ListBack
+			}
+			out = append(out, ListByte{b, part})
+		}
+		if len(e.Raw) < e.Size {
+			complete = false
+			break
+		}
+	}
+	if complete {
+		out = append(out, ListByte{0xff, ListEnd})
+	}
+	return out, complete
+}
+
+func listByteColor(part int) Color {
+	switch part {
+	case ListHdr:
+		return HeaderC.Mix(Background, 0.35)
+	case ListEnc:
+		return HeaderC
+	case ListBack:
+		return SlackC
+	case ListEnd:
+		return NulC
+	}
+	return DataC
+}
+
+// frameBytes draws the bytes of node i as hex cells with a legend; it returns the y below.
+func (s *List) frameBytes(l *list, r Rect, ls ListShow, i int, small float64) float64 {
+	n := ls.View.Nodes[i]
+	bs, complete := ListBytes(n)
+	cw := max(MonoWidth("00", small)+small*0.5, small*1.9)
+	per := max(int(r.W/cw), 1)
+	rows := min((len(bs)+per-1)/per, max(int((r.H-small*3.2)/(small*1.7)), 1))
+	where := tr(s.lang, "the listpack's bytes", "các byte của listpack")
+	if ls.View.Quicklist {
+		where = tr(s.lang, "bytes of node %d of %d", "các byte của node %d / %d", i+1, ls.View.NodeCount)
+		if i == len(ls.View.Nodes)-1 && ls.View.Skipped > 0 {
+			where = tr(s.lang, "bytes of the tail node", "các byte của node đuôi")
+		}
+	}
+	l.text(r.X, r.Y, where, small, Dim, Left, false)
+	y := r.Y + small*1.4
+	shown := 0
+	for row := 0; row < rows; row++ {
+		for c := 0; c < per && shown < len(bs); c++ {
+			b := bs[shown]
+			fill := listByteColor(b.Part)
+			x := r.X + float64(c)*cw
+			l.rect(x, y, cw-1, small*1.5, fill)
+			l.text(x+cw/2, y+small*0.2, fmt.Sprintf("%02x", b.B), small, TextOn(fill), Center, true)
+			shown++
+		}
+		y += small * 1.7
+	}
+	legend := tr(s.lang, "header · encoding · data · backlen · end", "header · mã hoá · dữ liệu · backlen · kết thúc")
+	if shown < len(bs) || !complete {
+		legend = "… " + legend
+	}
+	l.text(r.X, y, clipTo(legend, r.W, small), small, Dim, Left, false)
+	return y + small*1.5
+}
+
+// text says what the edit did, e.g. "listpack: replace at byte 6: +3 B −6 B, memmove 11 B".
+func (e *ListEdit) text(lang string) string {
+	switch e.Op {
+	case "node-new":
+		return tr(lang, "quicklist: a new node (%d B, %d)", "quicklist: thêm một node (%d B, %d)", e.NodeBytes, e.NodeElems)
+	case "node-del":
+		return tr(lang, "quicklist: a node was freed", "quicklist: một node được giải phóng")
+	case "split":
+		return tr(lang, "quicklist: a node was split", "quicklist: một node bị tách đôi")
+	case "merge":
+		return tr(lang, "quicklist: two nodes merged (%d B, %d)", "quicklist: hai node được gộp (%d B, %d)", e.NodeBytes, e.NodeElems)
+	}
+	s := tr(lang, "listpack: %s at byte %d:", "listpack: %s tại byte %d:", e.Op, e.Offset)
+	if e.Added > 0 {
+		s += fmt.Sprintf(" +%d B", e.Added)
+	}
+	if e.Removed > 0 {
+		s += fmt.Sprintf(" −%d B", e.Removed)
+	}
+	if e.Moved > 0 {
+		s += fmt.Sprintf(", memmove %d B", e.Moved)
+	}
+	return s
 }
 
 // clip shortens s to n runes with an ellipsis.

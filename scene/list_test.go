@@ -103,6 +103,8 @@ func TestListScene70(t *testing.T) {
 		t.Errorf("vi:\n got %q\nwant %q", d, want)
 	}
 	// Three node boxes, head and tail labelled, every pushed entry lit.
+	in.Lang = "en"
+	s.Update(in)
 	frames, lit := 0, 0
 	var head, tail bool
 	for _, pr := range s.Frame(Rect{0, 0, 820, 720}, 0) {
@@ -149,10 +151,10 @@ func TestListSceneListpack(t *testing.T) {
 		t.Error("the popped element is not drawn at the head")
 	}
 	// LSET, LINSERT and LREM redraw the nodes from the engine.
-	for _, c := range []struct{ line, want string }{
-		{"LSET q 0 x", "[x job3]"},
-		{"LINSERT q BEFORE job3 y", "[x y job3]"},
-		{"LREM q 1 y", "[x job3]"},
+	for _, c := range []struct{ line, want, edit string }{
+		{"LSET q 0 x", "[x job3]", "listpack: replace at byte 6: +3 B −6 B, memmove 7 B"},
+		{"LINSERT q BEFORE job3 y", "[x y job3]", "listpack: insert at byte 9: +3 B, memmove 7 B"},
+		{"LREM q 1 y", "[x job3]", "listpack: delete at byte 9: −3 B, memmove 7 B"},
 	} {
 		p.Exec(c.line)
 		s.Update(Input{Engine: p.Engine(), Keys: []string{"q"}, Last: p.Last()[len(p.Last())-1:], Lang: "en"})
@@ -162,6 +164,9 @@ func TestListSceneListpack(t *testing.T) {
 		}
 		if fmt.Sprint(got) != c.want {
 			t.Errorf("%s: %v, want %s", c.line, got, c.want)
+		}
+		if e := s.Lists[0].Edit; e == nil || e.text("en") != c.edit {
+			t.Errorf("%s: edit %+v, want %q", c.line, e, c.edit)
 		}
 	}
 }
@@ -190,5 +195,29 @@ func TestListSceneLong(t *testing.T) {
 	}
 	if !gap {
 		t.Error("no gap for the skipped nodes")
+	}
+}
+
+// TestListBytes: the byte row is the listpack as stored: header (total bytes, count), each
+// entry's encoding byte, data and backlen, the end byte.
+func TestListBytes(t *testing.T) {
+	in, _ := listInput(t, engine.V70, "en", []string{"l"}, "RPUSH l a 42")
+	v, _ := in.Engine.PeekList([]byte("l"), ListPerNode, ListNodes)
+	bs, complete := ListBytes(v.Nodes[0])
+	var hex, parts []string
+	for _, b := range bs {
+		hex = append(hex, fmt.Sprintf("%02x", b.B))
+		parts = append(parts, fmt.Sprint(b.Part))
+	}
+	// 12 bytes: 0c 00 00 00 | 02 00 | 81 'a' 02 | 2a 01 | ff
+	if got := strings.Join(hex, " "); got != "0c 00 00 00 02 00 81 61 02 2a 01 ff" || !complete {
+		t.Fatalf("bytes %s complete %v", got, complete)
+	}
+	want := fmt.Sprint([]int{ListHdr, ListHdr, ListHdr, ListHdr, ListHdr, ListHdr, ListEnc, ListEntry, ListBack, ListEnc, ListBack, ListEnd})
+	if got := "[" + strings.Join(parts, " ") + "]"; got != want {
+		t.Fatalf("parts %s, want %s", got, want)
+	}
+	if e := v.Nodes[0].Entries[1]; e.Enc != "7bit-uint" || !e.Int || e.Size != 2 {
+		t.Fatalf("42: %+v", e)
 	}
 }
