@@ -280,7 +280,7 @@ func ListNodeRects(x, w, gap, maxW float64, n int) (xs []float64, bw float64) {
 }
 
 // listAnchor is where a drawn list's ends are, for LMOVE's arrow.
-type listAnchor struct{ headX, tailX, top, bottom float64 }
+type listAnchor struct{ headX, tailX, top, bottom float64 } // bottom: below the row's drawing; top: the row's top
 
 // Frame implements Scene.
 func (s *List) Frame(r Rect, t float64) []Prim {
@@ -312,10 +312,11 @@ func (s *List) Frame(r Rect, t float64) []Prim {
 			x1 = dst.headX
 		}
 		c := Accent.Alpha(Pulse(t))
-		l.line(x0, src.bottom, x1, dst.top, 2, c)
+		y0, y1 := src.bottom, dst.top-f*0.2
+		l.line(x0, y0, x1, y1, 2, c)
 		v := clip(s.Lists[0].Popped[len(s.Lists[0].Popped)-1], 16)
 		sz := max(f*0.8, 11)
-		l.text((x0+x1)/2, (src.bottom+dst.top)/2-sz*0.6, "LMOVE "+v, sz, Accent, Center, true)
+		l.text((x0+x1)/2, (y0+y1)/2-sz*1.3, "LMOVE "+v, sz, Accent, Center, true)
 	}
 	return l
 }
@@ -432,10 +433,10 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 		} else {
 			cells := ListStrip(x0+f*0.2, bw-f*0.4, f*0.5, n)
 			for _, c := range cells {
-				fill := HeaderC.Mix(Background, 0.35)
+				fill := listByteColor(ListHdr)
 				switch c.Kind {
 				case ListEntry:
-					fill = DataC
+					fill = listByteColor(ListEntry)
 					lit := idx < ls.PushH || idx >= v.Len-ls.PushT ||
 						(ls.Edit != nil && ls.Edit.Packed && ls.Edit.Added > 0 && c.Offset == ls.Edit.Offset)
 					if lit {
@@ -446,14 +447,18 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 					fill = Panel
 					idx += n.Count - (len(cells) - 3)
 				case ListEnd:
-					fill = NulC
+					fill = listByteColor(ListEnd)
 				}
 				l.rect(c.X, sy, max(c.W-1, 1), sh, fill)
 				sz := max(f*0.8, 11)
 				if c.Kind != ListEntry {
 					sz = small
 				}
-				if txt := clipTo(c.Text, c.W-2, sz); txt != "" {
+				txt := clipTo(c.Text, c.W-2, sz)
+				if c.Kind != ListEntry && MonoWidth(c.Text, sz) > c.W-2 {
+					txt = "" // "hdr", "ff", "+8" whole or not at all
+				}
+				if txt != "" {
 					l.text(c.X+c.W/2, sy+sh/2-sz*0.6, txt, sz, TextOn(fill), Center, true)
 				}
 			}
@@ -480,7 +485,7 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 			y += small * 1.3
 		}
 	}
-	return listAnchor{headX: inner.X, tailX: inner.X + inner.W, top: inner.Y, bottom: inner.Y + inner.H}
+	return listAnchor{headX: inner.X, tailX: inner.X + inner.W, top: r.Y, bottom: y}
 }
 
 // fitNodeLabel is a node's caption: "28 B · 3 entries", shortened to "28 B · 3" when narrow.
@@ -555,18 +560,20 @@ func ListBytes(n engine.ListNode) (out []ListByte, complete bool) {
 	return out, complete
 }
 
+// listByteColor is a part's fill: the encoding scene's byte classes (ByteColor), so a listpack
+// has the same colours in every scene.
 func listByteColor(part int) Color {
 	switch part {
 	case ListHdr:
-		return HeaderC.Mix(Background, 0.35)
+		return ByteColor(ByteLPHeader)
 	case ListEnc:
-		return HeaderC
+		return ByteColor(ByteEnc)
 	case ListBack:
-		return SlackC
+		return ByteColor(ByteBacklen)
 	case ListEnd:
-		return NulC
+		return ByteColor(ByteEOF)
 	}
-	return DataC
+	return ByteColor(ByteField)
 }
 
 // frameBytes draws the bytes of node i as hex cells with a legend; it returns the y below.
@@ -597,11 +604,27 @@ func (s *List) frameBytes(l *list, r Rect, ls ListShow, i int, small float64) fl
 		}
 		y += small * 1.7
 	}
-	legend := tr(s.lang, "header · encoding · data · backlen · end", "header · mã hoá · dữ liệu · backlen · kết thúc")
+	x := r.X
 	if shown < len(bs) || !complete {
-		legend = "… " + legend
+		l.text(x, y, "…", small, Dim, Left, false)
+		x += TextWidth("… ", small, false)
 	}
-	l.text(r.X, y, clipTo(legend, r.W, small), small, Dim, Left, false)
+	for _, it := range []struct {
+		part   int
+		en, vi string
+	}{{ListHdr, "header", "header"}, {ListEnc, "encoding", "mã hoá"}, {ListEntry, "data", "dữ liệu"}, {ListBack, "backlen", "backlen"}, {ListEnd, "end", "kết thúc"}} {
+		word := it.vi
+		if s.lang == "en" {
+			word = it.en
+		}
+		w := small*0.9 + small*0.3 + TextWidth(word, small, false) + small*0.8
+		if x+w > r.X+r.W {
+			break
+		}
+		l.rect(x, y+small*0.15, small*0.9, small*0.9, listByteColor(it.part))
+		l.text(x+small*1.2, y, word, small, Dim, Left, false)
+		x += w
+	}
 	return y + small*1.5
 }
 
@@ -617,7 +640,14 @@ func (e *ListEdit) text(lang string) string {
 	case "merge":
 		return tr(lang, "quicklist: two nodes merged (%d B, %d)", "quicklist: hai node được gộp (%d B, %d)", e.NodeBytes, e.NodeElems)
 	}
-	s := tr(lang, "listpack: %s at byte %d:", "listpack: %s tại byte %d:", e.Op, e.Offset)
+	op := e.Op
+	if lang != "en" {
+		op = map[string]string{"insert": "chèn", "replace": "thay", "delete": "xoá", "delete-range": "xoá một đoạn", "truncate": "cắt đuôi"}[e.Op]
+		if op == "" {
+			op = e.Op
+		}
+	}
+	s := tr(lang, "listpack: %s at byte %d:", "listpack: %s tại byte %d:", op, e.Offset)
 	if e.Added > 0 {
 		s += fmt.Sprintf(" +%d B", e.Added)
 	}
