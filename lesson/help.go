@@ -66,7 +66,14 @@ func Help(v engine.Version, lang, arg string) string {
 	case !h.Simulated:
 		fmt.Fprintf(&b, "  %s\n  %s", up, tr(lang, "redscope does not simulate this Redis command yet.", "redscope chưa mô phỏng lệnh Redis này."))
 	default:
-		fmt.Fprintf(&b, "  %s\n  %s: %s", h.Syntax, tr(lang, "summary", "tóm tắt"), h.Summary)
+		syntax := h.Syntax
+		if syntax == "" {
+			syntax = up // a command added to the table without its doc yet
+		}
+		fmt.Fprintf(&b, "  %s", syntax)
+		if h.Summary != "" {
+			fmt.Fprintf(&b, "\n  %s: %s", tr(lang, "summary", "tóm tắt"), h.Summary)
+		}
 		if !v.Has(h.Profile) {
 			fmt.Fprintf(&b, "\n  %s", tr(lang, "(not in Redis %s: choose Redis %s or newer)", "(Redis %s chưa có: hãy chọn Redis %s trở lên)", v, h.Profile))
 		}

@@ -77,6 +77,10 @@ func TestAutoLMOVEShowsBoth(t *testing.T) {
 	if l.Lists[1].PushT != 1 || l.Lists[1].View.Len != 2 {
 		t.Fatalf("destination pushT %d len %d", l.Lists[1].PushT, l.Lists[1].View.Len)
 	}
+	if d := a.Describe(); !strings.HasPrefix(d, "list q: quicklist, 1 node (listpack 2 entries 13 B); MEMORY USAGE ") ||
+		!strings.Contains(d, "; list done: quicklist, 1 node (listpack 2 entries 13 B)") || !strings.HasSuffix(d, `last: "a" pushed at the tail of done`) {
+		t.Fatalf("describe %q", d)
+	}
 	var arrow bool
 	for _, pr := range a.Frame(Rect{0, 0, 820, 720}, 0) {
 		if pr.Kind == KText && strings.HasPrefix(pr.Text, "LMOVE a") {
@@ -111,6 +115,10 @@ func TestAutoErrorBand(t *testing.T) {
 	}
 	if d := a.Describe(); !strings.HasPrefix(d, "Error: LPUSH s x → (error) WRONGTYPE") {
 		t.Fatalf("describe %q", d)
+	}
+	a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: "vi"})
+	if d := a.Describe(); !strings.HasPrefix(d, "Lỗi: LPUSH s x → (error) WRONGTYPE") {
+		t.Fatalf("describe vi %q", d)
 	}
 	// A command Redis has and redscope does not simulate: the last picture, with the band.
 	sc, k = autoAfter(t, p, a, "en", "XADD st * a 1")

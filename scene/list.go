@@ -473,7 +473,11 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 	y = inner.Y + inner.H + f*0.4
 	// The bytes of the node the command worked on, when there is room.
 	if dn := s.detailNode(ls); dn >= 0 && r.Y+r.H-y-float64(notes)*small*1.4 >= small*4.5 {
-		y = s.frameBytes(l, Rect{r.X, y, r.W, r.Y + r.H - y}, ls, dn, small)
+		bsz := small
+		if r.Y+r.H-y > f*9 {
+			bsz = max(small, f*0.9) // one list: room for bigger bytes
+		}
+		y = s.frameBytes(l, Rect{r.X, y, r.W, r.Y + r.H - y}, ls, dn, bsz)
 	}
 	if ls.Edit != nil {
 		l.text(r.X, y, clipTo(ls.Edit.text(s.lang), r.W, small), small, Dim, Left, false)
