@@ -18,7 +18,9 @@ import (
 //     → encoding, sorted sets → zset, lists → list, Bloom filters → bloom) — drawing only that
 //     command; a key the lesson's scene shows (one of the lesson's keys) stays with the lesson's
 //     scene;
-//   - a command that names no key (PING, DBSIZE): the last picture, else the key list;
+//   - a command that names no key (PING, DBSIZE, an unknown command): what the last typed command
+//     that named one drew, read back from the position's exchanges (so Back redraws the same
+//     picture), else the lesson's scene, else the key list;
 //   - a key that no longer exists (DEL, the last LPOP): the key list.
 //
 // The key touched is the last key a trace event names that still exists, else the first key the
