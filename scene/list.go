@@ -379,7 +379,7 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 		y += small * 1.4
 	}
 	notes := 0
-	if ls.Edit != nil {
+	if ls.Edit != nil || ls.PushH+ls.PushT > 0 {
 		notes++
 	}
 	if s.Conv != nil && s.Conv.Key == ls.Key {
@@ -411,6 +411,7 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 	}
 	xs, bw := ListNodeRects(inner.X, inner.W, gap, inner.W, slots)
 	idx, slot := 0, 0
+	litAny := false
 	for ni, n := range nodes {
 		if v.Skipped > 0 && ni == len(nodes)-1 {
 			l.text(xs[slot]+bw/2, inner.Y+inner.H/2-small*0.6, tr(s.lang, "… %d nodes …", "… %d node …", v.Skipped), small, Dim, Center, false)
@@ -441,6 +442,7 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 						(ls.Edit != nil && ls.Edit.Packed && ls.Edit.Added > 0 && c.Offset == ls.Edit.Offset)
 					if lit {
 						fill = Accent.Mix(DataC, 1-Pulse(t))
+						litAny = true
 					}
 					idx++
 				case ListMore:
@@ -479,8 +481,20 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 		}
 		y = s.frameBytes(l, Rect{r.X, y, r.W, r.Y + r.H - y}, ls, dn, bsz)
 	}
-	if ls.Edit != nil {
-		l.text(r.X, y, clipTo(ls.Edit.text(s.lang), r.W, small), small, Dim, Left, false)
+	if ls.Edit != nil || litAny {
+		x := r.X
+		if litAny {
+			word := tr(s.lang, "written by this command", "lệnh này vừa ghi")
+			l.rect(x, y+small*0.15, small*0.9, small*0.9, Accent.Mix(DataC, 1-Pulse(t)))
+			l.text(x+small*1.2, y, word, small, Dim, Left, false)
+			x += small*2.2 + TextWidth(word, small, false)
+		}
+		if ls.Edit != nil {
+			if x > r.X && x+TextWidth(ls.Edit.text(s.lang), small, false) > r.X+r.W {
+				x, y = r.X, y+small*1.4
+			}
+			l.text(x, y, clipTo(ls.Edit.text(s.lang), r.X+r.W-x, small), small, Dim, Left, false)
+		}
 		y += small * 1.4
 	}
 	if s.Conv != nil && s.Conv.Key == ls.Key {
@@ -622,8 +636,8 @@ func (s *List) frameBytes(l *list, r Rect, ls ListShow, i int, small float64) fl
 			word = it.en
 		}
 		w := small*0.9 + small*0.3 + TextWidth(word, small, false) + small*0.8
-		if x+w > r.X+r.W {
-			break
+		if x+w > r.X+r.W && x > r.X {
+			x, y = r.X, y+small*1.4 // the legend wraps
 		}
 		l.rect(x, y+small*0.15, small*0.9, small*0.9, listByteColor(it.part))
 		l.text(x+small*1.2, y, word, small, Dim, Left, false)
