@@ -318,12 +318,12 @@ func (c *Client) check(args [][]byte) (Reply, bool) {
 	e := c.e
 	cmd := lookupCommand(args[0])
 	if cmd == nil || !e.ver.Has(cmd.Since) {
-		return errUnknownCommand(args), false
+		return e.unknownCommand(args), false
 	}
 	if cmd.Sub != nil && len(args) >= 2 {
 		sub := cmd.Sub[strings.ToLower(string(args[1]))]
 		if sub == nil || !e.ver.Has(sub.Since) {
-			return errUnknownSubcommand(cmd, args[1]), false
+			return e.unknownSubcommand(cmd, args), false
 		}
 		if !arityOK(sub.Arity, len(args)) {
 			return errArity(sub.FullName()), false
