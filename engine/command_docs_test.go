@@ -54,8 +54,8 @@ func TestLookupHelp(t *testing.T) {
 	if h, ok := LookupHelp("config get", "vi"); !ok || h.Name != "config|get" || !strings.HasPrefix(h.Syntax, "CONFIG GET parameter") {
 		t.Fatalf("config get %+v", h)
 	}
-	if h, ok := LookupHelp("xadd", "en"); !ok || h.Simulated || h.Since != "5.0.0" || h.Group != "stream" || h.Syntax != "" {
-		t.Fatalf("xadd %+v", h)
+	if h, ok := LookupHelp("geoadd", "en"); !ok || h.Simulated || h.Since != "3.2.0" || h.Group != "geo" || h.Syntax != "" {
+		t.Fatalf("geoadd %+v", h)
 	}
 	if h, ok := LookupHelp("hgetdel", "en"); !ok || h.Profile != V80 || h.Since != "8.0.0" {
 		t.Fatalf("hgetdel %+v", h)
@@ -80,7 +80,7 @@ func TestNotSimulated(t *testing.T) {
 		args []string
 		want string
 	}{
-		{V70, []string{"XADD", "s", "*", "a", "1"}, "ERR redscope does not simulate 'xadd' yet"},
+		{V70, []string{"GEOADD", "g", "1", "2", "m"}, "ERR redscope does not simulate 'geoadd' yet"},
 		{V88, []string{"eval", "return 1", "0"}, "ERR redscope does not simulate 'eval' yet"},
 		{V70, []string{"SUBSCRIBE", "ch"}, "ERR redscope does not simulate 'subscribe' yet"},
 		{V70, []string{"MEMORY", "STATS"}, "ERR redscope does not simulate 'memory|stats' yet"},
@@ -101,7 +101,7 @@ func TestNotSimulated(t *testing.T) {
 	}
 	e := New(Options{Version: V70})
 	e.Do("MULTI")
-	if r := e.Do("XLEN", "s"); r.Str != "ERR redscope does not simulate 'xlen' yet" {
+	if r := e.Do("GEOPOS", "g", "m"); r.Str != "ERR redscope does not simulate 'geopos' yet" {
 		t.Fatalf("queued %q", r.Str)
 	}
 	if r := e.Do("EXEC"); !strings.HasPrefix(r.Str, "EXECABORT") {

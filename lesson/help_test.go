@@ -39,14 +39,14 @@ func TestHelpKinds(t *testing.T) {
 	}{
 		{engine.V70, "en", "", []string{"redscope simulates Redis 7.0", "HELP <command>", "@list", "@stream"}, ""},
 		{engine.V70, "vi", "", []string{"redscope mô phỏng Redis 7.0", "HELP <lệnh>", "@string"}, ""},
-		{engine.V70, "en", "XADD", []string{"XADD", "redscope does not simulate this Redis command yet.", "since: 5.0.0", "group: stream"}, "summary"},
-		{engine.V70, "vi", "xadd", []string{"redscope chưa mô phỏng lệnh Redis này.", "từ phiên bản: 5.0.0"}, ""},
+		{engine.V70, "en", "GEOADD", []string{"GEOADD", "redscope does not simulate this Redis command yet.", "since: 3.2.0", "group: geo"}, "summary"},
+		{engine.V70, "vi", "geoadd", []string{"redscope chưa mô phỏng lệnh Redis này.", "từ phiên bản: 3.2.0"}, ""},
 		// newer than the profile, in the table
 		{engine.V70, "en", "HGETDEL", []string{"HGETDEL key FIELDS numfields", "(not in Redis 7.0: choose Redis 8.0 or newer)"}, ""},
 		{engine.V88, "en", "HGETDEL", []string{"HGETDEL key FIELDS numfields", "since: 8.0.0"}, "not in Redis"},
 		{engine.V70, "en", "FROBNICATE", []string{"No such Redis command: FROBNICATE."}, ""},
 		{engine.V70, "en", "@list", []string{"@list", "LPUSH", "Inserts elements at the head of a list.", "BLMOVE"}, "XADD"},
-		{engine.V70, "en", "@stream", []string{"XADD", "(not simulated yet)"}, ""},
+		{engine.V70, "en", "@geo", []string{"GEOADD", "(not simulated yet)"}, ""},
 		{engine.V70, "vi", "@nope", []string{"Không có nhóm @nope."}, ""},
 	} {
 		r := Help(c.v, c.lang, c.arg)
@@ -65,11 +65,11 @@ func TestHelpKinds(t *testing.T) {
 // language; Redis's unknown-command error stays as it is.
 func TestNotSimulatedConsole(t *testing.T) {
 	en := NewPlayer(Config{Version: engine.V70, Lang: "en"})
-	if x := en.Exec("XADD s * a 1"); !x.Error || x.Reply != "(error) ERR redscope does not simulate 'xadd' yet" {
+	if x := en.Exec("GEOADD s 1 2 m"); !x.Error || x.Reply != "(error) ERR redscope does not simulate 'geoadd' yet" {
 		t.Fatalf("en %q", x.Reply)
 	}
 	vi := NewPlayer(Config{Version: engine.V70, Lang: "vi"})
-	if x := vi.Exec("XADD s * a 1"); !x.Error || x.Reply != "(error) ERR redscope chưa mô phỏng lệnh XADD (Redis có từ 5.0.0, nhóm stream)" {
+	if x := vi.Exec("GEOADD s 1 2 m"); !x.Error || x.Reply != "(error) ERR redscope chưa mô phỏng lệnh GEOADD (Redis có từ 3.2.0, nhóm geo)" {
 		t.Fatalf("vi %q", x.Reply)
 	}
 	if x := vi.Exec("HSETEX h FIELDS 1 f v"); x.Reply != "(error) ERR unknown command 'HSETEX', with args beginning with: 'h' 'FIELDS' '1' 'f' 'v' " {
@@ -84,10 +84,10 @@ func TestNotSimulatedConsole(t *testing.T) {
 func TestNotSimulatedLimited(t *testing.T) {
 	lim := DefaultLimits
 	vi := NewPlayer(Config{Version: engine.V88, Lang: "vi", Limits: &lim})
-	if x := vi.Exec("XADD s * a 1"); x.Reply != "(error) ERR redscope chưa mô phỏng lệnh XADD (Redis có từ 5.0.0, nhóm stream)" {
+	if x := vi.Exec("GEOADD s 1 2 m"); x.Reply != "(error) ERR redscope chưa mô phỏng lệnh GEOADD (Redis có từ 3.2.0, nhóm geo)" {
 		t.Fatalf("vi %q", x.Reply)
 	}
-	if x := vi.Exec("HELP XADD"); !strings.Contains(x.Reply, "redscope chưa mô phỏng lệnh Redis này.") {
+	if x := vi.Exec("HELP GEOADD"); !strings.Contains(x.Reply, "redscope chưa mô phỏng lệnh Redis này.") {
 		t.Fatalf("help %q", x.Reply)
 	}
 }

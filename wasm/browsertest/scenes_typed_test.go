@@ -97,11 +97,11 @@ func TestTypedCommandsDrawn(t *testing.T) {
 	if r := b.eval(`window.redscope.exec("HELP LPUSH")`).(string); !strings.HasPrefix(r, "  LPUSH key element [element ...]\n  summary: Inserts elements at the head of a list.") {
 		t.Errorf("HELP LPUSH: %q", r)
 	}
-	if r := b.eval(`window.redscope.exec("XADD s * a 1")`); r != "(error) ERR redscope does not simulate 'xadd' yet" {
-		t.Errorf("XADD: %q", r)
+	if r := b.eval(`window.redscope.exec("GEOADD s 1 2 m")`); r != "(error) ERR redscope does not simulate 'geoadd' yet" {
+		t.Errorf("GEOADD: %q", r)
 	}
 	if sc, k := b.drawn(); sc != "encoding" || k != "tags" {
-		t.Errorf("after XADD (no key): %s/%s", sc, k)
+		t.Errorf("after GEOADD (no key): %s/%s", sc, k)
 	}
 
 	// Inside a lesson: its scene draws its steps and keys; a typed key of another type switches.
@@ -131,8 +131,8 @@ func TestTypedCommandsDrawn(t *testing.T) {
 
 	// Vietnamese: the "not simulated" reply in the page's language.
 	b.open("?lang=vi&lesson=sandbox")
-	if r := b.eval(`window.redscope.exec("XADD s * a 1")`); r != "(error) ERR redscope chưa mô phỏng lệnh XADD (Redis có từ 5.0.0, nhóm stream)" {
-		t.Errorf("vi XADD: %q", r)
+	if r := b.eval(`window.redscope.exec("GEOADD s 1 2 m")`); r != "(error) ERR redscope chưa mô phỏng lệnh GEOADD (Redis có từ 3.2.0, nhóm geo)" {
+		t.Errorf("vi GEOADD: %q", r)
 	}
 	if r := b.eval(`window.redscope.exec("HELP")`).(string); !strings.HasPrefix(r, "redscope mô phỏng Redis 8.8.") {
 		t.Errorf("vi HELP: %q", r)
