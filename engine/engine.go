@@ -67,6 +67,10 @@ type Engine struct {
 	implicit *Client
 	client   *Client
 	wst      watchState
+	// cluster is this engine's node of a Cluster (nil: a standalone server); ccs is the cluster
+	// flags (ASKING, READONLY) of the client whose command runs (cluster.go).
+	cluster *clusterNode
+	ccs     *clusterConn
 	// Work counts the elementary steps (bytes scanned/moved, registers touched…) commands did;
 	// labs report it instead of wall time.
 	Work Work

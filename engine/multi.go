@@ -68,6 +68,7 @@ type Client struct {
 	dirtyTx  bool // a command was refused while queueing: EXEC answers EXECABORT
 	queue    [][][]byte
 	watched  []*watchedKey
+	cluster  clusterConn // ASKING, READONLY (cluster.go)
 	// FrontEnd answers the commands of the layer above (nil: none).
 	FrontEnd FrontEnd
 }
@@ -230,6 +231,7 @@ func (c *Client) run(args [][]byte) Result {
 	if txKind(args[0]) == txUnwatch && c.e.ver.Has(V70) {
 		return Result{Reply: c.txCommand(txUnwatch, args)}
 	}
+	defer c.clusterUse()()
 	res := c.e.exec(args)
 	if c.db >= 0 && res.Reply.Kind == KindStatus && len(args) == 2 && eqFold(args[0], "select") {
 		if n, ok := string2ll(args[1]); ok && n >= 0 && int(n) < len(c.e.dbs) {
@@ -253,6 +255,10 @@ func (c *Client) queueCmd(args [][]byte) Reply {
 		return Err("ERR Command not allowed inside a transaction")
 	}
 	if r, ok := c.check(args); !ok {
+		c.dirtyTx = true
+		return r
+	}
+	if r, bad := c.clusterQueueCheck(args); bad {
 		c.dirtyTx = true
 		return r
 	}
@@ -354,6 +360,10 @@ func (c *Client) discard() {
 
 // execTx is EXEC inside MULTI.
 func (c *Client) execTx() Result {
+	if r, bad := c.clusterExecCheck(); bad {
+		c.discard()
+		return Result{Reply: r}
+	}
 	if c.watchedKeyExpired() {
 		c.dirtyCAS = true
 	}
@@ -368,6 +378,7 @@ func (c *Client) execTx() Result {
 	c.unwatchAll()
 	q := c.queue
 	c.queue = nil
+	defer c.clusterExecBegin()()
 	out := make([]Reply, len(q))
 	var events []Event
 	for i, args := range q {
