@@ -447,13 +447,13 @@ func (e *Engine) clusterConnNow() *clusterConn {
 // arity were checked: it answers the redirection or error, or lets the command run.
 func (e *Engine) clusterBefore(c *Command, args [][]byte) (Reply, bool) {
 	n := e.cluster
-	if n.inExec {
-		return Reply{}, false
-	}
 	if c.Name == "select" && c.parent == nil {
 		if id, ok := string2ll(args[1]); ok && id != 0 && id >= math.MinInt32 && id <= math.MaxInt32 {
 			return Err("ERR SELECT is not allowed in cluster mode"), true
 		}
+		return Reply{}, false
+	}
+	if n.inExec {
 		return Reply{}, false
 	}
 	if c.FirstKey <= 0 && !hasMovableKeys(c) {

@@ -212,6 +212,12 @@ func (c *Client) Exec(args [][]byte) Result {
 	if kind == txExec && c.multi && len(args) == 1 {
 		return c.execTx()
 	}
+	if kind == txWatch && len(args) >= 2 {
+		if r, bad := c.clusterQueueCheck(args); bad { // WATCH's keys are routed too
+			c.dirtyTx = c.dirtyTx || c.multi
+			return Result{Reply: r}
+		}
+	}
 	return Result{Reply: c.txCommand(kind, args)}
 }
 
