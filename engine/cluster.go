@@ -67,6 +67,8 @@ type clusterNode struct {
 	known     map[int]bool
 	migrating map[int]int // slot → node index
 	importing map[int]int
+	births    map[string]uint64 // when each key of db 0 was last added (GETKEYSINSLOT's order)
+	born      uint64
 	conn      clusterConn // the flags of Exec's implicit client
 	inExec    bool        // running EXEC's queued commands: already checked
 }
@@ -98,7 +100,7 @@ func NewCluster(o ClusterOptions) *Cluster {
 		rng := rand.New(rand.NewPCG(o.Options.Seed^0x636c7573746572, uint64(i)))
 		n := &clusterNode{cl: cl, idx: i, e: e, id: randomHex(rng), shardID: randomHex(rng), ip: o.Host,
 			port: o.Port + i, cport: o.Port + i + 10000, known: map[int]bool{i: true},
-			migrating: map[int]int{}, importing: map[int]int{}}
+			migrating: map[int]int{}, importing: map[int]int{}, births: map[string]uint64{}}
 		e.cluster = n
 		cl.nodes = append(cl.nodes, n)
 	}
@@ -154,6 +156,22 @@ func (cl *Cluster) NodeID(i int) string { return cl.nodes[i].id }
 
 // SlotOwner is the index of the node serving slot s, or -1.
 func (cl *Cluster) SlotOwner(s int) int { return int(cl.slots[s]) }
+
+// keyBorn records that key was just added to the keyspace (dbAdd; an overwrite keeps its
+// place): Redis lists a slot's keys newest first.
+func (e *Engine) keyBorn(key string) {
+	if n := e.cluster; n != nil && e.db == e.dbs[0] {
+		n.born++
+		n.births[key] = n.born
+		if len(n.births) > 2*len(e.dbs[0].keys)+1024 { // forget deleted keys now and then
+			for k := range n.births {
+				if _, ok := e.dbs[0].keys[k]; !ok {
+					delete(n.births, k)
+				}
+			}
+		}
+	}
+}
 
 // ClusterEnabled reports whether the engine is a cluster node (INFO's cluster_enabled).
 func (e *Engine) ClusterEnabled() bool { return e.cluster != nil }
@@ -453,15 +471,45 @@ func (e *Engine) clusterBefore(c *Command, args [][]byte) (Reply, bool) {
 		}
 		return Reply{}, false
 	}
-	if n.inExec {
+	if !n.inExec && (c.FirstKey > 0 || hasMovableKeys(c)) {
+		to, slot, code := n.nodeByQuery([]queuedCmd{{c, args}}, e.clusterConnNow(), c.Name == "migrate")
+		if code != redirNone || to != n {
+			return redirReply(to, slot, code), true
+		}
+	}
+	return clusterRefuse(c, args)
+}
+
+// clusterRefuse answers the commands that refuse to work on a cluster node, after routing (db.c:
+// moveCommand, swapdbCommand, copyCommand once its options parsed).
+func clusterRefuse(c *Command, args [][]byte) (Reply, bool) {
+	if c.parent != nil {
 		return Reply{}, false
 	}
-	if c.FirstKey <= 0 && !hasMovableKeys(c) {
-		return Reply{}, false
-	}
-	to, slot, code := n.nodeByQuery([]queuedCmd{{c, args}}, e.clusterConnNow(), c.Name == "migrate")
-	if code != redirNone || to != n {
-		return redirReply(to, slot, code), true
+	switch c.Name {
+	case "move":
+		return Err("ERR MOVE is not allowed in cluster mode"), true
+	case "swapdb":
+		return Err("ERR SWAPDB is not allowed in cluster mode"), true
+	case "copy":
+		db := int64(0)
+		for j := 3; j < len(args); j++ {
+			switch {
+			case eqFold(args[j], "replace"):
+			case eqFold(args[j], "db") && j+1 < len(args):
+				n, ok := string2ll(args[j+1])
+				if !ok || n < 0 || n > 15 {
+					return Reply{}, false // COPY answers its own error
+				}
+				db = n
+				j++
+			default:
+				return Reply{}, false
+			}
+		}
+		if db != 0 {
+			return Err("ERR Copying to another database is not allowed in cluster mode"), true
+		}
 	}
 	return Reply{}, false
 }

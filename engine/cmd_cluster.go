@@ -9,8 +9,8 @@ package engine
 // that one difference is deliberate). On a cluster node (NewCluster) they answer as a cluster
 // node does. Arity is checked first and an unknown subcommand gets the usual error.
 //
-// Known differences: CLUSTER GETKEYSINSLOT lists a slot's keys in byte order (Redis: the most
-// recently added first); the ping/pong columns of CLUSTER NODES are 0 and the engine clock; the
+// CLUSTER GETKEYSINSLOT lists a slot's keys newest first, as Redis links them (an overwritten key
+// keeps its place, a renamed one is new). Known differences: the ping/pong columns of CLUSTER NODES are 0 and the engine clock; the
 // bus message counters of CLUSTER INFO are 0; CLUSTER LINKS describes links nobody opened.
 // MIGRATE hands the value to the target node in the same process (a copy as COPY makes it)
 // instead of DUMP + RESTORE over a socket: the target's encoding may differ from what RESTORE
@@ -412,7 +412,13 @@ func clusterGetKeysInSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
 			keys = append(keys, k)
 		}
 	}
-	sort.Strings(keys)
+	sort.Slice(keys, func(i, j int) bool { // newest first, as slotToKeyAddEntry links them
+		bi, bj := n.births[keys[i]], n.births[keys[j]]
+		if bi != bj {
+			return bi > bj
+		}
+		return keys[i] < keys[j]
+	})
 	if int64(len(keys)) > maxKeys {
 		keys = keys[:maxKeys]
 	}

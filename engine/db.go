@@ -51,6 +51,7 @@ func (e *Engine) lookupType(key []byte, t ObjType) (o *Object, wrongType bool) {
 // add stores a new key (it must not exist).
 func (e *Engine) add(key []byte, o *Object) {
 	e.db.keys[string(key)] = o
+	e.keyBorn(string(key))
 	e.emit(KeyEvent{Key: string(key), Action: "created", Type: o.Type.String()})
 	if e.watching() {
 		e.signalModified(string(key))
@@ -67,6 +68,7 @@ func (e *Engine) setKey(key []byte, o *Object, keepTTL bool) {
 		_ = old
 		e.emit(KeyEvent{Key: k, Action: "overwritten", Type: o.Type.String()})
 	} else {
+		e.keyBorn(k)
 		e.emit(KeyEvent{Key: k, Action: "created", Type: o.Type.String()})
 	}
 	if !keepTTL {
