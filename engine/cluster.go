@@ -60,6 +60,7 @@ type clusterNode struct {
 	id        string
 	shardID   string
 	ip        string
+	ipKnown   bool // a node learns its own address from the first node it meets
 	port      int
 	cport     int
 	epoch     uint64 // config epoch
@@ -125,6 +126,7 @@ func NewCluster(o ClusterOptions) *Cluster {
 	}
 	for i := 0; i < o.Masters; i++ {
 		n := cl.nodes[i]
+		n.ipKnown = o.Masters > 1
 		n.epoch = uint64(i + 1)
 		n.current = uint64(o.Masters)
 		for j := 0; j < o.Masters; j++ {
@@ -193,6 +195,14 @@ func (n *clusterNode) numSlots() int {
 		}
 	}
 	return c
+}
+
+// addrIP is x's IP as n knows it: a node that never met another does not know its own.
+func (n *clusterNode) addrIP(x *clusterNode) string {
+	if x == n && !x.ipKnown {
+		return ""
+	}
+	return x.ip
 }
 
 // stateOK: every slot is served by a node this node knows (cluster-require-full-coverage yes).
@@ -268,6 +278,7 @@ func (n *clusterNode) meet(x *clusterNode) {
 		for j := range all {
 			n.cl.nodes[i].known[j] = true
 		}
+		n.cl.nodes[i].ipKnown = n.cl.nodes[i].ipKnown || len(all) > 1
 	}
 	n.gossipEpoch()
 }

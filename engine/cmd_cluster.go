@@ -281,7 +281,7 @@ func clusterInfo(e *Engine, n *clusterNode, args [][]byte) Reply {
 func (n *clusterNode) nodeLine(x *clusterNode) string {
 	var b strings.Builder
 	b.WriteString(x.id)
-	b.WriteString(" " + x.ip + ":" + itoa(int64(x.port)) + "@" + itoa(int64(x.cport)) + " ")
+	b.WriteString(" " + n.addrIP(x) + ":" + itoa(int64(x.port)) + "@" + itoa(int64(x.cport)) + " ")
 	if x == n {
 		b.WriteString("myself,")
 	}
@@ -333,7 +333,7 @@ func clusterSlotsCmd(e *Engine, n *clusterNode, args [][]byte) Reply {
 		}
 		if prev != nil {
 			out = append(out, Array(Int(int64(start)), Int(int64(s-1)),
-				Array(BulkStr(prev.ip), Int(int64(prev.port)), BulkStr(prev.id), EmptyArr)))
+				Array(BulkStr(n.addrIP(prev)), Int(int64(prev.port)), BulkStr(prev.id), EmptyArr)))
 		}
 		start = s
 	}
@@ -348,7 +348,7 @@ func clusterShards(e *Engine, n *clusterNode, args [][]byte) Reply {
 			slots = append(slots, Int(int64(r[0])), Int(int64(r[1])))
 		}
 		node := Array(BulkStr("id"), BulkStr(x.id), BulkStr("port"), Int(int64(x.port)),
-			BulkStr("ip"), BulkStr(x.ip), BulkStr("endpoint"), BulkStr(x.ip),
+			BulkStr("ip"), BulkStr(n.addrIP(x)), BulkStr("endpoint"), BulkStr(n.addrIP(x)),
 			BulkStr("role"), BulkStr("master"), BulkStr("replication-offset"), Int(0),
 			BulkStr("health"), BulkStr("online"))
 		out = append(out, Array(BulkStr("slots"), Reply{Kind: KindArray, Array: slots},

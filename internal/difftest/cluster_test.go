@@ -93,7 +93,8 @@ func portPair(p int) bool {
 }
 
 // startRealCluster starts three cluster-enabled redis-server and joins them with redis-cli
-// --cluster create; it waits until every node reports cluster_state:ok and knows three nodes.
+// --cluster create, plus one more that knows only itself (for add-node); it waits until the three
+// report cluster_state:ok and know each other.
 func startRealCluster(t *testing.T) *clusterSide {
 	bin := need(t, "redis-server")
 	cli := need(t, "redis-cli")
@@ -107,7 +108,7 @@ func startRealCluster(t *testing.T) *clusterSide {
 		}
 	})
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
-	for len(cs.ports) < 3 {
+	for len(cs.ports) < 4 {
 		p := 20000 + rng.IntN(30000)
 		if !portPair(p) {
 			continue
@@ -126,7 +127,7 @@ func startRealCluster(t *testing.T) *clusterSide {
 		cs.ports = append(cs.ports, p)
 	}
 	args := []string{"--cluster", "create"}
-	for i := range cs.ports {
+	for i := 0; i < 3; i++ {
 		args = append(args, cs.addr(i))
 	}
 	args = append(args, "--cluster-yes")
@@ -135,28 +136,30 @@ func startRealCluster(t *testing.T) *clusterSide {
 	}
 	cs.dialAll(t)
 	checkRealVersion(t, cs.addr(0))
-	waitClusterAgrees(t, cs)
+	waitClusterAgrees(t, cs, 3)
 	return cs
 }
 
-// waitClusterAgrees waits until every node is ok, knows every node and prints the same
-// normalized CLUSTER SLOTS (gossip has spread the last change).
-func waitClusterAgrees(t *testing.T, cs *clusterSide) {
+// waitClusterAgrees waits until the first n nodes are ok, know each other, have the same current
+// epoch and print the same normalized CLUSTER SLOTS (gossip has spread the last change).
+func waitClusterAgrees(t *testing.T, cs *clusterSide, n int) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		ok := true
-		var first string
-		for i := range cs.conns {
+		var first, epoch string
+		for i := 0; i < n && ok; i++ {
 			info := cs.do(t, i, "CLUSTER", "INFO").Str
-			if !strings.Contains(info, "cluster_state:ok") || !strings.Contains(info, fmt.Sprintf("cluster_known_nodes:%d\r", len(cs.ports))) {
+			if !strings.Contains(info, "cluster_state:ok") || !strings.Contains(info, fmt.Sprintf("cluster_known_nodes:%d\r", n)) {
 				ok = false
 				break
 			}
+			_, e, _ := strings.Cut(info, "cluster_current_epoch:")
+			e, _, _ = strings.Cut(e, "\r")
 			s := cs.normalize(cs.do(t, i, "CLUSTER", "SLOTS"), true).FormatCLI()
 			if i == 0 {
-				first = s
-			} else if s != first {
+				first, epoch = s, e
+			} else if s != first || e != epoch {
 				ok = false
 			}
 		}
@@ -328,7 +331,7 @@ func runClusterTranscript(t *testing.T, path string, ref, scope *clusterSide) in
 func TestClusterDiff(t *testing.T) {
 	ref := startRealCluster(t)
 	defer ref.close()
-	scope, _ := startScopeCluster(t, 3, 0)
+	scope, _ := startScopeCluster(t, 3, 1)
 	defer scope.close()
 
 	files, err := filepath.Glob(filepath.Join(transcriptsDir, "cluster", "*.txt"))
@@ -353,7 +356,7 @@ func TestClusterDiff(t *testing.T) {
 	// that move), set through redis-cli -c style routing on both sides.
 	keys := reshardKeys()
 	for _, cs := range []*clusterSide{ref, scope} {
-		for _, k := range keys {
+		for _, k := range keys[:len(keys)/2] {
 			owner := ownerOf(engine.KeySlot([]byte(k)))
 			if r := cs.do(t, owner, "SET", k, "v:"+k); r.IsError() {
 				t.Fatalf("%s: SET %s: %s", cs.name, k, r.Str)
@@ -361,6 +364,7 @@ func TestClusterDiff(t *testing.T) {
 		}
 	}
 	compareLayout(t, ref, scope, "before reshard")
+	compareViews(t, ref, scope, 3, "before reshard")
 
 	cli := need(t, "redis-cli")
 	for _, cs := range []*clusterSide{ref, scope} {
@@ -374,13 +378,81 @@ func TestClusterDiff(t *testing.T) {
 			t.Errorf("%s: redis-cli reshard moved %d slots, want 100:\n%s", cs.name, moved, out)
 		}
 	}
-	waitClusterAgrees(t, ref)
-	waitClusterAgrees(t, scope)
+	waitClusterAgrees(t, ref, 3)
+	waitClusterAgrees(t, scope, 3)
 	compareLayout(t, ref, scope, "after reshard")
+	compareViews(t, ref, scope, 3, "after reshard")
+	checkCluster(t, cli, ref, scope)
+
+	// The empty fourth node: what it says alone, then add-node, then 100 slots from all masters.
+	compareViews(t, ref, scope, 4, "empty node")
 	for _, cs := range []*clusterSide{ref, scope} {
+		out, err := exec.Command(cli, "--cluster", "add-node", cs.addr(3), cs.addr(0)).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "[OK] New node added correctly.") {
+			t.Fatalf("%s: redis-cli --cluster add-node: %v\n%s", cs.name, err, out)
+		}
+	}
+	waitClusterAgrees(t, ref, 4)
+	waitClusterAgrees(t, scope, 4)
+	compareViews(t, ref, scope, 4, "after add-node")
+	movedBy := map[string]int{}
+	for _, cs := range []*clusterSide{ref, scope} {
+		for _, k := range keys[len(keys)/2:] {
+			if r := cs.do(t, ownerAfterFirstReshard(engine.KeySlot([]byte(k))), "SET", k, "v:"+k); r.IsError() {
+				t.Fatalf("%s: SET %s: %s", cs.name, k, r.Str)
+			}
+		}
+		args := []string{"--cluster", "reshard", cs.addr(0), "--cluster-from", "all", "--cluster-to", cs.ids[3],
+			"--cluster-slots", "100", "--cluster-yes"}
+		out, err := exec.Command(cli, args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: redis-cli %v: %v\n%s", cs.name, args, err, out)
+		}
+		// redis-cli gives each source its share rounded down but the first: 99 slots here.
+		movedBy[cs.name] = strings.Count(string(out), " to "+cs.addr(3)+": ")
+	}
+	if movedBy[ref.name] != movedBy[scope.name] || movedBy[ref.name] < 97 {
+		t.Errorf("redis-cli reshard from all moved %v slots to the new node", movedBy)
+	}
+	waitClusterAgrees(t, ref, 4)
+	waitClusterAgrees(t, scope, 4)
+	compareLayout(t, ref, scope, "after add-node and reshard")
+	compareViews(t, ref, scope, 4, "after add-node and reshard")
+	checkCluster(t, cli, ref, scope)
+}
+
+// ownerAfterFirstReshard: slots 0-99 went from node 0 to node 2.
+func ownerAfterFirstReshard(slot int) int {
+	if slot < 100 {
+		return 2
+	}
+	return ownerOf(slot)
+}
+
+func checkCluster(t *testing.T, cli string, sides ...*clusterSide) {
+	t.Helper()
+	for _, cs := range sides {
 		out, err := exec.Command(cli, "--cluster", "check", cs.addr(0)).CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "[OK] All 16384 slots covered.") || !strings.Contains(string(out), "[OK] All nodes agree about slots configuration.") {
-			t.Errorf("%s: redis-cli --cluster check after reshard: %v\n%s", cs.name, err, out)
+			t.Errorf("%s: redis-cli --cluster check: %v\n%s", cs.name, err, out)
+		}
+	}
+}
+
+// compareViews compares CLUSTER INFO, CLUSTER NODES and CLUSTER SHARDS (normalized) of the first
+// n nodes.
+func compareViews(t *testing.T, ref, scope *clusterSide, n int, when string) {
+	t.Helper()
+	lines := 0
+	defer func() { t.Logf("%s: %d CLUSTER INFO/NODES/SHARDS replies compared", when, lines) }()
+	for i := 0; i < n; i++ {
+		for _, args := range [][]string{{"CLUSTER", "INFO"}, {"CLUSTER", "NODES"}, {"CLUSTER", "SHARDS"}} {
+			lines++
+			a := transcript.SortReply(ref.normalizeFor(args, ref.do(t, i, args...)))
+			b := transcript.SortReply(scope.normalizeFor(args, scope.do(t, i, args...)))
+			if a.FormatCLI() != b.FormatCLI() {
+				t.Errorf("%s: node %d %v:\nredis-server:\n%s\nredscope:\n%s", when, i, args, a.FormatCLI(), b.FormatCLI())
+			}
 		}
 	}
 }
@@ -418,7 +490,7 @@ func compareLayout(t *testing.T, ref, scope *clusterSide, when string) {
 	t.Helper()
 	lines := 0
 	for i := range ref.ports {
-		for _, args := range [][]string{{"CLUSTER", "SLOTS"}, {"DBSIZE"}} {
+		for _, args := range [][]string{{"CLUSTER", "SLOTS"}, {"DBSIZE"}, {"CLUSTER", "COUNTKEYSINSLOT", "0"}} {
 			a := ref.normalizeFor(args, ref.do(t, i, args...))
 			b := scope.normalizeFor(args, scope.do(t, i, args...))
 			lines++
