@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 func clusterWant(t *testing.T, e *Engine, w string, args ...string) {
 	t.Helper()
@@ -51,4 +55,156 @@ func TestClusterOtherSubcommands(t *testing.T) {
 	clusterWant(t, e, "(error) ERR unknown subcommand 'MYSHARDID'. Try CLUSTER HELP.", "CLUSTER", "MYSHARDID")
 	e8 := New(Options{Version: V88})
 	clusterWant(t, e8, dis, "CLUSTER", "MYSHARDID")
+}
+
+func slotRanges(cl *Cluster) [][3]int {
+	var out [][3]int
+	for s := 0; s < ClusterSlots; s++ {
+		o := cl.SlotOwner(s)
+		if len(out) > 0 && out[len(out)-1][2] == o && out[len(out)-1][1] == s-1 {
+			out[len(out)-1][1] = s
+		} else {
+			out = append(out, [3]int{s, s, o})
+		}
+	}
+	return out
+}
+
+// The layouts redis-cli --cluster create prints for 3 to 6 masters (Master[i] -> Slots a - b),
+// and for every N from 1 to 16: one contiguous range per master, in order, covering all slots,
+// sizes within one slot of 16384/N.
+func TestClusterLayout(t *testing.T) {
+	known := map[int][][3]int{
+		3: {{0, 5460, 0}, {5461, 10922, 1}, {10923, 16383, 2}},
+		4: {{0, 4095, 0}, {4096, 8191, 1}, {8192, 12287, 2}, {12288, 16383, 3}},
+		5: {{0, 3276, 0}, {3277, 6553, 1}, {6554, 9829, 2}, {9830, 13106, 3}, {13107, 16383, 4}},
+		6: {{0, 2730, 0}, {2731, 5460, 1}, {5461, 8191, 2}, {8192, 10922, 3}, {10923, 13652, 4}, {13653, 16383, 5}},
+	}
+	for n := 1; n <= 16; n++ {
+		cl := NewCluster(ClusterOptions{Masters: n, Port: 7000})
+		r := slotRanges(cl)
+		if len(r) != n {
+			t.Fatalf("%d masters: %d ranges %v", n, len(r), r)
+		}
+		for i, x := range r {
+			size := x[1] - x[0] + 1
+			if x[2] != i || size < ClusterSlots/n-1 || size > ClusterSlots/n+2 {
+				t.Errorf("%d masters: range %d is %v", n, i, x)
+			}
+		}
+		if want, ok := known[n]; ok && fmt.Sprint(r) != fmt.Sprint(want) {
+			t.Errorf("%d masters: %v want %v", n, r, want)
+		}
+		// Config epochs 1…n, current epoch n, everybody ok.
+		for i, e := range cl.Nodes() {
+			info := e.Do("CLUSTER", "INFO").Str
+			for _, w := range []string{"cluster_state:ok\r\n", fmt.Sprintf("cluster_known_nodes:%d\r\n", n),
+				fmt.Sprintf("cluster_size:%d\r\n", n), fmt.Sprintf("cluster_current_epoch:%d\r\n", n),
+				fmt.Sprintf("cluster_my_epoch:%d\r\n", i+1)} {
+				if !strings.Contains(info, w) {
+					t.Errorf("%d masters, node %d: CLUSTER INFO lacks %q:\n%s", n, i, w, info)
+				}
+			}
+		}
+	}
+}
+
+func TestClusterNodeIDs(t *testing.T) {
+	a := NewCluster(ClusterOptions{Masters: 3, Empty: 1, Options: Options{Seed: 5}})
+	b := NewCluster(ClusterOptions{Masters: 3, Empty: 1, Options: Options{Seed: 5}})
+	c := NewCluster(ClusterOptions{Masters: 3, Empty: 1, Options: Options{Seed: 6}})
+	seen := map[string]bool{}
+	for i := 0; i < 4; i++ {
+		id := a.NodeID(i)
+		if len(id) != 40 || strings.Trim(id, "0123456789abcdef") != "" {
+			t.Errorf("node %d ID %q is not 40 hex characters", i, id)
+		}
+		if id != b.NodeID(i) {
+			t.Errorf("node %d: the same seed gave %s and %s", i, id, b.NodeID(i))
+		}
+		if id == c.NodeID(i) || seen[id] {
+			t.Errorf("node %d: ID %s repeats", i, id)
+		}
+		seen[id] = true
+		if got := a.Nodes()[i].Do("CLUSTER", "MYID").Str; got != id {
+			t.Errorf("CLUSTER MYID %s want %s", got, id)
+		}
+	}
+}
+
+func TestClusterRoutingEngine(t *testing.T) {
+	cl := NewCluster(ClusterOptions{Masters: 3, Port: 7000})
+	n0 := cl.Nodes()[0]
+	clusterWant(t, n0, "(error) MOVED 12182 127.0.0.1:7002", "SET", "foo", "x")
+	clusterWant(t, n0, "OK", "SET", "bar", "x")
+	clusterWant(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "MGET", "bar", "foo")
+	clusterWant(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "ZUNIONSTORE", "{bar}d", "2", "bar", "b")
+	clusterWant(t, n0, "(integer) 0", "ZUNIONSTORE", "{bar}d", "2", "{bar}z", "{bar}x")
+	clusterWant(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "SINTERCARD", "2", "bar", "b")
+	clusterWant(t, n0, "(error) ERR numkeys should be greater than 0", "SINTERCARD", "0", "bar", "b")
+	clusterWant(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "BLMPOP", "0", "2", "bar", "b", "LEFT")
+	clusterWant(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "SORT", "bar", "STORE", "b")
+	clusterWant(t, n0, "(error) ERR SELECT is not allowed in cluster mode", "SELECT", "3")
+	clusterWant(t, n0, "OK", "MULTI")
+	clusterWant(t, n0, "QUEUED", "GET", "bar")
+	clusterWant(t, n0, "(error) MOVED 12182 127.0.0.1:7002", "GET", "foo")
+	clusterWant(t, n0, "(error) EXECABORT Transaction discarded because of previous errors.", "EXEC")
+	// The standalone engine answers every key.
+	clusterWant(t, New(Options{}), "OK", "MSET", "bar", "1", "foo", "2")
+	clusterWant(t, New(Options{}), "(error) ERR This instance has cluster support disabled", "READONLY")
+	clusterWant(t, New(Options{}), "(error) ERR This instance has cluster support disabled", "ASKING")
+}
+
+// MSETEX (8.4) is a numkeys command: its keys come from the count, every other argument.
+func TestClusterMsetex(t *testing.T) {
+	cl := NewCluster(ClusterOptions{Masters: 3, Port: 7000, Options: Options{Version: V84}})
+	n0 := cl.Nodes()[0]
+	clusterWant(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "MSETEX", "2", "bar", "1", "b", "2", "EX", "10")
+	clusterWant(t, n0, "(error) MOVED 12182 127.0.0.1:7002", "MSETEX", "1", "foo", "1", "EX", "10")
+	clusterWant(t, n0, "(integer) 1", "MSETEX", "2", "bar", "1", "{bar}2", "2", "EX", "10")
+	// The value "b" of a key is not a key.
+	clusterWant(t, n0, "(integer) 1", "MSETEX", "1", "bar", "b", "EX", "10")
+	clusterWant(t, New(Options{Version: V84}), "(integer) 1", "MSETEX", "2", "bar", "1", "b", "2")
+}
+
+func TestClusterMyShardID(t *testing.T) {
+	c70 := NewCluster(ClusterOptions{Masters: 3, Options: Options{Version: V70}})
+	clusterWant(t, c70.Nodes()[0], "(error) ERR unknown subcommand 'MYSHARDID'. Try CLUSTER HELP.", "CLUSTER", "MYSHARDID")
+	c72 := NewCluster(ClusterOptions{Masters: 3, Options: Options{Version: V72}})
+	a, b := c72.Nodes()[0].Do("CLUSTER", "MYSHARDID").Str, c72.Nodes()[1].Do("CLUSTER", "MYSHARDID").Str
+	if len(a) != 40 || a == b || a == c72.NodeID(0) {
+		t.Errorf("MYSHARDID %q %q", a, b)
+	}
+}
+
+// SETSLOT and MIGRATE between engine nodes, as redis-cli's reshard sends them; the importing
+// node (epoch 2, not the greatest) bumps its config epoch to 4 (a node already holding the
+// greatest epoch would not: clusterBumpConfigEpochWithoutConsensus).
+func TestClusterMoveSlotEngine(t *testing.T) {
+	cl := NewCluster(ClusterOptions{Masters: 3, Port: 7000})
+	n := cl.Nodes()
+	clusterWant(t, n[0], "OK", "MSET", "bar", "1", "{bar}2", "2")
+	clusterWant(t, n[0], "(integer) 1", "EXPIRE", "bar", "100")
+	clusterWant(t, n[1], "OK", "CLUSTER", "SETSLOT", "5061", "IMPORTING", cl.NodeID(0))
+	clusterWant(t, n[0], "OK", "CLUSTER", "SETSLOT", "5061", "MIGRATING", cl.NodeID(1))
+	clusterWant(t, n[0], "1) \"{bar}2\"\n2) \"bar\"", "CLUSTER", "GETKEYSINSLOT", "5061", "10")
+	clusterWant(t, n[0], "OK", "MIGRATE", "127.0.0.1", "7001", "", "0", "5000", "KEYS", "bar", "{bar}2")
+	clusterWant(t, n[0], "(error) ASK 5061 127.0.0.1:7001", "GET", "bar")
+	clusterWant(t, n[1], "(integer) 2", "CLUSTER", "COUNTKEYSINSLOT", "5061")
+	clusterWant(t, n[1], "OK", "CLUSTER", "SETSLOT", "5061", "NODE", cl.NodeID(1))
+	clusterWant(t, n[0], "OK", "CLUSTER", "SETSLOT", "5061", "NODE", cl.NodeID(1))
+	clusterWant(t, n[0], "(error) MOVED 5061 127.0.0.1:7001", "GET", "bar")
+	clusterWant(t, n[1], "\"1\"", "GET", "bar")
+	if ttl := n[1].Do("TTL", "bar"); ttl.Int < 99 || ttl.Int > 100 {
+		t.Errorf("TTL after MIGRATE %v", ttl)
+	}
+	for i, e := range n {
+		info := e.Do("CLUSTER", "INFO").Str
+		if !strings.Contains(info, "cluster_current_epoch:4\r\n") {
+			t.Errorf("node %d: %s", i, info)
+		}
+	}
+	if !strings.Contains(n[1].Do("CLUSTER", "INFO").Str, "cluster_my_epoch:4\r\n") {
+		t.Errorf("the importing node did not bump its epoch")
+	}
 }
