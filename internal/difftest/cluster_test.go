@@ -354,9 +354,9 @@ func TestClusterDiff(t *testing.T) {
 
 	// Keys for the reshard: 400 keys spread over the cluster, and 60 in slots 0-99 (the ones
 	// that move), set through redis-cli -c style routing on both sides.
-	keys := reshardKeys()
+	keys, keys2 := reshardKeys()
 	for _, cs := range []*clusterSide{ref, scope} {
-		for _, k := range keys[:len(keys)/2] {
+		for _, k := range keys {
 			owner := ownerOf(engine.KeySlot([]byte(k)))
 			if r := cs.do(t, owner, "SET", k, "v:"+k); r.IsError() {
 				t.Fatalf("%s: SET %s: %s", cs.name, k, r.Str)
@@ -380,6 +380,15 @@ func TestClusterDiff(t *testing.T) {
 	}
 	waitClusterAgrees(t, ref, 3)
 	waitClusterAgrees(t, scope, 3)
+	for _, cs := range []*clusterSide{ref, scope} {
+		var n int64
+		for s := 0; s < 100; s++ {
+			n += cs.do(t, 2, "CLUSTER", "COUNTKEYSINSLOT", strconv.Itoa(s)).Int
+		}
+		if n != 60 {
+			t.Errorf("%s: node 2 holds %d keys of slots 0-99 after the reshard, want 60", cs.name, n)
+		}
+	}
 	compareLayout(t, ref, scope, "after reshard")
 	compareViews(t, ref, scope, 3, "after reshard")
 	checkCluster(t, cli, ref, scope)
@@ -397,7 +406,7 @@ func TestClusterDiff(t *testing.T) {
 	compareViews(t, ref, scope, 4, "after add-node")
 	movedBy := map[string]int{}
 	for _, cs := range []*clusterSide{ref, scope} {
-		for _, k := range keys[len(keys)/2:] {
+		for _, k := range keys2 {
 			if r := cs.do(t, ownerAfterFirstReshard(engine.KeySlot([]byte(k))), "SET", k, "v:"+k); r.IsError() {
 				t.Fatalf("%s: SET %s: %s", cs.name, k, r.Str)
 			}
@@ -468,20 +477,21 @@ func ownerOf(slot int) int {
 	return 2
 }
 
-func reshardKeys() []string {
-	var keys []string
-	low := 0
-	for i := 0; len(keys) < 400 || low < 60; i++ {
+// reshardKeys are the keys set before the first reshard (60 in slots 0-99, the ones it moves, and
+// 200 more) and before the second (200 more).
+func reshardKeys() (first, second []string) {
+	var low, other []string
+	for i := 0; len(low) < 60 || len(other) < 400; i++ {
 		k := fmt.Sprintf("key:%d", i)
-		s := engine.KeySlot([]byte(k))
-		if s < 100 {
-			low++
-			keys = append(keys, k)
-		} else if len(keys)-low < 400 {
-			keys = append(keys, k)
+		if engine.KeySlot([]byte(k)) < 100 {
+			if len(low) < 60 {
+				low = append(low, k)
+			}
+		} else if len(other) < 400 {
+			other = append(other, k)
 		}
 	}
-	return keys
+	return append(low, other[:200]...), other[200:]
 }
 
 // compareLayout compares CLUSTER SLOTS of every node, DBSIZE of every node and the key count of
@@ -536,7 +546,8 @@ func TestClusterScopeTools(t *testing.T) {
 	if r := scope.do(t, 2, "GET", "foo"); r.Str != "bar" {
 		t.Errorf("foo is not on node 2: %s", r.FormatCLI())
 	}
-	keys := reshardKeys()
+	keys, keys2 := reshardKeys()
+	keys = append(keys, keys2...)
 	for _, k := range keys {
 		scope.do(t, ownerOf(engine.KeySlot([]byte(k))), "SET", k, "v")
 	}
