@@ -208,3 +208,29 @@ func TestClusterMoveSlotEngine(t *testing.T) {
 		t.Errorf("the importing node did not bump its epoch")
 	}
 }
+
+// CLUSTER HELP per profile: 7.0's list (checked on 7.0.15 by routing.txt), 7.2's with MYSHARDID,
+// 7.4's two parts (by definition: cluster.c and cluster_legacy.c of 7.4.1 and 8.0).
+func TestClusterHelpProfiles(t *testing.T) {
+	for _, c := range []struct {
+		v     Version
+		n     int
+		first string
+		at    int
+		line  string
+	}{
+		{V70, 56, "ADDSLOTS <slot> [<slot> ...]", 29, "MYID"},
+		{V72, 58, "ADDSLOTS <slot> [<slot> ...]", 31, "MYSHARDID"},
+		{V74, 58, "COUNTKEYSINSLOT <slot>", 11, "MYSHARDID"},
+		{V88, 58, "COUNTKEYSINSLOT <slot>", 23, "ADDSLOTS <slot> [<slot> ...]"},
+	} {
+		cl := NewCluster(ClusterOptions{Masters: 3, Options: Options{Version: c.v}})
+		r := cl.Nodes()[0].Do("CLUSTER", "HELP")
+		if len(r.Array) != c.n || r.Array[1].Str != c.first || r.Array[c.at].Str != c.line ||
+			r.Array[c.n-2].Str != "HELP" || r.Array[c.n-1].Str != "    Prints this help." {
+			t.Errorf("%v: %d lines:\n%s", c.v, len(r.Array), r.FormatCLI())
+		}
+	}
+	cl := NewCluster(ClusterOptions{Masters: 3, Options: Options{Version: V72}})
+	clusterWant(t, cl.Nodes()[0], "(error) ERR Invalid base port specified: x", "CLUSTER", "MEET", "127.0.0.1", "x")
+}

@@ -187,8 +187,61 @@ var clusterHelpLines = []string{
 	"    Prints this help.",
 }
 
+// clusterHelpFor is CLUSTER HELP of a profile: 7.2 adds MYSHARDID and the hostname in the NODES
+// format line; 7.4 (cluster.c clusterCommandHelp + cluster_legacy.c
+// clusterCommandExtendedHelp, the same in 8.0) lists the read-only subcommands first.
+func clusterHelpFor(v Version) []string {
+	nodesFmt72 := "    <id> <ip:port@bus-port[,hostname]> <flags> <master> <pings> <pongs> <epoch> <link> <slot> ..."
+	if !v.Has(V72) {
+		return clusterHelpLines
+	}
+	find := func(l string) int {
+		for i, x := range clusterHelpLines {
+			if x == l {
+				return i
+			}
+		}
+		return -1
+	}
+	if !v.Has(V74) {
+		var out []string
+		for _, l := range clusterHelpLines {
+			if strings.HasPrefix(l, "    <id> <ip:port>") {
+				l = nodesFmt72
+			}
+			out = append(out, l)
+			if l == "    Return the node id." {
+				out = append(out, "MYSHARDID", "    Return the node's shard id.")
+			}
+		}
+		return out
+	}
+	entry := func(name string) []string { // a subcommand's lines in the 7.0 list
+		i := find(name)
+		j := i + 1
+		for j < len(clusterHelpLines) && strings.HasPrefix(clusterHelpLines[j], "    ") {
+			j++
+		}
+		return clusterHelpLines[i:j]
+	}
+	out := []string{clusterHelpLines[0]}
+	for _, name := range []string{"COUNTKEYSINSLOT <slot>", "GETKEYSINSLOT <slot> <count>", "INFO", "KEYSLOT <key>", "MYID"} {
+		out = append(out, entry(name)...)
+	}
+	out = append(out, "MYSHARDID", "    Return the node's shard id.", "NODES", "    Return cluster configuration seen by node. Output format:", nodesFmt72)
+	for _, name := range []string{"REPLICAS <node-id>", "SLOTS", "SHARDS", "ADDSLOTS <slot> [<slot> ...]",
+		"ADDSLOTSRANGE <start slot> <end slot> [<start slot> <end slot> ...]", "BUMPEPOCH", "COUNT-FAILURE-REPORTS <node-id>",
+		"DELSLOTS <slot> [<slot> ...]", "DELSLOTSRANGE <start slot> <end slot> [<start slot> <end slot> ...]",
+		"FAILOVER [FORCE|TAKEOVER]", "FORGET <node-id>", "FLUSHSLOTS", "MEET <ip> <port> [<bus-port>]", "REPLICATE <node-id>",
+		"RESET [HARD|SOFT]", "SET-CONFIG-EPOCH <epoch>", "SETSLOT <slot> (IMPORTING <node-id>|MIGRATING <node-id>|STABLE|NODE <node-id>)",
+		"SAVECONFIG", "LINKS", "HELP"} {
+		out = append(out, entry(name)...)
+	}
+	return out
+}
+
 func clusterHelp(e *Engine, n *clusterNode, args [][]byte) Reply {
-	return helpReply(clusterHelpLines)(e, args)
+	return helpReply(clusterHelpFor(e.ver))(e, args)
 }
 
 func errSubSyntax(args [][]byte) Reply {
@@ -602,13 +655,17 @@ func clusterMeet(e *Engine, n *clusterNode, args [][]byte) Reply {
 	if len(args) > 5 {
 		return errSubSyntax(args)
 	}
+	tcp := "TCP " // 7.2 dropped the word
+	if e.ver.Has(V72) {
+		tcp = ""
+	}
 	port, ok := string2ll(args[3])
 	if !ok {
-		return Err("ERR Invalid TCP base port specified: " + cleanErr(string(args[3])))
+		return Err("ERR Invalid " + tcp + "base port specified: " + cleanErr(string(args[3])))
 	}
 	if len(args) == 5 {
 		if _, ok := string2ll(args[4]); !ok {
-			return Err("ERR Invalid TCP bus port specified: " + cleanErr(string(args[4])))
+			return Err("ERR Invalid " + tcp + "bus port specified: " + cleanErr(string(args[4])))
 		}
 	}
 	ip := string(args[2])
