@@ -806,6 +806,7 @@ func cmdReadwrite(e *Engine, args [][]byte) Reply {
 
 func cmdMigrate(e *Engine, args [][]byte) Reply {
 	copyKeys, replace := false, false
+	var user, pass []byte
 	first, num := 3, 1
 	for j := 6; j < len(args); j++ {
 		more := len(args) - 1 - j
@@ -818,11 +819,13 @@ func cmdMigrate(e *Engine, args [][]byte) Reply {
 			if more < 1 {
 				return ErrSyntax
 			}
+			pass = args[j+1]
 			j++
 		case eqFold(args[j], "auth2"):
 			if more < 2 {
 				return ErrSyntax
 			}
+			user, pass = args[j+1], args[j+2]
 			j += 2
 		case eqFold(args[j], "keys"):
 			if len(args[3]) != 0 {
@@ -861,6 +864,15 @@ func cmdMigrate(e *Engine, args [][]byte) Reply {
 	}
 	t := target.e
 	targetErr := func(r Reply) Reply { return Err("ERR Target instance replied with error: " + r.Str) }
+	// The target's AUTH: nodes have no password, the default user takes any (nopass).
+	if pass != nil {
+		switch {
+		case user == nil:
+			return targetErr(Err("ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?"))
+		case string(user) != "default":
+			return targetErr(Err("WRONGPASS invalid username-password pair or user is disabled."))
+		}
+	}
 	if dbid != 0 {
 		return targetErr(Err("ERR SELECT is not allowed in cluster mode"))
 	}
