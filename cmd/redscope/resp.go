@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -36,7 +37,7 @@ func cmdResp(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
-	if *nCluster != 0 || *nEmpty != 0 {
+	if clusterFlagSet(fs) || *nEmpty != 0 {
 		return serveCluster(*addr, *nCluster, *nEmpty, engine.Options{Version: v, Allocator: a, Seed: *seed, Clock: engine.WallClock{}}, stdout)
 	}
 	ln, err := net.Listen("tcp", *addr)
@@ -73,11 +74,19 @@ func cmdResp(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
+// clusterFlagSet reports whether --cluster was given (--cluster 0 --cluster-empty K is a set of
+// lone nodes for redis-cli --cluster create).
+func clusterFlagSet(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "cluster" })
+	return set
+}
+
 // serveCluster is resp --cluster N: N masters with redis-cli --cluster create's slot layout on
 // the port of addr and the next ones, then the empty nodes.
 func serveCluster(addr string, masters, empty int, o engine.Options, stdout io.Writer) error {
-	if masters < 1 || masters > 16 {
-		return usageError{fmt.Errorf("--cluster wants 1 to 16 masters, not %d", masters)}
+	if masters < 0 || masters > 16 || masters == 0 && empty == 0 {
+		return usageError{fmt.Errorf("--cluster wants 1 to 16 masters (or 0 with --cluster-empty), not %d", masters)}
 	}
 	if empty < 0 || masters+empty > 64 {
 		return usageError{fmt.Errorf("--cluster-empty wants 0 to %d nodes, not %d", 64-masters, empty)}

@@ -606,3 +606,34 @@ func TestClusterScopeTools(t *testing.T) {
 	}
 	testGoRedisCluster(t, scope, keys)
 }
+
+// redis-cli --cluster create on three lone redscope nodes (ADDSLOTS, SET-CONFIG-EPOCH, MEET, then
+// its wait for the nodes to agree) gives the cluster that engine.NewCluster makes directly.
+func TestClusterScopeCreate(t *testing.T) {
+	cli := need(t, "redis-cli")
+	lone, _ := startScopeCluster(t, 0, 3)
+	defer lone.close()
+	made, _ := startScopeCluster(t, 3, 0)
+	defer made.close()
+	args := []string{"--cluster", "create"}
+	for i := range lone.ports {
+		args = append(args, lone.addr(i))
+	}
+	out, err := exec.Command(cli, append(args, "--cluster-yes")...).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "[OK] All 16384 slots covered.") {
+		t.Fatalf("redis-cli %v: %v\n%s", args, err, out)
+	}
+	for _, want := range []string{"Master[0] -> Slots 0 - 5460", "Master[1] -> Slots 5461 - 10922", "Master[2] -> Slots 10923 - 16383"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("redis-cli create did not print %q", want)
+		}
+	}
+	compareViews(t, lone, made, 3, "created by redis-cli vs NewCluster")
+	for i := range lone.ports {
+		a := lone.normalizeFor([]string{"CLUSTER", "SLOTS"}, lone.do(t, i, "CLUSTER", "SLOTS"))
+		b := made.normalizeFor([]string{"CLUSTER", "SLOTS"}, made.do(t, i, "CLUSTER", "SLOTS"))
+		if a.FormatCLI() != b.FormatCLI() {
+			t.Errorf("node %d CLUSTER SLOTS:\n%s\nvs\n%s", i, a.FormatCLI(), b.FormatCLI())
+		}
+	}
+}
