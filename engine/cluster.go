@@ -69,6 +69,7 @@ type clusterNode struct {
 	migrating map[int]int // slot → node index
 	importing map[int]int
 	births    map[string]uint64 // when each key of db 0 was last added (GETKEYSINSLOT's order)
+	slotKeys  map[int]map[string]struct{} // keys added per slot; deleted ones are dropped on reading
 	born      uint64
 	conn      clusterConn // the flags of Exec's implicit client
 	inExec    bool        // running EXEC's queued commands: already checked
@@ -101,7 +102,7 @@ func NewCluster(o ClusterOptions) *Cluster {
 		rng := rand.New(rand.NewPCG(o.Options.Seed^0x636c7573746572, uint64(i)))
 		n := &clusterNode{cl: cl, idx: i, e: e, id: randomHex(rng), shardID: randomHex(rng), ip: o.Host,
 			port: o.Port + i, cport: o.Port + i + 10000, known: map[int]bool{i: true},
-			migrating: map[int]int{}, importing: map[int]int{}, births: map[string]uint64{}}
+			migrating: map[int]int{}, importing: map[int]int{}, births: map[string]uint64{}, slotKeys: map[int]map[string]struct{}{}}
 		e.cluster = n
 		cl.nodes = append(cl.nodes, n)
 	}
@@ -165,14 +166,37 @@ func (e *Engine) keyBorn(key string) {
 	if n := e.cluster; n != nil && e.db == e.dbs[0] {
 		n.born++
 		n.births[key] = n.born
+		s := KeySlot([]byte(key))
+		m := n.slotKeys[s]
+		if m == nil {
+			m = map[string]struct{}{}
+			n.slotKeys[s] = m
+		}
+		m[key] = struct{}{}
 		if len(n.births) > 2*len(e.dbs[0].keys)+1024 { // forget deleted keys now and then
 			for k := range n.births {
 				if _, ok := e.dbs[0].keys[k]; !ok {
 					delete(n.births, k)
+					delete(n.slotKeys[KeySlot([]byte(k))], k)
 				}
 			}
 		}
 	}
+}
+
+// keysInSlot lists the keys of db 0 in slot s (those expired but not yet deleted too), dropping
+// the index entries of deleted keys.
+func (n *clusterNode) keysInSlot(s int) []string {
+	m := n.slotKeys[s]
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if _, ok := n.e.dbs[0].keys[k]; ok {
+			keys = append(keys, k)
+		} else {
+			delete(m, k)
+		}
+	}
+	return keys
 }
 
 // ClusterEnabled reports whether the engine is a cluster node (INFO's cluster_enabled).

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -233,4 +234,58 @@ func TestClusterHelpProfiles(t *testing.T) {
 	}
 	cl := NewCluster(ClusterOptions{Masters: 3, Options: Options{Version: V72}})
 	clusterWant(t, cl.Nodes()[0], "(error) ERR Invalid base port specified: x", "CLUSTER", "MEET", "127.0.0.1", "x")
+}
+
+// The per-slot key index against a scan of the keyspace, under seeded random SET, DEL, RENAME,
+// SADD, EXPIRE with time passing, and FLUSHALL.
+func TestClusterSlotIndex(t *testing.T) {
+	clock := &ManualClock{Ms: StartMs}
+	cl := NewCluster(ClusterOptions{Masters: 1, Options: Options{Clock: clock}})
+	e := cl.Nodes()[0]
+	n := e.cluster
+	rng := rand.New(rand.NewPCG(3, 4))
+	key := func() string { return fmt.Sprintf("{t%d}k%d", rng.IntN(4), rng.IntN(30)) }
+	for i := 0; i < 6000; i++ {
+		switch rng.IntN(12) {
+		case 0, 1, 2:
+			e.Do("SET", key(), "v")
+		case 3, 4:
+			e.Do("DEL", key())
+		case 5:
+			a, b := key(), key()
+			if KeySlot([]byte(a)) == KeySlot([]byte(b)) {
+				e.Do("RENAME", a, b)
+			}
+		case 6, 7:
+			e.Do("SADD", key(), "m")
+		case 8:
+			e.Do("PEXPIRE", key(), "5")
+		case 9:
+			clock.Ms += 3
+			e.Do("EXISTS", key())
+		case 10:
+			e.Do("GETDEL", key())
+		case 11:
+			if rng.IntN(50) == 0 {
+				e.Do("FLUSHALL")
+			}
+		}
+		if i%97 == 0 {
+			for s := 0; s < 4; s++ {
+				slot := KeySlot([]byte(fmt.Sprintf("t%d", s)))
+				want := 0
+				for k := range e.dbs[0].keys {
+					if KeySlot([]byte(k)) == slot {
+						want++
+					}
+				}
+				if got := n.countKeysInSlot(slot); got != want {
+					t.Fatalf("step %d slot %d: index %d keys, keyspace %d", i, slot, got, want)
+				}
+				if r := e.Do("CLUSTER", "GETKEYSINSLOT", itoa(int64(slot)), "1000"); len(r.Array) != want {
+					t.Fatalf("step %d: GETKEYSINSLOT %d keys, want %d", i, len(r.Array), want)
+				}
+			}
+		}
+	}
 }

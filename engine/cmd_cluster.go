@@ -10,7 +10,8 @@ package engine
 // node does. Arity is checked first and an unknown subcommand gets the usual error.
 //
 // CLUSTER GETKEYSINSLOT lists a slot's keys newest first, as Redis links them (an overwritten key
-// keeps its place, a renamed one is new). Known differences: the ping/pong columns of CLUSTER NODES are 0 and the engine clock; the
+// keeps its place, a renamed one is new); a node indexes its keys by slot as they are added
+// (keyBorn), so COUNTKEYSINSLOT and GETKEYSINSLOT cost the slot's size. Known differences: the ping/pong columns of CLUSTER NODES are 0 and the engine clock; the
 // bus message counters of CLUSTER INFO are 0; CLUSTER LINKS describes links nobody opened.
 // MIGRATE hands the value to the target node in the same process (a copy as COPY makes it)
 // instead of DUMP + RESTORE over a socket: the target's encoding may differ from what RESTORE
@@ -426,15 +427,7 @@ func clusterLinks(e *Engine, n *clusterNode, args [][]byte) Reply {
 }
 
 // countKeysInSlot counts the keys of db 0 in slot s (those expired but not yet deleted too).
-func (n *clusterNode) countKeysInSlot(s int) int {
-	c := 0
-	for k := range n.e.dbs[0].keys {
-		if KeySlot([]byte(k)) == s {
-			c++
-		}
-	}
-	return c
-}
+func (n *clusterNode) countKeysInSlot(s int) int { return len(n.keysInSlot(s)) }
 
 func clusterCountKeysInSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
 	s, ok := string2ll(args[2])
@@ -459,12 +452,7 @@ func clusterGetKeysInSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
 	if s < 0 || s >= ClusterSlots || maxKeys < 0 {
 		return Err("ERR Invalid slot or number of keys")
 	}
-	var keys []string
-	for k := range n.e.dbs[0].keys {
-		if KeySlot([]byte(k)) == int(s) {
-			keys = append(keys, k)
-		}
-	}
+	keys := n.keysInSlot(int(s))
 	sort.Slice(keys, func(i, j int) bool { // newest first, as slotToKeyAddEntry links them
 		bi, bj := n.births[keys[i]], n.births[keys[j]]
 		if bi != bj {
