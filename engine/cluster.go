@@ -68,7 +68,7 @@ type clusterNode struct {
 	known     map[int]bool
 	migrating map[int]int // slot → node index
 	importing map[int]int
-	births    map[string]uint64 // when each key of db 0 was last added (GETKEYSINSLOT's order)
+	births    map[string]uint64           // when each key of db 0 was last added (GETKEYSINSLOT's order)
 	slotKeys  map[int]map[string]struct{} // keys added per slot; deleted ones are dropped on reading
 	born      uint64
 	conn      clusterConn // the flags of Exec's implicit client
