@@ -395,6 +395,18 @@ func TestClusterDiff(t *testing.T) {
 
 	// The empty fourth node: what it says alone, then add-node, then 100 slots from all masters.
 	compareViews(t, ref, scope, 4, "empty node")
+	for _, args := range [][]string{{"CLUSTER", "RESET", "SOFT"}, {"CLUSTER", "RESET", "HARD"}, {"CLUSTER", "RESET"}} {
+		a, b := ref.do(t, 3, args...), scope.do(t, 3, args...)
+		if a.FormatCLI() != b.FormatCLI() {
+			t.Errorf("empty node %v: redis-server %s redscope %s", args, a.FormatCLI(), b.FormatCLI())
+		}
+	}
+	ref.dialAll(t) // RESET HARD gave node 3 a new ID
+	scope.dialAll(t)
+	if ref.ids[3] == scope.ids[3] || len(scope.ids[3]) != 40 {
+		t.Errorf("node IDs after RESET HARD: %s %s", ref.ids[3], scope.ids[3])
+	}
+	compareViews(t, ref, scope, 4, "empty node after CLUSTER RESET HARD")
 	for _, cs := range []*clusterSide{ref, scope} {
 		out, err := exec.Command(cli, "--cluster", "add-node", cs.addr(3), cs.addr(0)).CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "[OK] New node added correctly.") {
