@@ -507,7 +507,9 @@ func (e *Engine) clusterBefore(c *Command, args [][]byte) (Reply, bool) {
 		return Reply{}, false
 	}
 	if !n.inExec && (c.FirstKey > 0 || hasMovableKeys(c)) {
-		to, slot, code := n.nodeByQuery([]queuedCmd{{c, args}}, e.clusterConnNow(), c.Name == "migrate")
+		q := []queuedCmd{{c, args}}
+		to, slot, code := n.nodeByQuery(q, e.clusterConnNow(), c.Name == "migrate")
+		n.traceRoute(q, to, slot, code)
 		if code != redirNone || to != n {
 			return redirReply(to, slot, code), true
 		}
@@ -594,8 +596,10 @@ func (c *Client) clusterQueueCheck(args [][]byte) (Reply, bool) {
 	if cmd == nil || cmd.FirstKey <= 0 && !hasMovableKeys(cmd) {
 		return Reply{}, false
 	}
-	to, slot, code := n.nodeByQuery([]queuedCmd{{cmd, args}}, &c.cluster, cmd.Name == "migrate")
+	q := []queuedCmd{{cmd, args}}
+	to, slot, code := n.nodeByQuery(q, &c.cluster, cmd.Name == "migrate")
 	if code != redirNone || to != n {
+		n.traceRoute(q, to, slot, code)
 		return redirReply(to, slot, code), true
 	}
 	return Reply{}, false
@@ -614,6 +618,7 @@ func (c *Client) clusterExecCheck() (Reply, bool) {
 		}
 	}
 	to, slot, code := n.nodeByQuery(q, &c.cluster, false)
+	n.traceRoute(q, to, slot, code)
 	if code != redirNone || to != n {
 		return redirReply(to, slot, code), true
 	}

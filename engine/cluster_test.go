@@ -289,3 +289,65 @@ func TestClusterSlotIndex(t *testing.T) {
 		}
 	}
 }
+
+// MoveSlot sends what redis-cli's reshard sends, and the trace events tell a scene what happened.
+func TestClusterMoveSlotAndEvents(t *testing.T) {
+	cl := NewCluster(ClusterOptions{Masters: 3, Port: 7000, Options: Options{Trace: true}})
+	n := cl.Nodes()
+	for i := 0; i < 25; i++ {
+		n[0].Do("SET", fmt.Sprintf("{bar}%d", i), "v")
+	}
+	res := n[0].Exec([][]byte{[]byte("GET"), []byte("foo")})
+	if len(res.Events) != 1 {
+		t.Fatalf("GET foo events %#v", res.Events)
+	}
+	if ev, ok := res.Events[0].(ClusterRedirectEvent); !ok || ev.Redirect != "MOVED" || ev.To != 2 || ev.Slot != 12182 || fmt.Sprint(ev.Slots) != "[12182]" {
+		t.Errorf("GET foo: %#v", res.Events[0])
+	}
+	res = n[0].Exec([][]byte{[]byte("MGET"), []byte("bar"), []byte("b")})
+	if ev, ok := res.Events[0].(ClusterRedirectEvent); !ok || ev.Redirect != "CROSSSLOT" || fmt.Sprint(ev.Slots) != "[5061 3300]" {
+		t.Errorf("MGET bar b: %#v", res.Events)
+	}
+	res = n[0].Exec([][]byte{[]byte("GET"), []byte("{bar}1")})
+	if ev, ok := res.Events[0].(ClusterServedEvent); !ok || ev.Node != 0 || ev.Slot != 5061 {
+		t.Errorf("GET {bar}1: %#v", res.Events)
+	}
+	if _, err := cl.MoveSlot(5061, 0); err == nil {
+		t.Errorf("MoveSlot to the owner did not fail")
+	}
+	steps, err := cl.MoveSlot(5061, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []string
+	migrated, owners := 0, 0
+	for _, st := range steps {
+		cmds = append(cmds, fmt.Sprintf("%d:%s %s", st.Node, st.Args[0], st.Args[1]))
+		for _, ev := range st.Result.Events {
+			switch ev := ev.(type) {
+			case ClusterKeyMigratedEvent:
+				if ev.From != 0 || ev.To != 1 || ev.Slot != 5061 {
+					t.Errorf("%#v", ev)
+				}
+				migrated++
+			case ClusterSlotEvent:
+				if ev.Action == "owner" && ev.To == 1 {
+					owners++
+				}
+			}
+		}
+	}
+	want := "[1:CLUSTER SETSLOT 0:CLUSTER SETSLOT 0:CLUSTER GETKEYSINSLOT 0:MIGRATE 127.0.0.1 0:CLUSTER GETKEYSINSLOT 0:MIGRATE 127.0.0.1 0:CLUSTER GETKEYSINSLOT 0:MIGRATE 127.0.0.1 0:CLUSTER GETKEYSINSLOT 1:CLUSTER SETSLOT 0:CLUSTER SETSLOT 2:CLUSTER SETSLOT]"
+	if fmt.Sprint(cmds) != want {
+		t.Errorf("steps %v", cmds)
+	}
+	if migrated != 25 || owners != 3 {
+		t.Errorf("%d keys migrated, %d owner changes", migrated, owners)
+	}
+	if cl.SlotOwner(5061) != 1 || n[1].Do("CLUSTER", "COUNTKEYSINSLOT", "5061").Int != 25 || n[0].Do("DBSIZE").Int != 0 {
+		t.Errorf("after MoveSlot: owner %d", cl.SlotOwner(5061))
+	}
+	if cl.MigratingTo(0, 5061) != -1 || cl.ImportingFrom(1, 5061) != -1 || !cl.Known(0, 2) {
+		t.Errorf("slot left open")
+	}
+}

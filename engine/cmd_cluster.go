@@ -499,8 +499,10 @@ func (n *clusterNode) updateSlots(seen []bool, del bool) {
 		delete(n.importing, s)
 		if del {
 			n.cl.slots[s] = -1
+			n.traceSlot(s, "owner", -1)
 		} else {
 			n.cl.slots[s] = int16(n.idx)
+			n.traceSlot(s, "owner", n.idx)
 		}
 	}
 }
@@ -579,6 +581,7 @@ func clusterSetSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
 			return Err("ERR I don't know about node " + cleanErr(string(args[4])))
 		}
 		n.migrating[s] = x.idx
+		n.traceSlot(s, "migrating", x.idx)
 	case eqFold(action, "importing") && len(args) == 5:
 		if n.owner(s) == n {
 			return Err("ERR I'm already the owner of hash slot " + itoa(int64(s)))
@@ -588,9 +591,11 @@ func clusterSetSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
 			return Err("ERR I don't know about node " + cleanErr(string(args[4])))
 		}
 		n.importing[s] = x.idx
+		n.traceSlot(s, "importing", x.idx)
 	case eqFold(action, "stable") && len(args) == 4:
 		delete(n.importing, s)
 		delete(n.migrating, s)
+		n.traceSlot(s, "stable", -1)
 	case eqFold(action, "node") && len(args) == 5:
 		x := n.lookup(args[4])
 		if x == nil {
@@ -603,6 +608,7 @@ func clusterSetSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
 			delete(n.migrating, s)
 		}
 		n.cl.slots[s] = int16(x.idx)
+		n.traceSlot(s, "owner", x.idx)
 		if _, ok := n.importing[s]; ok && x == n {
 			n.bumpEpoch()
 			delete(n.importing, s)
@@ -909,6 +915,7 @@ func cmdMigrate(e *Engine, args [][]byte) Reply {
 		if !copyKeys {
 			e.Delete(k)
 		}
+		e.emit(ClusterKeyMigratedEvent{Key: string(k), Slot: s, From: e.cluster.idx, To: target.idx, Copy: copyKeys})
 	}
 	if firstErr != nil {
 		return *firstErr
