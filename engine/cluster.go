@@ -50,7 +50,11 @@ type ClusterOptions struct {
 type Cluster struct {
 	nodes []*clusterNode
 	slots [ClusterSlots]int16 // owner node index, -1 when unassigned
+	gen   uint64              // bumped by every change of slots or of who knows whom
 }
+
+// changed invalidates the nodes' cached cluster state.
+func (cl *Cluster) changed() { cl.gen++ }
 
 // clusterNode is one node's cluster state.
 type clusterNode struct {
@@ -71,6 +75,8 @@ type clusterNode struct {
 	births    map[string]uint64           // when each key of db 0 was last added (GETKEYSINSLOT's order)
 	slotKeys  map[int]map[string]struct{} // keys added per slot; deleted ones are dropped on reading
 	born      uint64
+	okGen     uint64 // cl.gen+1 when ok was computed
+	ok        bool
 	conn      clusterConn // the flags of Exec's implicit client
 	inExec    bool        // running EXEC's queued commands: already checked
 }
@@ -229,14 +235,20 @@ func (n *clusterNode) addrIP(x *clusterNode) string {
 	return x.ip
 }
 
-// stateOK: every slot is served by a node this node knows (cluster-require-full-coverage yes).
+// stateOK: every slot is served by a node this node knows (cluster-require-full-coverage yes),
+// cached until the topology changes.
 func (n *clusterNode) stateOK() bool {
+	if n.okGen == n.cl.gen+1 {
+		return n.ok
+	}
+	n.ok, n.okGen = true, n.cl.gen+1
 	for s := range n.cl.slots {
 		if n.owner(s) == nil {
-			return false
+			n.ok = false
+			break
 		}
 	}
-	return true
+	return n.ok
 }
 
 // lookup finds a known node by its ID (clusterLookupNode).
@@ -304,6 +316,7 @@ func (n *clusterNode) meet(x *clusterNode) {
 		}
 		n.cl.nodes[i].ipKnown = n.cl.nodes[i].ipKnown || len(all) > 1
 	}
+	n.cl.changed()
 	n.gossipEpoch()
 }
 

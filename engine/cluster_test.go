@@ -351,3 +351,21 @@ func TestClusterMoveSlotAndEvents(t *testing.T) {
 		t.Errorf("slot left open")
 	}
 }
+
+// A routed GET on a cluster node (compare BenchmarkClusterGet with the standalone engine's).
+func BenchmarkClusterGet(b *testing.B) {
+	for _, nodes := range []int{0, 3} {
+		b.Run(fmt.Sprintf("masters=%d", nodes), func(b *testing.B) {
+			e := New(Options{})
+			if nodes > 0 {
+				e = NewCluster(ClusterOptions{Masters: nodes}).Nodes()[0]
+			}
+			e.Do("SET", "bar", "v")
+			args := [][]byte{[]byte("GET"), []byte("bar")}
+			b.ReportAllocs()
+			for b.Loop() {
+				e.Exec(args)
+			}
+		})
+	}
+}

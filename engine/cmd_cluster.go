@@ -492,6 +492,7 @@ func (n *clusterNode) checkSlots(seen []bool, del bool, start, end int) *Reply {
 
 // updateSlots is clusterUpdateSlots.
 func (n *clusterNode) updateSlots(seen []bool, del bool) {
+	defer n.cl.changed()
 	for s, on := range seen {
 		if !on {
 			continue
@@ -557,6 +558,7 @@ func clusterFlushSlots(e *Engine, n *clusterNode, args [][]byte) Reply {
 	if len(n.e.dbs[0].keys) != 0 {
 		return Err("ERR DB must be empty to perform CLUSTER FLUSHSLOTS.")
 	}
+	defer n.cl.changed()
 	for s := range n.cl.slots {
 		if int(n.cl.slots[s]) == n.idx {
 			n.cl.slots[s] = -1
@@ -608,6 +610,7 @@ func clusterSetSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
 			delete(n.migrating, s)
 		}
 		n.cl.slots[s] = int16(x.idx)
+		n.cl.changed()
 		n.traceSlot(s, "owner", x.idx)
 		if _, ok := n.importing[s]; ok && x == n {
 			n.bumpEpoch()
@@ -699,6 +702,7 @@ func clusterForget(e *Engine, n *clusterNode, args [][]byte) Reply {
 		return Err("ERR I tried hard but I can't forget myself...")
 	}
 	delete(n.known, x.idx)
+	n.cl.changed()
 	return OK
 }
 
@@ -726,6 +730,7 @@ func clusterReset(e *Engine, n *clusterNode, args [][]byte) Reply {
 		}
 	}
 	n.known = map[int]bool{n.idx: true}
+	n.cl.changed()
 	if hard {
 		n.current, n.epoch = 0, 0
 		n.id = randomHex(n.e.rng)
