@@ -650,6 +650,14 @@ func (c *Client) clusterUse() func() {
 	return func() { e.ccs = prev }
 }
 
+// clusterAfterCommand is resetClient's part: ASKING ends after any other command, refused ones
+// included, unless MULTI is open.
+func (c *Client) clusterAfterCommand(args [][]byte) {
+	if c.e.cluster != nil && !c.multi && !eqFold(args[0], "asking") {
+		c.cluster.asking = false
+	}
+}
+
 // clusterExecBegin marks EXEC's queued commands as checked; the returned function ends it and
 // clears ASKING.
 func (c *Client) clusterExecBegin() func() {

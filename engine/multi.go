@@ -199,6 +199,7 @@ func (c *Client) Exec(args [][]byte) Result {
 		return Result{Reply: NilReply}
 	}
 	c.selectDB()
+	defer c.clusterAfterCommand(args) // ASKING lasts one command
 	kind := txKind(args[0])
 	if kind != txNone && !c.e.ver.Has(V70) {
 		kind = txNone
