@@ -205,6 +205,20 @@ func (n *clusterNode) keysInSlot(s int) []string {
 	return keys
 }
 
+// clusterEntryExtra is what MEMORY USAGE adds for a key on a cluster node (object.c
+// memoryCommand: dictMetadataSize of the keyspace dict): 7.0, the dictEntry's slot-list
+// pointers (clusterDictEntryMetadata, 16 bytes); 7.2, the dict's back pointer to its db
+// (clusterDictMetadata, 8 bytes, as 7.2 counts it); 7.4 and later nothing (one dict per slot).
+func (e *Engine) clusterEntryExtra() int64 {
+	switch {
+	case e.cluster == nil || e.ver.Has(V74):
+		return 0
+	case e.ver.Has(V72):
+		return 8
+	}
+	return 16
+}
+
 // ClusterEnabled reports whether the engine is a cluster node (INFO's cluster_enabled).
 func (e *Engine) ClusterEnabled() bool { return e.cluster != nil }
 

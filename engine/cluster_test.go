@@ -369,3 +369,22 @@ func BenchmarkClusterGet(b *testing.B) {
 		})
 	}
 }
+
+// MEMORY USAGE on a cluster node counts the keyspace dict's cluster metadata: +16 on 7.0
+// (checked on 7.0.15 by migrating.txt), +8 on 7.2, nothing from 7.4 (by definition).
+func TestClusterMemoryUsage(t *testing.T) {
+	for v, extra := range map[Version]int64{V70: 16, V72: 8, V74: 0, V88: 0} {
+		alone := New(Options{Version: v})
+		node := NewCluster(ClusterOptions{Masters: 1, Options: Options{Version: v}}).Nodes()[0]
+		for _, e := range []*Engine{alone, node} {
+			e.Do("SET", "bar", "hello")
+			e.Do("RPUSH", "{bar}l", "a", "b")
+		}
+		for _, k := range []string{"bar", "{bar}l"} {
+			a, b := alone.Do("MEMORY", "USAGE", k).Int, node.Do("MEMORY", "USAGE", k).Int
+			if b-a != extra {
+				t.Errorf("%v %s: standalone %d, cluster node %d (want +%d)", v, k, a, b, extra)
+			}
+		}
+	}
+}

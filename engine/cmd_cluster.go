@@ -13,9 +13,8 @@ package engine
 // keeps its place, a renamed one is new); a node indexes its keys by slot as they are added
 // (keyBorn), so COUNTKEYSINSLOT and GETKEYSINSLOT cost the slot's size. Known differences: the ping/pong columns of CLUSTER NODES are 0 and the engine clock; the
 // bus message counters of CLUSTER INFO are 0; CLUSTER LINKS describes links nobody opened.
-// MIGRATE hands the value to the target node in the same process (a copy as COPY makes it)
-// instead of DUMP + RESTORE over a socket: the target's encoding may differ from what RESTORE
-// would build.
+// MIGRATE hands the value to the target node in the same process instead of DUMP + RESTORE over a
+// socket (restoredObject: strings are re-encoded as RESTORE does, other types cloned).
 
 import (
 	"sort"
@@ -775,6 +774,18 @@ func clusterFailover(e *Engine, n *clusterNode, args [][]byte) Reply {
 	return Err("ERR You should send CLUSTER FAILOVER to a replica")
 }
 
+// restoredObject is what RESTORE builds on the target from o's DUMP payload. A string is loaded
+// and passed through tryObjectEncoding (rdb.c rdbLoadObject): int when it reads as one, embstr up
+// to 44 bytes, else an exact raw sds — whatever its encoding was on the source. Other types are
+// cloned as COPY clones them (RESTORE's re-encoding of hashes, sets and sorted sets by the
+// target's thresholds is not modelled).
+func (e *Engine) restoredObject(key []byte, o *Object) *Object {
+	if o.Type == TypeString {
+		return e.newStringObject(key, o.StringBytes())
+	}
+	return e.cloneObject(o)
+}
+
 // ---- ASKING, READONLY, READWRITE ----
 
 func cmdAsking(e *Engine, args [][]byte) Reply {
@@ -912,7 +923,7 @@ func cmdMigrate(e *Engine, args [][]byte) Reply {
 		if exists {
 			t.Delete(k)
 		}
-		t.add(k, t.cloneObject(objs[i]))
+		t.add(k, t.restoredObject(k, objs[i]))
 		if when != -1 {
 			t.setExpire(string(k), when)
 		}

@@ -157,5 +157,5 @@ func (e *Engine) PeekMemoryUsage(key []byte, samples int) (size int64, ok bool) 
 	if o == nil {
 		return 0, false
 	}
-	return e.objectMemory(key, o, samples), true
+	return e.objectMemory(key, o, samples) + e.clusterEntryExtra(), true
 }
