@@ -25,6 +25,10 @@ package engine
 //     keynumSpecs below, the "keynum" key specs of Redis's command table.
 //   - Node IDs are 40 hex characters drawn from the seed, so a run is reproducible.
 //
+// For a scene: Options.Trace gives each node's commands their cluster events (cluster_trace.go),
+// AddNode starts one more lone node, MoveSlot moves a slot with redis-cli's commands, SlotOwner,
+// MigratingTo, ImportingFrom and Known read the state to draw.
+//
 // A Cluster is not safe for concurrent use: its nodes' commands must run one at a time (the RESP
 // server serves all nodes of a cluster under one lock).
 
@@ -51,6 +55,7 @@ type Cluster struct {
 	nodes []*clusterNode
 	slots [ClusterSlots]int16 // owner node index, -1 when unassigned
 	gen   uint64              // bumped by every change of slots or of who knows whom
+	opts  ClusterOptions
 }
 
 // changed invalidates the nodes' cached cluster state.
@@ -96,21 +101,12 @@ func NewCluster(o ClusterOptions) *Cluster {
 	if o.Host == "" {
 		o.Host = "127.0.0.1"
 	}
-	cl := &Cluster{}
+	cl := &Cluster{opts: o}
 	for i := range cl.slots {
 		cl.slots[i] = -1
 	}
-	total := o.Masters + o.Empty
-	for i := 0; i < total; i++ {
-		eo := o.Options
-		eo.Seed = o.Options.Seed + uint64(i)
-		e := New(eo)
-		rng := rand.New(rand.NewPCG(o.Options.Seed^0x636c7573746572, uint64(i)))
-		n := &clusterNode{cl: cl, idx: i, e: e, id: randomHex(rng), shardID: randomHex(rng), ip: o.Host,
-			port: o.Port + i, cport: o.Port + i + 10000, known: map[int]bool{i: true},
-			migrating: map[int]int{}, importing: map[int]int{}, births: map[string]uint64{}, slotKeys: map[int]map[string]struct{}{}}
-		e.cluster = n
-		cl.nodes = append(cl.nodes, n)
+	for i := 0; i < o.Masters+o.Empty; i++ {
+		cl.AddNode()
 	}
 	// redis-cli's allocation (clusterManagerCommandCreate), float32 like its C code.
 	if o.Masters > 0 {
@@ -141,6 +137,23 @@ func NewCluster(o ClusterOptions) *Cluster {
 		}
 	}
 	return cl
+}
+
+// AddNode makes one more node, with no slots and knowing only itself (as a freshly started
+// cluster-enabled redis-server), on the port after the last node's; CLUSTER MEET joins it.
+func (cl *Cluster) AddNode() *Engine {
+	o, i := cl.opts, len(cl.nodes)
+	eo := o.Options
+	eo.Seed = o.Options.Seed + uint64(i)
+	e := New(eo)
+	rng := rand.New(rand.NewPCG(o.Options.Seed^0x636c7573746572, uint64(i)))
+	n := &clusterNode{cl: cl, idx: i, e: e, id: randomHex(rng), shardID: randomHex(rng), ip: o.Host,
+		port: o.Port + i, cport: o.Port + i + 10000, known: map[int]bool{i: true},
+		migrating: map[int]int{}, importing: map[int]int{}, births: map[string]uint64{}, slotKeys: map[int]map[string]struct{}{}}
+	e.cluster = n
+	cl.nodes = append(cl.nodes, n)
+	cl.changed()
+	return e
 }
 
 func randomHex(r *rand.Rand) string {

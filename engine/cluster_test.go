@@ -388,3 +388,41 @@ func TestClusterMemoryUsage(t *testing.T) {
 		}
 	}
 }
+
+// Adding a node as a scene would: AddNode, CLUSTER MEET, then MoveSlot of a range.
+func TestClusterAddNodeAndReshard(t *testing.T) {
+	cl := NewCluster(ClusterOptions{Masters: 3, Port: 7000})
+	want := int64(0) // keys of slots 0-199
+	for i := 0; i < 3000; i++ {
+		k := fmt.Sprintf("user:%d", i)
+		cl.Nodes()[cl.SlotOwner(KeySlot([]byte(k)))].Do("SET", k, "v")
+		if KeySlot([]byte(k)) < 200 {
+			want++
+		}
+	}
+	e := cl.AddNode()
+	clusterWant(t, e, "(error) CLUSTERDOWN Hash slot not served", "GET", "user:1")
+	if !strings.Contains(e.Do("CLUSTER", "NODES").Str, " :7003@17003 myself,master - 0 0 0 connected") {
+		t.Errorf("new node: %s", e.Do("CLUSTER", "NODES").Str)
+	}
+	clusterWant(t, e, "OK", "CLUSTER", "MEET", "127.0.0.1", "7000")
+	for s := 0; s < 200; s++ {
+		if _, err := cl.MoveSlot(s, 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total := int64(0)
+	for i, n := range cl.Nodes() {
+		total += n.Do("DBSIZE").Int
+		if !strings.Contains(n.Do("CLUSTER", "INFO").Str, "cluster_known_nodes:4\r\ncluster_size:4\r\n") {
+			t.Errorf("node %d: %s", i, n.Do("CLUSTER", "INFO").Str)
+		}
+	}
+	moved := e.Do("DBSIZE").Int
+	if total != 3000 || moved != want || want == 0 {
+		t.Errorf("%d keys in all, %d on the new node, want %d", total, moved, want)
+	}
+	if r := cl.Nodes()[0].Do("CLUSTER", "SLOTS").FormatCLI(); !strings.HasPrefix(r, "1) 1) (integer) 0\n   2) (integer) 199\n   3) 1) \"127.0.0.1\"\n      2) (integer) 7003\n") {
+		t.Errorf("CLUSTER SLOTS:\n%s", r)
+	}
+}
