@@ -84,6 +84,7 @@ type clusterNode struct {
 	ok        bool
 	conn      clusterConn // the flags of Exec's implicit client
 	inExec    bool        // running EXEC's queued commands: already checked
+	inScript  bool        // running a script's commands: ClusterScriptCheck routes them
 }
 
 // clusterConn is a connection's cluster flags (CLIENT_ASKING, CLIENT_READONLY).
@@ -546,7 +547,7 @@ func (e *Engine) clusterBefore(c *Command, args [][]byte) (Reply, bool) {
 		}
 		return Reply{}, false
 	}
-	if !n.inExec && (c.FirstKey > 0 || hasMovableKeys(c)) {
+	if !n.inExec && !n.inScript && (c.FirstKey > 0 || hasMovableKeys(c)) {
 		q := []queuedCmd{{c, args}}
 		to, slot, code := n.nodeByQuery(q, e.clusterConnNow(), c.Name == "migrate")
 		n.traceRoute(q, to, slot, code)

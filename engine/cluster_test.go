@@ -426,3 +426,52 @@ func TestClusterAddNodeAndReshard(t *testing.T) {
 		t.Errorf("CLUSTER SLOTS:\n%s", r)
 	}
 }
+
+// The checks a script layer runs for each redis.call on a cluster node (by definition: script.c).
+func TestClusterScriptCheck(t *testing.T) {
+	cl := NewCluster(ClusterOptions{Masters: 3, Port: 7000})
+	e := cl.Nodes()[0]
+	b := func(s ...string) [][]byte {
+		out := make([][]byte, len(s))
+		for i, x := range s {
+			out[i] = []byte(x)
+		}
+		return out
+	}
+	slot := -1
+	if got := e.ClusterScriptCheck(b("GET", "foo"), &slot, false); got != "Script attempted to access a non local key in a cluster node" {
+		t.Errorf("GET foo: %q", got)
+	}
+	if got := e.ClusterScriptCheck(b("MGET", "bar", "b"), &slot, false); got != "Script attempted to access a non local key in a cluster node" {
+		t.Errorf("MGET bar b: %q", got)
+	}
+	if got := e.ClusterScriptCheck(b("PING"), &slot, false); got != "" || slot != -1 {
+		t.Errorf("PING: %q %d", got, slot)
+	}
+	if got := e.ClusterScriptCheck(b("SET", "bar", "1"), &slot, false); got != "" || slot != 5061 {
+		t.Errorf("SET bar: %q slot %d", got, slot)
+	}
+	if got := e.ClusterScriptCheck(b("GET", "b"), &slot, false); got != "Script attempted to access keys that do not hash to the same slot" {
+		t.Errorf("GET b: %q", got)
+	}
+	if got := e.ClusterScriptCheck(b("GET", "b"), &slot, true); got != "" {
+		t.Errorf("GET b allowed: %q", got)
+	}
+	if s := e.ClusterCommandSlot(b("SINTERCARD", "1", "{bar}x")); s != 5061 {
+		t.Errorf("SINTERCARD slot %d", s)
+	}
+	if e.HasCommand("eval") { // once scripting exists: the declared keys' slot
+		if s := e.ClusterCommandSlot(b("EVAL", "return 1", "1", "{bar}x")); s != 5061 {
+			t.Errorf("EVAL slot %d", s)
+		}
+	}
+	// While a script runs, dispatch does not redirect (the script layer checks).
+	e.ClusterScriptRunning(true)
+	clusterWant(t, e, "(nil)", "GET", "foo")
+	clusterWant(t, e, "(error) ERR SELECT is not allowed in cluster mode", "SELECT", "2")
+	e.ClusterScriptRunning(false)
+	clusterWant(t, e, "(error) MOVED 12182 127.0.0.1:7002", "GET", "foo")
+	if New(Options{}).ClusterCommandSlot(b("GET", "foo")) != -1 {
+		t.Errorf("standalone slot")
+	}
+}
