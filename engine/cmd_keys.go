@@ -227,6 +227,7 @@ func cmdRename(e *Engine, args [][]byte) Reply {
 	delete(e.db.keys, s)
 	delete(e.db.expires, s)
 	e.db.keys[d] = o
+	e.keyBorn(d)
 	e.emit(KeyEvent{Key: s, Action: "renamed", Type: o.Type.String(), To: d})
 	e.signalReady(d, o.Type) // RENAME's dbAdd of the new name (blocking.go)
 	if when != -1 {

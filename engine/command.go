@@ -118,10 +118,15 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 		if !arityOK(sub.Arity, len(args)) {
 			return errArity(sub.FullName())
 		}
-		return sub.Fn(e, args)
-	}
-	if !arityOK(c.Arity, len(args)) {
+		c = sub
+	} else if !arityOK(c.Arity, len(args)) {
 		return errArity(c.Name)
+	}
+	if e.cluster != nil { // MOVED, ASK, CROSSSLOT… (cluster.go)
+		if r, stop := e.clusterBefore(c, args); stop {
+			return r
+		}
+		defer e.clusterAfter(c, false)
 	}
 	return c.Fn(e, args)
 }

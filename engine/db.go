@@ -52,6 +52,7 @@ func (e *Engine) lookupType(key []byte, t ObjType) (o *Object, wrongType bool) {
 // clients blocked on it (blocking.go).
 func (e *Engine) add(key []byte, o *Object) {
 	e.db.keys[string(key)] = o
+	e.keyBorn(string(key))
 	e.emit(KeyEvent{Key: string(key), Action: "created", Type: o.Type.String()})
 	if e.watching() {
 		e.signalModified(string(key))
@@ -69,6 +70,7 @@ func (e *Engine) setKey(key []byte, o *Object, keepTTL bool) {
 		_ = old
 		e.emit(KeyEvent{Key: k, Action: "overwritten", Type: o.Type.String()})
 	} else {
+		e.keyBorn(k)
 		e.emit(KeyEvent{Key: k, Action: "created", Type: o.Type.String()})
 		e.signalReady(k, o.Type) // dbAdd; an overwrite signals nothing (7.0's dbOverwrite)
 	}
@@ -158,5 +160,5 @@ func (e *Engine) PeekMemoryUsage(key []byte, samples int) (size int64, ok bool) 
 	if o == nil {
 		return 0, false
 	}
-	return e.objectMemory(key, o, samples), true
+	return e.objectMemory(key, o, samples) + e.clusterEntryExtra(), true
 }

@@ -78,6 +78,10 @@ type Engine struct {
 	running     []byte   // name of the command Exec runs (a blocking command called by another may not block)
 	execDepth   int      // exec nesting (a command run from inside another may not block)
 	inMultiExec bool
+	// cluster is this engine's node of a Cluster (nil: a standalone server); ccs is the cluster
+	// flags (ASKING, READONLY) of the client whose command runs (cluster.go).
+	cluster *clusterNode
+	ccs     *clusterConn
 	// Work counts the elementary steps (bytes scanned/moved, registers touched…) commands did;
 	// labs report it instead of wall time.
 	Work Work

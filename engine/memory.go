@@ -34,7 +34,7 @@ func (e *Engine) MemoryUsage(key []byte, samples int) (size int64, ok bool) {
 	if o == nil {
 		return 0, false
 	}
-	return e.objectMemory(key, o, samples), true
+	return e.objectMemory(key, o, samples) + e.clusterEntryExtra(), true
 }
 
 // objectMemory dispatches on the value type. Each type's file adds its own case.

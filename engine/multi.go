@@ -70,6 +70,7 @@ type Client struct {
 	dirtyTx  bool // a command was refused while queueing: EXEC answers EXECABORT
 	queue    [][][]byte
 	watched  []*watchedKey
+	cluster  clusterConn // ASKING, READONLY (cluster.go)
 	// FrontEnd answers the commands of the layer above (nil: none).
 	FrontEnd FrontEnd
 	// ID names the client in trace events (the RESP server's connection id).
@@ -227,6 +228,7 @@ func (c *Client) exec1(args [][]byte) Result {
 		return Result{Reply: NilReply}
 	}
 	c.selectDB()
+	defer c.clusterAfterCommand(args) // ASKING lasts one command
 	kind := txKind(args[0])
 	if kind != txNone && !c.e.ver.Has(V70) {
 		kind = txNone
@@ -247,6 +249,12 @@ func (c *Client) exec1(args [][]byte) Result {
 	if kind == txExec && c.multi && len(args) == 1 {
 		return c.execTx()
 	}
+	if kind == txWatch && len(args) >= 2 {
+		if r, bad := c.clusterQueueCheck(args); bad { // WATCH's keys are routed too
+			c.dirtyTx = c.dirtyTx || c.multi
+			return Result{Reply: r}
+		}
+	}
 	return Result{Reply: c.txCommand(kind, args)}
 }
 
@@ -266,6 +274,7 @@ func (c *Client) run(args [][]byte) Result {
 	if txKind(args[0]) == txUnwatch && c.e.ver.Has(V70) {
 		return Result{Reply: c.txCommand(txUnwatch, args)}
 	}
+	defer c.clusterUse()()
 	res := c.e.exec(args)
 	if c.db >= 0 && res.Reply.Kind == KindStatus && len(args) == 2 && eqFold(args[0], "select") {
 		if n, ok := string2ll(args[1]); ok && n >= 0 && int(n) < len(c.e.dbs) {
@@ -289,6 +298,10 @@ func (c *Client) queueCmd(args [][]byte) Reply {
 		return Err("ERR Command not allowed inside a transaction")
 	}
 	if r, ok := c.check(args); !ok {
+		c.dirtyTx = true
+		return r
+	}
+	if r, bad := c.clusterQueueCheck(args); bad {
 		c.dirtyTx = true
 		return r
 	}
@@ -390,6 +403,10 @@ func (c *Client) discard() {
 
 // execTx is EXEC inside MULTI.
 func (c *Client) execTx() Result {
+	if r, bad := c.clusterExecCheck(); bad {
+		c.discard()
+		return Result{Reply: r}
+	}
 	if c.watchedKeyExpired() {
 		c.dirtyCAS = true
 	}
@@ -404,6 +421,7 @@ func (c *Client) execTx() Result {
 	c.unwatchAll()
 	q := c.queue
 	c.queue = nil
+	defer c.clusterExecBegin()()
 	out := make([]Reply, len(q))
 	var events []Event
 	c.e.inMultiExec = true

@@ -174,7 +174,7 @@ func (s *Server) hello(c *client, args [][]byte) engine.Reply {
 		engine.BulkStr("version"), engine.BulkStr(profileVersion(v)),
 		engine.BulkStr("proto"), engine.Int(2),
 		engine.BulkStr("id"), engine.Int(c.id),
-		engine.BulkStr("mode"), engine.BulkStr("standalone"),
+		engine.BulkStr("mode"), engine.BulkStr(redisMode(s.eng)),
 		engine.BulkStr("role"), engine.BulkStr("master"),
 		engine.BulkStr("modules"), engine.EmptyArr,
 	)
@@ -500,7 +500,7 @@ func (s *Server) info(sections [][]byte) string {
 		kv(b, "redis_git_sha1", "00000000")
 		kv(b, "redis_git_dirty", 0)
 		kv(b, "redis_build_id", "0")
-		kv(b, "redis_mode", "standalone")
+		kv(b, "redis_mode", redisMode(e))
 		kv(b, "os", runtime.GOOS+" "+runtime.GOARCH)
 		kv(b, "arch_bits", 64)
 		kv(b, "multiplexing_api", "go")
@@ -553,6 +553,7 @@ func (s *Server) info(sections [][]byte) string {
 		kv(b, "total_connections_received", s.totalConns)
 		kv(b, "total_commands_processed", s.totalCommands)
 	})
+	add("cluster", func(b *strings.Builder) { kv(b, "cluster_enabled", clusterEnabled(e)) })
 	add("keyspace", func(b *strings.Builder) {
 		for i := 0; i < e.DBCount(); i++ {
 			keys, exp := e.DBStats(i)

@@ -27,7 +27,7 @@ import (
 
 // Server is a RESP2 server for one engine.
 type Server struct {
-	mu      sync.Mutex // guards eng and everything below
+	mu      *sync.Mutex // guards eng and everything below (shared by a cluster's nodes: cluster.go)
 	eng     *engine.Engine
 	clients map[int64]*client
 	nextID  int64
@@ -74,7 +74,7 @@ type client struct {
 
 // New makes a server for e. e should use real time (engine.WallClock{}).
 func New(e *engine.Engine) *Server {
-	s := &Server{eng: e, clients: map[int64]*client{}, started: time.Now(), names: map[string]string{}}
+	s := &Server{mu: new(sync.Mutex), eng: e, clients: map[int64]*client{}, started: time.Now(), names: map[string]string{}}
 	s.runID = makeRunID()
 	return s
 }

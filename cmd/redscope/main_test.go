@@ -21,6 +21,9 @@ func TestBadUsage(t *testing.T) {
 		{[]string{"resp", "--seed", "x"}, 2, `invalid value "x" for flag -seed`},
 		{[]string{"resp", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"resp", "--addr", "127.0.0.1:99999"}, 1, "redscope resp: listen tcp"},
+		{[]string{"resp", "--cluster", "17"}, 2, "--cluster wants 1 to 16 masters (or 0 with --cluster-empty), not 17"},
+		{[]string{"resp", "--cluster", "0"}, 2, "--cluster wants 1 to 16 masters (or 0 with --cluster-empty), not 0"},
+		{[]string{"resp", "--cluster", "3", "--addr", "127.0.0.1:65530"}, 2, "the port must leave room for 3 nodes"},
 		{[]string{"serve", "--dir", "/nonexistent"}, 1, "no /nonexistent/index.html: build the app first (./build.sh dist)"},
 		{[]string{"serve", "--port", "1"}, 2, "flag provided but not defined: -port"},
 	}

@@ -2,12 +2,14 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strconv"
 	"syscall"
 
 	"redscope/engine"
@@ -21,6 +23,8 @@ func cmdResp(args []string, stdout, stderr io.Writer) error {
 	ver := fs.String("redis-version", engine.DefaultVersion.String(), fmt.Sprintf("Redis version profile, one of %v", engine.Versions))
 	al := fs.String("allocator", alloc.Names[0], "jemalloc size classes: jemalloc (8-byte quantum, Redis's own build) or jemalloc-16 (Debian's)")
 	seed := fs.Uint64("seed", 0, "seed of every random choice")
+	nCluster := fs.Int("cluster", 0, "serve a Redis Cluster of this many masters (1-16) on the port of --addr and the next ones")
+	nEmpty := fs.Int("cluster-empty", 0, "with --cluster: this many more nodes with no slots, to add with redis-cli --cluster add-node")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file until the server stops")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -32,6 +36,9 @@ func cmdResp(args []string, stdout, stderr io.Writer) error {
 	a, err := alloc.Parse(*al)
 	if err != nil {
 		return usageError{err}
+	}
+	if clusterFlagSet(fs) || *nEmpty != 0 {
+		return serveCluster(*addr, *nCluster, *nEmpty, engine.Options{Version: v, Allocator: a, Seed: *seed, Clock: engine.WallClock{}}, stdout)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -61,6 +68,69 @@ func cmdResp(args []string, stdout, stderr io.Writer) error {
 		srv.Close()
 	}()
 	err = srv.Serve(ln)
+	if errors.Is(err, net.ErrClosed) {
+		err = nil
+	}
+	return err
+}
+
+// clusterFlagSet reports whether --cluster was given (--cluster 0 --cluster-empty K is a set of
+// lone nodes for redis-cli --cluster create).
+func clusterFlagSet(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "cluster" })
+	return set
+}
+
+// serveCluster is resp --cluster N: N masters with redis-cli --cluster create's slot layout on
+// the port of addr and the next ones, then the empty nodes.
+func serveCluster(addr string, masters, empty int, o engine.Options, stdout io.Writer) error {
+	if masters < 0 || masters > 16 || masters == 0 && empty == 0 {
+		return usageError{fmt.Errorf("--cluster wants 1 to 16 masters (or 0 with --cluster-empty), not %d", masters)}
+	}
+	if empty < 0 || masters+empty > 64 {
+		return usageError{fmt.Errorf("--cluster-empty wants 0 to %d nodes, not %d", 64-masters, empty)}
+	}
+	host, portStr, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usageError{err}
+	}
+	port, err := strconv.Atoi(portStr)
+	if err != nil || port <= 0 || port+masters+empty-1 > 65535-10000 {
+		return usageError{fmt.Errorf("--addr %s: the port must leave room for %d nodes (and their bus ports, port+10000)", addr, masters+empty)}
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	cl := engine.NewCluster(engine.ClusterOptions{Masters: masters, Empty: empty, Host: host, Port: port, Options: o})
+	srv := server.NewCluster(cl)
+	if err := srv.Listen(host, port); err != nil {
+		return err
+	}
+	for i := 0; i < masters+empty; i++ {
+		what := "no slots, knows only itself"
+		if i < masters {
+			var first, last int = -1, -1
+			for s := 0; s < engine.ClusterSlots; s++ {
+				if cl.SlotOwner(s) == i {
+					if first < 0 {
+						first = s
+					}
+					last = s
+				}
+			}
+			what = fmt.Sprintf("master, slots %d-%d", first, last)
+		}
+		fmt.Fprintf(stdout, "redscope: cluster node %s on %s:%d (%s)\n", cl.NodeID(i), host, port+i, what)
+	}
+	fmt.Fprintf(stdout, "redscope: Redis %s profile, %s allocator, seed %d (redis-cli -c -p %d)\n", o.Version, o.Allocator, o.Seed, port)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		srv.Close()
+	}()
+	err = srv.Serve()
 	if errors.Is(err, net.ErrClosed) {
 		err = nil
 	}

@@ -1,0 +1,182 @@
+package engine
+
+// Cluster trace events and the slot moves a scene animates (cluster.go has the model).
+//
+// A node reports, for each command with keys, either where it served it (ClusterServedEvent: a
+// per-node request counter makes a hot key visible) or why it did not (ClusterRedirectEvent:
+// MOVED and ASK with the node to ask, CROSSSLOT with the keys' slots, TRYAGAIN, CLUSTERDOWN).
+// Slot ownership and migration states report ClusterSlotEvent; MIGRATE reports one
+// ClusterKeyMigratedEvent per key it handed over. Events are collected only while the node's
+// engine traces (Options.Trace).
+
+import "strconv"
+
+// ClusterServedEvent: node Node served a command on slot Slot.
+type ClusterServedEvent struct {
+	Node int
+	Slot int
+	Keys []string
+}
+
+// ClusterRedirectEvent: node Node refused a command: Redirect is "MOVED", "ASK", "CROSSSLOT",
+// "TRYAGAIN" or "CLUSTERDOWN"; To is the node to ask (MOVED, ASK) or -1; Slots are the slots of
+// the keys, in argument order.
+type ClusterRedirectEvent struct {
+	Node     int
+	Redirect string
+	Slot     int
+	To       int
+	Keys     []string
+	Slots    []int
+}
+
+// ClusterSlotEvent: slot Slot changed on node Node: Action is "owner" (now served by To; -1:
+// unassigned), "migrating" (to To), "importing" (from To) or "stable".
+type ClusterSlotEvent struct {
+	Node   int
+	Slot   int
+	Action string
+	To     int
+}
+
+// ClusterKeyMigratedEvent: MIGRATE handed Key (slot Slot) from node From to node To; Copy keeps
+// it on From too.
+type ClusterKeyMigratedEvent struct {
+	Key      string
+	Slot     int
+	From, To int
+	Copy     bool
+}
+
+func (ClusterServedEvent) Kind() string      { return "cluster-served" }
+func (ClusterRedirectEvent) Kind() string    { return "cluster-redirect" }
+func (ClusterSlotEvent) Kind() string        { return "cluster-slot" }
+func (ClusterKeyMigratedEvent) Kind() string { return "cluster-key-migrated" }
+
+var redirNames = [...]string{redirCrossSlot: "CROSSSLOT", redirUnstable: "TRYAGAIN", redirDownState: "CLUSTERDOWN",
+	redirDownUnbound: "CLUSTERDOWN", redirMoved: "MOVED", redirAsk: "ASK"}
+
+// traceRoute reports the routing decision for the keys of cmds.
+func (n *clusterNode) traceRoute(cmds []queuedCmd, to *clusterNode, slot int, code clusterRedir) {
+	if !n.e.tracing {
+		return
+	}
+	var keys []string
+	var slots []int
+	for _, q := range cmds {
+		for _, k := range commandKeys(q.c, q.args) {
+			keys = append(keys, string(k))
+			slots = append(slots, KeySlot(k))
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	if code == redirNone && to == n {
+		n.e.emit(ClusterServedEvent{Node: n.idx, Slot: slot, Keys: keys})
+		return
+	}
+	idx := -1
+	if to != nil {
+		idx = to.idx
+	}
+	n.e.emit(ClusterRedirectEvent{Node: n.idx, Redirect: redirNames[code], Slot: slot, To: idx, Keys: keys, Slots: slots})
+}
+
+func (n *clusterNode) traceSlot(slot int, action string, to int) {
+	n.e.emit(ClusterSlotEvent{Node: n.idx, Slot: slot, Action: action, To: to})
+}
+
+// MigratingTo is the node slot s is migrating to on node i (-1: none); ImportingFrom likewise.
+func (cl *Cluster) MigratingTo(i, s int) int {
+	if to, ok := cl.nodes[i].migrating[s]; ok {
+		return to
+	}
+	return -1
+}
+
+// ImportingFrom is the node node i imports slot s from (-1: none).
+func (cl *Cluster) ImportingFrom(i, s int) int {
+	if from, ok := cl.nodes[i].importing[s]; ok {
+		return from
+	}
+	return -1
+}
+
+// Known reports whether node i knows node j (CLUSTER NODES of i lists j).
+func (cl *Cluster) Known(i, j int) bool { return cl.nodes[i].known[j] }
+
+// MoveSlot moves slot s and its keys from the node serving it to node to with the commands
+// redis-cli --cluster reshard sends (clusterManagerMoveSlot): SETSLOT IMPORTING on the target,
+// MIGRATING on the source, CLUSTER GETKEYSINSLOT s 10 and MIGRATE … KEYS until the slot is
+// empty, then SETSLOT NODE on the target, the source and every other master. It returns each
+// command's node and result (trace events included), and stops at the first error reply.
+func (cl *Cluster) MoveSlot(s, to int) ([]ClusterStep, error) {
+	if s < 0 || s >= ClusterSlots || to < 0 || to >= len(cl.nodes) {
+		return nil, errString("MoveSlot: no such slot or node")
+	}
+	from := cl.SlotOwner(s)
+	if from < 0 || from == to {
+		return nil, errString("MoveSlot: slot " + strconv.Itoa(s) + " is unassigned or already there")
+	}
+	var steps []ClusterStep
+	do := func(node int, args ...string) (Reply, error) {
+		b := make([][]byte, len(args))
+		for i, a := range args {
+			b[i] = []byte(a)
+		}
+		res := cl.nodes[node].e.Exec(b)
+		steps = append(steps, ClusterStep{Node: node, Args: args, Result: res})
+		if res.Reply.IsError() {
+			return res.Reply, errString(res.Reply.Str)
+		}
+		return res.Reply, nil
+	}
+	slot := strconv.Itoa(s)
+	src, dst := cl.nodes[from], cl.nodes[to]
+	if _, err := do(to, "CLUSTER", "SETSLOT", slot, "IMPORTING", src.id); err != nil {
+		return steps, err
+	}
+	if _, err := do(from, "CLUSTER", "SETSLOT", slot, "MIGRATING", dst.id); err != nil {
+		return steps, err
+	}
+	for {
+		r, err := do(from, "CLUSTER", "GETKEYSINSLOT", slot, "10")
+		if err != nil {
+			return steps, err
+		}
+		if len(r.Array) == 0 {
+			break
+		}
+		args := []string{"MIGRATE", dst.ip, strconv.Itoa(dst.port), "", "0", "60000", "KEYS"}
+		for _, k := range r.Array {
+			args = append(args, k.Str)
+		}
+		if _, err := do(from, args...); err != nil {
+			return steps, err
+		}
+	}
+	order := []int{to, from}
+	for i := range cl.nodes {
+		if i != to && i != from && cl.nodes[i].known[to] && cl.nodes[i].numSlots() > 0 {
+			order = append(order, i)
+		}
+	}
+	for _, i := range order {
+		if _, err := do(i, "CLUSTER", "SETSLOT", slot, "NODE", dst.id); err != nil {
+			return steps, err
+		}
+	}
+	return steps, nil
+}
+
+// ClusterStep is one command MoveSlot sent.
+type ClusterStep struct {
+	Node   int
+	Args   []string
+	Result Result
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
