@@ -33,6 +33,8 @@ type CheckResult struct {
 	Check string `json:"check"`
 	OK    bool   `json:"ok"`
 	Got   string `json:"got"`
+	Key   string `json:"-"` // the key the check measures ("" for expect reply)
+	Want  string `json:"-"` // the expected value
 }
 
 // SDSInfo is a string's sds allocation as the engine models it.
@@ -90,6 +92,8 @@ type Player struct {
 	pos    int
 	extras [][]string // extras[i]: console lines typed at position i
 	last   []Exchange
+	stepN  int    // how many of last came from the lesson's step (the rest were typed)
+	gen    uint64 // changes whenever last is rebuilt rather than appended to (Gen)
 	guard  *guard     // the limits' running state; nil without Config.Limits
 	ring   *ringState // the consistent-hash ring of `ring` lines (ring.go); nil before one
 	// console is the console's connection: its own MULTI queue and watched keys, apart from the
@@ -139,8 +143,41 @@ func (p *Player) Len() int {
 }
 
 // Last lists what produced the current position: the actions of step Pos and the console commands
-// typed since.
+// typed since. It grows with every console command: per-command work uses Recent.
+//
+// Only the newest RecentConsole typed exchanges keep their trace events (Exec drops the events
+// of older ones), so a long session's memory does not grow with the events of every command.
 func (p *Player) Last() []Exchange { return p.last }
+
+// RecentConsole is how many typed exchanges Recent keeps after the step's own.
+const RecentConsole = 32
+
+// Recent is a bounded window of Last: the step's own exchanges (bounded by the lesson) and the
+// newest RecentConsole typed ones. Scenes, the watched keys and the page's panels read it, so
+// that the cost of a command does not depend on how many commands came before it.
+func (p *Player) Recent() []Exchange {
+	n := len(p.last)
+	if n <= p.stepN+RecentConsole {
+		return p.last
+	}
+	out := make([]Exchange, 0, p.stepN+RecentConsole)
+	out = append(out, p.last[:p.stepN]...)
+	return append(out, p.last[n-RecentConsole:]...)
+}
+
+// Gen changes whenever Last is rebuilt (a step, Back, Seek, Reset, Load, SetConfig) rather than
+// appended to by Exec: a view that rendered Last at the same Gen needs only the new entries.
+func (p *Player) Gen() uint64 { return p.gen }
+
+// Typed lists the console lines typed at positions before the current one: they were replayed
+// before the current step's actions ran, so they may have changed what its checks measure.
+func (p *Player) Typed() []string {
+	var out []string
+	for i := 0; i < p.pos && i < len(p.extras); i++ {
+		out = append(out, p.extras[i]...)
+	}
+	return out
+}
 
 // Needs is the lesson's oldest profile (`since`) when the engine's profile is older than it,
 // else 0.
@@ -179,6 +216,8 @@ func (p *Player) fresh() {
 	}
 	p.pos = 0
 	p.last = nil
+	p.stepN = 0
+	p.gen++
 	p.ring = nil
 	p.console = p.eng.NewConsoleClient()
 }
@@ -195,6 +234,8 @@ func (p *Player) Step() bool {
 		return false
 	}
 	p.last = p.runStep(p.pos, nil)
+	p.stepN = len(p.last)
+	p.gen++
 	p.pos++
 	return true
 }
@@ -236,13 +277,15 @@ func (p *Player) replay(n int) {
 			xs = p.runStep(i-1, nil)
 			p.pos = i
 		}
+		stepN := len(xs)
 		if i < len(p.extras) {
 			for _, line := range p.extras[i] {
 				xs = append(xs, p.exec(line, nil, true, nil))
 			}
 		}
 		if final {
-			p.last = xs
+			p.last, p.stepN = xs, stepN
+			p.dropOldEvents(0)
 		}
 	}
 	p.eng.SetTracing(true)
@@ -285,7 +328,16 @@ func (p *Player) Exec(line string) Exchange {
 		p.extras[p.pos] = p.extras[p.pos][:len(p.extras[p.pos])-1]
 	}
 	p.last = append(p.last, x)
+	p.dropOldEvents(len(p.last) - 1 - RecentConsole)
 	return x
+}
+
+// dropOldEvents forgets the trace events of the typed exchanges from index from on that fell out
+// of Recent's window (Exec passes the one that just fell out; a replay passes 0).
+func (p *Player) dropOldEvents(from int) {
+	for i := max(p.stepN, from); i < len(p.last)-RecentConsole; i++ {
+		p.last[i].Events = nil
+	}
 }
 
 // exec runs one line; pre, when not nil, is the line already split (Action.Args).
@@ -321,7 +373,7 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check) E
 func (p *Player) evalChecks(x Exchange, checks []Check) Exchange {
 	for _, c := range checks {
 		got := p.measure(c, x.Reply)
-		x.Checks = append(x.Checks, CheckResult{Check: c.String(), OK: got == c.Want, Got: got})
+		x.Checks = append(x.Checks, CheckResult{Check: c.String(), OK: got == c.Want, Got: got, Key: c.Key, Want: c.Want})
 	}
 	return x
 }
@@ -420,7 +472,7 @@ func (p *Player) Watched() []string {
 			add(k)
 		}
 	}
-	for _, x := range p.last {
+	for _, x := range p.Recent() {
 		for _, ev := range x.Events {
 			if k, ok := EventKey(ev); ok {
 				add(k)
