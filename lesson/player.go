@@ -92,8 +92,8 @@ type Player struct {
 	pos    int
 	extras [][]string // extras[i]: console lines typed at position i
 	last   []Exchange
-	stepN  int    // how many of last came from the lesson's step (the rest were typed)
-	gen    uint64 // changes whenever last is rebuilt rather than appended to (Gen)
+	stepN  int        // how many of last came from the lesson's step (the rest were typed)
+	gen    uint64     // changes whenever last is rebuilt rather than appended to (Gen)
 	guard  *guard     // the limits' running state; nil without Config.Limits
 	ring   *ringState // the consistent-hash ring of `ring` lines (ring.go); nil before one
 	// console is the console's connection: its own MULTI queue and watched keys, apart from the
