@@ -541,3 +541,29 @@ func Run(l *Lesson, cfg Config) []State {
 	}
 	return out
 }
+
+// Culprits lists the console lines typed before the current step (Typed) that name the key a
+// failed check measures, by the command table's key positions (COMMAND GETKEYS on a scratch
+// engine of the same profile); all typed lines when the check measures no key (expect reply).
+func (p *Player) Culprits(c CheckResult) []string {
+	typed := p.Typed()
+	if c.Key == "" || len(typed) == 0 {
+		return typed
+	}
+	e := engine.New(engine.Options{Version: p.eng.Version()})
+	var out []string
+	for _, line := range typed {
+		args, err := engine.SplitArgs(line)
+		if err != nil || len(args) == 0 {
+			continue
+		}
+		r := e.Exec(append([][]byte{[]byte("COMMAND"), []byte("GETKEYS")}, args...)).Reply
+		for _, k := range r.Array {
+			if k.Str == c.Key {
+				out = append(out, line)
+				break
+			}
+		}
+	}
+	return out
+}

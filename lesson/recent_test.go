@@ -50,3 +50,24 @@ func TestRecentBounded(t *testing.T) {
 		t.Fatalf("after back: last %d recent %d typed %d", len(p.Last()), len(p.Recent()), len(p.Typed()))
 	}
 }
+
+// TestCulprits: a check that fails because of a typed line names that line, and only it.
+func TestCulprits(t *testing.T) {
+	l, err := Parse("t.lesson", []byte("title en: t\nstep\nen: one\n> SET a 1\nstep\nen: two\n> APPEND a x\nexpect len a: 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPlayer(Config{})
+	p.Load(l)
+	p.Step()
+	p.Exec("SET b 1")
+	p.Exec("SET a hello")
+	p.Step()
+	f := p.Failed()
+	if len(f) != 1 || f[0].Key != "a" || f[0].Want != "2" || f[0].Got != "6" {
+		t.Fatalf("failed %+v", f)
+	}
+	if c := p.Culprits(f[0]); len(c) != 1 || c[0] != "SET a hello" {
+		t.Fatalf("culprits %q", c)
+	}
+}

@@ -250,13 +250,19 @@ func (p Params) Link(base string) string {
 // EmbedCode is an <iframe> for a course page showing the app at p (see Link), titled for
 // screen readers. Every attribute value is escaped: titles and links are data, never markup.
 func EmbedCode(base string, p Params, title string) string {
+	return EmbedCodeSized(base, p, title, 640)
+}
+
+// EmbedCodeSized is EmbedCode with the iframe's height in CSS pixels (clamped to 240 … 2400).
+func EmbedCodeSized(base string, p Params, title string, height int) string {
+	height = max(240, min(height, 2400))
 	if title == "" {
 		title = "redscope"
 	} else {
 		title = "redscope: " + title
 	}
-	return fmt.Sprintf(`<iframe src="%s" title="%s" width="100%%" height="640" style="border:0;max-width:1200px" loading="lazy" allow="clipboard-write"></iframe>`,
-		html.EscapeString(p.Link(base)), html.EscapeString(title))
+	return fmt.Sprintf(`<iframe src="%s" title="%s" width="100%%" height="%d" style="border:0;max-width:1200px" loading="lazy" allow="clipboard-write"></iframe>`,
+		html.EscapeString(p.Link(base)), html.EscapeString(title), height)
 }
 
 // ParseOrigins reads a list of origins separated by commas or spaces: each scheme://host[:port]

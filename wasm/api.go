@@ -33,7 +33,10 @@ import (
 // panic, shows it, and returns undefined in that case.
 var api js.Value
 
+var apiApp *app // the app behind api (setReady fixes its canvas up)
+
 func exportAPI(a *app, g *game) {
+	apiApp = a
 	api = js.Global().Get("Object").New()
 	api.Set("ready", false)
 	api.Set("error", "")
@@ -100,6 +103,22 @@ func exportAPI(a *app, g *game) {
 		}
 		return lesson.EmbedCode(baseURL(), a.currentParams(-1), title)
 	})
+	// __panic(where) is a test hook (wasm/browsertest/page_test.go): it makes the page panic in
+	// the page API ("api") or in the game loop's next action ("action", inside Update), to prove
+	// that a panic is caught, shown, and the page keeps working.
+	fn("__panic", func(args []js.Value) any {
+		where := "api"
+		if len(args) > 0 && args[0].Type() == js.TypeString {
+			where = args[0].String()
+		}
+		switch where {
+		case "action":
+			a.post(func() { panic("injected panic (action)") })
+		default:
+			panic("injected panic (api)")
+		}
+		return true
+	})
 	js.Global().Set("redscope", api)
 	startMessages(a) // embed.go
 }
@@ -110,6 +129,9 @@ func (a *app) guardValue(where string, p any) {
 }
 
 func setReady() {
+	if apiApp != nil {
+		apiApp.fixCanvas() // app.go: the canvas exists now
+	}
 	api.Set("ready", true)
 	js.Global().Get("document").Call("dispatchEvent", js.Global().Get("Event").New("redscope-ready"))
 }

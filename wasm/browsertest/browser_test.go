@@ -90,6 +90,7 @@ func build(t *testing.T, dir string) error {
 	for src, dst := range map[string]string{
 		filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"): "wasm_exec.js",
 		filepath.Join(root, "index.html"):                                               "index.html",
+		filepath.Join(root, "lesson", "FORMAT.md"):                                      "FORMAT.md",
 	} {
 		b, err := os.ReadFile(src)
 		if err != nil {

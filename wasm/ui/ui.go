@@ -161,3 +161,69 @@ func ReducedMotion() bool {
 
 // SetLang sets <html lang>.
 func SetLang(lang string) { wrap(doc.Get("documentElement")).SetAttr("lang", lang) }
+
+// js is the element's underlying value (undefined for the zero El).
+func (el El) js() js.Value {
+	if !el.ok() {
+		return js.Undefined()
+	}
+	return el.e.Underlying()
+}
+
+// Append adds a child element <tag class=class> with text and returns it.
+func (el El) Append(tag, class, text string) El {
+	if !el.ok() {
+		return El{}
+	}
+	c := doc.Call("createElement", tag)
+	if class != "" {
+		c.Set("className", class)
+	}
+	c.Set("textContent", text)
+	el.js().Call("appendChild", c)
+	return wrap(c)
+}
+
+// Children is the number of child elements.
+func (el El) Children() int {
+	if !el.ok() {
+		return 0
+	}
+	return el.js().Get("childElementCount").Int()
+}
+
+// RemoveFirst removes the first child element.
+func (el El) RemoveFirst() {
+	if el.ok() {
+		if c := el.js().Get("firstElementChild"); c.Truthy() {
+			c.Call("remove")
+		}
+	}
+}
+
+// ScrollToEnd scrolls the element to its bottom.
+func (el El) ScrollToEnd() {
+	if el.ok() {
+		el.js().Set("scrollTop", el.js().Get("scrollHeight"))
+	}
+}
+
+// SetProp sets a DOM property (src, checked, …).
+func (el El) SetProp(name string, v any) {
+	if el.ok() {
+		el.js().Set(name, v)
+	}
+}
+
+// Query finds the first element matching a CSS selector.
+func Query1(sel string) El { return wrap(doc.Call("querySelector", sel)) }
+
+// SetTitle sets document.title.
+func SetTitle(s string) { doc.Set("title", s) }
+
+// ReplaceURL replaces the address without a reload (history.replaceState).
+func ReplaceURL(u string) {
+	if h := js.Global().Get("history"); h.Truthy() {
+		h.Call("replaceState", js.Null(), "", u)
+	}
+}
