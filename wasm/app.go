@@ -403,16 +403,16 @@ func (a *app) initDOM() {
 		return false
 	})
 	// The lesson list: Chromium fires change on every arrow key of a closed <select>, which would
-	// open each lesson passed over. A change that follows a navigation key only marks the choice
-	// as pending; Enter opens it, leaving the list without Enter puts back the open lesson. A
-	// mouse (or touch) choice opens at once.
+	// open each lesson passed over. After a navigation key (until the next pointer press) a change
+	// only marks the choice as pending; Enter opens it, leaving the list without Enter puts back
+	// the open lesson. A mouse (or touch) choice opens at once.
 	ls := ui.ByID("lesson")
-	pending := false
-	navKey := false
+	keyboard, pending := false, false
+	hint := ui.ByID("lessonHint")
 	open := func() {
 		v := ls.Value()
 		pending = false
-		ui.ByID("lessonHint").SetBool("hidden", true)
+		hint.SetBool("hidden", true)
 		a.post(func() {
 			if v == a.currentName() {
 				return
@@ -424,36 +424,39 @@ func (a *app) initDOM() {
 	}
 	ls.On("keydown", func(key string) bool {
 		switch key {
-		case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown":
-			navKey = true
 		case "Enter":
 			if pending {
 				open()
 				return true
 			}
-		default:
-			if len([]rune(key)) == 1 { // type-ahead also changes the value
-				navKey = true
-			}
+		case "Tab", "Shift", "Escape":
+		default: // arrows, Home/End, Page keys and type-ahead all move the choice
+			keyboard = true
 		}
 		return false
 	})
-	ls.On("pointerdown", func(string) bool { navKey = false; return false })
-	ls.On("change", func(string) bool {
-		if navKey {
-			navKey = false
+	ls.On("pointerdown", func(string) bool { keyboard = false; return false })
+	onChange := func(string) bool {
+		switch {
+		case ls.Value() == a.currentName():
+			pending = false
+			hint.SetBool("hidden", true)
+		case keyboard:
 			pending = true
-			ui.ByID("lessonHint").SetText(assets.T(a.lang, "lessonPending"))
-			ui.ByID("lessonHint").SetBool("hidden", false)
-			return false
+			hint.SetText(assets.T(a.lang, "lessonPending"))
+			hint.SetBool("hidden", false)
+		default:
+			open()
 		}
-		open()
 		return false
-	})
+	}
+	ls.On("change", onChange)
+	ls.On("input", onChange)
 	ls.On("blur", func(string) bool {
+		keyboard = false
 		if pending {
 			pending = false
-			ui.ByID("lessonHint").SetBool("hidden", true)
+			hint.SetBool("hidden", true)
 			a.post(func() { ui.ByID("lesson").SetValue(a.currentName()) })
 		}
 		return false
