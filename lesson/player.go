@@ -99,6 +99,13 @@ type Player struct {
 	// console is the console's connection: its own MULTI queue and watched keys, apart from the
 	// lesson's steps (which a student's WATCH sees as another client's writes).
 	console *engine.Client
+	// watched caches Watched for (gen, len(last)).
+	watched struct {
+		gen  uint64
+		n    int
+		keys []string
+		ok   bool
+	}
 }
 
 // NewPlayer makes a sandbox player; Load gives it a lesson.
@@ -149,8 +156,9 @@ func (p *Player) Len() int {
 // of older ones), so a long session's memory does not grow with the events of every command.
 func (p *Player) Last() []Exchange { return p.last }
 
-// RecentConsole is how many typed exchanges Recent keeps after the step's own.
-const RecentConsole = 32
+// RecentConsole is how many typed exchanges Recent keeps after the step's own (as many as the
+// counters scene lists, scene.CountersMaxRows).
+const RecentConsole = 8
 
 // Recent is a bounded window of Last: the step's own exchanges (bounded by the lesson) and the
 // newest RecentConsole typed ones. Scenes, the watched keys and the page's panels read it, so
@@ -458,7 +466,13 @@ func Measure(e *engine.Engine, key string) KeyInfo {
 
 // Watched lists the keys the outputs measure: the lesson's keys, then the keys the last
 // exchanges touched (at most 6 in all).
+//
+// The answer is cached until the exchanges change (a PFADD of 1 000 elements has 1 000 events,
+// and the page asks several times per command).
 func (p *Player) Watched() []string {
+	if p.watched.ok && p.watched.gen == p.gen && p.watched.n == len(p.last) {
+		return p.watched.keys
+	}
 	var out []string
 	seen := map[string]bool{}
 	add := func(k string) {
@@ -472,13 +486,16 @@ func (p *Player) Watched() []string {
 			add(k)
 		}
 	}
+	prev := ""
 	for _, x := range p.Recent() {
 		for _, ev := range x.Events {
-			if k, ok := EventKey(ev); ok {
+			if k, ok := EventKey(ev); ok && (k != prev || len(out) == 0) {
+				prev = k
 				add(k)
 			}
 		}
 	}
+	p.watched.gen, p.watched.n, p.watched.keys, p.watched.ok = p.gen, len(p.last), out, true
 	return out
 }
 
