@@ -647,7 +647,7 @@ func (a *app) appendExchange(tr ui.El, x *lesson.Exchange) {
 		box.Append("div", "adv", "⏱ +"+x.Advance)
 		return
 	}
-	box.Append("div", "cmd", "> "+x.Cmd)
+	box.Append("div", "cmd", "> "+shortLine(x.Cmd))
 	switch {
 	case x.Refused != "":
 		box.Append("div", "reply err", a.refusedText(x))
@@ -661,6 +661,17 @@ func (a *app) appendExchange(tr ui.El, x *lesson.Exchange) {
 			box.Append("div", "check err", a.checkText(c))
 		}
 	}
+}
+
+// shortLine is a typed line as the transcript shows it: a long one (a PFADD of 1 000 elements is
+// 7 KB) is cut after 300 characters with its length, so the DOM's cost per command stays small;
+// the player and the export keep the whole line.
+func shortLine(s string) string {
+	const keep = 300
+	if len(s) <= keep+40 {
+		return s
+	}
+	return truncateRunes(s, keep) + " (" + group(int64(len(s))) + " B)"
 }
 
 // refusedText is a refused command's message in the page's language.
@@ -778,7 +789,7 @@ func (a *app) renderAccess() {
 		case x.Refused != "":
 			say = append(say, a.refusedText(&x))
 		case x.Cmd != "":
-			say = append(say, fmt.Sprintf(assets.T(a.lang, "liveReply"), x.Cmd, truncateRunes(x.Reply, 200)))
+			say = append(say, fmt.Sprintf(assets.T(a.lang, "liveReply"), truncateRunes(x.Cmd, 120), truncateRunes(x.Reply, 200)))
 		}
 	}
 	if len(say) > 0 {
