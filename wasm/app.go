@@ -98,7 +98,7 @@ func newApp() *app {
 		name = first
 	}
 	if err := a.loadLesson(name); err != nil {
-		bad = append(bad, err.Error())
+		bad = append(bad, lesson.ErrIn(err, a.lang))
 		a.loadLesson("sandbox")
 	}
 	bad = append(bad, a.initEmbed()...) // embed.go: the other URL parameters, the share panel
@@ -212,7 +212,7 @@ func (a *app) loadLesson(name string) error {
 			l = a.findLesson(n)
 		}
 		if l == nil {
-			return fmt.Errorf(assets.T(a.lang, "noLesson"), truncateRunes(name, 60), a.titleOf(a.currentName()))
+			return lesson.Msgf("không có bài %q", "no lesson %q", truncateRunes(name, 60))
 		}
 	}
 	a.playing = false
@@ -418,7 +418,7 @@ func (a *app) initDOM() {
 				return
 			}
 			if err := a.loadLesson(v); err != nil {
-				a.showError(err.Error())
+				a.showError(lesson.ErrIn(err, a.lang))
 			}
 		})
 	}
@@ -634,6 +634,7 @@ func (a *app) renderTranscript() {
 	}
 	more.SetBool("hidden", v.from == 0)
 	tr.SetBool("hidden", len(last) == 0)
+	a.outputsEmpty(len(last) == 0, -1)
 	if fresh {
 		tr.ScrollToEnd()
 	}
@@ -749,6 +750,15 @@ func (a *app) renderKeys() {
 	ki := ui.ByID("keyinfo")
 	ki.SetText(b.String())
 	ki.SetBool("hidden", b.Len() == 0) // nothing to measure yet: no empty box, no list of missing keys
+	a.outputsEmpty(len(a.player.Last()) == 0, b.Len())
+}
+
+// outputsEmpty hides the outputs' heading while there is neither a transcript nor a key to show.
+func (a *app) outputsEmpty(noTranscript bool, keyText int) {
+	if keyText < 0 {
+		return // renderKeys decides, after it
+	}
+	ui.ByID("outputsTitle").SetBool("hidden", noTranscript && keyText == 0)
 }
 
 // renderAccess writes what a screen reader needs: the canvas's text alternative (the scene's

@@ -19,7 +19,6 @@ package main
 // textContent and attribute values (wasm/ui), never as markup.
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -312,59 +311,20 @@ func truncateRunes(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-func argAt(args js.Value, i int) js.Value {
-	if args.Type() != js.TypeObject || !js.Global().Get("Array").Call("isArray", args).Bool() || args.Length() <= i {
-		return js.Undefined()
-	}
-	return args.Index(i)
-}
-
-// request answers one postMessage request; the result must be a value js.ValueOf accepts.
+// request answers one postMessage request through the verb table (api.go), the same one
+// window.redscope dispatches through; the result must be a value js.ValueOf accepts.
 func (a *app) request(kind string, args js.Value) (any, error) {
-	switch kind {
-	case "exec":
-		line := argAt(args, 0)
-		if line.Type() != js.TypeString {
-			return nil, fmt.Errorf("exec needs args: [\"COMMAND LINE\"]")
-		}
-		return a.exec(line.String()).Reply, nil
-	case "lesson":
-		v := argAt(args, 0)
-		switch {
-		case v.Type() == js.TypeString:
-			if err := a.loadLesson(v.String()); err != nil {
-				return nil, err
-			}
-		case v.Type() == js.TypeObject && v.Get("source").Type() == js.TypeString:
-			if err := a.loadSource("message.lesson", []byte(v.Get("source").String())); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, fmt.Errorf("lesson needs args: [\"name\"] or [{source: \"lesson text\"}]")
-		}
-		return true, nil
-	case "step":
-		if v := argAt(args, 0); v.Type() == js.TypeNumber {
-			a.seek(v.Int())
-			return a.player.Pos(), nil
-		}
-		a.playing = false
-		return a.step(), nil
-	case "back":
-		return a.back(), nil
-	case "reset":
-		a.reset()
-		return true, nil
-	case "state":
-		b, err := json.Marshal(a.player.State())
-		if err != nil {
-			return nil, err
-		}
-		return js.Global().Get("JSON").Call("parse", string(b)), nil
-	case "transcript":
-		return a.player.Transcript(), nil
+	v, ok := verbByName(kind)
+	if !ok || v.apiOnly {
+		return nil, fmt.Errorf("unknown request %q (want %s)", truncateRunes(kind, 40), messageVerbs())
 	}
-	return nil, fmt.Errorf("unknown request %q (want exec, lesson, step, back, reset, state or transcript)", truncateRunes(kind, 40))
+	var list []js.Value
+	if args.Type() == js.TypeObject && js.Global().Get("Array").Call("isArray", args).Bool() {
+		for i := 0; i < args.Length(); i++ {
+			list = append(list, args.Index(i))
+		}
+	}
+	return v.fn(a, list)
 }
 
 // --- the share panel ---

@@ -386,7 +386,7 @@ func TestControlsConsoleAndKeyboard(t *testing.T) {
 	if last["reply"] != "(integer) 0" || last["console"] != true {
 		t.Fatalf("console exchange %v", last)
 	}
-	if tr := label("transcript"); !strings.Contains(tr, "> SETBIT bm 9 1\n(integer) 0") {
+	if tr := run(b, chromedp.Evaluate[string](`document.getElementById("transcript").innerText`)); !strings.Contains(tr, "> SETBIT bm 9 1\n(integer) 0") {
 		t.Fatalf("transcript %q", tr)
 	}
 	// ↑ recalls the last line.

@@ -326,7 +326,7 @@ func TestBadInput(t *testing.T) {
 		if !strings.HasPrefix(r, "(refused) ") || !strings.Contains(r, "limit "+c.limit) {
 			t.Fatalf("%s → %q", c.limit, r)
 		}
-		if e := errText(); !strings.Contains(e, "limit "+c.limit) {
+		if e := errText(); !strings.Contains(e, "giới hạn "+c.limit) { // the page's language (vi)
 			t.Fatalf("%s: error shown %q", c.limit, e)
 		}
 		alive()
@@ -381,7 +381,7 @@ func TestBadInput(t *testing.T) {
 	b.shot("bad-input-after.png")
 	// A broken link fragment.
 	b.open("?lesson=bit-offsets#lesson=!!!notbase64")
-	if e := errText(); !strings.Contains(e, "the lesson in the link: not base64url") {
+	if e := errText(); !strings.Contains(e, "bài học trong liên kết hỏng (không phải base64url") {
 		t.Fatalf("broken fragment: %q", e)
 	}
 	if l := b.state().(map[string]any)["lesson"]; l != "bit-offsets" {

@@ -291,6 +291,37 @@ func TestPageAddress(t *testing.T) {
 	b.shot("page-embed-dialog-en.png")
 }
 
+// TestPageVerbs: window.redscope's verbs mean what the postMessage requests mean (one table):
+// step(n) seeks, lesson takes a name or {source}, errors are false for lesson.
+func TestPageVerbs(t *testing.T) {
+	b := start(t, 1280, 800)
+	b.open("?lesson=bit-offsets")
+	if n := b.eval(`window.redscope.step(3)`); n != float64(3) || stepOf(b.state()) != 3 {
+		t.Fatalf("step(3) → %v, state step %d", n, stepOf(b.state()))
+	}
+	if n := b.eval(`window.redscope.step(1)`); n != float64(1) {
+		t.Fatalf("step(1) → %v", n)
+	}
+	if ok := b.eval(`window.redscope.step()`); ok != true || stepOf(b.state()) != 2 {
+		t.Fatalf("step() → %v", ok)
+	}
+	if ok := b.eval(`window.redscope.lesson("nope")`); ok != false {
+		t.Fatalf("lesson(nope) → %v", ok)
+	}
+	if ok := b.eval(`window.redscope.lesson("Sds-Growth")`); ok != true || b.state().(map[string]any)["lesson"] != "sds-growth" {
+		t.Fatalf("lesson(Sds-Growth) → %v", ok)
+	}
+	if ok := b.eval(`window.redscope.lesson({source: "title en: src\nstep\nen: one\n> SET s 1\n"})`); ok != true || b.state().(map[string]any)["steps"] != float64(1) {
+		t.Fatalf("lesson({source}) → %v", ok)
+	}
+	if r := b.eval(`window.redscope.exec()`); r != "(error) exec needs a command line" {
+		t.Fatalf("exec() → %v", r)
+	}
+	if l := b.str(`window.redscope.link(1)`); !strings.Contains(l, "step=1") || !strings.Contains(l, "#lesson=") {
+		t.Fatalf("link(1) → %q", l)
+	}
+}
+
 // contrast is the WCAG contrast ratio of two "rgb(r, g, b)" colours.
 func contrast(t *testing.T, a, b string) float64 {
 	lum := func(s string) float64 {
@@ -584,5 +615,23 @@ func TestPageSessionCost(t *testing.T) {
 	}
 	if p := os.Getenv("REDSCOPE_ARTIFACTS"); p != "" {
 		os.WriteFile(filepath.Join(p, "session-cost.txt"), []byte(res+"\n"), 0o644)
+	}
+}
+
+// TestPageScreenshots writes the page at 360, 1280 and 1920 px in vi and en: a first visit, and
+// a lesson step with typed commands (one an error) and the share and embed panels open.
+func TestPageScreenshots(t *testing.T) {
+	for _, sz := range [][2]int{{360, 740}, {1280, 800}, {1920, 1080}} {
+		b := start(t, sz[0], sz[1])
+		for _, lang := range []string{"vi", "en"} {
+			b.open("?lang=" + lang)
+			b.shot(fmt.Sprintf("page-first-%d-%s.png", sz[0], lang))
+			b.open("?lesson=encodings-hash&step=3&lang=" + lang)
+			b.eval(`window.redscope.exec("HSET user:1 name Ana"), window.redscope.exec("LPUSH user:1 x")`)
+			b.shot(fmt.Sprintf("page-step-%d-%s.png", sz[0], lang))
+			b.eval(`document.getElementById("share").open = true, document.getElementById("embed").open = true, document.getElementById("embed").scrollIntoView()`)
+			b.shot(fmt.Sprintf("page-panels-%d-%s.png", sz[0], lang))
+		}
+		b.stop()
 	}
 }
