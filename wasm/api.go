@@ -33,7 +33,8 @@ import (
 //	ready, version ("8.8"), error (the last error shown, "" when none)
 //	loadSource(text) → "" when the lesson text loaded (as the custom lesson), else the error
 //	stats()      → {frames, drawMs, updates, updateMsTotal, drawMsTotal, frameMsAvg, frameMsMedian,
-//	               frameMsPeak, firstDrawMs, anim, reducedMotion} (perf.go)
+//	               frameMsPeak, firstDrawMs, anim, reducedMotion, execs, execPlayerMsTotal,
+//	               execPageMsTotal} (perf.go)
 //	bench(days, perDay, overlap) → the course's HyperLogLog week timed on a fresh engine (perf.go)
 //	__panic(where) → a test hook: a panic in the API ("api") or the game loop ("action")
 //
@@ -178,7 +179,7 @@ func exportAPI(a *app, g *game) {
 	fn("stats", func([]js.Value) any {
 		// anim: the scene's animation progress now (0 = just changed, 1 = settled; always 1 under
 		// prefers-reduced-motion); reducedMotion: what the app read from the media query.
-		return g.perf.fields(map[string]any{"frames": g.frames, "drawMs": g.drawMs, "anim": a.animT(), "reducedMotion": a.reduced})
+		return a.execCost.fields(g.perf.fields(map[string]any{"frames": g.frames, "drawMs": g.drawMs, "anim": a.animT(), "reducedMotion": a.reduced}))
 	})
 	fn("__panic", func(args []js.Value) any {
 		if arg(args, 0).Type() == js.TypeString && arg(args, 0).String() == "action" {

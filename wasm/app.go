@@ -42,11 +42,14 @@ type app struct {
 	errMsg string
 	ready  bool
 
-	tview    transcriptView // what the transcript's DOM holds
-	liveGen  uint64         // the player generation the live region last announced
-	seenGen  uint64         // the player generation afterChange last looked at
-	urlLive  bool           // the address follows the place (after start-up)
-	shownURL string
+	execCost  execCost       // perf.go: the Go time of typed commands
+	tview     transcriptView // what the transcript's DOM holds
+	liveGen   uint64         // the player generation the live region last announced
+	seenGen   uint64         // the player generation afterChange last looked at
+	urlLive   bool           // the address follows the place (after start-up)
+	shownURL  string
+	urlGen    uint64 // the player generation syncURL last saw
+	pageTitle string
 }
 
 const stepInterval = 1600 * time.Millisecond
@@ -263,7 +266,10 @@ func (a *app) seek(n int) {
 }
 
 func (a *app) exec(line string) lesson.Exchange {
+	t0 := now()
 	x := a.player.Exec(line)
+	t1 := now()
+	defer func() { a.execCost.add(t1-t0, now()-t1) }()
 	if line = strings.TrimSpace(line); line != "" && (len(a.history) == 0 || a.history[len(a.history)-1] != line) {
 		a.history = append(a.history, line)
 	}
@@ -547,40 +553,42 @@ func (a *app) renderControls() {
 	if l != nil {
 		title = l.Title.In(a.lang)
 	}
-	ui.ByID("title").SetText(title)
-	ui.ByID("caption").SetText(p.Caption(a.lang))
+	// The *Once setters skip what did not change: a typed command changes none of this, and
+	// writing the same texts again cost more than the command.
+	ui.SetTextOnce("title", title)
+	ui.SetTextOnce("caption", p.Caption(a.lang))
 	stepText := fmt.Sprintf(assets.T(a.lang, "step"), p.Pos(), p.Len())
-	ui.ByID("stepLabel").SetText(stepText)
+	ui.SetTextOnce("stepLabel", stepText)
+	page := "redscope · " + assets.T(a.lang, "freePlay")
 	if l != nil {
-		ui.SetTitle(title + " · " + stepText)
-	} else {
-		ui.SetTitle("redscope · " + assets.T(a.lang, "freePlay"))
+		page = title + " · " + stepText
 	}
-	ui.ByID("about").SetBool("hidden", p.Pos() > 0)
-	sc := ui.ByID("scrubber")
-	sc.SetAttr("max", strconv.Itoa(p.Len()))
-	sc.SetValue(strconv.Itoa(p.Pos()))
-	sc.SetAttr("aria-valuetext", stepText)
-	ui.ByID("back").SetBool("disabled", p.Pos() == 0)
-	ui.ByID("reset").SetBool("disabled", p.Pos() == 0 && len(p.Last()) == 0)
-	ui.ByID("next").SetBool("disabled", p.Pos() >= p.Len())
-	play := ui.ByID("play")
-	play.SetBool("disabled", p.Pos() >= p.Len())
+	if page != a.pageTitle {
+		a.pageTitle = page
+		ui.SetTitle(page)
+	}
+	ui.SetBoolOnce("about", "hidden", p.Pos() > 0)
+	ui.SetAttrOnce("scrubber", "max", strconv.Itoa(p.Len()), false)
+	ui.SetValueOnce("scrubber", strconv.Itoa(p.Pos()))
+	ui.SetAttrOnce("scrubber", "aria-valuetext", stepText, false)
+	ui.SetBoolOnce("back", "disabled", p.Pos() == 0)
+	ui.SetBoolOnce("reset", "disabled", p.Pos() == 0 && len(p.Last()) == 0)
+	ui.SetBoolOnce("next", "disabled", p.Pos() >= p.Len())
+	ui.SetBoolOnce("play", "disabled", p.Pos() >= p.Len())
 	if a.playing {
-		play.SetText(assets.T(a.lang, "pause"))
-		play.SetAttr("aria-pressed", "true")
+		ui.SetTextOnce("play", assets.T(a.lang, "pause"))
+		ui.SetAttrOnce("play", "aria-pressed", "true", false)
 	} else {
-		play.SetText(assets.T(a.lang, "play"))
-		play.SetAttr("aria-pressed", "false")
+		ui.SetTextOnce("play", assets.T(a.lang, "play"))
+		ui.SetAttrOnce("play", "aria-pressed", "false", false)
 	}
-	ui.ByID("version").SetValue(p.Engine().Version().String())
+	ui.SetValueOnce("version", p.Engine().Version().String())
 	// A lesson whose `since` is newer than the selected profile says so (its newer commands answer
 	// with the unknown-command error of the real older Redis).
-	notice := ui.ByID("notice")
 	if v := p.Needs(); v != 0 {
-		notice.SetText(fmt.Sprintf(assets.T(a.lang, "needs"), v, p.Engine().Version()))
+		ui.SetTextOnce("notice", fmt.Sprintf(assets.T(a.lang, "needs"), v, p.Engine().Version()))
 	}
-	notice.SetBool("hidden", p.Needs() == 0)
+	ui.SetBoolOnce("notice", "hidden", p.Needs() == 0)
 }
 
 // transcriptWindow is how many exchanges the transcript keeps in the DOM; the player keeps them
@@ -608,6 +616,7 @@ func (a *app) renderTranscript() {
 	tr := ui.ByID("transcript")
 	if p.Gen() != v.gen || v.shown > len(last) {
 		tr.SetText("")
+		v.nodes = 0
 		*v = transcriptView{gen: p.Gen(), from: max(0, len(last)-transcriptWindow)}
 		v.shown = v.from
 	}
@@ -625,15 +634,14 @@ func (a *app) renderTranscript() {
 		v.from = len(last) - transcriptWindow
 	}
 	v.shown = len(last)
-	more := ui.ByID("transcriptMore")
 	switch {
 	case v.from == 1:
-		more.SetText(assets.T(a.lang, "transcriptMore1"))
+		ui.SetTextOnce("transcriptMore", assets.T(a.lang, "transcriptMore1"))
 	case v.from > 1:
-		more.SetText(fmt.Sprintf(assets.T(a.lang, "transcriptMore"), group(int64(v.from))))
+		ui.SetTextOnce("transcriptMore", fmt.Sprintf(assets.T(a.lang, "transcriptMore"), group(int64(v.from))))
 	}
-	more.SetBool("hidden", v.from == 0)
-	tr.SetBool("hidden", len(last) == 0)
+	ui.SetBoolOnce("transcriptMore", "hidden", v.from == 0)
+	ui.SetBoolOnce("transcript", "hidden", len(last) == 0)
 	a.outputsEmpty(len(last) == 0, -1)
 	if fresh {
 		tr.ScrollToEnd()
@@ -747,9 +755,8 @@ func (a *app) renderKeys() {
 			fmt.Fprintf(&b, " · PTTL %s", group(k.TTLMs))
 		}
 	}
-	ki := ui.ByID("keyinfo")
-	ki.SetText(b.String())
-	ki.SetBool("hidden", b.Len() == 0) // nothing to measure yet: no empty box, no list of missing keys
+	ui.SetTextOnce("keyinfo", b.String())
+	ui.SetBoolOnce("keyinfo", "hidden", b.Len() == 0) // nothing to measure yet: no empty box, no list of missing keys
 	a.outputsEmpty(len(a.player.Last()) == 0, b.Len())
 }
 
@@ -758,7 +765,7 @@ func (a *app) outputsEmpty(noTranscript bool, keyText int) {
 	if keyText < 0 {
 		return // renderKeys decides, after it
 	}
-	ui.ByID("outputsTitle").SetBool("hidden", noTranscript && keyText == 0)
+	ui.SetBoolOnce("outputsTitle", "hidden", noTranscript && keyText == 0)
 }
 
 // renderAccess writes what a screen reader needs: the canvas's text alternative (the scene's
@@ -785,7 +792,7 @@ func (a *app) renderAccess() {
 			desc = fmt.Sprintf(assets.T(a.lang, "sceneGeneric"), title, where, strings.Join(keys, "; "))
 		}
 	}
-	ui.ByID("sceneDesc").SetText(desc)
+	ui.SetTextOnce("sceneDesc", desc)
 	var say []string
 	if p.Gen() != a.liveGen {
 		a.liveGen = p.Gen()

@@ -205,9 +205,12 @@ func (a *app) afterChange() {
 // the same lesson, step, language, version, theme and allocator; the language link keeps them
 // too.
 func (a *app) syncURL() {
-	if !a.urlLive {
+	// The place changes only with the player's generation (a step, Back, a seek, a lesson, a
+	// version): a typed command leaves the address as it is.
+	if !a.urlLive || (a.player.Gen() == a.urlGen && a.shownURL != "") {
 		return
 	}
+	a.urlGen = a.player.Gen()
 	link := a.placeLink(a.player.Pos(), a.lang)
 	if link != a.shownURL {
 		a.shownURL = link

@@ -593,8 +593,9 @@ func TestPageSessionCost(t *testing.T) {
 		dayMs = append(dayMs, fmt.Sprintf("%.0f", day.Ms))
 		batchMs = append(batchMs, fmt.Sprint(day.Batches))
 	}
-	res := fmt.Sprintf("total %.0f ms; days %s ms; batches of 50 PFADD (ms) %s; PFCOUNT %s; load %s",
-		total, strings.Join(dayMs, " "), strings.Join(batchMs, " "), strings.Join(got, ", "), loadAvg())
+	split := b.str(`(s => "Go time of the typed commands: " + s.execs + " commands, player (engine + limits) " + Math.round(s.execPlayerMsTotal) + " ms, page (scene, panels, address) " + Math.round(s.execPageMsTotal) + " ms")(window.redscope.stats())`)
+	res := fmt.Sprintf("total %.0f ms; days %s ms; batches of 50 PFADD (ms) %s; PFCOUNT %s; %s; load %s",
+		total, strings.Join(dayMs, " "), strings.Join(batchMs, " "), strings.Join(got, ", "), split, loadAvg())
 	t.Logf("the week through exec: %s", res)
 	// The same commands natively.
 	e := engine.New(engine.Options{})

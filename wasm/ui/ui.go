@@ -201,10 +201,67 @@ func (el El) RemoveFirst() {
 	}
 }
 
-// ScrollToEnd scrolls the element to its bottom.
+// ScrollToEnd scrolls the element to its bottom at the next animation frame: reading
+// scrollHeight forces a layout, so commands typed in a burst (a script driving exec) lay the page
+// out once, not once per command.
 func (el El) ScrollToEnd() {
-	if el.ok() {
-		el.js().Set("scrollTop", el.js().Get("scrollHeight"))
+	if !el.ok() {
+		return
+	}
+	e := el.js()
+	if e.Get("__redscopeScroll").Truthy() {
+		return // already asked for this frame
+	}
+	e.Set("__redscopeScroll", true)
+	var f js.Func
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		e.Set("__redscopeScroll", false)
+		e.Set("scrollTop", e.Get("scrollHeight"))
+		f.Release()
+		return nil
+	})
+	js.Global().Call("requestAnimationFrame", f)
+}
+
+// last holds what SetTextOnce and SetAttrOnce last wrote, by element id and attribute.
+var last = map[string]string{}
+
+// SetTextOnce sets the text of the element with id unless it already holds it: writing the same
+// text again still replaces the text node and invalidates the page's style and layout.
+func SetTextOnce(id, s string) {
+	if v, ok := last[id]; ok && v == s {
+		return
+	}
+	last[id] = s
+	ByID(id).SetText(s)
+}
+
+// SetAttrOnce sets an attribute unless it already has that value ("" with del removes it).
+func SetAttrOnce(id, name, value string, del bool) {
+	k := id + "\x00" + name
+	if del {
+		value = "\x00removed"
+	}
+	if v, ok := last[k]; ok && v == value {
+		return
+	}
+	last[k] = value
+	if del {
+		ByID(id).DelAttr(name)
+	} else {
+		ByID(id).SetAttr(name, value)
+	}
+}
+
+// SetBoolOnce sets or removes a boolean attribute unless it already is so.
+func SetBoolOnce(id, name string, on bool) { SetAttrOnce(id, name, "", !on) }
+
+// SetValueOnce sets an input's or select's value unless the page last set it to that (a value
+// the user changed is set again).
+func SetValueOnce(id, v string) {
+	el := ByID(id)
+	if el.Value() != v {
+		el.SetValue(v)
 	}
 }
 
