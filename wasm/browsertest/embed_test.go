@@ -263,6 +263,9 @@ func TestEmbedLinksAndParams(t *testing.T) {
 		t.Fatalf("built-in link %q", l)
 	}
 	// The share panel's buttons fill the text box (the clipboard may be unavailable headless).
+	// Autoplay first runs to the end: each step changes the panel's height, and a click aimed
+	// while the layout moves can land beside its button.
+	b.poll(`(s => s.step === s.steps)(window.redscope.state())`, 60*time.Second)
 	b.do(chromedp.Click(chromedp.CSS("#share summary")))
 	b.do(chromedp.Click(chromedp.ID("copyEmbed")))
 	b.poll(`document.getElementById("shareOut").value.startsWith("<iframe ")`, 10*time.Second)
