@@ -134,6 +134,8 @@ cmd_dist() {
 	cp index.html dist/index.html
 	# The embedding demo (a course-style page with two lessons in iframes), beside index.html.
 	if [ -f web/embed-demo.html ]; then cp web/embed-demo.html dist/embed-demo.html; fi
+	# The lesson format, linked from the embed dialog.
+	cp lesson/FORMAT.md dist/FORMAT.md
 	if [ -d assets ]; then
 		# Everything but the Go package files that embed or test the assets.
 		(cd assets && find . -type f -not -name '*.go' -print0 | while IFS= read -r -d '' f; do

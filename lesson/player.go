@@ -34,6 +34,8 @@ type CheckResult struct {
 	Check string `json:"check"`
 	OK    bool   `json:"ok"`
 	Got   string `json:"got"`
+	Key   string `json:"-"` // the key the check measures ("" for expect reply)
+	Want  string `json:"-"` // the expected value
 }
 
 // SDSInfo is a string's sds allocation as the engine models it.
@@ -91,11 +93,20 @@ type Player struct {
 	pos    int
 	extras [][]string // extras[i]: console lines typed at position i
 	last   []Exchange
+	stepN  int        // how many of last came from the lesson's step (the rest were typed)
+	gen    uint64     // changes whenever last is rebuilt rather than appended to (Gen)
 	guard  *guard     // the limits' running state; nil without Config.Limits
 	ring   *ringState // the consistent-hash ring of `ring` lines (ring.go); nil before one
 	// console is the console's connection: its own MULTI queue and watched keys, apart from the
 	// lesson's steps (which a student's WATCH sees as another client's writes).
 	console *engine.Client
+	// watched caches Watched for (gen, len(last)).
+	watched struct {
+		gen  uint64
+		n    int
+		keys []string
+		ok   bool
+	}
 }
 
 // NewPlayer makes a sandbox player; Load gives it a lesson.
@@ -140,8 +151,42 @@ func (p *Player) Len() int {
 }
 
 // Last lists what produced the current position: the actions of step Pos and the console commands
-// typed since.
+// typed since. It grows with every console command: per-command work uses Recent.
+//
+// Only the newest RecentConsole typed exchanges keep their trace events (Exec drops the events
+// of older ones), so a long session's memory does not grow with the events of every command.
 func (p *Player) Last() []Exchange { return p.last }
+
+// RecentConsole is how many typed exchanges Recent keeps after the step's own (as many as the
+// counters scene lists, scene.CountersMaxRows).
+const RecentConsole = 8
+
+// Recent is a bounded window of Last: the step's own exchanges (bounded by the lesson) and the
+// newest RecentConsole typed ones. Scenes, the watched keys and the page's panels read it, so
+// that the cost of a command does not depend on how many commands came before it.
+func (p *Player) Recent() []Exchange {
+	n := len(p.last)
+	if n <= p.stepN+RecentConsole {
+		return p.last
+	}
+	out := make([]Exchange, 0, p.stepN+RecentConsole)
+	out = append(out, p.last[:p.stepN]...)
+	return append(out, p.last[n-RecentConsole:]...)
+}
+
+// Gen changes whenever Last is rebuilt (a step, Back, Seek, Reset, Load, SetConfig) rather than
+// appended to by Exec: a view that rendered Last at the same Gen needs only the new entries.
+func (p *Player) Gen() uint64 { return p.gen }
+
+// Typed lists the console lines typed at positions before the current one: they were replayed
+// before the current step's actions ran, so they may have changed what its checks measure.
+func (p *Player) Typed() []string {
+	var out []string
+	for i := 0; i < p.pos && i < len(p.extras); i++ {
+		out = append(out, p.extras[i]...)
+	}
+	return out
+}
 
 // Needs is the lesson's oldest profile (`since`) when the engine's profile is older than it,
 // else 0.
@@ -180,6 +225,8 @@ func (p *Player) fresh() {
 	}
 	p.pos = 0
 	p.last = nil
+	p.stepN = 0
+	p.gen++
 	p.ring = nil
 	p.console = p.eng.NewConsoleClient()
 }
@@ -196,6 +243,8 @@ func (p *Player) Step() bool {
 		return false
 	}
 	p.last = p.runStep(p.pos, nil)
+	p.stepN = len(p.last)
+	p.gen++
 	p.pos++
 	return true
 }
@@ -237,13 +286,15 @@ func (p *Player) replay(n int) {
 			xs = p.runStep(i-1, nil)
 			p.pos = i
 		}
+		stepN := len(xs)
 		if i < len(p.extras) {
 			for _, line := range p.extras[i] {
 				xs = append(xs, p.exec(line, nil, true, nil))
 			}
 		}
 		if final {
-			p.last = xs
+			p.last, p.stepN = xs, stepN
+			p.dropOldEvents(0)
 		}
 	}
 	p.eng.SetTracing(true)
@@ -286,7 +337,16 @@ func (p *Player) Exec(line string) Exchange {
 		p.extras[p.pos] = p.extras[p.pos][:len(p.extras[p.pos])-1]
 	}
 	p.last = append(p.last, x)
+	p.dropOldEvents(len(p.last) - 1 - RecentConsole)
 	return x
+}
+
+// dropOldEvents forgets the trace events of the typed exchanges from index from on that fell out
+// of Recent's window (Exec passes the one that just fell out; a replay passes 0).
+func (p *Player) dropOldEvents(from int) {
+	for i := max(p.stepN, from); i < len(p.last)-RecentConsole; i++ {
+		p.last[i].Events = nil
+	}
 }
 
 // exec runs one line; pre, when not nil, is the line already split (Action.Args).
@@ -326,7 +386,7 @@ func (p *Player) evalChecks(x Exchange, checks []Check) Exchange {
 	x.Reply = LocalReply(x.Reply, p.cfg.Lang) // help.go: "not simulated" in the page's language
 	for _, c := range checks {
 		got := p.measure(c, x.Reply)
-		x.Checks = append(x.Checks, CheckResult{Check: c.String(), OK: got == c.Want, Got: got})
+		x.Checks = append(x.Checks, CheckResult{Check: c.String(), OK: got == c.Want, Got: got, Key: c.Key, Want: c.Want})
 	}
 	return x
 }
@@ -411,7 +471,13 @@ func Measure(e *engine.Engine, key string) KeyInfo {
 
 // Watched lists the keys the outputs measure: the lesson's keys, then the keys the last
 // exchanges touched (at most 6 in all).
+//
+// The answer is cached until the exchanges change (a PFADD of 1 000 elements has 1 000 events,
+// and the page asks several times per command).
 func (p *Player) Watched() []string {
+	if p.watched.ok && p.watched.gen == p.gen && p.watched.n == len(p.last) {
+		return p.watched.keys
+	}
 	var out []string
 	seen := map[string]bool{}
 	add := func(k string) {
@@ -425,13 +491,16 @@ func (p *Player) Watched() []string {
 			add(k)
 		}
 	}
-	for _, x := range p.last {
+	prev := ""
+	for _, x := range p.Recent() {
 		for _, ev := range x.Events {
-			if k, ok := EventKey(ev); ok {
+			if k, ok := EventKey(ev); ok && (k != prev || len(out) == 0) {
+				prev = k
 				add(k)
 			}
 		}
 	}
+	p.watched.gen, p.watched.n, p.watched.keys, p.watched.ok = p.gen, len(p.last), out, true
 	return out
 }
 
@@ -491,6 +560,32 @@ func Run(l *Lesson, cfg Config) []State {
 	out := []State{p.State()}
 	for p.Step() {
 		out = append(out, p.State())
+	}
+	return out
+}
+
+// Culprits lists the console lines typed before the current step (Typed) that name the key a
+// failed check measures, by the command table's key positions (COMMAND GETKEYS on a scratch
+// engine of the same profile); all typed lines when the check measures no key (expect reply).
+func (p *Player) Culprits(c CheckResult) []string {
+	typed := p.Typed()
+	if c.Key == "" || len(typed) == 0 {
+		return typed
+	}
+	e := engine.New(engine.Options{Version: p.eng.Version()})
+	var out []string
+	for _, line := range typed {
+		args, err := engine.SplitArgs(line)
+		if err != nil || len(args) == 0 {
+			continue
+		}
+		r := e.Exec(append([][]byte{[]byte("COMMAND"), []byte("GETKEYS")}, args...)).Reply
+		for _, k := range r.Array {
+			if k.Str == c.Key {
+				out = append(out, line)
+				break
+			}
+		}
 	}
 	return out
 }

@@ -53,10 +53,10 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 	}
 	p := Params{Step: -1, Lang: "vi", Theme: "dark", Controls: "full"}
 	var errs []error
-	bad := func(f string, a ...any) { errs = append(errs, fmt.Errorf(f, a...)) }
+	bad := func(vi, en string, a ...any) { errs = append(errs, Msgf(vi, en, a...)) }
 	q, err := url.ParseQuery(strings.TrimPrefix(query, "?"))
 	if err != nil {
-		bad("the address's parameters do not parse: %v", err)
+		bad("không đọc được tham số của địa chỉ: %v", "the address's parameters do not parse: %v", err)
 	}
 	get := func(k string) (string, bool) {
 		v, ok := q[k]
@@ -67,7 +67,7 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 	}
 	if v, ok := get("lesson"); ok {
 		if len(v) > 100 {
-			bad("lesson: a name of %d bytes", len(v))
+			bad("lesson: tên dài %d byte", "lesson: a name of %d bytes", len(v))
 		} else {
 			p.Lesson = v
 		}
@@ -75,7 +75,7 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 	if v, ok := get("step"); ok {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > 1_000_000 {
-			bad("step=%q: want a step number 0, 1, 2 …", clip(v))
+			bad("step=%q: cần số bước 0, 1, 2 …", "step=%q: want a step number 0, 1, 2 …", clip(v))
 		} else {
 			p.Step = n
 		}
@@ -85,21 +85,21 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 		case "vi", "en":
 			p.Lang = v
 		default:
-			bad("lang=%q: want vi or en", clip(v))
+			bad("lang=%q: chỉ có vi hoặc en", "lang=%q: want vi or en", clip(v))
 		}
 	}
 	if v, ok := get("version"); ok && v != "" {
 		if ver, err := engine.ParseVersion(v); err == nil {
 			p.Version = ver
 		} else {
-			bad("version=%q: %v", clip(v), err)
+			bad("version=%q: không có phiên bản này; chọn %s", "version=%q: no such version; choose %s", clip(v), versionList())
 		}
 	}
 	if v, ok := get("allocator"); ok && v != "" {
 		if a, err := alloc.Parse(v); err == nil {
 			p.Allocator, p.HasAlloc = a, true
 		} else {
-			bad("allocator=%q: want jemalloc or jemalloc-16", clip(v))
+			bad("allocator=%q: chỉ có jemalloc hoặc jemalloc-16", "allocator=%q: want jemalloc or jemalloc-16", clip(v))
 		}
 	}
 	if v, ok := get("theme"); ok {
@@ -107,7 +107,7 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 		case "dark", "light", "auto":
 			p.Theme = v
 		default:
-			bad("theme=%q: want light, dark or auto", clip(v))
+			bad("theme=%q: chỉ có light, dark hoặc auto", "theme=%q: want light, dark or auto", clip(v))
 		}
 	}
 	if v, ok := get("controls"); ok {
@@ -115,7 +115,7 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 		case "full", "minimal":
 			p.Controls = v
 		default:
-			bad("controls=%q: want full or minimal", clip(v))
+			bad("controls=%q: chỉ có full hoặc minimal", "controls=%q: want full or minimal", clip(v))
 		}
 	}
 	if v, ok := get("autoplay"); ok {
@@ -124,13 +124,13 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 			p.Autoplay = true
 		case "0", "false", "no", "off":
 		default:
-			bad("autoplay=%q: want 1 or 0", clip(v))
+			bad("autoplay=%q: chỉ có 1 hoặc 0", "autoplay=%q: want 1 or 0", clip(v))
 		}
 	}
 	if v, ok := get("seed"); ok {
 		s, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			bad("seed=%q: want an unsigned integer", clip(v))
+			bad("seed=%q: cần một số nguyên không âm", "seed=%q: want an unsigned integer", clip(v))
 		} else {
 			p.Seed, p.HasSeed = s, true
 		}
@@ -138,19 +138,19 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 	if v, ok := get("origins"); ok {
 		o, err := ParseOrigins(v)
 		if err != nil {
-			bad("origins: %v", err)
+			bad("origins: %v", "origins: %v", err)
 		}
 		p.Origins = o
 	}
 	if fragment = strings.TrimPrefix(fragment, "#"); fragment != "" {
 		fq, err := url.ParseQuery(fragment)
 		if err != nil {
-			bad("the address's fragment does not parse: %v", err)
+			bad("không đọc được phần # của địa chỉ: %v", "the address's fragment does not parse: %v", err)
 		}
 		if v := fq.Get(FragmentKey); v != "" {
 			src, err := DecodeLesson(v, lim.LessonBytes)
 			if err != nil {
-				bad("the lesson in the link: %v", err)
+				bad("bài học trong liên kết hỏng (%v); đã mở bài khác", "the lesson in the link: %v", err)
 			} else {
 				p.Source = src
 			}
@@ -179,11 +179,12 @@ var ErrTooLarge = errors.New("lesson too large")
 func DecodeLesson(s string, maxBytes int) ([]byte, error) {
 	s = strings.TrimRight(strings.TrimSpace(s), "=")
 	if maxBytes > 0 && len(s) > 2*maxBytes {
-		return nil, fmt.Errorf("%w: %d characters of compressed text; the app accepts lessons up to %d bytes (limit LessonBytes)", ErrTooLarge, len(s), maxBytes)
+		return nil, wrapMsg(ErrTooLarge, "bài quá lớn: %d ký tự đã nén; ứng dụng nhận bài tới %d byte (giới hạn LessonBytes)",
+			"%d characters of compressed text; the app accepts lessons up to %d bytes (limit LessonBytes)", len(s), maxBytes)
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
-		return nil, fmt.Errorf("not base64url (%v): copy the whole link", err)
+		return nil, Msgf("không phải base64url (%v): hãy sao chép cả liên kết", "not base64url (%v): copy the whole link", err)
 	}
 	r := flate.NewReader(bytes.NewReader(raw))
 	defer r.Close()
@@ -193,10 +194,11 @@ func DecodeLesson(s string, maxBytes int) ([]byte, error) {
 	}
 	out, err := io.ReadAll(lr)
 	if err != nil {
-		return nil, fmt.Errorf("damaged compressed text (%v): copy the whole link", err)
+		return nil, Msgf("dữ liệu nén bị hỏng (%v): hãy sao chép cả liên kết", "damaged compressed text (%v): copy the whole link", err)
 	}
 	if maxBytes > 0 && len(out) > maxBytes {
-		return nil, fmt.Errorf("%w: more than %d bytes once decompressed (limit LessonBytes)", ErrTooLarge, maxBytes)
+		return nil, wrapMsg(ErrTooLarge, "bài quá lớn: hơn %d byte khi giải nén (giới hạn LessonBytes)",
+			"more than %d bytes once decompressed (limit LessonBytes)", maxBytes)
 	}
 	return out, nil
 }
@@ -248,13 +250,19 @@ func (p Params) Link(base string) string {
 // EmbedCode is an <iframe> for a course page showing the app at p (see Link), titled for
 // screen readers. Every attribute value is escaped: titles and links are data, never markup.
 func EmbedCode(base string, p Params, title string) string {
+	return EmbedCodeSized(base, p, title, 640)
+}
+
+// EmbedCodeSized is EmbedCode with the iframe's height in CSS pixels (clamped to 240 … 2400).
+func EmbedCodeSized(base string, p Params, title string, height int) string {
+	height = max(240, min(height, 2400))
 	if title == "" {
 		title = "redscope"
 	} else {
 		title = "redscope: " + title
 	}
-	return fmt.Sprintf(`<iframe src="%s" title="%s" width="100%%" height="640" style="border:0;max-width:1200px" loading="lazy" allow="clipboard-write"></iframe>`,
-		html.EscapeString(p.Link(base)), html.EscapeString(title))
+	return fmt.Sprintf(`<iframe src="%s" title="%s" width="100%%" height="%d" style="border:0;max-width:1200px" loading="lazy" allow="clipboard-write"></iframe>`,
+		html.EscapeString(p.Link(base)), html.EscapeString(title), height)
 }
 
 // ParseOrigins reads a list of origins separated by commas or spaces: each scheme://host[:port]
@@ -270,7 +278,7 @@ func ParseOrigins(s string) ([]string, error) {
 		}
 	}
 	if len(bad) > 0 {
-		return out, fmt.Errorf("not an origin (want https://host[:port] or *): %s", strings.Join(bad, ", "))
+		return out, Msgf("không phải origin (cần https://host[:port] hoặc *): %s", "not an origin (want https://host[:port] or *): %s", strings.Join(bad, ", "))
 	}
 	return out, nil
 }
@@ -341,4 +349,64 @@ func OriginOf(rawURL string) string {
 		return ""
 	}
 	return strings.ToLower(u.Scheme + "://" + u.Host)
+}
+
+// Msg is an error the page shows in either of its languages (Error is the English text).
+type Msg struct {
+	vi, en string
+	wrap   error
+}
+
+func (m *Msg) Error() string { return m.en }
+
+// Unwrap is the sentinel the message wraps (ErrTooLarge), or nil.
+func (m *Msg) Unwrap() error { return m.wrap }
+
+// In is the message in lang ("vi" or "en").
+func (m *Msg) In(lang string) string {
+	if lang == "en" {
+		return m.en
+	}
+	return m.vi
+}
+
+// Msgf formats a message in both languages. An argument that is itself a *Msg is written in the
+// message's language.
+func Msgf(vi, en string, a ...any) *Msg {
+	in := func(lang string) []any {
+		out := make([]any, len(a))
+		for i, x := range a {
+			if err, ok := x.(error); ok {
+				out[i] = ErrIn(err, lang)
+			} else {
+				out[i] = x
+			}
+		}
+		return out
+	}
+	return &Msg{vi: fmt.Sprintf(vi, in("vi")...), en: fmt.Sprintf(en, in("en")...)}
+}
+
+func wrapMsg(sentinel error, vi, en string, a ...any) *Msg {
+	m := Msgf(vi, en, a...)
+	m.en = sentinel.Error() + ": " + m.en
+	m.wrap = sentinel
+	return m
+}
+
+// ErrIn is err's text in lang: a *Msg in that language, any other error as it is.
+func ErrIn(err error, lang string) string {
+	if m, ok := err.(*Msg); ok {
+		return m.In(lang)
+	}
+	return err.Error()
+}
+
+// versionList is "7.0, 7.2, …, 8.8".
+func versionList() string {
+	var s []string
+	for _, v := range engine.Versions {
+		s = append(s, v.String())
+	}
+	return strings.Join(s, ", ")
 }

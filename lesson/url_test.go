@@ -208,3 +208,24 @@ func TestThemeParam(t *testing.T) {
 		t.Fatalf("theme=Light: %v", errs)
 	}
 }
+
+// TestParamsErrorsInVietnamese: every bad parameter is reported in both languages, the value
+// quoted in each, and the English text is the error's own.
+func TestParamsErrorsInVietnamese(t *testing.T) {
+	_, errs := ParseParams("step=x&lang=fr&version=9.9&allocator=tc&theme=neon", "#lesson=!!!", nil)
+	if len(errs) != 6 {
+		t.Fatalf("%d errors: %v", len(errs), errs)
+	}
+	for i, w := range []string{`step="x": cần số bước`, `lang="fr": chỉ có vi`, `version="9.9": không có phiên bản này; chọn 7.0, 7.2`,
+		`allocator="tc": chỉ có`, `theme="neon": chỉ có`, "bài học trong liên kết hỏng (không phải base64url"} {
+		if got := ErrIn(errs[i], "vi"); !strings.Contains(got, w) {
+			t.Errorf("vi %d: %q lacks %q", i, got, w)
+		}
+		if ErrIn(errs[i], "en") != errs[i].Error() {
+			t.Errorf("en %d: %q ≠ %q", i, ErrIn(errs[i], "en"), errs[i].Error())
+		}
+	}
+	if !strings.Contains(errs[5].Error(), "the lesson in the link: not base64url") {
+		t.Errorf("en fragment: %q", errs[5])
+	}
+}

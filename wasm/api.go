@@ -4,37 +4,160 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"syscall/js"
 
 	"redscope/lesson"
 	"redscope/scene"
 )
 
-// The page API, window.redscope (names are stable; tests and course pages use them):
+// The page API: window.redscope and the postMessage requests of an embedding page (embed.go)
+// dispatch through one verb table, so a verb means the same in both (names are stable; tests and
+// course pages use them):
 //
-//	ready      true after the first frame was drawn
-//	version    the engine profile, "8.8"
-//	error      the last error shown ("" when none)
-//	exec(line) → the reply as redis-cli --no-raw prints it (without the final newline); runs on
-//	             the page's engine, is remembered for Back, and animates
-//	lesson(n)  loads lesson n ("sandbox" for none) → true, or false when unknown
-//	step()     → true when a step was applied
-//	back()     → true when it went back
-//	reset()
-//	state()    → {lesson, step, steps, version, allocator, outputs: {commands, keys}, scene, focus}
-//	stats()    → {frames, drawMs, updates, updateMsTotal, drawMsTotal, frameMsAvg, frameMsMedian,
-//	             frameMsPeak, firstDrawMs} (perf.go)
-//	loadSource(text) → "" when the lesson text loaded (as the custom lesson), else the error
+//	exec(line)   → the reply as redis-cli --no-raw prints it (without the final newline); runs on
+//	               the page's engine, is remembered for Back, and animates
+//	lesson(name) → true; lesson({source: text}) loads a lesson's text as the custom lesson → true.
+//	               An unknown name or a bad text is an error (window.redscope: false)
+//	step()       → true when a step was applied; step(n) seeks to position n (clamped) → the
+//	               position reached
+//	back()       → true when it went back
+//	reset()      → true
+//	state()      → {lesson, step, steps, version, allocator, outputs: {commands, keys}, scene,
+//	               focus} (scene: the name of the scene drawn, focus: the key it draws)
 //	transcript() → the lesson (all steps) and the console lines as a redis-cli input file
-//	link(step)   → the address of this lesson at step (-1: none); embedCode() → an <iframe>
-//	(embed.go also answers postMessage requests from the embedding page)
+//	link(step)   → the address of this lesson at step (-1 or none: no step)
+//	embedCode()  → an <iframe> showing this lesson
+//
+// window.redscope alone (not over postMessage) also has:
+//
+//	ready, version ("8.8"), error (the last error shown, "" when none)
+//	loadSource(text) → "" when the lesson text loaded (as the custom lesson), else the error
+//	stats()      → {frames, drawMs, updates, updateMsTotal, drawMsTotal, frameMsAvg, frameMsMedian,
+//	               frameMsPeak, firstDrawMs, anim, reducedMotion, execs, execPlayerMsTotal,
+//	               execPageMsTotal} (perf.go)
 //	bench(days, perDay, overlap) → the course's HyperLogLog week timed on a fresh engine (perf.go)
+//	__panic(where) → a test hook: a panic in the API ("api") or the game loop ("action")
 //
 // Each function computes synchronously inside its callback (nothing in it waits), recovers any
 // panic, shows it, and returns undefined in that case.
 var api js.Value
 
+var apiApp *app // the app behind api (setReady fixes its canvas up)
+
+// verb is one entry of the page API. fn gets the arguments (window.redscope's, or a message's
+// args array) and returns a value js.ValueOf accepts, or an error; apiErr is what window.redscope
+// returns for an error (the message's text when nil; a postMessage reply carries the error).
+type verb struct {
+	name    string
+	fn      func(a *app, args []js.Value) (any, error)
+	apiErr  any
+	apiOnly bool // not offered to embedding pages
+}
+
+func arg(args []js.Value, i int) js.Value {
+	if i < len(args) {
+		return args[i]
+	}
+	return js.Undefined()
+}
+
+var verbs = []verb{
+	{name: "exec", apiErr: "(error) exec needs a command line", fn: func(a *app, args []js.Value) (any, error) {
+		if line := arg(args, 0); line.Type() == js.TypeString {
+			return a.exec(line.String()).Reply, nil
+		}
+		return nil, fmt.Errorf(`exec needs args: ["COMMAND LINE"]`)
+	}},
+	{name: "lesson", apiErr: false, fn: func(a *app, args []js.Value) (any, error) {
+		v := arg(args, 0)
+		switch {
+		case v.Type() == js.TypeString:
+			if err := a.loadLesson(v.String()); err != nil {
+				return nil, err
+			}
+		case v.Type() == js.TypeObject && v.Get("source").Type() == js.TypeString:
+			if err := a.loadSource("message.lesson", []byte(v.Get("source").String())); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf(`lesson needs args: ["name"] or [{source: "lesson text"}]`)
+		}
+		return true, nil
+	}},
+	{name: "step", fn: func(a *app, args []js.Value) (any, error) {
+		if v := arg(args, 0); v.Type() == js.TypeNumber {
+			a.seek(v.Int())
+			return a.player.Pos(), nil
+		}
+		a.playing = false
+		return a.step(), nil
+	}},
+	{name: "back", fn: func(a *app, _ []js.Value) (any, error) { return a.back(), nil }},
+	{name: "reset", fn: func(a *app, _ []js.Value) (any, error) { a.reset(); return true, nil }},
+	{name: "state", fn: func(a *app, _ []js.Value) (any, error) {
+		// scene and focus: what the canvas draws now (scene.Auto: the typed key's scene).
+		st := struct {
+			lesson.State
+			Scene string `json:"scene"`
+			Focus string `json:"focus"`
+		}{State: a.player.State()}
+		st.Scene, st.Focus = scene.Focus(a.scene)
+		b, err := json.Marshal(st)
+		if err != nil {
+			return nil, err
+		}
+		return js.Global().Get("JSON").Call("parse", string(b)), nil
+	}},
+	{name: "transcript", fn: func(a *app, _ []js.Value) (any, error) { return a.player.Transcript(), nil }},
+	{name: "link", fn: func(a *app, args []js.Value) (any, error) {
+		step := -1
+		if v := arg(args, 0); v.Type() == js.TypeNumber {
+			step = v.Int()
+		}
+		return a.currentParams(step).Link(baseURL()), nil
+	}},
+	{name: "embedCode", fn: func(a *app, _ []js.Value) (any, error) {
+		title := ""
+		if l := a.player.Lesson(); l != nil {
+			title = l.Title.In(a.lang)
+		}
+		return lesson.EmbedCode(baseURL(), a.currentParams(-1), title), nil
+	}},
+	{name: "loadSource", apiOnly: true, fn: func(a *app, args []js.Value) (any, error) {
+		if v := arg(args, 0); v.Type() == js.TypeString {
+			if err := a.loadSource("api.lesson", []byte(v.String())); err != nil {
+				return err.Error(), nil
+			}
+			return "", nil
+		}
+		return "loadSource needs the lesson's text", nil
+	}},
+}
+
+func verbByName(name string) (verb, bool) {
+	for _, v := range verbs {
+		if v.name == name {
+			return v, true
+		}
+	}
+	return verb{}, false
+}
+
+// messageVerbs lists the verbs an embedding page may send.
+func messageVerbs() string {
+	var names []string
+	for _, v := range verbs {
+		if !v.apiOnly {
+			names = append(names, v.name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 func exportAPI(a *app, g *game) {
+	apiApp = a
 	api = js.Global().Get("Object").New()
 	api.Set("ready", false)
 	api.Set("error", "")
@@ -50,63 +173,29 @@ func exportAPI(a *app, g *game) {
 			return f(args)
 		}))
 	}
-	fn("exec", func(args []js.Value) any {
-		if len(args) < 1 || args[0].Type() != js.TypeString {
-			return "(error) exec needs a command line"
-		}
-		return a.exec(args[0].String()).Reply
-	})
-	fn("lesson", func(args []js.Value) any {
-		if len(args) < 1 {
-			return false
-		}
-		return a.loadLesson(args[0].String()) == nil
-	})
-	fn("step", func([]js.Value) any { a.playing = false; return a.step() })
-	fn("back", func([]js.Value) any { return a.back() })
-	fn("reset", func([]js.Value) any { a.reset(); return nil })
-	fn("state", func([]js.Value) any {
-		// scene and focus: what the canvas draws now (scene.Auto: the typed key's scene).
-		st := struct {
-			lesson.State
-			Scene string `json:"scene"`
-			Focus string `json:"focus"`
-		}{State: a.player.State()}
-		st.Scene, st.Focus = scene.Focus(a.scene)
-		b, err := json.Marshal(st)
-		if err != nil {
-			return nil
-		}
-		return js.Global().Get("JSON").Call("parse", string(b))
-	})
+	for _, v := range verbs {
+		fn(v.name, func(args []js.Value) any {
+			res, err := v.fn(a, args)
+			if err != nil {
+				if v.apiErr != nil {
+					return v.apiErr
+				}
+				return err.Error()
+			}
+			return res
+		})
+	}
 	fn("stats", func([]js.Value) any {
 		// anim: the scene's animation progress now (0 = just changed, 1 = settled; always 1 under
 		// prefers-reduced-motion); reducedMotion: what the app read from the media query.
-		return g.perf.fields(map[string]any{"frames": g.frames, "drawMs": g.drawMs, "anim": a.animT(), "reducedMotion": a.reduced})
+		return a.execCost.fields(g.perf.fields(map[string]any{"frames": g.frames, "drawMs": g.drawMs, "anim": a.animT(), "reducedMotion": a.reduced}))
 	})
-	fn("loadSource", func(args []js.Value) any {
-		if len(args) < 1 || args[0].Type() != js.TypeString {
-			return "loadSource needs the lesson's text"
+	fn("__panic", func(args []js.Value) any {
+		if arg(args, 0).Type() == js.TypeString && arg(args, 0).String() == "action" {
+			a.post(func() { panic("injected panic (action)") })
+			return true
 		}
-		if err := a.loadSource("api.lesson", []byte(args[0].String())); err != nil {
-			return err.Error()
-		}
-		return ""
-	})
-	fn("transcript", func([]js.Value) any { return a.player.Transcript() })
-	fn("link", func(args []js.Value) any {
-		step := -1
-		if len(args) > 0 && args[0].Type() == js.TypeNumber {
-			step = args[0].Int()
-		}
-		return a.currentParams(step).Link(baseURL())
-	})
-	fn("embedCode", func([]js.Value) any {
-		title := ""
-		if l := a.player.Lesson(); l != nil {
-			title = l.Title.In(a.lang)
-		}
-		return lesson.EmbedCode(baseURL(), a.currentParams(-1), title)
+		panic("injected panic (api)")
 	})
 	js.Global().Set("redscope", api)
 	startMessages(a) // embed.go
@@ -118,6 +207,9 @@ func (a *app) guardValue(where string, p any) {
 }
 
 func setReady() {
+	if apiApp != nil {
+		apiApp.fixCanvas() // app.go: the canvas exists now
+	}
 	api.Set("ready", true)
 	js.Global().Get("document").Call("dispatchEvent", js.Global().Get("Event").New("redscope-ready"))
 }

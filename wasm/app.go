@@ -4,7 +4,6 @@ package main
 
 import (
 	"fmt"
-	"net/url"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -12,7 +11,7 @@ import (
 
 	"redscope/assets"
 	"redscope/engine"
-	"redscope/engine/alloc"
+	"redscope/internal/numfmt"
 	"redscope/lesson"
 	"redscope/scene"
 	"redscope/wasm/ui"
@@ -42,31 +41,36 @@ type app struct {
 
 	errMsg string
 	ready  bool
+
+	execCost  execCost       // perf.go: the Go time of typed commands
+	tview     transcriptView // what the transcript's DOM holds
+	liveGen   uint64         // the player generation the live region last announced
+	seenGen   uint64         // the player generation afterChange last looked at
+	urlLive   bool           // the address follows the place (after start-up)
+	shownURL  string
+	urlGen    uint64 // the player generation syncURL last saw
+	pageTitle string
 }
 
 const stepInterval = 1600 * time.Millisecond
 
 func newApp() *app {
-	a := &app{lang: "vi", speed: 1, actions: make(chan func(), 64)}
-	q, _ := url.ParseQuery(strings.TrimPrefix(ui.Query(), "?"))
-	if q.Get("lang") == "en" {
-		a.lang = "en"
-	}
-	cfg := lesson.Config{Version: engine.DefaultVersion, Limits: &lesson.DefaultLimits, Lang: a.lang} // limits.go
+	a := &app{lang: "vi", speed: 1, actions: make(chan func(), 64), scene: scene.New("")}
+	// One reading of the address: every bad value is reported in the page's language and left at
+	// its default (lesson/url.go).
+	p, errs := lesson.ParseParams(ui.Query(), jsString(jsGlobal("location", "hash")), &lesson.DefaultLimits)
+	a.lang = p.Lang
 	var bad []string
-	if v := q.Get("version"); v != "" {
-		if ver, err := engine.ParseVersion(v); err == nil {
-			cfg.Version = ver
-		} else {
-			bad = append(bad, err.Error())
-		}
+	for _, err := range errs {
+		bad = append(bad, lesson.ErrIn(err, a.lang))
 	}
-	if s := q.Get("allocator"); s != "" {
-		if al, err := alloc.Parse(s); err == nil {
-			cfg.Allocator = al
-		} else {
-			bad = append(bad, err.Error())
-		}
+	emb.params = p
+	cfg := lesson.Config{Version: engine.DefaultVersion, Limits: &lesson.DefaultLimits, Lang: a.lang} // limits.go
+	if p.Version != 0 {
+		cfg.Version = p.Version
+	}
+	if p.HasAlloc {
+		cfg.Allocator = p.Allocator
 	}
 	// Only the headers at start-up (names and titles for the selector); a lesson is parsed when
 	// it is opened: parsing all of them (100 000-element args lines) took ~2 s before the first
@@ -81,13 +85,24 @@ func newApp() *app {
 	}
 	a.player = lesson.NewPlayer(cfg)
 	a.reduced = ui.ReducedMotion()
-	name := q.Get("lesson")
-	if name == "" && len(a.lessons) > 0 {
-		name = a.lessons[0].head.Name
-	}
 	a.initDOM()
+	// The lesson asked for, found in any case; an unknown one opens the first lesson and says so.
+	first := "sandbox"
+	if len(a.lessons) > 0 {
+		first = a.lessons[0].head.Name
+	}
+	name := p.Lesson
+	if name == "" {
+		name = first
+	} else if n, ok := a.lessonName(name); ok {
+		name = n
+	} else {
+		bad = append(bad, fmt.Sprintf(assets.T(a.lang, "noLesson"), truncateRunes(name, 60), a.titleOf(first)))
+		name = first
+	}
 	if err := a.loadLesson(name); err != nil {
-		bad = append(bad, err.Error())
+		bad = append(bad, lesson.ErrIn(err, a.lang))
+		a.loadLesson("sandbox")
 	}
 	bad = append(bad, a.initEmbed()...) // embed.go: the other URL parameters, the share panel
 	if len(bad) > 0 {
@@ -96,10 +111,37 @@ func newApp() *app {
 	return a
 }
 
+// lessonName is the built-in lesson's name for name in any case ("Leaderboard" → "leaderboard").
+func (a *app) lessonName(name string) (string, bool) {
+	if name == "sandbox" || name == customValue {
+		return name, true
+	}
+	for _, l := range a.lessons {
+		if l.head.Name == name {
+			return name, true
+		}
+	}
+	for _, l := range a.lessons {
+		if strings.EqualFold(l.head.Name, name) {
+			return l.head.Name, true
+		}
+	}
+	return "", false
+}
+
+func (a *app) titleOf(name string) string {
+	for _, l := range a.lessons {
+		if l.head.Name == name {
+			return l.head.Title.In(a.lang)
+		}
+	}
+	return assets.T(a.lang, "sandbox")
+}
+
 // guard recovers a panic at an entry point and shows it; the page keeps working.
 func (a *app) guard(where string) {
 	if p := recover(); p != nil {
-		a.showError(fmt.Sprintf("%s: %v", where, p))
+		a.showError(fmt.Sprintf(assets.T(a.lang, "panic"), where, p))
 		println("redscope: recovered panic in", where, fmt.Sprint(p), string(debug.Stack()))
 	}
 }
@@ -109,9 +151,16 @@ func (a *app) showError(msg string) {
 	if api.Truthy() {
 		api.Set("error", msg)
 	}
-	e := ui.ByID("error")
-	e.SetText(assets.T(a.lang, "error") + ": " + msg)
-	e.SetBool("hidden", msg == "")
+	ui.ByID("errorText").SetText(assets.T(a.lang, "error") + ": " + msg)
+	ui.ByID("error").SetBool("hidden", msg == "")
+	ui.ByID("errReset").SetBool("hidden", true)
+}
+
+// showCheckError shows a failed check's message with a ↺ Reset button beside it.
+func (a *app) showCheckError(msg string) {
+	a.showError(msg)
+	ui.ByID("errorText").SetText(msg)
+	ui.ByID("errReset").SetBool("hidden", false)
 }
 
 // post hands a DOM event to the game loop without ever blocking.
@@ -161,9 +210,12 @@ func (b *builtinLesson) parse() (*lesson.Lesson, error) {
 func (a *app) loadLesson(name string) error {
 	var l *lesson.Lesson
 	if name != "" && name != "sandbox" {
-		l = a.findLesson(name)
+		n, ok := a.lessonName(name)
+		if ok {
+			l = a.findLesson(n)
+		}
 		if l == nil {
-			return fmt.Errorf("no lesson %q", name)
+			return lesson.Msgf("không có bài %q", "no lesson %q", truncateRunes(name, 60))
 		}
 	}
 	a.playing = false
@@ -214,11 +266,17 @@ func (a *app) seek(n int) {
 }
 
 func (a *app) exec(line string) lesson.Exchange {
+	t0 := now()
 	x := a.player.Exec(line)
+	t1 := now()
+	defer func() { a.execCost.add(t1-t0, now()-t1) }()
 	if line = strings.TrimSpace(line); line != "" && (len(a.history) == 0 || a.history[len(a.history)-1] != line) {
 		a.history = append(a.history, line)
 	}
 	a.histPos = len(a.history)
+	if line != "" && !x.Error && x.Refused == "" && a.errMsg != "" {
+		a.showError("") // the next command that succeeds clears the error box
+	}
 	a.changed()
 	return x
 }
@@ -241,11 +299,15 @@ func (a *app) togglePlay() {
 }
 
 // changed rebuilds the scene and the DOM after the player moved.
+//
+// Its cost does not depend on how long the session is: the scene and the panels read
+// Player.Recent (a bounded window), and the transcript appends only what is new.
 func (a *app) changed() {
-	a.scene.Update(scene.Input{Engine: a.player.Engine(), Keys: a.player.Watched(), Last: a.player.Last(), Lang: a.lang})
+	a.scene.Update(scene.Input{Engine: a.player.Engine(), Keys: a.player.Watched(), Last: a.player.Recent(), Lang: a.lang})
 	a.changedAt = time.Now()
 	a.renderControls()
 	a.renderOutputs()
+	a.renderAccess()
 	setAPIVersion(a.player.Engine().Version().String())
 	a.afterChange() // embed.go
 }
@@ -303,21 +365,23 @@ func (a *app) initDOM() {
 	ui.ByID("speed").SetValue("1")
 	for id, label := range map[string]string{"reset": "reset", "back": "back", "next": "next",
 		"speedLabel": "speed", "lessonLabel": "lesson", "versionLabel": "version", "consoleLabel": "consoleLabel",
-		"outputsTitle": "outputs", "hint": "keyboard"} {
+		"outputsTitle": "outputs", "hint": "keyboard", "about": "about", "errReset": "reset"} {
 		ui.ByID(id).SetText(assets.T(a.lang, label))
 	}
 	ui.ByID("scrubber").SetAttr("aria-label", assets.T(a.lang, "scrubber"))
+	ui.ByID("steps").SetAttr("aria-label", assets.T(a.lang, "steps"))
 	ui.ByID("console").SetAttr("placeholder", assets.T(a.lang, "console"))
-	other := "en"
-	if a.lang == "en" {
-		other = "vi"
-	}
 	lk := ui.ByID("langLink")
 	lk.SetText(assets.T(a.lang, "lang"))
-	lk.SetAttr("href", "?lang="+other)
-	lk.SetAttr("hreflang", other)
+	lk.SetAttr("hreflang", a.otherLang())
+	// Loading is over: the controls index.html disabled come alive (the step buttons are set by
+	// renderControls).
+	for _, id := range []string{"lesson", "version", "speed", "scrubber", "console"} {
+		ui.ByID(id).SetBool("disabled", false)
+	}
 
 	ui.ByID("reset").On("click", func(string) bool { a.post(a.reset); return false })
+	ui.ByID("errReset").On("click", func(string) bool { a.post(func() { a.reset(); a.showError("") }); return false })
 	ui.ByID("back").On("click", func(string) bool { a.post(func() { a.back() }); return false })
 	ui.ByID("play").On("click", func(string) bool { a.post(a.togglePlay); return false })
 	ui.ByID("next").On("click", func(string) bool {
@@ -344,14 +408,63 @@ func (a *app) initDOM() {
 		})
 		return false
 	})
+	// The lesson list: Chromium fires change on every arrow key of a closed <select>, which would
+	// open each lesson passed over. After a navigation key (until the next pointer press) a change
+	// only marks the choice as pending; Enter opens it, leaving the list without Enter puts back
+	// the open lesson. A mouse (or touch) choice opens at once.
 	ls := ui.ByID("lesson")
-	ls.On("change", func(string) bool {
+	keyboard, pending := false, false
+	hint := ui.ByID("lessonHint")
+	open := func() {
 		v := ls.Value()
+		pending = false
+		hint.SetBool("hidden", true)
 		a.post(func() {
+			if v == a.currentName() {
+				return
+			}
 			if err := a.loadLesson(v); err != nil {
-				a.showError(err.Error())
+				a.showError(lesson.ErrIn(err, a.lang))
 			}
 		})
+	}
+	ls.On("keydown", func(key string) bool {
+		switch key {
+		case "Enter":
+			if pending {
+				open()
+				return true
+			}
+		case "Tab", "Shift", "Escape":
+		default: // arrows, Home/End, Page keys and type-ahead all move the choice
+			keyboard = true
+		}
+		return false
+	})
+	ls.On("pointerdown", func(string) bool { keyboard = false; return false })
+	onChange := func(string) bool {
+		switch {
+		case ls.Value() == a.currentName():
+			pending = false
+			hint.SetBool("hidden", true)
+		case keyboard:
+			pending = true
+			hint.SetText(assets.T(a.lang, "lessonPending"))
+			hint.SetBool("hidden", false)
+		default:
+			open()
+		}
+		return false
+	}
+	ls.On("change", onChange)
+	ls.On("input", onChange)
+	ls.On("blur", func(string) bool {
+		keyboard = false
+		if pending {
+			pending = false
+			hint.SetBool("hidden", true)
+			a.post(func() { ui.ByID("lesson").SetValue(a.currentName()) })
+		}
 		return false
 	})
 	vs := ui.ByID("version")
@@ -391,8 +504,9 @@ func (a *app) initDOM() {
 		return false
 	})
 	ui.OnDocKey(func(key, tag string) bool {
-		if tag == "INPUT" || tag == "SELECT" || tag == "TEXTAREA" {
-			return false
+		switch tag {
+		case "INPUT", "SELECT", "TEXTAREA", "IFRAME":
+			return false // their own keys (the scrubber's arrows, the console's history, the list)
 		}
 		switch key {
 		case "ArrowRight":
@@ -402,14 +516,34 @@ func (a *app) initDOM() {
 			a.post(func() { a.back() })
 			return true
 		case " ":
-			if tag == "BUTTON" {
-				return false // the focused button's own activation
+			if tag == "BUTTON" || tag == "SUMMARY" || tag == "A" {
+				return false // the focused control's own activation
 			}
 			a.post(a.togglePlay)
 			return true
 		}
 		return false
 	})
+}
+
+func (a *app) otherLang() string {
+	if a.lang == "en" {
+		return "vi"
+	}
+	return "en"
+}
+
+// fixCanvas makes ebiten's canvas a well-behaved page element once it exists (the first Draw):
+// ebiten gives it tabindex=1, which puts it first in the Tab order; 0 keeps the document order.
+// index.html lets Tab and Shift+Tab leave it (ebiten cancels every key on it). It is an image
+// with a name, described by #sceneDesc (renderAccess fills it from the scene).
+func (a *app) fixCanvas() {
+	c := ui.Query1("canvas")
+	c.SetAttr("tabindex", "0")
+	c.SetAttr("role", "img")
+	c.SetAttr("aria-label", assets.T(a.lang, "canvas"))
+	c.SetAttr("aria-describedby", "sceneDesc")
+	c.SetAttr("id", "stage")
 }
 
 func (a *app) renderControls() {
@@ -419,73 +553,263 @@ func (a *app) renderControls() {
 	if l != nil {
 		title = l.Title.In(a.lang)
 	}
-	ui.ByID("title").SetText(title)
-	ui.ByID("caption").SetText(p.Caption(a.lang))
-	ui.ByID("stepLabel").SetText(fmt.Sprintf(assets.T(a.lang, "step"), p.Pos(), p.Len()))
-	sc := ui.ByID("scrubber")
-	sc.SetAttr("max", strconv.Itoa(p.Len()))
-	sc.SetValue(strconv.Itoa(p.Pos()))
-	sc.SetAttr("aria-valuetext", fmt.Sprintf(assets.T(a.lang, "step"), p.Pos(), p.Len()))
-	ui.ByID("back").SetBool("disabled", p.Pos() == 0)
-	ui.ByID("reset").SetBool("disabled", p.Pos() == 0 && len(p.Last()) == 0)
-	ui.ByID("next").SetBool("disabled", p.Pos() >= p.Len())
-	play := ui.ByID("play")
-	play.SetBool("disabled", p.Pos() >= p.Len())
-	if a.playing {
-		play.SetText(assets.T(a.lang, "pause"))
-		play.SetAttr("aria-pressed", "true")
-	} else {
-		play.SetText(assets.T(a.lang, "play"))
-		play.SetAttr("aria-pressed", "false")
+	// The *Once setters skip what did not change: a typed command changes none of this, and
+	// writing the same texts again cost more than the command.
+	ui.SetTextOnce("title", title)
+	ui.SetTextOnce("caption", p.Caption(a.lang))
+	stepText := fmt.Sprintf(assets.T(a.lang, "step"), p.Pos(), p.Len())
+	ui.SetTextOnce("stepLabel", stepText)
+	page := "redscope · " + assets.T(a.lang, "freePlay")
+	if l != nil {
+		page = title + " · " + stepText
 	}
-	ui.ByID("version").SetValue(p.Engine().Version().String())
+	if page != a.pageTitle {
+		a.pageTitle = page
+		ui.SetTitle(page)
+	}
+	ui.SetBoolOnce("about", "hidden", p.Pos() > 0)
+	ui.SetAttrOnce("scrubber", "max", strconv.Itoa(p.Len()), false)
+	ui.SetValueOnce("scrubber", strconv.Itoa(p.Pos()))
+	ui.SetAttrOnce("scrubber", "aria-valuetext", stepText, false)
+	ui.SetBoolOnce("back", "disabled", p.Pos() == 0)
+	ui.SetBoolOnce("reset", "disabled", p.Pos() == 0 && len(p.Last()) == 0)
+	ui.SetBoolOnce("next", "disabled", p.Pos() >= p.Len())
+	ui.SetBoolOnce("play", "disabled", p.Pos() >= p.Len())
+	if a.playing {
+		ui.SetTextOnce("play", assets.T(a.lang, "pause"))
+		ui.SetAttrOnce("play", "aria-pressed", "true", false)
+	} else {
+		ui.SetTextOnce("play", assets.T(a.lang, "play"))
+		ui.SetAttrOnce("play", "aria-pressed", "false", false)
+	}
+	ui.SetValueOnce("version", p.Engine().Version().String())
 	// A lesson whose `since` is newer than the selected profile says so (its newer commands answer
 	// with the unknown-command error of the real older Redis).
-	notice := ui.ByID("notice")
 	if v := p.Needs(); v != 0 {
-		notice.SetText(fmt.Sprintf(assets.T(a.lang, "needs"), v, p.Engine().Version()))
+		ui.SetTextOnce("notice", fmt.Sprintf(assets.T(a.lang, "needs"), v, p.Engine().Version()))
 	}
-	notice.SetBool("hidden", p.Needs() == 0)
+	ui.SetBoolOnce("notice", "hidden", p.Needs() == 0)
+}
+
+// transcriptWindow is how many exchanges the transcript keeps in the DOM; the player keeps them
+// all (Back, export, the API).
+const transcriptWindow = 200
+
+// transcriptView is what the transcript's DOM holds: the exchanges from..shown of Last at the
+// player's generation gen.
+type transcriptView struct {
+	gen         uint64
+	from, shown int
+	nodes       int
 }
 
 func (a *app) renderOutputs() {
-	var b strings.Builder
-	for _, x := range a.player.Last() {
-		if x.Advance != "" {
-			fmt.Fprintf(&b, "⏱ +%s\n", x.Advance)
-			continue
-		}
-		fmt.Fprintf(&b, "> %s\n%s\n", x.Cmd, x.Reply)
-		for _, c := range x.Checks {
-			if !c.OK {
-				fmt.Fprintf(&b, "✗ %s: %s (%s)\n", assets.T(a.lang, "checkFail"), c.Check, c.Got)
-			}
+	a.renderTranscript()
+	a.renderKeys()
+}
+
+// renderTranscript appends the exchanges not yet shown, or rebuilds the window when the player
+// moved (Player.Gen); the DOM keeps at most transcriptWindow of them.
+func (a *app) renderTranscript() {
+	p, v := a.player, &a.tview
+	last := p.Last()
+	tr := ui.ByID("transcript")
+	if p.Gen() != v.gen || v.shown > len(last) {
+		tr.SetText("")
+		v.nodes = 0
+		*v = transcriptView{gen: p.Gen(), from: max(0, len(last)-transcriptWindow)}
+		v.shown = v.from
+	}
+	fresh := v.shown < len(last)
+	for i := max(v.shown, len(last)-transcriptWindow); i < len(last); i++ {
+		a.appendExchange(tr, &last[i])
+		v.nodes++
+		for v.nodes > transcriptWindow {
+			tr.RemoveFirst()
+			v.nodes--
+			v.from++
 		}
 	}
-	ui.ByID("transcript").SetText(strings.TrimRight(b.String(), "\n"))
-	b.Reset()
-	for _, k := range a.player.State().Outputs.Keys {
+	if len(last)-transcriptWindow > v.from {
+		v.from = len(last) - transcriptWindow
+	}
+	v.shown = len(last)
+	switch {
+	case v.from == 1:
+		ui.SetTextOnce("transcriptMore", assets.T(a.lang, "transcriptMore1"))
+	case v.from > 1:
+		ui.SetTextOnce("transcriptMore", fmt.Sprintf(assets.T(a.lang, "transcriptMore"), group(int64(v.from))))
+	}
+	ui.SetBoolOnce("transcriptMore", "hidden", v.from == 0)
+	ui.SetBoolOnce("transcript", "hidden", len(last) == 0)
+	a.outputsEmpty(len(last) == 0, -1)
+	if fresh {
+		tr.ScrollToEnd()
+	}
+}
+
+// appendExchange adds one exchange: its command line, its reply (red when an error) and its
+// failed checks, each a line of its own.
+func (a *app) appendExchange(tr ui.El, x *lesson.Exchange) {
+	box := tr.Append("div", "x", "")
+	if x.Advance != "" {
+		box.Append("div", "adv", "⏱ +"+x.Advance)
+		return
+	}
+	box.Append("div", "cmd", "> "+shortLine(x.Cmd))
+	switch {
+	case x.Refused != "":
+		box.Append("div", "reply err", a.refusedText(x))
+	case x.Error:
+		box.Append("div", "reply err", x.Reply)
+	case x.Reply != "":
+		box.Append("div", "reply", x.Reply)
+	}
+	for _, c := range x.Checks {
+		if !c.OK {
+			box.Append("div", "check err", a.checkText(c))
+		}
+	}
+}
+
+// shortLine is a typed line as the transcript shows it: a long one (a PFADD of 1 000 elements is
+// 7 KB) is cut after 300 characters with its length, so the DOM's cost per command stays small;
+// the player and the export keep the whole line.
+func shortLine(s string) string {
+	const keep = 300
+	if len(s) <= keep+40 {
+		return s
+	}
+	return truncateRunes(s, keep) + " (" + group(int64(len(s))) + " B)"
+}
+
+// refusedText is a refused command's message in the page's language.
+func (a *app) refusedText(x *lesson.Exchange) string {
+	detail := strings.TrimSuffix(strings.TrimPrefix(x.Reply, lesson.RefusedPrefix), " (limit "+x.Refused+")")
+	return fmt.Sprintf(assets.T(a.lang, "refused"), assets.Limit(a.lang, x.Refused, detail), x.Refused)
+}
+
+// checkText says why a lesson's check failed: when the student typed commands before this step,
+// which of them changed the key the check measures.
+func (a *app) checkText(c lesson.CheckResult) string {
+	want := ""
+	kind, _, _ := strings.Cut(strings.TrimPrefix(c.Check, "expect "), " ")
+	switch kind {
+	case "encoding":
+		want = fmt.Sprintf(assets.T(a.lang, "wantEncoding"), c.Key, c.Want)
+	case "len":
+		want = fmt.Sprintf(assets.T(a.lang, "wantLen"), c.Key, c.Want)
+	case "type":
+		want = fmt.Sprintf(assets.T(a.lang, "wantType"), c.Key, c.Want)
+	default:
+		want = fmt.Sprintf(assets.T(a.lang, "wantReply"), "«"+truncateRunes(c.Want, 80)+"»")
+	}
+	got := "«" + truncateRunes(c.Got, 80) + "»"
+	typed := a.player.Typed()
+	if len(typed) == 0 {
+		return fmt.Sprintf(assets.T(a.lang, "checkPlain"), want, got)
+	}
+	if cul := a.player.Culprits(c); c.Key != "" && len(cul) > 0 {
+		lines := make([]string, 0, 3)
+		for i, l := range cul {
+			if i == 3 {
+				lines = append(lines, "…")
+				break
+			}
+			lines = append(lines, "«"+truncateRunes(l, 60)+"»")
+		}
+		return fmt.Sprintf(assets.T(a.lang, "checkTyped"), strings.Join(lines, ", "), c.Key, want, got)
+	}
+	return fmt.Sprintf(assets.T(a.lang, "checkTypedAny"), want, got, len(typed))
+}
+
+// group writes n with narrow no-break spaces between groups of three digits ("6 176").
+func group(n int64) string { return strings.ReplaceAll(numfmt.Group(n), " ", "\u202f") }
+
+func (a *app) bytes(n int64) string {
+	if n == 1 {
+		return assets.T(a.lang, "bytesUnit1")
+	}
+	return fmt.Sprintf(assets.T(a.lang, "bytesUnit"), group(n))
+}
+
+// renderKeys lists the watched keys that exist, with what the picture does not show: TYPE,
+// OBJECT ENCODING, MEMORY USAGE (marked when the profile's figure is modelled, not proven: engine
+// /fidelity.go) and the time to live. Missing keys are not listed.
+func (a *app) renderKeys() {
+	var b strings.Builder
+	e := a.player.Engine()
+	for _, name := range a.player.Watched() {
+		k := a.player.Key(name)
 		if !k.Exists {
-			fmt.Fprintf(&b, "%s  %s\n", k.Key, assets.T(a.lang, "missing"))
 			continue
 		}
-		fmt.Fprintf(&b, "%s  %s: %s · OBJECT ENCODING: %s", k.Key, assets.T(a.lang, "type"), k.Type, k.Encoding)
-		if k.HLL != "" {
-			fmt.Fprintf(&b, " (HLL %s)", k.HLL)
+		if b.Len() > 0 {
+			b.WriteByte('\n')
 		}
-		if k.Len >= 0 {
-			fmt.Fprintf(&b, "\n   STRLEN: %d", k.Len)
-		}
-		fmt.Fprintf(&b, " · MEMORY USAGE: %d", k.Memory)
-		if k.SDS != nil && k.Encoding == "raw" {
-			fmt.Fprintf(&b, "\n   %s len %d · alloc %d · avail %d · malloc %d", k.SDS.Type, k.SDS.Len, k.SDS.Alloc, k.SDS.Avail, k.SDS.Usable)
+		fmt.Fprintf(&b, "%s · %s %s · OBJECT ENCODING %s · MEMORY USAGE %s", k.Key, assets.T(a.lang, "type"), k.Type, k.Encoding, a.bytes(k.Memory))
+		if e.MemoryModelled(name) {
+			b.WriteString(" (" + assets.T(a.lang, "modelled") + ")")
 		}
 		if k.TTLMs >= 0 {
-			fmt.Fprintf(&b, " · PTTL %d", k.TTLMs)
+			fmt.Fprintf(&b, " · PTTL %s", group(k.TTLMs))
 		}
-		b.WriteByte('\n')
 	}
-	ki := ui.ByID("keyinfo")
-	ki.SetText(strings.TrimRight(b.String(), "\n"))
-	ki.SetBool("hidden", b.Len() == 0) // a lesson without keys (the ring) shows no empty box
+	ui.SetTextOnce("keyinfo", b.String())
+	ui.SetBoolOnce("keyinfo", "hidden", b.Len() == 0) // nothing to measure yet: no empty box, no list of missing keys
+	a.outputsEmpty(len(a.player.Last()) == 0, b.Len())
+}
+
+// outputsEmpty hides the outputs' heading while there is neither a transcript nor a key to show.
+func (a *app) outputsEmpty(noTranscript bool, keyText int) {
+	if keyText < 0 {
+		return // renderKeys decides, after it
+	}
+	ui.SetBoolOnce("outputsTitle", "hidden", noTranscript && keyText == 0)
+}
+
+// renderAccess writes what a screen reader needs: the canvas's text alternative (the scene's
+// Describe, or a generic sentence) and the live region, which announces only the newest step's
+// caption and reply, never the whole transcript.
+func (a *app) renderAccess() {
+	p := a.player
+	desc := scene.Describe(a.scene)
+	if desc == "" {
+		title := assets.T(a.lang, "sandbox")
+		if l := p.Lesson(); l != nil {
+			title = "“" + l.Title.In(a.lang) + "”"
+		}
+		where := fmt.Sprintf(assets.T(a.lang, "step"), p.Pos(), p.Len())
+		var keys []string
+		for _, name := range p.Watched() {
+			if k := p.Key(name); k.Exists {
+				keys = append(keys, fmt.Sprintf("%s (%s, %s, %s)", k.Key, k.Type, k.Encoding, a.bytes(k.Memory)))
+			}
+		}
+		if len(keys) == 0 {
+			desc = fmt.Sprintf(assets.T(a.lang, "sceneNoKeys"), title, where)
+		} else {
+			desc = fmt.Sprintf(assets.T(a.lang, "sceneGeneric"), title, where, strings.Join(keys, "; "))
+		}
+	}
+	ui.SetTextOnce("sceneDesc", desc)
+	var say []string
+	if p.Gen() != a.liveGen {
+		a.liveGen = p.Gen()
+		if c := p.Caption(a.lang); c != "" {
+			say = append(say, c)
+		}
+	}
+	if last := p.Last(); len(last) > 0 {
+		x := last[len(last)-1]
+		switch {
+		case x.Refused != "":
+			say = append(say, a.refusedText(&x))
+		case x.Cmd != "":
+			say = append(say, fmt.Sprintf(assets.T(a.lang, "liveReply"), truncateRunes(x.Cmd, 120), truncateRunes(x.Reply, 200)))
+		}
+	}
+	if len(say) > 0 {
+		ui.ByID("live").SetText(strings.Join(say, " "))
+	}
 }

@@ -19,8 +19,8 @@ package main
 // textContent and attribute values (wasm/ui), never as markup.
 
 import (
-	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -44,6 +44,7 @@ type embedState struct {
 	denied       map[string]bool
 	custom       *lesson.Lesson
 	customSrc    []byte
+	customFrag   string // "#lesson=…" of customSrc
 }
 
 var emb = embedState{denied: map[string]bool{}}
@@ -98,20 +99,14 @@ func applyTheme() {
 // returns the problems to show. It runs at the end of newApp, after the first lesson loaded.
 func (a *app) initEmbed() []string {
 	var bad []string
-	p, errs := lesson.ParseParams(jsString(jsGlobal("location", "search")), jsString(jsGlobal("location", "hash")), &lesson.DefaultLimits)
-	for _, err := range errs {
-		if s := err.Error(); !strings.HasPrefix(s, "version=") && !strings.HasPrefix(s, "allocator=") { // newApp reports those
-			bad = append(bad, s)
-		}
-	}
-	emb.params = p
+	p := emb.params // newApp read the address and reported its bad values
 	root := jsGlobal("document", "documentElement")
 	root.Call("setAttribute", "data-theme", scene.ThemeName()) // applyTheme resolved auto
 	root.Call("setAttribute", "data-controls", p.Controls)
 
 	site, err := lesson.ParseOrigins(jsString(root.Call("getAttribute", "data-redscope-origins")))
 	if err != nil {
-		bad = append(bad, "data-redscope-origins: "+err.Error())
+		bad = append(bad, "data-redscope-origins: "+lesson.ErrIn(err, a.lang))
 	}
 	emb.policy = lesson.OriginPolicy{Self: jsString(jsGlobal("location", "origin")), Site: site, Page: p.Origins}
 	emb.framed = !js.Global().Get("parent").Equal(js.Global())
@@ -134,12 +129,12 @@ func (a *app) initEmbed() []string {
 	}
 	if p.Source != nil {
 		if err := a.loadSource("link.lesson", p.Source); err != nil {
-			bad = append(bad, err.Error())
+			bad = append(bad, fmt.Sprintf(assets.T(a.lang, "badLessonText"), err.Error()))
 		}
 	}
 	if p.Step > 0 {
 		if p.Step > a.player.Len() {
-			bad = append(bad, fmt.Sprintf("step=%d: the lesson has %d steps", p.Step, a.player.Len()))
+			bad = append(bad, fmt.Sprintf(assets.T(a.lang, "stepBeyond"), p.Step, a.player.Len()))
 		}
 		a.seek(p.Step)
 	}
@@ -147,6 +142,7 @@ func (a *app) initEmbed() []string {
 		a.togglePlay()
 	}
 	a.initShareDOM()
+	a.urlLive = true
 	a.changed()
 	return bad
 }
@@ -159,6 +155,7 @@ func (a *app) loadSource(name string, src []byte) error {
 		return err
 	}
 	emb.custom, emb.customSrc = l, append([]byte(nil), src...)
+	emb.customFrag = "#" + lesson.FragmentKey + "=" + lesson.EncodeLesson(src) // once, not on every step
 	if sel := byID("lesson"); sel.Truthy() {
 		if old := sel.Call("querySelector", "option[value='"+customValue+"']"); old.Truthy() {
 			old.Call("remove")
@@ -177,13 +174,61 @@ func (a *app) loadSource(name string, src []byte) error {
 
 // afterChange runs at the end of app.changed: a refused command shows its limit as the page's
 // error, and the parent hears of a new lesson or step.
+//
+// It looks at the newest exchange only after a typed command (the rest were seen before) and at
+// the step's exchanges after a step, so its cost does not grow with the session. It also keeps
+// the address on the place (syncURL).
 func (a *app) afterChange() {
-	for _, x := range a.player.Last() {
+	p := a.player
+	last := p.Recent()
+	from := 0
+	if p.Gen() == a.seenGen {
+		from = max(0, len(last)-1)
+	}
+	a.seenGen = p.Gen()
+	for i := from; i < len(last); i++ {
+		x := &last[i]
 		if x.Refused != "" {
-			a.showError(strings.TrimPrefix(x.Reply, lesson.RefusedPrefix))
+			a.showError(a.refusedText(x))
+		}
+		for _, c := range x.Checks {
+			if !c.OK && !x.Console {
+				a.showCheckError(a.checkText(c))
+			}
 		}
 	}
+	a.syncURL()
 	a.notifyStep()
+}
+
+// syncURL keeps the address on the place (history.replaceState), so that a copied address opens
+// the same lesson, step, language, version, theme and allocator; the language link keeps them
+// too.
+func (a *app) syncURL() {
+	// The place changes only with the player's generation (a step, Back, a seek, a lesson, a
+	// version): a typed command leaves the address as it is.
+	if !a.urlLive || (a.player.Gen() == a.urlGen && a.shownURL != "") {
+		return
+	}
+	a.urlGen = a.player.Gen()
+	link := a.placeLink(a.player.Pos(), a.lang)
+	if link != a.shownURL {
+		a.shownURL = link
+		ui.ReplaceURL(link)
+		ui.ByID("langLink").SetAttr("href", a.placeLink(a.player.Pos(), a.otherLang()))
+	}
+}
+
+// placeLink is the address of the current lesson at step in lang; a custom lesson's text goes in
+// the fragment, encoded once when it was loaded.
+func (a *app) placeLink(step int, lang string) string {
+	p := a.currentParams(step)
+	p.Lang = lang
+	frag := ""
+	if p.Source != nil {
+		p.Source, frag = nil, emb.customFrag
+	}
+	return p.Link(baseURL()) + frag
 }
 
 func (a *app) currentName() string {
@@ -269,59 +314,20 @@ func truncateRunes(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-func argAt(args js.Value, i int) js.Value {
-	if args.Type() != js.TypeObject || !js.Global().Get("Array").Call("isArray", args).Bool() || args.Length() <= i {
-		return js.Undefined()
-	}
-	return args.Index(i)
-}
-
-// request answers one postMessage request; the result must be a value js.ValueOf accepts.
+// request answers one postMessage request through the verb table (api.go), the same one
+// window.redscope dispatches through; the result must be a value js.ValueOf accepts.
 func (a *app) request(kind string, args js.Value) (any, error) {
-	switch kind {
-	case "exec":
-		line := argAt(args, 0)
-		if line.Type() != js.TypeString {
-			return nil, fmt.Errorf("exec needs args: [\"COMMAND LINE\"]")
-		}
-		return a.exec(line.String()).Reply, nil
-	case "lesson":
-		v := argAt(args, 0)
-		switch {
-		case v.Type() == js.TypeString:
-			if err := a.loadLesson(v.String()); err != nil {
-				return nil, err
-			}
-		case v.Type() == js.TypeObject && v.Get("source").Type() == js.TypeString:
-			if err := a.loadSource("message.lesson", []byte(v.Get("source").String())); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, fmt.Errorf("lesson needs args: [\"name\"] or [{source: \"lesson text\"}]")
-		}
-		return true, nil
-	case "step":
-		if v := argAt(args, 0); v.Type() == js.TypeNumber {
-			a.seek(v.Int())
-			return a.player.Pos(), nil
-		}
-		a.playing = false
-		return a.step(), nil
-	case "back":
-		return a.back(), nil
-	case "reset":
-		a.reset()
-		return true, nil
-	case "state":
-		b, err := json.Marshal(a.player.State())
-		if err != nil {
-			return nil, err
-		}
-		return js.Global().Get("JSON").Call("parse", string(b)), nil
-	case "transcript":
-		return a.player.Transcript(), nil
+	v, ok := verbByName(kind)
+	if !ok || v.apiOnly {
+		return nil, fmt.Errorf("unknown request %q (want %s)", truncateRunes(kind, 40), messageVerbs())
 	}
-	return nil, fmt.Errorf("unknown request %q (want exec, lesson, step, back, reset, state or transcript)", truncateRunes(kind, 40))
+	var list []js.Value
+	if args.Type() == js.TypeObject && js.Global().Get("Array").Call("isArray", args).Bool() {
+		for i := 0; i < args.Length(); i++ {
+			list = append(list, args.Index(i))
+		}
+	}
+	return v.fn(a, list)
 }
 
 // --- the share panel ---
@@ -411,13 +417,14 @@ func (a *app) initShareDOM() {
 		return false
 	})
 	ui.ByID("exportTranscript").On("click", func(string) bool { a.post(a.exportTranscript); return false })
+	a.initEmbedDialog()
 	text := ui.ByID("lessonText")
 	ui.ByID("loadText").On("click", func(string) bool {
 		src := text.Value()
 		a.post(func() { a.loadFromUser("pasted.lesson", src) })
 		return false
 	})
-	onDrop(byID("lessonText"), lesson.DefaultLimits.LessonBytes, func(name, src string, err error) {
+	onDrop(byID("lessonText"), a.lang, lesson.DefaultLimits.LessonBytes, func(name, src string, err error) {
 		a.post(func() {
 			if err != nil {
 				a.showError(err.Error())
@@ -431,7 +438,7 @@ func (a *app) initShareDOM() {
 
 func (a *app) loadFromUser(name, src string) {
 	if err := a.loadSource(name, []byte(src)); err != nil {
-		a.showError(err.Error())
+		a.showError(fmt.Sprintf(assets.T(a.lang, "badLessonText"), err.Error()))
 		ui.ByID("shareMsg").SetText("")
 		return
 	}
@@ -470,7 +477,7 @@ func download(name, text string) {
 
 // onDrop makes el a drop zone for a lesson: a dropped file (at most maxBytes) or dropped text.
 // fn runs inside a callback: it must only post work.
-func onDrop(el js.Value, maxBytes int, fn func(name, src string, err error)) {
+func onDrop(el js.Value, lang string, maxBytes int, fn func(name, src string, err error)) {
 	if !el.Truthy() {
 		return
 	}
@@ -490,14 +497,14 @@ func onDrop(el js.Value, maxBytes int, fn func(name, src string, err error)) {
 			f := files.Index(0)
 			name := jsString(f.Get("name"))
 			if size := f.Get("size").Int(); size > maxBytes {
-				fn(name, "", fmt.Errorf("%s: the file is %d bytes; the app accepts lessons up to %d bytes (limit LessonBytes)", truncateRunes(name, 60), size, maxBytes))
+				fn(name, "", fmt.Errorf(assets.T(lang, "dropTooBig"), truncateRunes(name, 60), size, maxBytes))
 				return nil
 			}
 			var ok, fail js.Func
 			release := func() { ok.Release(); fail.Release() }
 			ok = js.FuncOf(func(_ js.Value, a []js.Value) any { fn(name, jsString(a[0]), nil); release(); return nil })
 			fail = js.FuncOf(func(_ js.Value, a []js.Value) any {
-				fn(name, "", fmt.Errorf("%s: cannot read the file", truncateRunes(name, 60)))
+				fn(name, "", fmt.Errorf(assets.T(lang, "dropUnread"), truncateRunes(name, 60)))
 				release()
 				return nil
 			})
@@ -509,4 +516,91 @@ func onDrop(el js.Value, maxBytes int, fn func(name, src string, err error)) {
 		}
 		return nil
 	}))
+}
+
+// --- the embed dialog: step, theme, controls and height, the code, a live preview ---
+
+func (a *app) initEmbedDialog() {
+	for id, key := range map[string]string{"embedTitle": "embedTitle", "embedStepLabel": "embedStep", "embedThemeLabel": "embedTheme",
+		"embedControlsLabel": "embedControls", "embedHeightLabel": "embedHeight", "embedCopy": "copyEmbed",
+		"embedPreview": "embedPreview", "formatLink": "embedFormat"} {
+		ui.ByID(id).SetText(assets.T(a.lang, key))
+	}
+	ui.ByID("embedOut").SetAttr("aria-label", assets.T(a.lang, "copyEmbed"))
+	ui.ByID("embedFrame").SetAttr("title", assets.T(a.lang, "previewTitle"))
+	ui.ByID("embedTheme").Options([]string{"dark", "light", "auto"},
+		[]string{assets.T(a.lang, "themeDark"), assets.T(a.lang, "themeLight"), assets.T(a.lang, "themeAuto")})
+	ui.ByID("embedTheme").SetValue(emb.params.Theme)
+	ui.ByID("embedControls").Options([]string{"full", "minimal"}, []string{assets.T(a.lang, "ctlFull"), assets.T(a.lang, "ctlMinimal")})
+	ui.ByID("embedControls").SetValue(emb.params.Controls)
+	update := func(string) bool { a.post(a.renderEmbedCode); return false }
+	for _, id := range []string{"embedStep", "embedTheme", "embedControls", "embedHeight"} {
+		ui.ByID(id).On("input", update)
+		ui.ByID(id).On("change", update)
+	}
+	ui.ByID("embed").On("toggle", func(string) bool {
+		a.post(func() {
+			ui.ByID("embedStep").SetValue(strconv.Itoa(a.player.Pos()))
+			a.renderEmbedCode()
+		})
+		return false
+	})
+	ui.ByID("embedCopy").On("click", func(string) bool {
+		a.post(func() {
+			code, _ := a.embedChoice()
+			ui.ByID("embedOut").SetValue(code)
+			copyText(code)
+		})
+		return false
+	})
+	ui.ByID("embedPreview").On("click", func(string) bool {
+		a.post(func() {
+			_, link := a.embedChoice()
+			fr := ui.ByID("embedFrame")
+			fr.SetProp("src", link)
+			fr.SetAttr("height", strconv.Itoa(a.embedHeight()))
+			fr.SetBool("hidden", false)
+		})
+		return false
+	})
+}
+
+func (a *app) embedHeight() int {
+	h, err := strconv.Atoi(ui.ByID("embedHeight").Value())
+	if err != nil {
+		h = 640
+	}
+	return max(240, min(h, 2400))
+}
+
+// embedChoice is the embed code and the address for the dialog's choices.
+func (a *app) embedChoice() (code, link string) {
+	p := a.currentParams(-1)
+	if n, err := strconv.Atoi(ui.ByID("embedStep").Value()); err == nil && n > 0 {
+		p.Step = min(n, a.player.Len())
+	}
+	switch v := ui.ByID("embedTheme").Value(); v {
+	case "dark", "light", "auto":
+		p.Theme = v
+	}
+	switch v := ui.ByID("embedControls").Value(); v {
+	case "full", "minimal":
+		p.Controls = v
+	}
+	title := assets.T(a.lang, "sandbox")
+	if l := a.player.Lesson(); l != nil {
+		title = l.Title.In(a.lang)
+	}
+	return lesson.EmbedCodeSized(baseURL(), p, title, a.embedHeight()), p.Link(baseURL())
+}
+
+func (a *app) renderEmbedCode() {
+	code, _ := a.embedChoice()
+	ui.ByID("embedOut").SetValue(code)
+}
+
+func copyText(text string) {
+	if clip := jsGlobal("navigator", "clipboard"); clip.Type() == js.TypeObject && clip.Get("writeText").Type() == js.TypeFunction {
+		clip.Call("writeText", text).Call("catch", js.FuncOf(func(js.Value, []js.Value) any { return nil }))
+	}
 }

@@ -75,6 +75,13 @@ func (s *frameStats) fields(m map[string]any) map[string]any {
 	return m
 }
 
+func (c execCost) fields(m map[string]any) map[string]any {
+	m["execs"] = c.n
+	m["execPlayerMsTotal"] = c.playerMs
+	m["execPageMsTotal"] = c.changedMs
+	return m
+}
+
 // exportPerfAPI adds window.redscope.bench(days, perDay, overlap) → {elements, distinct,
 // commands, pfcount, merged, ms, version, allocator, error}: the course's seven-day HyperLogLog
 // workload (package wasm/bench) on a fresh engine of the page's version and allocator, without
@@ -112,4 +119,18 @@ func exportPerfAPI(a *app) {
 			"pfcount": r.OnTheFly, "merged": r.Merged, "ms": ms, "version": e.Version().String(),
 			"allocator": e.Allocator().String(), "error": r.Err}
 	}))
+}
+
+// execCost splits the Go time of the typed commands (app.exec) into the player's (the engine, the
+// limits) and the page's (app.changed: the scene's Update, the panels, the address), for
+// stats() and the session-cost test (wasm/browsertest/page_test.go).
+type execCost struct {
+	n                   int
+	playerMs, changedMs float64
+}
+
+func (c *execCost) add(player, changed float64) {
+	c.n++
+	c.playerMs += player
+	c.changedMs += changed
 }

@@ -90,6 +90,7 @@ func build(t *testing.T, dir string) error {
 	for src, dst := range map[string]string{
 		filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"): "wasm_exec.js",
 		filepath.Join(root, "index.html"):                                               "index.html",
+		filepath.Join(root, "lesson", "FORMAT.md"):                                      "FORMAT.md",
 	} {
 		b, err := os.ReadFile(src)
 		if err != nil {
@@ -396,7 +397,7 @@ func TestControlsConsoleAndKeyboard(t *testing.T) {
 	if last["reply"] != "(integer) 0" || last["console"] != true {
 		t.Fatalf("console exchange %v", last)
 	}
-	if tr := label("transcript"); !strings.Contains(tr, "> SETBIT bm 9 1\n(integer) 0") {
+	if tr := run(b, chromedp.Evaluate[string](`document.getElementById("transcript").innerText`)); !strings.Contains(tr, "> SETBIT bm 9 1\n(integer) 0") {
 		t.Fatalf("transcript %q", tr)
 	}
 	// ↑ recalls the last line.

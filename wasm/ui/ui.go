@@ -161,3 +161,126 @@ func ReducedMotion() bool {
 
 // SetLang sets <html lang>.
 func SetLang(lang string) { wrap(doc.Get("documentElement")).SetAttr("lang", lang) }
+
+// js is the element's underlying value (undefined for the zero El).
+func (el El) js() js.Value {
+	if !el.ok() {
+		return js.Undefined()
+	}
+	return el.e.Underlying()
+}
+
+// Append adds a child element <tag class=class> with text and returns it.
+func (el El) Append(tag, class, text string) El {
+	if !el.ok() {
+		return El{}
+	}
+	c := doc.Call("createElement", tag)
+	if class != "" {
+		c.Set("className", class)
+	}
+	c.Set("textContent", text)
+	el.js().Call("appendChild", c)
+	return wrap(c)
+}
+
+// Children is the number of child elements.
+func (el El) Children() int {
+	if !el.ok() {
+		return 0
+	}
+	return el.js().Get("childElementCount").Int()
+}
+
+// RemoveFirst removes the first child element.
+func (el El) RemoveFirst() {
+	if el.ok() {
+		if c := el.js().Get("firstElementChild"); c.Truthy() {
+			c.Call("remove")
+		}
+	}
+}
+
+// ScrollToEnd scrolls the element to its bottom at the next animation frame: reading
+// scrollHeight forces a layout, so commands typed in a burst (a script driving exec) lay the page
+// out once, not once per command.
+func (el El) ScrollToEnd() {
+	if !el.ok() {
+		return
+	}
+	e := el.js()
+	if e.Get("__redscopeScroll").Truthy() {
+		return // already asked for this frame
+	}
+	e.Set("__redscopeScroll", true)
+	var f js.Func
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		e.Set("__redscopeScroll", false)
+		e.Set("scrollTop", e.Get("scrollHeight"))
+		f.Release()
+		return nil
+	})
+	js.Global().Call("requestAnimationFrame", f)
+}
+
+// last holds what SetTextOnce and SetAttrOnce last wrote, by element id and attribute.
+var last = map[string]string{}
+
+// SetTextOnce sets the text of the element with id unless it already holds it: writing the same
+// text again still replaces the text node and invalidates the page's style and layout.
+func SetTextOnce(id, s string) {
+	if v, ok := last[id]; ok && v == s {
+		return
+	}
+	last[id] = s
+	ByID(id).SetText(s)
+}
+
+// SetAttrOnce sets an attribute unless it already has that value ("" with del removes it).
+func SetAttrOnce(id, name, value string, del bool) {
+	k := id + "\x00" + name
+	if del {
+		value = "\x00removed"
+	}
+	if v, ok := last[k]; ok && v == value {
+		return
+	}
+	last[k] = value
+	if del {
+		ByID(id).DelAttr(name)
+	} else {
+		ByID(id).SetAttr(name, value)
+	}
+}
+
+// SetBoolOnce sets or removes a boolean attribute unless it already is so.
+func SetBoolOnce(id, name string, on bool) { SetAttrOnce(id, name, "", !on) }
+
+// SetValueOnce sets an input's or select's value unless the page last set it to that (a value
+// the user changed is set again).
+func SetValueOnce(id, v string) {
+	el := ByID(id)
+	if el.Value() != v {
+		el.SetValue(v)
+	}
+}
+
+// SetProp sets a DOM property (src, checked, …).
+func (el El) SetProp(name string, v any) {
+	if el.ok() {
+		el.js().Set(name, v)
+	}
+}
+
+// Query finds the first element matching a CSS selector.
+func Query1(sel string) El { return wrap(doc.Call("querySelector", sel)) }
+
+// SetTitle sets document.title.
+func SetTitle(s string) { doc.Set("title", s) }
+
+// ReplaceURL replaces the address without a reload (history.replaceState).
+func ReplaceURL(u string) {
+	if h := js.Global().Get("history"); h.Truthy() {
+		h.Call("replaceState", js.Null(), "", u)
+	}
+}
