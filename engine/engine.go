@@ -67,6 +67,9 @@ type Engine struct {
 	implicit *Client
 	client   *Client
 	wst      watchState
+	// lua is the scripting state (script.go), mon what other goroutines may read of it.
+	lua *scriptState
+	mon ScriptMonitor
 	// Work counts the elementary steps (bytes scanned/moved, registers touched…) commands did;
 	// labs report it instead of wall time.
 	Work Work
