@@ -167,6 +167,7 @@ type scriptState struct {
 	eval      *luaVM
 	scripts   map[string]*evalScript // lowercase sha → script
 	fn        *luaVM
+	fnVM      *functionVM
 	libs      map[string]*functionLib
 	funcs     map[string]*function
 	run       *scriptRun
@@ -644,6 +645,7 @@ func luaRedisPcall(L *lua.LState) int {
 // it doubles as Redis's count hook.
 type stepCtx struct {
 	e      *Engine
+	run    *scriptRun
 	n      int64
 	steps  int64
 	limit  int64
@@ -663,7 +665,7 @@ func (c *stepCtx) Done() <-chan struct{} {
 	}
 	c.steps += c.n
 	c.n = 0
-	if c.e == nil || c.e.lua == nil || c.e.lua.run == nil {
+	if c.run == nil {
 		return nil
 	}
 	c.e.scriptInterrupt(c)
@@ -686,7 +688,7 @@ var (
 
 // scriptInterrupt is Redis's scriptInterrupt, every scriptHookEvery instructions.
 func (e *Engine) scriptInterrupt(c *stepCtx) {
-	run := e.lua.run
+	run := c.run
 	m := &e.mon
 	if m.killed.Load() {
 		c.stop, c.reason = closedChan, errScriptKilled
@@ -734,7 +736,7 @@ func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, read
 	m.killed.Store(false)
 	m.timedOut.Store(false)
 	m.running.Store(true)
-	*vm.step = stepCtx{e: e, limit: e.scriptStepLimit()}
+	*vm.step = stepCtx{e: e, run: run, limit: e.scriptStepLimit()}
 	e.clock = frozenClock{run.startMs}
 	savedDB := e.db
 	e.emit(ScriptEvent{Script: name, Action: "start"})
@@ -742,6 +744,7 @@ func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, read
 		e.clock = clock
 		e.db = savedDB
 		s.run = nil
+		vm.step.run = nil
 		m.running.Store(false)
 		m.timedOut.Store(false)
 		m.killed.Store(false)
@@ -1032,8 +1035,6 @@ func (e *Engine) newRedisTable(vm *luaVM) *lua.LTable {
 		fn("replicate_commands", func(L *lua.LState) int { L.Push(lua.LTrue); return 1 })
 		fn("breakpoint", func(L *lua.LState) int { L.Push(lua.LFalse); return 1 })
 		fn("debug", func(L *lua.LState) int { return 0 })
-	} else {
-		fn("register_function", e.luaRegisterFunction)
 	}
 	return t
 }
