@@ -764,7 +764,13 @@ func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, read
 	err := L.PCall(nargs, 1, vm.handler)
 	steps := vm.step.steps + vm.step.n
 	var r Reply
-	if err != nil {
+	var ae *lua.ApiError
+	if errors.As(err, &ae) && ae.Type == lua.ApiErrorPanic {
+		// A Go panic inside the interpreter or a Go function: a redscope bug, reported as
+		// Exec reports panics.
+		r = Err(cleanErr("ERR redscope internal error: " + luaValueString(ae.Object)))
+		run.outcome = "error"
+	} else if err != nil {
 		r = e.scriptErrorReply(err, vm.step, name)
 		if run.outcome == "" {
 			run.outcome = "error"
