@@ -16,7 +16,7 @@ package engine
 //   - What a script can reach is Redis 7.0.15's allow list as Debian's build has it: base
 //     functions without print, dofile, loadfile, require, module, getfenv, setfenv and newproxy;
 //     string, table, math (math.random / math.randomseed replaced by Redis's rand48, below),
-//     coroutine, cjson, bit and the redis table. No os, io, debug, package.
+//     coroutine, cjson, bit, struct, cmsgpack and the redis table. No os, io, debug, package.
 //   - Every EVAL script is compiled once into a function kept by its SHA1 (the script cache,
 //     SCRIPT LOAD / EXISTS / FLUSH). KEYS and ARGV are globals set before each run; a function
 //     receives them as arguments.
@@ -297,6 +297,8 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 	}))
 	real.RawSetString("cjson", openCJSON(L))
 	real.RawSetString("bit", openBit(L))
+	real.RawSetString("struct", openStruct(L))
+	real.RawSetString("cmsgpack", openCmsgpack(L))
 	real.RawSetString("redis", e.newRedisTable(vm))
 	real.RawSetString("pcall", L.NewFunction(luaRedisPcall))
 	real.RawSetString("rawset", L.NewFunction(vm.rawset))
@@ -312,7 +314,7 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 	L.SetMetatable(real, meta)
 	vm.proxy = vm.protect(real)
 	real.RawSetString("_G", vm.proxy)
-	for _, lib := range []string{"string", "math", "table", "coroutine", "cjson", "bit", "redis"} {
+	for _, lib := range []string{"string", "math", "table", "coroutine", "cjson", "bit", "struct", "cmsgpack", "redis"} {
 		if t, ok := real.RawGetString(lib).(*lua.LTable); ok {
 			real.RawSetString(lib, vm.protect(t))
 		}

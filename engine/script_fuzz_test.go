@@ -29,6 +29,9 @@ func FuzzScriptBody(f *testing.F) {
 		"return loadstring('return ' .. ARGV[1])()",
 		"redis.register_function('f', function(keys, args) return redis.call('GET', keys[1]) end)",
 		"#!lua flags=no-writes\nreturn redis.call('GET', KEYS[1])",
+		"return {struct.unpack('>I2bc0s', struct.pack('>I2bc0s', 258, 3, 'abc', 'z'))}",
+		"return cmsgpack.unpack(cmsgpack.pack(1, -40000, 1.5, 'x', {1, {a = 2}}, true))",
+		"return {cmsgpack.unpack_limit(ARGV[1], 2, 1)}",
 	} {
 		f.Add(s, "k", "v")
 	}
