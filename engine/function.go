@@ -21,6 +21,7 @@ package engine
 // Not modelled: FUNCTION DUMP / RESTORE (the RDB payload) answer an error.
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,7 +58,12 @@ func init() {
 			"kill":    sub("kill", 2, FlagNoScript|FlagAllowBusy, func(e *Engine, a [][]byte) Reply { return e.mon.Kill(false) }),
 			"dump":    sub("dump", 2, FlagNoScript, cmdFunctionNoPayload),
 			"restore": sub("restore", -3, FlagWrite|FlagDenyOOM|FlagNoScript, cmdFunctionNoPayload),
-			"help":    sub("help", 2, FlagLoading|FlagStale, helpReply(functionHelp)),
+			"help": sub("help", 2, FlagLoading|FlagStale, func(e *Engine, a [][]byte) Reply {
+				if e.ver.Has(V74) { // 7.4 dropped the "Library description" line
+					return helpReply(slices.DeleteFunc(slices.Clone(functionHelp), func(l string) bool { return l == "    * Library description" }))(e, a)
+				}
+				return helpReply(functionHelp)(e, a)
+			}),
 		}},
 	)
 	for _, n := range []string{"fcall", "function|load", "function|delete", "function|flush", "function|list",

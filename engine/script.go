@@ -16,7 +16,8 @@ package engine
 //   - What a script can reach is Redis 7.0.15's allow list as Debian's build has it: base
 //     functions without print, dofile, loadfile, require, module, getfenv, setfenv and newproxy;
 //     string, table, math (math.random / math.randomseed replaced by Redis's rand48, below),
-//     coroutine, cjson, bit, struct, cmsgpack and the redis table. No os, io, debug, package.
+//     coroutine, cjson, bit, struct, cmsgpack and the redis table; from 7.4 also os with only
+//     os.clock. No io, debug, package.
 //   - Every EVAL script is compiled once into a function kept by its SHA1 (the script cache,
 //     SCRIPT LOAD / EXISTS / FLUSH). KEYS and ARGV are globals set before each run; a function
 //     receives them as arguments.
@@ -295,6 +296,21 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 		e.lua.srand48(int32(luaCheckInt(L, 1, "randomseed")))
 		return 0
 	}))
+	if e.ver.Has(V74) {
+		// 7.4 loads os with clock only (loslib.c sandbox_syslib). Here it is the seconds the
+		// running script has taken by the engine's clock: 0 under a logical clock, where no
+		// time passes, so replays stay identical.
+		osT := L.NewTable()
+		osT.RawSetString("clock", L.NewFunction(func(L *lua.LState) int {
+			secs := 0.0
+			if e.lua != nil && e.lua.run != nil {
+				secs = float64(e.lua.run.clock.NowMs()-e.lua.run.startMs) / 1000
+			}
+			L.Push(lua.LNumber(secs))
+			return 1
+		}))
+		real.RawSetString("os", osT)
+	}
 	real.RawSetString("cjson", openCJSON(L))
 	real.RawSetString("bit", openBit(L))
 	real.RawSetString("struct", openStruct(L))
@@ -314,7 +330,7 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 	L.SetMetatable(real, meta)
 	vm.proxy = vm.protect(real)
 	real.RawSetString("_G", vm.proxy)
-	for _, lib := range []string{"string", "math", "table", "coroutine", "cjson", "bit", "struct", "cmsgpack", "redis"} {
+	for _, lib := range []string{"string", "math", "table", "coroutine", "os", "cjson", "bit", "struct", "cmsgpack", "redis"} {
 		if t, ok := real.RawGetString(lib).(*lua.LTable); ok {
 			real.RawSetString(lib, vm.protect(t))
 		}
@@ -1072,6 +1088,9 @@ func (e *Engine) luaLog(L *lua.LState) int {
 		}
 	}
 	if lvl := int(L.ToNumber(1)); lvl < 0 || lvl > 3 {
+		if e.ver.Has(V74) {
+			raiseRedisError(L, "Invalid log level.")
+		}
 		raiseRedisError(L, "Invalid debug level.")
 	}
 	return 0
