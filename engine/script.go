@@ -174,6 +174,16 @@ type scriptState struct {
 	run       *scriptRun
 	rand48    uint64
 	stepLimit int64
+	guard     func(args [][]byte) error
+}
+
+// SetScriptCallGuard makes every command a script runs through redis.call / redis.pcall pass
+// check first (after Redis's own checks): a non-nil error fails the call, as a Redis error
+// would, with the error's text ("ERR " is prepended unless it starts with "-"). The browser's
+// lesson limits use it so that a script cannot ask for more than a typed command may; nil
+// removes the guard.
+func (e *Engine) SetScriptCallGuard(check func(args [][]byte) error) {
+	e.scripting().guard = check
 }
 
 type evalScript struct {
@@ -1173,6 +1183,11 @@ func (e *Engine) luaRedisCall(L *lua.LState, raise bool) int {
 		return fail("This Redis command is not allowed from script")
 	case run.readOnly && (cmd.Flags&FlagWrite != 0 || mayReplicate[cmd.FullName()]):
 		return fail("Write commands are not allowed from read-only scripts.")
+	}
+	if s.guard != nil {
+		if err := s.guard(argv); err != nil {
+			return fail(err.Error())
+		}
 	}
 	if cmd.Flags&FlagWrite != 0 {
 		e.mon.dirty.Store(true)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -164,5 +165,32 @@ func TestScriptSelectDoesNotLeak(t *testing.T) {
 	e.Do("SELECT", "3")
 	if r := e.Do("GET", "x"); r.Str != "1" {
 		t.Fatalf("x in db 3: %s", r.FormatCLI())
+	}
+}
+
+// A script-call guard refuses a command a script runs: redis.call raises the refusal with the
+// usual suffix, redis.pcall returns it; other commands run.
+func TestScriptCallGuard(t *testing.T) {
+	e := New(Options{Version: V70})
+	e.SetScriptCallGuard(func(args [][]byte) error {
+		if strings.EqualFold(string(args[0]), "getrange") {
+			return errors.New("GETRANGE is over the page's limit")
+		}
+		return nil
+	})
+	body := "redis.call('SET', 'k', 'v') return redis.call('GETRANGE', 'k', 0, -1)"
+	r := e.Do("EVAL", body, "0")
+	if r.Str != "ERR GETRANGE is over the page's limit script: "+sha1hex(body)+", on @user_script:1." {
+		t.Fatalf("call: %s", r.FormatCLI())
+	}
+	if r := e.Do("GET", "k"); r.Str != "v" {
+		t.Fatalf("the SET before ran: %s", r.FormatCLI())
+	}
+	if r := e.Do("EVAL", "return redis.pcall('GETRANGE', 'k', 0, -1)", "0"); r.Str != "ERR GETRANGE is over the page's limit" {
+		t.Fatalf("pcall: %s", r.FormatCLI())
+	}
+	e.SetScriptCallGuard(nil)
+	if r := e.Do("EVAL", "return redis.call('GETRANGE', 'k', 0, -1)", "0"); r.Str != "v" {
+		t.Fatalf("no guard: %s", r.FormatCLI())
 	}
 }
