@@ -86,9 +86,9 @@ var scriptNonces = map[*gen]string{}
 
 func scriptGenCmds() []genCmd {
 	return []genCmd{
-		{name: "eval", weight: 6, fn: func(g *gen) []string { return g.scriptArgs("EVAL") }},
-		{name: "eval_ro", weight: 2, fn: func(g *gen) []string { return g.scriptArgs("EVAL_RO") }},
-		{name: "evalsha", weight: 2, fn: func(g *gen) []string {
+		{name: "eval", weight: 15, fn: func(g *gen) []string { return g.scriptArgs("EVAL") }},
+		{name: "eval_ro", weight: 4, fn: func(g *gen) []string { return g.scriptArgs("EVAL_RO") }},
+		{name: "evalsha", weight: 4, fn: func(g *gen) []string {
 			// The SHA1 of a body only this run uses (the reference keeps its script cache
 			// across tests): SCRIPT LOAD it, or call it, loaded or not.
 			nonce, ok := scriptNonces[g]
