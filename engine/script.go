@@ -552,8 +552,23 @@ func luaErrHandler(L *lua.LState) int {
 	err := L.Get(1)
 	t, ok := err.(*lua.LTable)
 	if !ok {
+		msg := luaValueString(err)
+		if s, isStr := err.(lua.LString); isStr {
+			if d, ok := L.GetStack(1); ok {
+				L.GetInfo("S", d, lua.LNil)
+				if d.What != "G" {
+					if pos, tail, found := strings.Cut(string(s), ": "); found && strings.HasPrefix(pos, d.Source+":") {
+						if better, ok := luaVarInfo(L, d, tail); ok {
+							msg = pos + ": " + better
+						}
+					}
+				} else {
+					msg = luaGoFuncError(d, msg)
+				}
+			}
+		}
 		t = L.NewTable()
-		t.RawSetString("err", lua.LString("ERR "+luaVMError(luaValueString(err))))
+		t.RawSetString("err", lua.LString("ERR "+luaVMError(msg)))
 	}
 	if dbg, ok := L.GetStack(1); ok {
 		L.GetInfo("Sl", dbg, lua.LNil)
@@ -579,6 +594,8 @@ var (
 	reVMConcat  = regexp.MustCompile(`cannot perform concat operation between (\w+) and (\w+)$`)
 	reVMCompare = regexp.MustCompile(`attempt to compare (\w+) with (\w+)$`)
 	reVMIndex   = regexp.MustCompile(`attempt to index a non-table object\((\w+)\) with key '.*'$`)
+	reVMArg     = regexp.MustCompile(`bad argument #(\d+) to ([A-Za-z_][A-Za-z_0-9]*) \(`)
+	reVMTableOf = regexp.MustCompile(`in table for ([A-Za-z_][A-Za-z_0-9]*)$`)
 )
 
 // luaVMError rewrites gopher-lua's run-time messages into Lua 5.1's (luaG_typeerror,
@@ -612,7 +629,9 @@ func luaVMError(msg string) string {
 	if m := reVMIndex.FindStringSubmatchIndex(msg); m != nil {
 		return msg[:m[0]] + "attempt to index a " + msg[m[2]:m[3]] + " value"
 	}
-	return msg
+	// luaL_argerror quotes the function's name.
+	msg = reVMTableOf.ReplaceAllString(msg, "in table for '$1'")
+	return reVMArg.ReplaceAllString(msg, "bad argument #$1 to '$2' (")
 }
 
 func luaValueString(v lua.LValue) string {
