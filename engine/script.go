@@ -298,6 +298,23 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 	real.RawSetString("error", L.NewFunction(luaErrorFn))
 	math := real.RawGetString("math").(*lua.LTable)
 	math.RawSetString("huge", lua.LNumber(mathInf))
+	for _, mm := range []struct {
+		name string
+		less bool
+	}{{"max", false}, {"min", true}} {
+		mm := mm
+		math.RawSetString(mm.name, L.NewFunction(func(L *lua.LState) int {
+			best := luaCheckNumber(L, 1, mm.name)
+			for i := 2; i <= L.GetTop(); i++ {
+				v := luaCheckNumber(L, i, mm.name)
+				if (mm.less && v < best) || (!mm.less && v > best) {
+					best = v
+				}
+			}
+			L.Push(lua.LNumber(best))
+			return 1
+		}))
+	}
 	math.RawSetString("random", L.NewFunction(func(L *lua.LState) int { return e.luaMathRandom(L) }))
 	math.RawSetString("randomseed", L.NewFunction(func(L *lua.LState) int {
 		if e.lua == nil || e.lua.run == nil {
@@ -563,7 +580,7 @@ func luaErrHandler(L *lua.LState) int {
 						}
 					}
 				} else {
-					msg = luaGoFuncError(d, msg)
+					msg = luaGoFuncError(L, d, msg)
 				}
 			}
 		}

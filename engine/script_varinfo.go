@@ -96,7 +96,7 @@ var reGotNil = regexp.MustCompile(`bad argument #(\d+) to [A-Za-z_][A-Za-z_0-9]*
 // luaGoFuncError fixes what gopher-lua's library functions say differently from Lua 5.1's:
 // a missing argument is "got no value" (gopher-lua says "got nil"), and a comparison failing
 // inside a library function (table.sort) has no position.
-func luaGoFuncError(d *lua.Debug, msg string) string {
+func luaGoFuncError(L *lua.LState, d *lua.Debug, msg string) string {
 	pos, tail, found := strings.Cut(msg, ": ")
 	if !found {
 		return msg
@@ -104,14 +104,48 @@ func luaGoFuncError(d *lua.Debug, msg string) string {
 	if m := reGotNil.FindStringSubmatch(tail); m != nil {
 		if n, ok := goFrameArgs(d); ok {
 			if k, err := strconv.Atoi(m[1]); err == nil && k > n {
-				return pos + ": " + strings.TrimSuffix(tail, "got nil)") + "got no value)"
+				tail = strings.TrimSuffix(tail, "got nil)") + "got no value)"
+				msg = pos + ": " + tail
 			}
 		}
+	}
+	// luaL_argerror counts a method call's arguments without self.
+	if m := reGoArg.FindStringSubmatchIndex(tail); m != nil && calledAsMethod(L) {
+		n, _ := strconv.Atoi(tail[m[2]:m[3]])
+		name, rest := tail[m[4]:m[5]], tail[m[1]:]
+		if n == 1 {
+			return pos + ": calling '" + name + "' on bad self (" + rest
+		}
+		tail = "bad argument #" + strconv.Itoa(n-1) + " to " + name + " (" + rest
+		msg = pos + ": " + tail
 	}
 	if strings.HasPrefix(tail, "attempt to compare ") {
 		return tail
 	}
 	return msg
+}
+
+var reGoArg = regexp.MustCompile(`^bad argument #(\d+) to ([A-Za-z_][A-Za-z_0-9]*) \(`)
+
+// calledAsMethod reports whether the Go function that failed was called as obj:name(…): the
+// Lua caller's CALL register was set by SELF.
+func calledAsMethod(L *lua.LState) bool {
+	d, ok := L.GetStack(2)
+	if !ok {
+		return false
+	}
+	fr := frameOf(d)
+	if fr == nil {
+		return false
+	}
+	p := fr.Fn.Proto
+	pc := fr.Pc - 1
+	inst := p.Code[pc]
+	if o := opCode(inst); o != lua.OP_CALL && o != lua.OP_TAILCALL {
+		return false
+	}
+	at := lastSetter(p, pc, opA(inst))
+	return at >= 0 && opCode(p.Code[at]) == lua.OP_SELF
 }
 
 // luaRegister is the value of register r of frame fr.
