@@ -33,7 +33,19 @@ package engine
 //
 // Errors carry Redis's suffix: "<err> script: <sha or function name>, on @user_script:<line>."
 // (luaCallFunction with the __redis__err__handler information: the line of the Lua code that
-// called the failing C function, or of the failing Lua code).
+// called the failing C function, or of the failing Lua code). gopher-lua words its own errors
+// differently from Lua 5.1; the handler rewrites them: run-time type errors with the variable at
+// fault (script_varinfo.go), "got no value" for missing arguments, quoted function names,
+// "attempt to concatenate a table value"… Compile errors read "user_script:1: unexpected symbol
+// near '<token>'" whatever Lua 5.1 expected there ("'=' expected near …", "'end' expected…"),
+// and the library functions gopher-lua implements itself (string.format…) keep its own checks.
+// Numbers inside Lua become strings by gopher-lua's rule when concatenated ("x" .. 0.1), Lua
+// 5.1's "%.14g" in tostring, redis.call arguments ("%.17g") and cjson.
+//
+// Not modelled: redis.setresp(3) is accepted but replies still reach Lua converted from RESP2;
+// Redis's cache of 32 argument objects (luaArgsToRedisArgv), whose reuse can leave a value SET by
+// a script with a larger allocation than a fresh one (MEMORY USAGE); SCRIPT DEBUG YES|SYNC; the
+// member order of tables (cjson objects, map replies) follows gopher-lua, not C Lua's hash.
 //
 // Time: a script's commands see the time frozen at the script's start (scriptTimeSnapshot). A
 // script runs until it returns: there is no limit on its own. Redis checks every 100000 Lua
