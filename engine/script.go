@@ -2,7 +2,8 @@ package engine
 
 // Lua scripting: the interpreter, Redis's sandbox, redis.call/pcall and the conversions between
 // Redis replies and Lua values, as Redis 7.0.15 has them (script_lua.c, script.c, eval.c); the
-// commands are in cmd_script.go (EVAL, SCRIPT) and cmd_function.go (FUNCTION, FCALL).
+// commands are in cmd_script.go (EVAL, SCRIPT) and function.go (FUNCTION, FCALL); the libraries
+// in script_cjson.go, script_bit.go, script_struct.go and script_cmsgpack.go.
 //
 // The interpreter is gopher-lua, a Lua 5.1 in Go. Redis keeps one lua_State for EVAL scripts and
 // one for function libraries; so does redscope (luaVM). In each:
@@ -12,7 +13,8 @@ package engine
 //     modify a readonly table". Redis patches Lua with read-only tables; gopher-lua has none, so
 //     scripts see a proxy: an empty table whose __index is the real globals table and whose
 //     __newindex raises. rawset and setmetatable refuse the protected tables too. The library
-//     tables (string, math, table, redis, cjson, bit, coroutine) are protected the same way.
+//     tables (string, math, table, coroutine, os, cjson, bit, struct, cmsgpack, redis) are
+//     protected the same way.
 //   - What a script can reach is Redis 7.0.15's allow list as Debian's build has it: base
 //     functions without print, dofile, loadfile, require, module, getfenv, setfenv and newproxy;
 //     string, table, math (math.random / math.randomseed replaced by Redis's rand48, below),
@@ -53,13 +55,17 @@ package engine
 // other clients are answered BUSY and SCRIPT KILL (from another connection) stops it unless it
 // already wrote. redscope does the same against the real clock (ScriptMonitor, used by the RESP
 // server). With a logical clock (lessons, the browser, tests) no time passes and no other client
-// exists, so the engine stops a script itself after ScriptStepLimit instructions (default
-// 10 million) with a redscope error naming the bound.
+// exists, so the engine stops a script itself after DefaultScriptStepLimit instructions (10
+// million, SetScriptStepLimit changes it) with "ERR Script stopped by redscope: still running
+// after 10000000 Lua instructions, …" and the usual suffix; pcall cannot catch it (every
+// instruction after the bound raises again, as Redis's hook does after SCRIPT KILL). A killed
+// script answers Redis's "ERR Script killed by user with SCRIPT KILL..." with the suffix.
 
 import (
 	"crypto/sha1"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -758,8 +764,7 @@ func (c *stepCtx) Deadline() (deadline time.Time, ok bool) { return time.Time{},
 func (c *stepCtx) Value(key any) any                       { return nil }
 
 var (
-	errScriptKilled  = errors.New("Script killed by user with SCRIPT KILL...")
-	errScriptStopped = errors.New("Script stopped by redscope: still running after the busy-script bound (no other client can send SCRIPT KILL here)")
+	errScriptKilled = errors.New("Script killed by user with SCRIPT KILL...")
 )
 
 // scriptInterrupt is Redis's scriptInterrupt, every scriptHookEvery instructions.
@@ -772,7 +777,8 @@ func (e *Engine) scriptInterrupt(c *stepCtx) {
 		return
 	}
 	if c.limit > 0 && c.steps >= c.limit {
-		c.stop, c.reason = closedChan, errScriptStopped
+		c.stop = closedChan
+		c.reason = fmt.Errorf("Script stopped by redscope: still running after %d Lua instructions, the bound where no other client can send SCRIPT KILL", c.limit)
 		run.outcome = "stopped"
 		return
 	}
