@@ -313,6 +313,7 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 	tbl.RawSetString("foreach", L.NewFunction(luaTableForeach(false)))
 	tbl.RawSetString("foreachi", L.NewFunction(luaTableForeach(true)))
 	real.RawSetString("tostring", L.NewFunction(luaToStringFn))
+	real.RawGetString("string").(*lua.LTable).RawSetString("format", L.NewFunction(luaStringFormat))
 	real.RawSetString("error", L.NewFunction(luaErrorFn))
 	math := real.RawGetString("math").(*lua.LTable)
 	math.RawSetString("huge", lua.LNumber(mathInf))

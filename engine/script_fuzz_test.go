@@ -32,6 +32,8 @@ func FuzzScriptBody(f *testing.F) {
 		"return {struct.unpack('>I2bc0s', struct.pack('>I2bc0s', 258, 3, 'abc', 'z'))}",
 		"return cmsgpack.unpack(cmsgpack.pack(1, -40000, 1.5, 'x', {1, {a = 2}}, true))",
 		"return {cmsgpack.unpack_limit(ARGV[1], 2, 1)}",
+		"return string.format('%5.2f|%-3d|%q|%#x|%g', 1/3, 7, ARGV[1], 255, 1e300)",
+		"local t = nil return t.x .. redis.cal(ARGV[1])",
 	} {
 		f.Add(s, "k", "v")
 	}
