@@ -115,7 +115,7 @@ func (e *Engine) evalGeneric(args [][]byte, bySHA, ro bool) Reply {
 	readOnly := ro || (sc.flags&sfCompat == 0 && sc.flags&sfNoWrites != 0)
 	keys := args[3 : 3+numkeys]
 	argv := args[3+numkeys:]
-	return e.runScript(e.evalVM(), sc.fn, sha1hex(sc.body), true, readOnly, keys, argv)
+	return e.runScript(e.evalVM(), sc.fn, sha1hex(sc.body), true, readOnly, keys, argv, args)
 }
 
 // createEvalScript is luaCreateFunction: the cached script of body, compiled when new.

@@ -581,5 +581,5 @@ func (e *Engine) fcall(args [][]byte, ro bool) Reply {
 		return Err("ERR Can not execute a script with write flag using *_ro command.")
 	}
 	readOnly := ro || f.flags&sfNoWrites != 0
-	return e.runScript(e.functionVM().luaVM, f.fn, f.name, false, readOnly, args[3:3+numkeys], args[3+numkeys:])
+	return e.runScript(e.functionVM().luaVM, f.fn, f.name, false, readOnly, args[3:3+numkeys], args[3+numkeys:], args)
 }

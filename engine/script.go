@@ -112,12 +112,32 @@ func (ScriptEvent) Kind() string     { return "script" }
 // ScriptMonitor is the part of the scripting state another goroutine may read while a script
 // runs (the RESP server answers BUSY and SCRIPT KILL from other connections with it).
 type ScriptMonitor struct {
+	info     atomic.Pointer[ScriptInfo]
 	running  atomic.Bool
 	timedOut atomic.Bool
 	eval     atomic.Bool // the running script is an EVAL (not a function)
 	dirty    atomic.Bool // it already ran a write command
 	killed   atomic.Bool
 }
+
+// ScriptInfo describes the running script for FUNCTION STATS from another connection.
+type ScriptInfo struct {
+	Name                 string
+	Command              []string // the EVAL / FCALL command as sent
+	Start                time.Time
+	Libraries, Functions int // function libraries loaded, and their functions
+}
+
+// Info is the running script's description (nil when none runs).
+func (m *ScriptMonitor) Info() *ScriptInfo {
+	if !m.running.Load() {
+		return nil
+	}
+	return m.info.Load()
+}
+
+// Eval reports whether the running script is an EVAL script (not a function).
+func (m *ScriptMonitor) Eval() bool { return m.eval.Load() }
 
 // ScriptMonitor returns the engine's monitor; safe to call from any goroutine.
 func (e *Engine) ScriptMonitor() *ScriptMonitor { return &e.mon }
@@ -807,7 +827,7 @@ func (c frozenClock) NowMs() int64 { return c.ms }
 
 // runScript calls fn (with keys and args as KEYS/ARGV, or as its two arguments for a function)
 // and converts what it returns or raises into the reply.
-func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, readOnly bool, keys, args [][]byte) Reply {
+func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, readOnly bool, keys, args [][]byte, cmd [][]byte) Reply {
 	s := e.scripting()
 	L := vm.L
 	clock := e.clock
@@ -818,6 +838,15 @@ func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, read
 	m.dirty.Store(false)
 	m.killed.Store(false)
 	m.timedOut.Store(false)
+	info := &ScriptInfo{Name: name, Start: time.Now()}
+	for _, a := range cmd {
+		info.Command = append(info.Command, string(a))
+	}
+	for _, l := range s.libs {
+		info.Libraries++
+		info.Functions += len(l.funcs)
+	}
+	m.info.Store(info)
 	m.running.Store(true)
 	*vm.step = stepCtx{e: e, run: run, limit: e.scriptStepLimit()}
 	e.clock = frozenClock{run.startMs}

@@ -56,6 +56,9 @@ func (s *Server) scriptBusy(conn redcon.Conn, args [][]byte) bool {
 			case kill:
 				conn.WriteRaw(m.Kill(eval).AppendRESP2(nil))
 				return true
+			case len(args) == 2 && eqFold(args[0], "function") && eqFold(args[1], "stats"):
+				conn.WriteRaw(functionStats(m).AppendRESP2(nil))
+				return true
 			case allowBusy(args):
 				return false
 			}
@@ -64,6 +67,27 @@ func (s *Server) scriptBusy(conn redcon.Conn, args [][]byte) bool {
 		}
 		time.Sleep(wait)
 	}
+}
+
+// functionStats is functionStatsCommand while a script runs: the EVAL BUSY error, or the running
+// function's name, command and duration with the engine's counts.
+func functionStats(m *engine.ScriptMonitor) engine.Reply {
+	info := m.Info()
+	if info == nil || m.Eval() {
+		return m.BusyReply()
+	}
+	cmd := make([]engine.Reply, len(info.Command))
+	for i, a := range info.Command {
+		cmd[i] = engine.BulkStr(a)
+	}
+	return engine.Array(
+		engine.BulkStr("running_script"), engine.Array(
+			engine.BulkStr("name"), engine.BulkStr(info.Name),
+			engine.BulkStr("command"), engine.Array(cmd...),
+			engine.BulkStr("duration_ms"), engine.Int(time.Since(info.Start).Milliseconds())),
+		engine.BulkStr("engines"), engine.Array(engine.BulkStr("LUA"), engine.Array(
+			engine.BulkStr("libraries_count"), engine.Int(int64(info.Libraries)),
+			engine.BulkStr("functions_count"), engine.Int(int64(info.Functions)))))
 }
 
 // killCommand recognizes SCRIPT KILL (eval) and FUNCTION KILL.
@@ -87,5 +111,5 @@ func allowBusy(args [][]byte) bool {
 			return true
 		}
 	}
-	return len(args) == 2 && eqFold(args[0], "function") && eqFold(args[1], "stats")
+	return false
 }
