@@ -40,7 +40,9 @@ package engine
 // fault (script_varinfo.go), "got no value" for missing arguments, quoted function names,
 // "attempt to concatenate a table value"… Compile errors read "user_script:1: unexpected symbol
 // near '<token>'" whatever Lua 5.1 expected there ("'=' expected near …", "'end' expected…"),
-// and the library functions gopher-lua implements itself (string.format…) keep its own checks.
+// string.format is Lua 5.1's (script_format.go); the other library functions gopher-lua
+// implements keep its behaviour where it differs (string.rep…, a method call's argument count
+// is corrected in their errors).
 // Numbers inside Lua become strings by gopher-lua's rule when concatenated ("x" .. 0.1), Lua
 // 5.1's "%.14g" in tostring, redis.call arguments ("%.17g") and cjson.
 //

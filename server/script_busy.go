@@ -13,10 +13,11 @@ package server
 //	-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.
 //
 // or, for SCRIPT KILL / FUNCTION KILL, the kill's answer (OK, UNKILLABLE, NOTBUSY or the other
-// BUSY text), read from the engine's ScriptMonitor, which is safe to use without the lock.
-// Differences from Redis: the other allow-busy commands (MULTI, WATCH, AUTH, HELLO…) wait for
-// the script to end instead of being served during it, and a command that had already passed
-// this check when a script started waits for that script too.
+// BUSY text), and for FUNCTION STATS the running function (or the EVAL BUSY text), all read
+// from the engine's ScriptMonitor, which is safe to use without the lock. Differences from
+// Redis: the other allow-busy commands (MULTI, WATCH, AUTH, HELLO…) wait for the script to end
+// instead of being served during it, and a command that had already passed this check when a
+// script started waits for that script too.
 
 import (
 	"sync"
