@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # redscope build script.
 #
-#   ./build.sh test    gofmt check, go vet, go test ./... (differential tests against a real
-#                      redis-server included), the engine's tests under node (GOOS=js GOARCH=wasm)
-#                      when node exists, and a short fuzz run
+#   ./build.sh test    installs what the tests need when it is missing (Debian's redis-server,
+#                      redis-tools, chromium, brotli, nodejs, with apt-get), then gofmt check,
+#                      go vet, go test ./... (differential tests against a real redis-server and
+#                      browser tests in headless Chromium included), the engine's tests under node
+#                      (GOOS=js GOARCH=wasm), and a short fuzz run. It fails, naming the packages,
+#                      where it cannot install them: it never reports success with tests skipped.
 #   ./build.sh dist    build the browser app into dist/ (main.wasm, wasm_exec.js, index.html,
 #                      assets/) with precompressed .gz and .br copies
 #   ./build.sh serve   dist, then serve it on http://127.0.0.1:8080/ (ADDR=host:port to change)
@@ -33,24 +36,63 @@ gofmt_check() {
 	fi
 }
 
+# tool → the Debian package that provides it (what the tests need).
+declare -A test_pkgs=(
+	[redis-server]=redis-server
+	[redis-cli]=redis-tools
+	[redis-benchmark]=redis-tools
+	[chromium]=chromium
+	[brotli]=brotli
+	[node]=nodejs
+)
+
+missing_tools() {
+	local tool
+	for tool in "${!test_pkgs[@]}"; do
+		command -v "$tool" >/dev/null 2>&1 || echo "$tool"
+	done
+}
+
+# ensure_test_tools installs the missing test tools with apt-get (as root), or fails naming them.
+ensure_test_tools() {
+	local missing pkgs
+	missing=$(missing_tools)
+	[ -z "$missing" ] && return 0
+	pkgs=$(for t in $missing; do echo "${test_pkgs[$t]}"; done | sort -u | tr '\n' ' ')
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		say "installing the test packages: $pkgs"
+		export DEBIAN_FRONTEND=noninteractive
+		# Keep a packaged redis-server from starting its own daemon on 6379.
+		local rc_added=0
+		if [ ! -e /usr/sbin/policy-rc.d ]; then
+			printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+			chmod +x /usr/sbin/policy-rc.d
+			rc_added=1
+		fi
+		apt-get update -qq || true
+		# shellcheck disable=SC2086
+		apt-get install -y -qq --no-install-recommends $pkgs || true
+		[ "$rc_added" = 1 ] && rm -f /usr/sbin/policy-rc.d
+		missing=$(missing_tools)
+		[ -z "$missing" ] && return 0
+	fi
+	echo "the tests need these tools, which are missing: $(echo $missing)" >&2
+	echo "install them (as root: apt-get install $pkgs) and run ./build.sh test again" >&2
+	return 1
+}
+
 cmd_test() {
+	ensure_test_tools
+	export CI="${CI:-true}" # the tools are there: a test that would skip for want of one fails instead
 	gofmt_check
 	say "go vet ./..."
 	go vet ./...
 	say "go test ./..."
 	go test -count=1 -timeout 20m ./...
-	if command -v node >/dev/null 2>&1; then
-		say "engine tests under node (GOOS=js GOARCH=wasm)"
-		local exec
-		exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
-		[ -x "$exec" ] || exec="$(go env GOROOT)/misc/wasm/go_js_wasm_exec"
-		GOOS=js GOARCH=wasm go test -count=1 -timeout 15m -exec="$exec" ./engine/...
-	elif [ "${CI:-}" = "true" ]; then
-		echo "node is missing: CI needs it for the wasm tests" >&2
-		return 1
-	else
-		say "node not found: skipping the wasm tests"
-	fi
+	say "engine tests under node (GOOS=js GOARCH=wasm)"
+	local exec
+	exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
+	GOOS=js GOARCH=wasm go test -count=1 -timeout 15m -exec="$exec" ./engine/...
 	local ft="${FUZZTIME:-200000x}"
 	if [ "$ft" != "0" ]; then
 		say "fuzz FuzzExec ($ft)"
@@ -82,26 +124,14 @@ compress() {
 }
 
 cmd_dist() {
-	if [ ! -d wasm ] || ! ls wasm/*.go >/dev/null 2>&1; then
-		say "no browser app yet (wasm/ has no Go files): nothing to build into dist/"
-		return 0
-	fi
 	say "building dist/"
 	rm -rf dist
 	mkdir -p dist
 	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o dist/main.wasm ./wasm
 	local wexec
 	wexec="$(go env GOROOT)/lib/wasm/wasm_exec.js"
-	[ -f "$wexec" ] || wexec="$(go env GOROOT)/misc/wasm/wasm_exec.js"
 	cp "$wexec" dist/wasm_exec.js
-	if [ -f index.html ]; then
-		cp index.html dist/index.html
-	elif [ -f wasm/index.html ]; then
-		cp wasm/index.html dist/index.html
-	else
-		echo "no index.html (at the repository root or in wasm/)" >&2
-		return 1
-	fi
+	cp index.html dist/index.html
 	# The embedding demo (a course-style page with two lessons in iframes), beside index.html.
 	if [ -f web/embed-demo.html ]; then cp web/embed-demo.html dist/embed-demo.html; fi
 	if [ -d assets ]; then
@@ -118,13 +148,8 @@ cmd_dist() {
 cmd_serve() {
 	cmd_dist
 	local addr="${ADDR:-127.0.0.1:8080}"
-	if [ -f dist/index.html ]; then
-		say "serving dist/ on http://$addr/ (Ctrl-C stops)"
-		exec go run ./cmd/redscope serve --addr "$addr" --dir dist
-	fi
-	local raddr="${RESP_ADDR:-127.0.0.1:6380}"
-	say "the browser app does not exist yet: serving the Redis protocol instead on $raddr (redis-cli -p ${raddr##*:}; Ctrl-C stops)"
-	exec go run ./cmd/redscope resp --addr "$raddr"
+	say "serving dist/ on http://$addr/ (Ctrl-C stops)"
+	exec go run ./cmd/redscope serve --addr "$addr" --dir dist
 }
 
 case "${1:-}" in

@@ -4,7 +4,7 @@ import (
 	"redscope/engine/bitops"
 )
 
-// BITFIELD and BITFIELD_RO (REDIS-FACTS §3.5): integer fields of 1..64 bits (u63 at most) at
+// BITFIELD and BITFIELD_RO (docs/internals.md §Bitmaps): integer fields of 1..64 bits (u63 at most) at
 // any bit offset, with OVERFLOW WRAP|SAT|FAIL. Every argument is parsed first; a BITFIELD with
 // a SET or INCRBY then creates or grows the string to its farthest written bit before running
 // any op, even when every op later FAILs.

@@ -8,7 +8,7 @@ import (
 	"redscope/engine/sds"
 )
 
-// Bitmap commands: SETBIT, GETBIT, BITCOUNT, BITPOS, BITOP (REDIS-FACTS §3.1–3.4). The bit
+// Bitmap commands: SETBIT, GETBIT, BITCOUNT, BITPOS, BITOP (docs/internals.md §Bitmaps). The bit
 // algorithms live in engine/bitops and work on the paged sds.Buf, so a 512 MiB bitmap with one
 // bit set is scanned, combined and negated without being materialised.
 //

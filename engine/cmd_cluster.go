@@ -1,7 +1,7 @@
 package engine
 
 // CLUSTER. redscope is a single non-cluster node, yet CLUSTER KEYSLOT answers in every profile as
-// a cluster-enabled node does (REDIS-FACTS §11; checked on a cluster-enabled 7.0.15 node): the
+// a cluster-enabled node does (cluster.c keyHashSlot; checked on a cluster-enabled 7.0.15 node): the
 // lessons use it to show hash slots. Every other subcommand answers what a real non-cluster
 // server answers for it, "ERR This instance has cluster support disabled" (checked on 7.0.15,
 // which says so for KEYSLOT too: that one difference is deliberate). Arity is checked first and

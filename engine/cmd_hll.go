@@ -8,7 +8,7 @@ import (
 	"redscope/engine/sds"
 )
 
-// HyperLogLog commands: PFADD, PFCOUNT, PFMERGE, PFDEBUG, PFSELFTEST (REDIS-FACTS §4).
+// HyperLogLog commands: PFADD, PFCOUNT, PFMERGE, PFDEBUG, PFSELFTEST (docs/internals.md §HyperLogLog).
 //
 // An HLL is a raw string value; the bytes live in engine/hll's format and the sds allocation is
 // modelled here, because it decides MEMORY USAGE:

@@ -228,6 +228,7 @@ func cmdRename(e *Engine, args [][]byte) Reply {
 	delete(e.db.expires, s)
 	e.db.keys[d] = o
 	e.emit(KeyEvent{Key: s, Action: "renamed", Type: o.Type.String(), To: d})
+	e.signalReady(d, o.Type) // RENAME's dbAdd of the new name (blocking.go)
 	if when != -1 {
 		e.db.expires[d] = when
 		e.emit(TTLEvent{Key: d, Action: "set", Before: -1, After: when})

@@ -106,6 +106,8 @@ func cmdSwapdb(e *Engine, args [][]byte) Reply {
 	cur := e.CurrentDB()
 	e.dbs[id1], e.dbs[id2] = e.dbs[id2], e.dbs[id1]
 	e.db = e.dbs[cur]
+	e.scanReady(int(id1)) // clients stay in their database: what it holds now may serve them
+	e.scanReady(int(id2))
 	return OK
 }
 

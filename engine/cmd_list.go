@@ -7,8 +7,10 @@ import (
 
 // List commands: LPUSH RPUSH LPUSHX RPUSHX LPOP RPOP LLEN LRANGE LINDEX LSET LINSERT LPOS LREM
 // LMOVE RPOPLPUSH LTRIM BLPOP BRPOP BLMOVE BRPOPLPUSH, answering as Redis 7.0.15 does
-// (t_list.c). The blocking commands never block: when nothing can be served they answer as a
-// timeout does (a nil array for BLPOP/BRPOP, a nil bulk for BLMOVE/BRPOPLPUSH).
+// (t_list.c). When nothing can be served the blocking commands block (blocking.go) for a client
+// that can wait; otherwise they answer at once: inside MULTI or a script a nil array (BLPOP,
+// BRPOP) or a nil bulk (BLMOVE, BRPOPLPUSH), as CLIENT_DENY_BLOCKING does, and for a client that
+// cannot wait (Engine.Exec) the timeout's nil array.
 
 func init() {
 	k := func(c *Command) *Command { c.FirstKey, c.LastKey, c.Step = 1, 1, 1; return c }
@@ -488,18 +490,19 @@ func parseListPosition(b []byte) (head bool, ok bool) {
 	return false, false
 }
 
-// parseTimeout is getTimeoutFromObjectOrReply in seconds: a long double times 1000 in long
-// double arithmetic, then
-//   - 7.0: truncated to long long. A product outside the long long range (also ±inf) converts
+// parseTimeout is getTimeoutFromObjectOrReply in seconds; it returns the timeout in ms (0 =
+// forever). The value is a long double times 1000 in long double arithmetic, rounded up (ceill:
+// 7.0.10+ and 7.2+), then
+//   - 7.0: converted to long long. A product outside the long long range (also ±inf) converts
 //     to LLONG_MIN on x86-64, so redis-server 7.0.15 answers "timeout is negative" for `inf` or
 //     `1e30` (verified).
-//   - 7.2+: "timeout is out of range" when the product exceeds LLONG_MAX, otherwise rounded up
-//     (ceill), and "out of range" again when adding the current time would overflow.
-func (e *Engine) parseTimeout(b []byte) *Reply {
+//   - 7.2+: "timeout is out of range" when the product exceeds LLONG_MAX, and again when adding
+//     the current time would overflow.
+func (e *Engine) parseTimeout(b []byte) (int64, *Reply) {
 	v, ok := parseLongDouble(b)
 	if !ok {
 		r := Err("ERR timeout is not a float or out of range")
-		return &r
+		return 0, &r
 	}
 	ms := new(big.Float).SetPrec(ld80Prec)
 	if v.IsInf() {
@@ -507,19 +510,27 @@ func (e *Engine) parseTimeout(b []byte) *Reply {
 	} else {
 		ms, _ = round80(new(big.Float).Mul(v, big.NewFloat(1000)))
 	}
-	negative := func() *Reply { r := Err("ERR timeout is negative"); return &r }
-	outOfRange := func() *Reply { r := Err("ERR timeout is out of range"); return &r }
+	negative := func() (int64, *Reply) { r := Err("ERR timeout is negative"); return 0, &r }
+	outOfRange := func() (int64, *Reply) { r := Err("ERR timeout is out of range"); return 0, &r }
 	inRange := !ms.IsInf() && ms.Cmp(ldTwo63) < 0 && ms.Cmp(new(big.Float).Neg(ldTwo63)) >= 0
+	ceil := func() int64 {
+		t, _ := ms.Int64() // truncated toward zero
+		if !ms.IsInt() && ms.Sign() > 0 {
+			t++ // ceill of a positive fraction
+		}
+		return t
+	}
 	if !e.ver.Has(V72) {
 		// Measured on 7.0.15: a product of 2^63-1 or more already converts to LLONG_MIN
 		// ("9223372036854775.8075" → 9223372036854775807.5 ms is negative, …8070 → …806.5 is not).
 		if !inRange || ms.Cmp(ldTwo63m1) >= 0 {
 			return negative() // (long long) of an out-of-range value: LLONG_MIN
 		}
-		if t, _ := ms.Int64(); t < 0 { // truncated toward zero
+		t := ceil()
+		if t < 0 {
 			return negative()
 		}
-		return nil
+		return t, nil
 	}
 	if ms.Cmp(ldTwo63m1) > 0 { // ftval > LLONG_MAX (also +inf)
 		return outOfRange()
@@ -527,17 +538,14 @@ func (e *Engine) parseTimeout(b []byte) *Reply {
 	if !inRange {
 		return negative()
 	}
-	t, _ := ms.Int64() // truncated toward zero
-	if !ms.IsInt() && ms.Sign() > 0 {
-		t++ // ceill of a positive fraction
-	}
+	t := ceil()
 	if t < 0 {
 		return negative()
 	}
 	if t > 0 && t > math.MaxInt64-e.NowMs() {
 		return outOfRange()
 	}
-	return nil
+	return t, nil
 }
 
 // ldTwo63 is 2^63, the first long double the conversion to long long cannot hold.
@@ -562,8 +570,10 @@ func cmdLmove(e *Engine, args [][]byte) Reply {
 		}
 	}
 	blocking := eqFold(args[0], "blmove") || eqFold(args[0], "brpoplpush")
+	var ms int64
 	if blocking {
-		if r := e.parseTimeout(args[len(args)-1]); r != nil {
+		var r *Reply
+		if ms, r = e.parseTimeout(args[len(args)-1]); r != nil {
 			return *r
 		}
 	}
@@ -574,8 +584,28 @@ func cmdLmove(e *Engine, args [][]byte) Reply {
 	}
 	if so == nil {
 		if blocking {
-			return NilArray // the timeout reply of a blocked client (replyToBlockedClientTimedOut)
+			// blmoveGenericCommand: block on the source only; the destination is looked at when
+			// the client is served.
+			name := listLowerName(args[0])
+			target := append([]byte(nil), dst...)
+			return e.block(name, TypeList, [][]byte{src}, target, e.blockingDeadline(ms), NilReply, func(key []byte) (Reply, bool) {
+				return e.lmoveServe(key, target, fromHead, toHead), true
+			})
 		}
+		return NilReply
+	}
+	return e.lmoveServe(src, dst, fromHead, toHead)
+}
+
+// lmoveServe moves one element of the existing list src to dst (lmoveGenericCommand, and
+// serveClientBlockedOnList for BLMOVE: a destination of another type answers WRONGTYPE and
+// nothing is popped).
+func (e *Engine) lmoveServe(src, dst []byte, fromHead, toHead bool) Reply {
+	so, werr := e.lookupList(src)
+	if werr != nil {
+		return *werr
+	}
+	if so == nil {
 		return NilReply
 	}
 	sl := e.listOf(so, src)
@@ -611,10 +641,12 @@ func cmdLmove(e *Engine, args [][]byte) Reply {
 // BLPOP / BRPOP key [key ...] timeout.
 func cmdBpop(e *Engine, args [][]byte) Reply {
 	head := args[0][1]|0x20 == 'l'
-	if r := e.parseTimeout(args[len(args)-1]); r != nil {
+	ms, r := e.parseTimeout(args[len(args)-1])
+	if r != nil {
 		return *r
 	}
-	for _, key := range args[1 : len(args)-1] {
+	keys := args[1 : len(args)-1]
+	for _, key := range keys {
 		o, werr := e.lookupList(key)
 		if werr != nil {
 			return *werr
@@ -622,13 +654,20 @@ func cmdBpop(e *Engine, args [][]byte) Reply {
 		if o == nil {
 			continue
 		}
-		l := e.listOf(o, key)
-		if l.length() == 0 {
-			continue
+		if l := e.listOf(o, key); l.length() > 0 {
+			return e.listPopOne(key, o, head)
 		}
-		v, _ := l.pop(head, nil)
-		e.listElementsRemoved(key, o, l)
-		return Array(Bulk(key), Bulk(v))
 	}
-	return NilArray
+	return e.block(listLowerName(args[0]), TypeList, keys, nil, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
+		o, _ := e.lookupList(key)
+		return e.listPopOne(key, o, head), true
+	})
+}
+
+// listPopOne pops one element of the non-empty list o: the [key, element] reply of BLPOP/BRPOP.
+func (e *Engine) listPopOne(key []byte, o *Object, head bool) Reply {
+	l := e.listOf(o, key)
+	v, _ := l.pop(head, nil)
+	e.listElementsRemoved(key, o, l)
+	return Array(Bulk(key), Bulk(v))
 }

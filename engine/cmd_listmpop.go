@@ -4,8 +4,9 @@ package engine
 // LEFT|RIGHT [COUNT count], answering as Redis 7.0.15 does (t_list.c lmpopGenericCommand). The
 // arguments are parsed first (numkeys, side, COUNT), then BLMPOP's timeout (7.0's truncation
 // rules, parseTimeout); the first key holding a list is popped from (a wrong type there is an
-// error, keys after it are not looked at). BLMPOP never blocks: with nothing to pop it answers
-// as a timed-out client does, a nil array — the same as LMPOP.
+// error, keys after it are not looked at). With nothing to pop BLMPOP blocks (blocking.go) and
+// is served from the key that becomes ready; where it may not block it answers a nil array, the
+// same as LMPOP.
 
 func init() {
 	register(
@@ -24,8 +25,9 @@ func cmdLmpop(e *Engine, args [][]byte) Reply {
 	if r != nil {
 		return *r
 	}
+	var ms int64
 	if block {
-		if r := e.parseTimeout(args[1]); r != nil {
+		if ms, r = e.parseTimeout(args[1]); r != nil {
 			return *r
 		}
 	}
@@ -43,17 +45,29 @@ func cmdLmpop(e *Engine, args [][]byte) Reply {
 		if llen == 0 {
 			continue
 		}
-		n := int(min(count, llen))
-		var elems Reply
-		if head {
-			elems = l.rangeReply(0, n, false)
-			l.delRange(0, n)
-		} else {
-			elems = l.rangeReply(-1, n, true)
-			l.delRange(-n, n)
-		}
-		e.listElementsRemoved(key, o, l)
-		return Array(Bulk(key), elems)
+		return e.listPopCount(key, o, l, head, count)
+	}
+	if block {
+		return e.block("blmpop", TypeList, keys, nil, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
+			o, _ := e.lookupList(key)
+			return e.listPopCount(key, o, e.listOf(o, key), head, count), true
+		})
 	}
 	return NilArray
+}
+
+// listPopCount pops up to count elements of a non-empty list: LMPOP's [key, [elements]] reply
+// (listPopRangeAndReplyWithKey).
+func (e *Engine) listPopCount(key []byte, o *Object, l *listValue, head bool, count int64) Reply {
+	n := int(min(count, int64(l.length())))
+	var elems Reply
+	if head {
+		elems = l.rangeReply(0, n, false)
+		l.delRange(0, n)
+	} else {
+		elems = l.rangeReply(-1, n, true)
+		l.delRange(-n, n)
+	}
+	e.listElementsRemoved(key, o, l)
+	return Array(Bulk(key), elems)
 }

@@ -531,7 +531,7 @@ func (e *Engine) spopWithCount(args [][]byte) Reply {
 			out = append(out, e.setPopRandom(o))
 		}
 	default:
-		// Rebuild from the members that stay (REDIS-FACTS §5.6 #3).
+		// Rebuild from the members that stay (spopWithCountCommand; docs/internals.md §Encodings).
 		var nset *Object
 		if o.Enc == EncListpack {
 			nset = e.newListpackSet(0)

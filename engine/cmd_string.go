@@ -12,7 +12,7 @@ import (
 // String and counter commands (t_string.c): GET SET SETNX SETEX PSETEX GETSET GETDEL GETEX MGET
 // MSET MSETNX APPEND STRLEN GETRANGE SUBSTR SETRANGE INCR DECR INCRBY DECRBY INCRBYFLOAT, and the
 // newer MSETEX, DELEX, DIGEST (8.4) and INCREX (8.8). Replies, error texts and the order in
-// which arguments are checked follow 7.0.15 (REDIS-FACTS §1, §10, §12, §13); version
+// which arguments are checked follow 7.0.15 (docs/internals.md §Strings, §TTL, §Counters); version
 // differences are gated on the profile.
 
 func init() {
@@ -898,7 +898,7 @@ func cmdDigest(e *Engine, args [][]byte) Reply {
 // 8.8: INCREX
 
 // cmdIncrex is INCREX key [BYFLOAT f | BYINT n] [LBOUND l] [UBOUND u] [SATURATE]
-// [EX s | PX ms | EXAT t | PXAT t | PERSIST] [ENX] (REDIS-FACTS §10.5). Reply: [new value,
+// [EX s | PX ms | EXAT t | PXAT t | PERSIST] [ENX] (docs/internals.md §Newer string commands). Reply: [new value,
 // applied increment] — integers in integer mode, bulk strings (INCRBYFLOAT formatting) with
 // BYFLOAT. A result outside the bounds (or the type's range) is skipped ([current, 0], key and
 // TTL untouched) unless SATURATE clamps it to the bound. The expiry options apply only when the

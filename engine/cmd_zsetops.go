@@ -796,12 +796,25 @@ func cmdZmpop(e *Engine, args [][]byte) Reply {
 	if r != nil {
 		return *r
 	}
-	if block {
-		if r := e.parseTimeout(args[1]); r != nil {
-			return *r
-		}
+	if !block {
+		return e.zpopGeneric(keys, where, count, true)
 	}
-	return e.zpopGeneric(keys, where, count, true)
+	ms, r := e.parseTimeout(args[1])
+	if r != nil {
+		return *r
+	}
+	return e.zpopBlocking("bzmpop", keys, where, count, true, ms)
+}
+
+// zpopBlocking is blockingGenericZpopCommand: pop from the first key holding a sorted set, or
+// block (blocking.go) and be served from the key that becomes ready.
+func (e *Engine) zpopBlocking(name string, keys [][]byte, max bool, count int64, nested bool, ms int64) Reply {
+	if r := e.zpopGeneric(keys, max, count, nested); r.Kind != KindNilArray {
+		return r
+	}
+	return e.block(name, TypeZSet, keys, nil, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
+		return e.zpopGeneric([][]byte{key}, max, count, nested), true
+	})
 }
 
 // parseMpop parses the common part of ZMPOP/BZMPOP/LMPOP/BLMPOP: numkeys, the keys, the side
@@ -849,10 +862,16 @@ func parseMpop(args [][]byte, numkeysIdx int, lowerA, lowerB string) (keys [][]b
 
 // BZPOPMIN / BZPOPMAX key [key ...] timeout.
 func cmdBzpop(e *Engine, args [][]byte) Reply {
-	if r := e.parseTimeout(args[len(args)-1]); r != nil {
+	ms, r := e.parseTimeout(args[len(args)-1])
+	if r != nil {
 		return *r
 	}
-	return e.zpopGeneric(args[1:len(args)-1], eqFold(args[0], "bzpopmax"), 1, false)
+	max := eqFold(args[0], "bzpopmax")
+	name := "bzpopmin"
+	if max {
+		name = "bzpopmax"
+	}
+	return e.zpopBlocking(name, args[1:len(args)-1], max, 1, false, ms)
 }
 
 // weightedScore is an input element's contribution: its score (1 for AGGREGATE COUNT) times the

@@ -108,12 +108,12 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 	}
 	c := lookupCommand(args[0])
 	if c == nil || !e.ver.Has(c.Since) {
-		return errUnknownCommand(args)
+		return e.unknownCommand(args) // command_docs.go: Redis's error, or "not simulated yet"
 	}
 	if c.Sub != nil && len(args) >= 2 {
 		sub := c.Sub[strings.ToLower(string(args[1]))]
 		if sub == nil || !e.ver.Has(sub.Since) {
-			return errUnknownSubcommand(c, args[1])
+			return e.unknownSubcommand(c, args)
 		}
 		if !arityOK(sub.Arity, len(args)) {
 			return errArity(sub.FullName())
@@ -167,7 +167,7 @@ func cleanErr(s string) string {
 	}, s)
 }
 
-// Shared error replies (REDIS-FACTS §0.3).
+// Shared error replies (server.c createSharedObjects; docs/internals.md §Errors).
 var (
 	ErrWrongType  = Err("WRONGTYPE Operation against a key holding the wrong kind of value")
 	ErrSyntax     = Err("ERR syntax error")

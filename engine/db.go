@@ -48,13 +48,15 @@ func (e *Engine) lookupType(key []byte, t ObjType) (o *Object, wrongType bool) {
 	return o, false
 }
 
-// add stores a new key (it must not exist).
+// add stores a new key (it must not exist). Like dbAdd it signals the key as ready for the
+// clients blocked on it (blocking.go).
 func (e *Engine) add(key []byte, o *Object) {
 	e.db.keys[string(key)] = o
 	e.emit(KeyEvent{Key: string(key), Action: "created", Type: o.Type.String()})
 	if e.watching() {
 		e.signalModified(string(key))
 	}
+	e.signalReady(string(key), o.Type)
 }
 
 // setKey is Redis's setKey: store o under key, replacing any value; the TTL is cleared unless
@@ -68,6 +70,7 @@ func (e *Engine) setKey(key []byte, o *Object, keepTTL bool) {
 		e.emit(KeyEvent{Key: k, Action: "overwritten", Type: o.Type.String()})
 	} else {
 		e.emit(KeyEvent{Key: k, Action: "created", Type: o.Type.String()})
+		e.signalReady(k, o.Type) // dbAdd; an overwrite signals nothing (7.0's dbOverwrite)
 	}
 	if !keepTTL {
 		e.removeExpire(k)

@@ -6,7 +6,7 @@ import (
 )
 
 // Doubles: how sorted-set scores (and other doubles) are parsed and printed per profile
-// (REDIS-FACTS §7.2, §7.3; util.c d2string/double2ll/string2d, networking.c addReplyDouble).
+// (docs/internals.md §Skiplist and doubles; util.c d2string/double2ll/string2d, networking.c addReplyDouble).
 //
 // Printing:
 //   - 7.0 replies (addReplyDouble, RESP2): "inf"/"-inf", otherwise printf("%.17g") — even for
@@ -96,7 +96,7 @@ func (e *Engine) doubleReply(d float64) Reply {
 }
 
 // appendShortest is fpconv_dtoa (7.2+): the shortest round-trip digits (Grisu2; identical to
-// Go's shortest formatting, REDIS-FACTS §7.3) laid out as plain integer, plain decimal or
+// Go's shortest formatting, docs/internals.md §Skiplist and doubles) laid out as plain integer, plain decimal or
 // scientific notation with an exponent without leading zeros.
 func appendShortest(dst []byte, d float64) []byte {
 	var buf [32]byte

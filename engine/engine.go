@@ -45,6 +45,9 @@ type Options struct {
 type Result struct {
 	Reply  Reply
 	Events []Event
+	// Blocked: the command waits (a Client with Blocking set, blocking.go); Reply means nothing
+	// and the real reply comes later through Client.OnWake.
+	Blocked bool
 }
 
 // Engine is one simulated redis-server.
@@ -67,6 +70,14 @@ type Engine struct {
 	implicit *Client
 	client   *Client
 	wst      watchState
+	// blk is the blocking table (blocking.go); blocker is the client whose command runs now and
+	// may block; inMultiExec is set while EXEC runs its queue (blocking denied).
+	blk         blockTable
+	blocker     *Client
+	blockArgs   [][]byte // the blocker's command
+	running     []byte   // name of the command Exec runs (a blocking command called by another may not block)
+	execDepth   int      // exec nesting (a command run from inside another may not block)
+	inMultiExec bool
 	// lua is the scripting state (script.go), mon what other goroutines may read of it.
 	lua *scriptState
 	mon ScriptMonitor
@@ -138,7 +149,11 @@ func (e *Engine) Exec(args [][]byte) (res Result) {
 		return e.client.Exec(args)
 	}
 	if e.implicit == nil && (len(args) == 0 || txKind(args[0]) == txNone) {
-		return e.exec(args) // no transaction state yet: the plain path
+		res = e.exec(args) // no transaction state yet: the plain path
+		if len(e.blk.ready) > 0 {
+			res.Events = append(res.Events, e.handleBlocked()...)
+		}
+		return res
 	}
 	return e.implicitClient().Exec(args)
 }
@@ -146,11 +161,18 @@ func (e *Engine) Exec(args [][]byte) (res Result) {
 // exec runs one command outside any transaction logic.
 func (e *Engine) exec(args [][]byte) (res Result) {
 	e.events = nil
+	running := e.running
+	if len(args) > 0 {
+		e.running = args[0]
+	}
+	e.execDepth++
 	defer func() {
 		if p := recover(); p != nil {
 			res = Result{Reply: Err(fmt.Sprintf("ERR redscope internal error: %v", p)), Events: e.events}
 		}
 		e.events = nil
+		e.running = running
+		e.execDepth--
 	}()
 	if e.watching() {
 		return Result{Reply: e.dispatchWatched(args), Events: e.events}

@@ -9,7 +9,7 @@ import (
 )
 
 // [7.0.15]: read from Debian's redis-server 7.0.15 (16-byte quantum), also lines of
-// testdata/transcripts/diff/hash.txt. [facts]: REDIS-FACTS.md (8-byte quantum, 7.4 source).
+// testdata/transcripts/diff/hash.txt. [facts]: docs/internals.md rules (8-byte quantum, 7.4 source).
 
 func TestHashListpackThresholds70(t *testing.T) {
 	e := newSetEngine(V70, alloc.Jemalloc16)
@@ -60,7 +60,7 @@ func TestHashHFEListpackEx74(t *testing.T) {
 	e.Do("HEXPIRE", "h2", "100", "FIELDS", "1", "field1")
 	wantEnc(t, e, "h2", "listpackex")
 	wantMem(t, e, 144, "h2") // [facts]
-	// TTL order (§5.2 example)
+	// TTL order: by TTL, no-TTL fields last (docs/internals.md §Hash field expiry)
 	doInt(t, e, "HSET", "h", "a", "1", "b", "2", "c", "3", "d", "4")
 	keys := func() string { return strings.Join(replyStrings(e.Do("HKEYS", "h")), " ") }
 	steps := []struct {

@@ -61,7 +61,7 @@ func TestBitScanEvent(t *testing.T) {
 		{[]string{"BITCOUNT", "c"}, BitScanEvent{Key: "c", Cmd: "bitcount", First: 0, Last: 23, Result: 12}},
 		{[]string{"BITCOUNT", "c", "1", "1"}, BitScanEvent{Key: "c", Cmd: "bitcount", First: 8, Last: 15, Result: 4}},
 		{[]string{"BITCOUNT", "c", "5", "30", "BIT"}, BitScanEvent{Key: "c", Cmd: "bitcount", First: 5, Last: 23, Result: 7}},
-		// REDIS-FACTS §3.3 on \xff\xf0\x00: BITPOS b 1 7 15 BIT = 7, BITPOS b 0 7 15 BIT = 12.
+		// On \xff\xf0\x00 (as in diff/bitmap.txt): BITPOS b 1 7 15 BIT = 7, BITPOS b 0 7 15 BIT = 12.
 		{[]string{"BITPOS", "c", "1", "7", "15", "BIT"}, BitScanEvent{Key: "c", Cmd: "bitpos", Bit: 1, First: 7, Last: 15, Result: 7}},
 		{[]string{"BITPOS", "c", "0", "7", "15", "BIT"}, BitScanEvent{Key: "c", Cmd: "bitpos", Bit: 0, First: 7, Last: 15, Result: 12}},
 		{[]string{"BITPOS", "c", "1", "2"}, BitScanEvent{Key: "c", Cmd: "bitpos", Bit: 1, First: 16, Last: 23, Result: -1}},

@@ -15,7 +15,7 @@ import (
 )
 
 // Values below were checked on Debian's redis-server 7.0.15 (jemalloc, 16-byte quantum) unless
-// marked as derived from REDIS-FACTS §4 (7.2+ growth, 8-byte quantum).
+// marked as derived from the rules in docs/internals.md §HyperLogLog (7.2+ growth, 8-byte quantum).
 
 func newHLLEngine() *Engine { return New(Options{Version: V70, Allocator: alloc.Jemalloc16}) }
 
@@ -110,7 +110,7 @@ func TestHLLFirstAdd(t *testing.T) {
 	}
 }
 
-// TestHLLSequence: "1".."n", one element per PFADD (REDIS-FACTS §4.4/§4.5, checked on 7.0.15).
+// TestHLLSequence: "1".."n", one element per PFADD (docs/internals.md §HyperLogLog, checked on 7.0.15).
 func TestHLLSequence(t *testing.T) {
 	e := newHLLEngine()
 	for i := 1; i <= 1000; i++ {
@@ -193,7 +193,7 @@ func TestHLLDense88(t *testing.T) {
 	}
 }
 
-// TestHLL72Growth: 7.2+ sparse growth, 8-byte quantum (REDIS-FACTS §4.4).
+// TestHLL72Growth: 7.2+ sparse growth, 8-byte quantum (docs/internals.md §HyperLogLog).
 func TestHLL72Growth(t *testing.T) {
 	e := New(Options{Version: V72})
 	e.Do("PFADD", "hx", "a")

@@ -46,7 +46,7 @@ func TestListQuicklistMemory70(t *testing.T) {
 	}
 }
 
-// 7.2: listpack ↔ quicklist, stepping across both thresholds (REDIS-FACTS §5.5 [run]: the 80th
+// 7.2: listpack ↔ quicklist, stepping across both thresholds (docs/internals.md §Encodings: the 80th
 // 100-byte push converts, 7 + 79·103 + 100 = 8244 > 8192; popping converts back at 39 elements,
 // 7 + 39·103 = 4024 ≤ 4096).
 func TestListConversions72(t *testing.T) {

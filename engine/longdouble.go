@@ -5,7 +5,7 @@ import (
 )
 
 // Long double arithmetic as INCRBYFLOAT / HINCRBYFLOAT / INCREX BYFLOAT do it on x86-64 Linux
-// (REDIS-FACTS §13.2): the x87 80-bit extended format — a 64-bit mantissa with an explicit
+// (docs/internals.md §Counters): the x87 80-bit extended format — a 64-bit mantissa with an explicit
 // integer bit, exponents from −16382 (normal) down to 2^−16445 (the smallest subnormal) and
 // up to 2^16384 (overflow to infinity) — with round-to-nearest-even, glibc's correctly rounded
 // strtold for parsing, and snprintf("%.17Lf") for printing.

@@ -2,7 +2,7 @@ package engine
 
 import "redscope/engine/sds"
 
-// MEMORY USAGE, as Redis computes it (REDIS-FACTS §1.3, §1.4, §6).
+// MEMORY USAGE, as Redis computes it (object.c objectComputeSize; docs/internals.md §Strings, §Encodings).
 //
 // 7.x (profiles 7.0–7.4): value + usable(key sds) + 24 (the keyspace dictEntry), where the value
 // counts its robj (16 bytes) — an embstr is one allocation robj+sds8, usable(16+3+len+1). A 7.0
@@ -50,6 +50,8 @@ func (e *Engine) objectMemory(key []byte, o *Object, samples int) int64 {
 		return e.keyEntryOverhead(key, o) + e.zsetMemory(o, samples)
 	case TypeList:
 		return e.keyEntryOverhead(key, o) + e.listMemory(o, samples)
+	case TypeStream:
+		return e.keyEntryOverhead(key, o) + e.streamMemory(o, samples)
 	case TypeBloom:
 		return e.bloomMemory(key, o)
 	}

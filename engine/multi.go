@@ -21,6 +21,8 @@ package engine
 //     expired when WATCHed is not touched by its own deletion; a key alive at WATCH that has
 //     expired by EXEC aborts it (7.0's isWatchedKeyExpired).
 //   - Nothing is checked while nobody watches: one length test on the hot path.
+//   - A blocking command never blocks in EXEC: it answers at once (blocking.go); the keys the
+//     transaction made ready are served after EXEC, like after any command (Client.Exec).
 
 import (
 	"hash/maphash"
@@ -70,6 +72,16 @@ type Client struct {
 	watched  []*watchedKey
 	// FrontEnd answers the commands of the layer above (nil: none).
 	FrontEnd FrontEnd
+	// ID names the client in trace events (the RESP server's connection id).
+	ID int64
+	// Blocking: the layer above can park this client, so its blocking commands wait
+	// (blocking.go) instead of answering at once. OnWake receives the reply of a blocked command
+	// when it ends (served, timed out, unblocked); it is called while the engine runs another
+	// client's command and must not call into the engine. Without OnWake, TakeWoken has it.
+	Blocking bool
+	OnWake   func(Result)
+	blk      *blockState
+	woken    *Result
 }
 
 type watchKey struct {
@@ -148,8 +160,14 @@ func (c *Client) Reset() {
 	}
 }
 
-// Close releases the client's watched keys (a closed connection).
-func (c *Client) Close() { c.discard() }
+// Close releases the client's watched keys and, if it was blocked, its place in the blocking
+// table, without answering (a closed connection).
+func (c *Client) Close() {
+	c.discard()
+	c.e.unblock(c)
+}
+
+var errClientBlocked = Err("ERR redscope: this client is blocked; its commands wait until it is served")
 
 type txCmd uint8
 
@@ -194,6 +212,17 @@ func txKind(name []byte) txCmd {
 // Exec runs one command for the client: transaction commands here, the others queued inside
 // MULTI or run on the engine.
 func (c *Client) Exec(args [][]byte) Result {
+	if c.blk != nil {
+		return Result{Reply: errClientBlocked}
+	}
+	res := c.exec1(args)
+	if len(c.e.blk.ready) > 0 {
+		res.Events = append(res.Events, c.e.handleBlocked()...)
+	}
+	return res
+}
+
+func (c *Client) exec1(args [][]byte) Result {
 	if len(args) == 0 {
 		return Result{Reply: NilReply}
 	}
@@ -206,6 +235,13 @@ func (c *Client) Exec(args [][]byte) Result {
 		return Result{Reply: c.queueCmd(args)}
 	}
 	if kind == txNone {
+		if c.Blocking {
+			c.e.blocker, c.e.blockArgs = c, args
+			res := c.run(args)
+			c.e.blocker, c.e.blockArgs = nil, nil
+			res.Blocked = c.blk != nil
+			return res
+		}
 		return c.run(args)
 	}
 	if kind == txExec && c.multi && len(args) == 1 {
@@ -282,12 +318,12 @@ func (c *Client) check(args [][]byte) (Reply, bool) {
 	e := c.e
 	cmd := lookupCommand(args[0])
 	if cmd == nil || !e.ver.Has(cmd.Since) {
-		return errUnknownCommand(args), false
+		return e.unknownCommand(args), false
 	}
 	if cmd.Sub != nil && len(args) >= 2 {
 		sub := cmd.Sub[strings.ToLower(string(args[1]))]
 		if sub == nil || !e.ver.Has(sub.Since) {
-			return errUnknownSubcommand(cmd, args[1]), false
+			return e.unknownSubcommand(cmd, args), false
 		}
 		if !arityOK(sub.Arity, len(args)) {
 			return errArity(sub.FullName()), false
@@ -370,6 +406,8 @@ func (c *Client) execTx() Result {
 	c.queue = nil
 	out := make([]Reply, len(q))
 	var events []Event
+	c.e.inMultiExec = true
+	defer func() { c.e.inMultiExec = false }()
 	for i, args := range q {
 		c.selectDB()
 		res := c.run(args)
@@ -608,7 +646,8 @@ func (e *Engine) watchAfter(args [][]byte, cmd *Command, r Reply, fps []fingerpr
 		after := e.fingerprint(before.db, before.key, before.pos)
 		changed := after.present != before.present || after.expire != before.expire ||
 			after.digest != before.digest
-		if !changed && after.present && !r.IsError() && r.Kind != KindNil {
+		// (a nil or a nil array: nothing was written, e.g. BLMOVE that blocked or timed out)
+		if !changed && after.present && !r.IsError() && r.Kind != KindNil && r.Kind != KindNilArray {
 			switch {
 			case after.opaque:
 				changed = cmd != nil && cmd.Flags&FlagWrite != 0
@@ -689,6 +728,11 @@ func (e *Engine) valueDigest(db int, key string, o *Object) (sum uint64, opaque 
 		return e.replyDigest(db, "lrange", key, "0", "-1")
 	case TypeZSet:
 		return e.replyDigest(db, "zrange", key, "0", "-1", "withscores")
+	case TypeStream:
+		// The entries only: Redis signals a stream key when entries are added or removed (XADD,
+		// XDEL, XTRIM), not for consumer-group changes (XREADGROUP, XACK, XCLAIM, XGROUP SETID)
+		// nor XSETID.
+		return e.replyDigest(db, "xrange", key, "-", "+")
 	}
 	return 0, true
 }

@@ -17,10 +17,11 @@ const (
 	TypeSet
 	TypeZSet
 	TypeHash
+	TypeStream
 )
 
 func (t ObjType) String() string {
-	names := [...]string{"string", "list", "set", "zset", "hash"}
+	names := [...]string{"string", "list", "set", "zset", "hash", "stream"}
 	if int(t) < len(names) {
 		return names[t]
 	}
@@ -44,10 +45,11 @@ const (
 	EncListpackEx
 	EncIntset
 	EncSkiplist
+	EncStream
 )
 
 func (c Encoding) String() string {
-	return [...]string{"raw", "int", "embstr", "hashtable", "quicklist", "listpack", "listpackex", "intset", "skiplist"}[c]
+	return [...]string{"raw", "int", "embstr", "hashtable", "quicklist", "listpack", "listpackex", "intset", "skiplist", "stream"}[c]
 }
 
 // Object is one value (robj). Strings keep their bytes in Buf and their modelled sds allocation
@@ -60,7 +62,7 @@ type Object struct {
 	Buf    sds.Buf    // EncRaw, EncEmbstr
 	SDS    sds.Header // EncRaw: the sds allocation; EncEmbstr: Type8 header, Len
 	Val    any        // lists, sets, zsets, hashes
-	// Expirable: in the 8.x kvobj layout (REDIS-FACTS §1.4) the object carries an 8-byte expire
+	// Expirable: in the 8.x kvobj layout (docs/internals.md §Strings) the object carries an 8-byte expire
 	// field. Set when the object was created for a key with a TTL or when a TTL was added later
 	// (memory.go kvobjExpireSlot); it stays set when the TTL is removed. See kvobjUsable.
 	Expirable bool

@@ -1217,6 +1217,19 @@ func luaArgs(L *lua.LState) ([][]byte, string) {
 	return argv, ""
 }
 
+// blockingNoScript70: the blocking commands 7.0 flags noscript and 7.2 allows in scripts (where
+// they answer at once, as their timeout would).
+var blockingNoScript70 = map[string]bool{"blpop": true, "brpop": true, "brpoplpush": true, "blmove": true,
+	"bzpopmin": true, "bzpopmax": true}
+
+// deniedInScripts is the CMD_NOSCRIPT test of scriptCall for the profile.
+func (e *Engine) deniedInScripts(c *Command) bool {
+	if blockingNoScript70[c.Name] && c.parent == nil {
+		return !e.ver.Has(V72)
+	}
+	return c.Flags&FlagNoScript != 0
+}
+
 // mayReplicate: the commands scripts treat as writes besides the write commands (CMD_MAY_REPLICATE
 // in 7.0.15's command table).
 var mayReplicate = map[string]bool{"pfcount": true, "publish": true, "spublish": true}
@@ -1265,7 +1278,7 @@ func (e *Engine) luaRedisCall(L *lua.LState, raise bool) int {
 		return fail("Unknown Redis command called from script")
 	case !arityOK(cmd.Arity, len(argv)):
 		return fail("Wrong number of args calling Redis command from script")
-	case cmd.Flags&FlagNoScript != 0:
+	case e.deniedInScripts(cmd):
 		return fail("This Redis command is not allowed from script")
 	case run.readOnly && (cmd.Flags&FlagWrite != 0 || mayReplicate[cmd.FullName()]):
 		return fail("Write commands are not allowed from read-only scripts.")

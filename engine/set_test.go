@@ -9,7 +9,7 @@ import (
 
 // Figures marked [7.0.15] were read from Debian's redis-server 7.0.15 (16-byte jemalloc quantum)
 // with redis-cli; they are also lines of testdata/transcripts/diff/set.txt. Figures marked
-// [facts] come from REDIS-FACTS.md (Redis's bundled jemalloc, 8-byte quantum).
+// [facts] follow from the rules in docs/internals.md (Redis's bundled jemalloc, 8-byte quantum).
 
 func newSetEngine(v Version, a alloc.Allocator) *Engine {
 	return New(Options{Version: v, Allocator: a, Seed: 42})
@@ -73,7 +73,7 @@ func TestSetIntsetWidthsAndHashtable70(t *testing.T) {
 	wantEnc(t, e, "s", "hashtable")
 	wantMem(t, e, 400, "s", "SAMPLES", "0") // [7.0.15] presized 8 buckets, 7 members
 	doInt(t, e, "SREM", "s", "a")
-	wantEnc(t, e, "s", "hashtable") // never back (§5.6)
+	wantEnc(t, e, "s", "hashtable") // never back (docs/internals.md §Encodings)
 	// 7.0 ignores the size hint: 600 duplicates stay an intset.
 	args := []string{"SADD", "one"}
 	for i := 0; i < 600; i++ {

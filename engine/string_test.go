@@ -10,7 +10,7 @@ import (
 
 // Expected replies below were produced by Debian's redis-server 7.0.15 (jemalloc with the
 // 16-byte quantum) through `redis-cli --no-raw`, unless a comment says they come from
-// REDIS-FACTS.md or the course article (8.x profiles, no server here).
+// the rules in docs/internals.md or the course article (8.x profiles, no server here).
 
 func newStrEngine(v Version) (*Engine, *ManualClock) {
 	clk := &ManualClock{Ms: StartMs}
@@ -327,7 +327,7 @@ func TestMemoryUsage88Article(t *testing.T) {
 	}
 }
 
-// REDIS-FACTS §1.4: the 8.x kvobj embeds the key; embstr only when the whole object fits 64 B.
+// docs/internals.md §Strings: the 8.x kvobj embeds the key; embstr only when the whole object fits 64 B.
 func TestKVObj8x(t *testing.T) {
 	e := New(Options{Version: V88})
 	e.Do("set", "foo", "bar")
@@ -373,7 +373,7 @@ func TestKVObj8x(t *testing.T) {
 	}
 }
 
-// REDIS-FACTS §12 and the article's TTL table, on a key with EX 100.
+// docs/internals.md §TTL and the article's TTL table, on a key with EX 100.
 func TestTTLKeptOrCleared(t *testing.T) {
 	cases := []struct {
 		cmd  string
@@ -495,7 +495,7 @@ func TestVersionGating(t *testing.T) {
 	}
 }
 
-// REDIS-FACTS §10 and the article's CAS transcript (02c-cas.txt).
+// docs/internals.md §Newer string commands and the article's CAS transcript (02c-cas.txt).
 func TestCAS84(t *testing.T) {
 	e, _ := newStrEngine(V84)
 	e.db.keys["l"] = &Object{Type: TypeList, Enc: EncQuicklist}
@@ -551,7 +551,7 @@ msetex 1 b 8 GET => (error) ERR syntax error
 `)
 }
 
-// The article's INCREX transcripts (REDIS-FACTS §10.5).
+// The article's INCREX transcripts (docs/internals.md §Newer string commands).
 func TestIncrex88(t *testing.T) {
 	e, clk := newStrEngine(V88)
 	script(t, e, `

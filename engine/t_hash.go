@@ -7,8 +7,8 @@ import (
 	"redscope/engine/listpack"
 )
 
-// The hash value type (t_hash.c of 7.0.15 / 7.2.6 / 7.4.1, re-implemented from REDIS-FACTS §5.2,
-// §6, §9):
+// The hash value type (t_hash.c of 7.0.15 / 7.2.6 / 7.4.1, re-implemented from
+// docs/internals.md §Encodings, §Hash field expiry):
 //
 //   - listpack: field, value, field, value, … (at most hash-max-listpack-entries fields, fields
 //     and values of at most hash-max-listpack-value bytes);

@@ -7,7 +7,7 @@ import (
 	"redscope/engine/quicklist"
 )
 
-// Lists (t_list.c of 7.0.15 / 7.2.6, REDIS-FACTS §5.5, §6).
+// Lists (t_list.c of 7.0.15 / 7.2.6, docs/internals.md §Encodings).
 //
 // 7.0: every list is a quicklist (quicklist.Rules70). 7.2+: a new list is a plain listpack; it
 // becomes a quicklist when lpBytes + the pushed arguments' bytes (or the entry count, for a
@@ -36,6 +36,18 @@ type QuicklistEvent struct {
 }
 
 func (QuicklistEvent) Kind() string { return "quicklist" }
+
+// ListEvent: one element entered or left a list at an end (LPUSH/RPUSH, LPOP/RPOP and the two
+// halves of LMOVE/RPOPLPUSH), in the order it happened: the list scene moves it.
+type ListEvent struct {
+	Key   string
+	Op    string // "push" or "pop"
+	Head  bool   // at the head (LPUSH, LPOP, LMOVE … LEFT), else the tail
+	Value string // the element
+	Len   int    // the list's length after
+}
+
+func (ListEvent) Kind() string { return "list" }
 
 func (e *Engine) quicklistRules() quicklist.Rules {
 	switch {
@@ -212,6 +224,9 @@ func (l *listValue) tryConvertQuicklist(o *Object) {
 
 // push is listTypePush.
 func (l *listValue) push(v []byte, head bool) {
+	if l.e != nil && l.e.tracing {
+		defer func() { l.e.emit(ListEvent{Key: l.key, Op: "push", Head: head, Value: string(v), Len: l.length()}) }()
+	}
 	if l.lp != nil {
 		var ch listpack.Change
 		if head {
@@ -230,7 +245,14 @@ func (l *listValue) push(v []byte, head bool) {
 }
 
 // pop is listTypePop: the value and whether it was stored as an integer.
-func (l *listValue) pop(head bool, dst []byte) ([]byte, bool) {
+func (l *listValue) pop(head bool, dst []byte) (v []byte, isInt bool) {
+	if l.e != nil && l.e.tracing {
+		defer func() {
+			if v != nil || isInt {
+				l.e.emit(ListEvent{Key: l.key, Op: "pop", Head: head, Value: string(v), Len: l.length()})
+			}
+		}()
+	}
 	if l.lp != nil {
 		p := l.lp.Seek(0)
 		if !head {
@@ -254,7 +276,7 @@ func (l *listValue) pop(head bool, dst []byte) ([]byte, bool) {
 		end = quicklist.Head
 	}
 	// Whether the element was an integer: look before popping.
-	isInt := false
+	isInt = false
 	var n *quicklist.Node
 	if head {
 		n = l.ql.Head()
@@ -269,7 +291,7 @@ func (l *listValue) pop(head bool, dst []byte) ([]byte, bool) {
 		}
 		_, _, isInt, _ = lp.Get(p)
 	}
-	v, _ := l.ql.Pop(end, dst)
+	v, _ = l.ql.Pop(end, dst)
 	return v, isInt
 }
 
@@ -396,4 +418,122 @@ func qlDir(d int) quicklist.Direction {
 		return quicklist.FromTail
 	}
 	return quicklist.FromHead
+}
+
+// ListNode is one node of a list as PeekList reports it: a quicklist node (a listpack, or one
+// plain element), or the whole listpack of a listpack-encoded list.
+type ListNode struct {
+	Plain   bool
+	Header  []byte      // a packed node's 6 header bytes: total bytes and entry count, little-endian
+	Bytes   int         // node->sz: the listpack's total bytes (header 6 + entries + end 1), or the plain element's length
+	Usable  int         // the allocation's size class
+	Count   int         // elements in the node
+	Entries []ListEntry // the first elements of the node (at most PeekList's perNode)
+}
+
+// ListEntry is one element of a node with the bytes its listpack entry takes (encoding + data +
+// backlen): "hello" is 7 bytes (1 + 5 + 1), the integer 42 is 2 (one 7-bit int byte + backlen).
+type ListEntry struct {
+	Value  string
+	Int    bool
+	Size   int
+	Offset int    // byte offset of the entry in its listpack (what ListpackEvent.Offset names)
+	Enc    string // the listpack encoding: "6bit-str", "7bit-uint", "16bit-int", …
+	Head   int    // bytes of the encoding header (a 7-bit uint or 13-bit int is all header)
+	Back   int    // bytes of the backlen
+	Raw    []byte // the entry's first bytes as stored (at most 16)
+}
+
+// ListView is a list's storage: its nodes head first. A long quicklist reports its first nodes and
+// its tail node; NodeCount counts them all.
+type ListView struct {
+	Quicklist bool // EncQuicklist (else a single listpack, 7.2+)
+	Len       int
+	Fill      int // list-max-listpack-size of the quicklist (or of the config, for a listpack)
+	NodeCount int
+	Nodes     []ListNode // at most maxNodes: the first maxNodes−1 and the tail
+	Skipped   int        // nodes between them that are not reported
+}
+
+// PeekList reads a list's nodes without side effects (no lazy expiry, no events); ok is false
+// when key does not hold a list. perNode bounds the entries reported per node, maxNodes the
+// nodes.
+func (e *Engine) PeekList(key []byte, perNode, maxNodes int) (v ListView, ok bool) {
+	o := e.Peek(key)
+	if o == nil || o.Type != TypeList {
+		return v, false
+	}
+	l, ok := o.Val.(*listValue)
+	if !ok {
+		return v, false
+	}
+	maxNodes = max(maxNodes, 2)
+	v.Len = l.length()
+	if l.lp != nil {
+		v.Fill = int(e.cfg.Int("list-max-listpack-size"))
+		v.NodeCount = 1
+		v.Nodes = []ListNode{e.lpNode(l.lp, perNode)}
+		return v, true
+	}
+	v.Quicklist, v.Fill, v.NodeCount = true, l.ql.Fill(), l.ql.NodeCount()
+	i := 0
+	for n := l.ql.Head(); n != nil; n = n.Next() {
+		if i < maxNodes-1 || n.Next() == nil {
+			var ln ListNode
+			if n.IsPlain() {
+				ln = ListNode{Plain: true, Bytes: n.Size(), Usable: n.Usable(e.alloc), Count: 1}
+				if perNode > 0 {
+					b := n.PlainBytes()
+					ln.Entries = []ListEntry{{Value: string(b[:min(len(b), 64)]), Size: len(b)}}
+				}
+			} else {
+				ln = e.lpNode(n.Listpack(), perNode)
+				ln.Bytes, ln.Usable = n.Size(), n.Usable(e.alloc)
+			}
+			v.Nodes = append(v.Nodes, ln)
+		} else {
+			v.Skipped++
+		}
+		i++
+	}
+	return v, true
+}
+
+func (e *Engine) lpNode(lp *listpack.Listpack, perNode int) ListNode {
+	work := lp.Work // reading is not the command's work
+	defer func() { lp.Work = work }()
+	n := ListNode{Bytes: lp.TotalBytes(), Usable: lp.Usable(e.alloc), Count: lp.Len(), Header: append([]byte(nil), lp.Bytes()[:listpack.HeaderSize]...)}
+	for p := lp.First(); p >= 0 && len(n.Entries) < perNode; p = lp.Next(p) {
+		s, iv, isInt, ok := lp.Get(p)
+		if !ok {
+			break
+		}
+		size := lp.EntrySizeAt(p)
+		enc := lp.EncodingAt(p)
+		en := ListEntry{Int: isInt, Size: size, Offset: p, Enc: enc.String(), Raw: append([]byte(nil), lp.Bytes()[p:p+min(size, 16)]...)}
+		switch enc {
+		case listpack.EncUint7:
+			en.Head = 1
+		case listpack.EncInt13:
+			en.Head = 2
+		case listpack.EncStr12:
+			en.Head = 2
+		case listpack.EncStr32:
+			en.Head = 5
+		default:
+			en.Head = 1 // one encoding byte (6-bit strings, 16…64-bit integers)
+		}
+		// size = l + BacklenSize(l), where l (encoding + data) is what the backlen stores
+		en.Back = 1
+		for en.Back < 5 && listpack.BacklenSize(size-en.Back) != en.Back {
+			en.Back++
+		}
+		if isInt {
+			en.Value = strconv.FormatInt(iv, 10)
+		} else {
+			en.Value = string(s[:min(len(s), 64)])
+		}
+		n.Entries = append(n.Entries, en)
+	}
+	return n
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // The set value type and its three encodings (t_set.c of 7.0.15 / 7.2.6 / 7.4.1, re-implemented
-// from the rules in REDIS-FACTS §5.3, §5.6, §8.3):
+// from the rules in docs/internals.md §Encodings, §Dict):
 //
 //   - intset: all members are strict int64s (string2ll) and there are at most
 //     set-max-intset-entries (capped at 2^30) of them;
@@ -21,7 +21,7 @@ import (
 // 7.0 creates an intset when the first member is an integer, else a hashtable; 7.2+ uses the
 // number of members in the command as a size hint (setTypeCreate / setTypeMaybeConvert). A set
 // never goes back to a smaller encoding except through the store commands and SPOP's rebuild
-// (§5.6).
+// (docs/internals.md §Encodings).
 
 // setValue is Object.Val of a set; Object.Enc says which field is live.
 type setValue struct {
@@ -574,7 +574,7 @@ func (v *setValue) CloneValue() any {
 	return n
 }
 
-// setValueMemory is objectComputeSize's set part without the robj (REDIS-FACTS §6.2, §6.3).
+// setValueMemory is objectComputeSize's set part without the robj (docs/internals.md §Encodings).
 func (e *Engine) setValueMemory(o *Object, samples int) int64 {
 	v := sv(o)
 	switch o.Enc {

@@ -10,7 +10,7 @@ import (
 	"redscope/engine/skiplist"
 )
 
-// Sorted sets (t_zset.c of 7.0.15 / 7.2.6, REDIS-FACTS §5.4, §6, §7).
+// Sorted sets (t_zset.c of 7.0.15 / 7.2.6, docs/internals.md §Encodings, §Skiplist and doubles).
 //
 // Two encodings:
 //   - listpack: member, score pairs sorted by (score, member). A score that is integral and
@@ -24,7 +24,7 @@ import (
 // would pass zset-max-listpack-entries (7.0: checked per added member; a new key starts as
 // skiplist when the first member is too long or the entries limit is 0; 7.2+: also when the
 // number of pairs of one ZADD is above the limit — the dict is then pre-sized). Never back
-// (REDIS-FACTS §5.6), except that a new key starts small again.
+// (docs/internals.md §Encodings), except that a new key starts small again.
 
 // ZADD input/output flags.
 const (

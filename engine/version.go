@@ -8,7 +8,7 @@ import "fmt"
 // error), how doubles print (7.0: %.17g; 7.2+: shortest round-trip), HyperLogLog sparse growth
 // (7.0 greedy sdsMakeRoomFor; 7.2+ +min(len,300)), set/list listpack encodings (7.2+), hash field
 // TTLs (7.4+), and the MEMORY USAGE model (7.x: robj + key sds + dictEntry; 8.x: kvobj with the
-// key embedded). See ../shared/REDIS-FACTS.md, appendix B.
+// key embedded). See docs/internals.md §Versions.
 type Version uint16
 
 const (

@@ -31,7 +31,7 @@ func TestDoubleG17MatchesGlibc(t *testing.T) {
 	}
 }
 
-// 7.2+ d2string: REDIS-FACTS §7.3 [run] examples.
+// 7.2+ d2string: the rules of docs/internals.md §Skiplist and doubles (no 7.2 server here).
 func TestDoubleShortest72(t *testing.T) {
 	cases := []struct {
 		v    float64

@@ -98,7 +98,7 @@ func TestZunionstoreModel(t *testing.T) {
 				if wantEnc := map[bool]string{true: "listpack", false: "skiplist"}[len(want) <= 8 && !long]; enc != wantEnc {
 					t.Fatalf("%s %v: encoding %s, want %s", v, sargs, enc, wantEnc)
 				}
-				// A listpack stores -0 as the integer 0 (REDIS-FACTS §5.4).
+				// A listpack stores -0 as the integer 0 (docs/internals.md §Encodings).
 				norm := func(s string) string { return strings.ReplaceAll(s, "\"-0\"", "\"0\"") }
 				if r2 := e.Do("ZRANGE", "dst", "0", "-1", "WITHSCORES"); norm(r2.FormatCLI()) != norm(got.FormatCLI()) {
 					t.Fatalf("%s %v: stored %s, returned %s", v, sargs, r2.FormatCLI(), got.FormatCLI())

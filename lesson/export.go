@@ -36,7 +36,7 @@ func QuoteArgs(args [][]byte) string {
 // transcriptLine normalises one command line for a redis-cli input file; ok=false for what is
 // not a Redis command (ring lines, lines that do not split, empty lines).
 func transcriptLine(line string) (string, bool) {
-	if IsRingLine(line) {
+	if IsRingLine(line) || IsHelpLine(line) {
 		return "", false
 	}
 	args, err := engine.SplitArgs(line)

@@ -14,6 +14,7 @@ type Config struct {
 	Allocator alloc.Allocator // size classes
 	Seed      uint64          // used when the lesson sets none
 	Limits    *Limits         // nil: no limits (native tools); the browser app sets &DefaultLimits
+	Lang      string          // the console's language for HELP and the "not simulated" text (help.go); "en" or vi
 }
 
 // Exchange is one command the player ran and what came back, or one clock move.
@@ -293,6 +294,9 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check) E
 	if IsRingLine(line) {
 		return p.execRing(line, console, checks)
 	}
+	if console && IsHelpLine(line) {
+		return p.execHelp(line) // help.go
+	}
 	if console {
 		p.eng.SetClient(p.console)
 		defer p.eng.SetClient(nil)
@@ -319,6 +323,7 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check) E
 }
 
 func (p *Player) evalChecks(x Exchange, checks []Check) Exchange {
+	x.Reply = LocalReply(x.Reply, p.cfg.Lang) // help.go: "not simulated" in the page's language
 	for _, c := range checks {
 		got := p.measure(c, x.Reply)
 		x.Checks = append(x.Checks, CheckResult{Check: c.String(), OK: got == c.Want, Got: got})

@@ -118,7 +118,7 @@ func TestBitsBitpos(t *testing.T) {
 	if s.Scan == nil || s.Scan.Result != -1 || len(framesAt(s, prims)) != 0 || !strings.Contains(allText(prims), "→ -1") {
 		t.Fatalf("-1: %+v\n%s", s.Scan, allText(prims))
 	}
-	// BITPOS 0 on all ones without an end answers the bit past the string (REDIS-FACTS §3.3).
+	// BITPOS 0 on all ones without an end answers the bit past the string (docs/internals.md §Bitmaps).
 	s, _ = bitsAfter(t, engine.V70, []string{"c"}, `SET c "\xff\xff\xff"`, "BITPOS c 0")
 	if s.Scan == nil || !s.Scan.Past || s.Scan.Result != 24 || s.Reply != "(integer) 24" {
 		t.Fatalf("past: %+v %q", s.Scan, s.Reply)

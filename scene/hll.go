@@ -493,7 +493,7 @@ func HLLBand(truth int64, k float64) (lo, hi float64) {
 	return float64(truth) - d, float64(truth) + d
 }
 
-// DecodeHLL reads the registers of a HyperLogLog string (dense or sparse, REDIS-FACTS §4);
+// DecodeHLL reads the registers of a HyperLogLog string (dense or sparse, docs/internals.md §HyperLogLog);
 // false when p is not a valid HLL.
 func DecodeHLL(p []byte, regs *[HLLRegisters]uint8) bool {
 	if len(p) < 16 || string(p[:4]) != "HYLL" {

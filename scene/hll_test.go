@@ -113,7 +113,7 @@ func TestHLLSparseOpsMatchKey(t *testing.T) {
 	}
 }
 
-// TestHLLFirstOpcodes: PFADD h a then b are the opcodes REDIS-FACTS §4.1 and redis-server
+// TestHLLFirstOpcodes: PFADD h a then b are the opcodes docs/internals.md §HyperLogLog and redis-server
 // 7.0.15 decode (PFDEBUG DECODE h = Z:12711 v:2,1 Z:3068 v:1,1 Z:603, 24 bytes), and the
 // rewrite of the step is the split of the run that held register 15780.
 func TestHLLFirstOpcodes(t *testing.T) {

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"strings"
 
 	"redscope/lesson"
 )
@@ -64,4 +65,29 @@ func (s *Keys) Frame(r Rect, t float64) []Prim {
 		l.text(in.X, y, fmt.Sprintf("… +%d", s.More), f*0.8, Dim, Left, false)
 	}
 	return l
+}
+
+// Focus implements Focuser: the key list, focused on the key the last command touched when one
+// is listed.
+func (s *Keys) Focus() (string, string) { return "keys", "" }
+
+// Describe implements Describer: "3 keys: a (string, embstr), jobs (list, quicklist), …".
+func (s *Keys) Describe() string {
+	if len(s.Rows) == 0 {
+		return tr(s.lang, "The database is empty.", "Cơ sở dữ liệu trống.")
+	}
+	var parts []string
+	for _, k := range s.Rows {
+		parts = append(parts, fmt.Sprintf("%s (%s, %s)", k.Key, k.Type, k.Encoding))
+	}
+	n := len(s.Rows) + s.More
+	word := tr(s.lang, "%d keys", "%d khoá", n)
+	if n == 1 && s.lang == "en" {
+		word = "1 key"
+	}
+	more := ""
+	if s.More > 0 {
+		more = tr(s.lang, ", and %d more", ", và %d khoá nữa", s.More)
+	}
+	return word + ": " + strings.Join(parts, ", ") + more
 }

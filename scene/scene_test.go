@@ -103,7 +103,7 @@ func TestHashBitClass(t *testing.T) {
 	if HashBitClass(14, 1) != BitStop {
 		t.Error("count 1: bit 14 stops the run")
 	}
-	const h = 0x53d2470a9b43b1a7 // REDIS-FACTS §4.1 hash of "a": index 12711, count 2
+	const h = 0x53d2470a9b43b1a7 // docs/internals.md §HyperLogLog: hash of "a": index 12711, count 2
 	if h&0x3fff != 12711 || h>>14&1 != 0 || h>>15&1 != 1 {
 		t.Fatal("test vector does not match the classes")
 	}
@@ -111,7 +111,7 @@ func TestHashBitClass(t *testing.T) {
 
 func TestDecodeHLL(t *testing.T) {
 	var regs [HLLRegisters]uint8
-	// PFADD x a = Z:12711 v:2,1 Z:3672 (REDIS-FACTS §4.1): XZERO 12711, VAL 2 x1, XZERO 3672.
+	// PFADD x a = Z:12711 v:2,1 Z:3672 (docs/internals.md §HyperLogLog): XZERO 12711, VAL 2 x1, XZERO 3672.
 	sparse := []byte("HYLL\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x80")
 	x1 := 12711 - 1
 	x2 := 3672 - 1

@@ -310,11 +310,43 @@ func (s *Server) clientCmd(c *client, args [][]byte) engine.Reply {
 			return r
 		}
 		return clientHelp()
+	case "unblock":
+		return s.clientUnblock(args)
 	case "reply", "kill", "pause", "unpause", "tracking", "trackinginfo", "caching",
-		"getredir", "no-evict", "no-touch", "unblock":
+		"getredir", "no-evict", "no-touch":
 		return engine.Err("ERR redscope does not implement CLIENT " + strings.ToUpper(sub))
 	}
 	return engine.Err("ERR unknown subcommand '" + cleanText(args[1]) + "'. Try CLIENT HELP.")
+}
+
+// clientUnblock is CLIENT UNBLOCK id [TIMEOUT|ERROR] (networking.c, clientCommand): the reason
+// is checked before the id; a blocked client is answered the timeout's nil array or the
+// UNBLOCKED error, and the caller gets 1 (0 when no such client is blocked).
+func (s *Server) clientUnblock(args [][]byte) engine.Reply {
+	if len(args) < 3 {
+		return arityErr("client|unblock")
+	}
+	if len(args) > 4 {
+		return engine.Err("ERR unknown subcommand or wrong number of arguments for '" + cleanText(args[1]) + "'. Try CLIENT HELP.")
+	}
+	withError := false
+	if len(args) == 4 {
+		switch {
+		case eqFold(args[3], "timeout"):
+		case eqFold(args[3], "error"):
+			withError = true
+		default:
+			return engine.Err("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR")
+		}
+	}
+	id, ok := strictInt(args[2])
+	if !ok {
+		return engine.Err("ERR value is not an integer or out of range")
+	}
+	if t := s.clients[id]; t != nil && t.tx != nil && t.tx.Unblock(withError) {
+		return engine.Int(1)
+	}
+	return engine.Int(0)
 }
 
 // clientList implements CLIENT LIST [TYPE normal|master|replica|pubsub] [ID id …].
@@ -367,19 +399,22 @@ func (s *Server) clientLine(c *client, now time.Time) string {
 	if cmd == "" {
 		cmd = "NULL"
 	}
-	flags, multi := "N", -1
+	flags, multi := "", -1
 	if tx := c.tx; tx != nil && c.txEng == s.eng {
-		switch {
-		case tx.InMulti() && tx.Dirty():
-			flags = "xd"
-		case tx.InMulti():
-			flags = "x"
-		case tx.Dirty():
-			flags = "d"
-		}
+		// catClientInfoString's order: x (MULTI), b (blocked), d (dirty CAS).
 		if tx.InMulti() {
+			flags += "x"
 			multi = tx.Queued()
 		}
+		if tx.Blocked() {
+			flags += "b"
+		}
+		if tx.Dirty() {
+			flags += "d"
+		}
+	}
+	if flags == "" {
+		flags = "N"
 	}
 	line := fmt.Sprintf("id=%d addr=%s laddr=%s fd=8 name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=default redir=-1 resp=2",
 		c.id, c.addr, c.laddr, c.name, int64(now.Sub(c.created).Seconds()), int64(now.Sub(c.lastAt).Seconds()), flags, c.db, multi, cmd)
@@ -487,8 +522,16 @@ func (s *Server) info(sections [][]byte) string {
 		kv(b, "connected_clients", len(s.clients))
 		kv(b, "cluster_connections", 0)
 		kv(b, "maxclients", 10000)
-		kv(b, "blocked_clients", 0)
+		kv(b, "client_recent_max_input_buffer", 0)
+		kv(b, "client_recent_max_output_buffer", 0)
+		kv(b, "blocked_clients", e.BlockedClients())
 		kv(b, "tracking_clients", 0)
+		kv(b, "clients_in_timeout_table", e.ClientsInTimeoutTable())
+		if e.Version().Has(engine.V72) {
+			keys, onNoKey := e.BlockingKeys()
+			kv(b, "total_blocking_keys", keys)
+			kv(b, "total_blocking_keys_on_nokey", onNoKey)
+		}
 	})
 	add("memory", func(b *strings.Builder) {
 		data := safeDataset(e)

@@ -5,6 +5,12 @@
 // database, which is made current in the engine before each of its commands. Connection-level
 // commands (HELLO, CLIENT, AUTH, QUIT, RESET, INFO) are answered here with Redis 7's texts; every
 // other command goes to Engine.Exec and its reply is written with Reply.AppendRESP2.
+//
+// Blocking commands (BLPOP … BZMPOP) really wait: when the engine parks a connection's client
+// (Result.Blocked), the connection leaves redcon's loop (blocking.go) and waits, without holding
+// the lock, for its reply — served by another connection's push, timed out, or CLIENT UNBLOCK —
+// while a reader goroutine keeps reading what the client sends (to run after the reply, as Redis
+// keeps a blocked client's query buffer) and notices when it hangs up.
 package server
 
 import (
@@ -33,9 +39,10 @@ type Server struct {
 	totalConns    int64
 	totalCommands int64
 
-	rs     *redcon.Server
-	ln     net.Listener
-	closed bool
+	rs       *redcon.Server
+	ln       net.Listener
+	closed   bool
+	detached map[*client]redcon.DetachedConn // connections that left redcon's loop (blocking.go)
 }
 
 // client is one connection's state.
@@ -57,6 +64,12 @@ type client struct {
 	// is remade when the server's engine is replaced.
 	tx    *engine.Client
 	txEng *engine.Engine
+	// Blocking (blocking.go): parked is set while the client waits in a blocking command;
+	// pending holds the commands read after it; wake receives the blocked command's reply.
+	parked   bool
+	pending  [][][]byte
+	wake     chan engine.Result
+	detached bool
 }
 
 // New makes a server for e. e should use real time (engine.WallClock{}).
@@ -122,6 +135,11 @@ func (s *Server) Close() error {
 	s.mu.Lock()
 	s.closed = true
 	rs := s.rs
+	for _, dc := range s.detached {
+		// Only the socket: its reader fails and serveDetached, which owns the connection's
+		// buffers, ends it (redcon's Close flushes them, which is not safe from here).
+		dc.NetConn().Close()
+	}
 	s.mu.Unlock()
 	if rs != nil {
 		return rs.Close()
@@ -130,7 +148,7 @@ func (s *Server) Close() error {
 }
 
 func (s *Server) accept(conn redcon.Conn) bool {
-	c := &client{conn: conn, addr: conn.RemoteAddr(), created: time.Now()}
+	c := &client{conn: conn, addr: conn.RemoteAddr(), created: time.Now(), wake: make(chan engine.Result, 1)}
 	if nc := conn.NetConn(); nc != nil {
 		c.laddr = nc.LocalAddr().String()
 	}
@@ -150,16 +168,26 @@ func (s *Server) closedConn(conn redcon.Conn, err error) {
 		return
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.detached {
+		return // the connection lives on in serveDetached
+	}
+	s.dropClient(c)
+}
+
+// dropClient forgets a closed connection: its watched keys and its place among the blocked
+// clients (s.mu is held).
+func (s *Server) dropClient(c *client) {
 	delete(s.clients, c.id)
-	if c.tx != nil && c.txEng == s.eng {
-		c.tx.Close() // its watched keys
+	if c.tx != nil {
+		c.tx.Close() // (a client of a replaced engine touches only that engine)
 	}
 	c.tx = nil
-	s.mu.Unlock()
 }
 
 // handle runs cmd and every other command already read from the same pipeline under one
-// acquisition of the engine lock, then hands the replies to redcon, which flushes them.
+// acquisition of the engine lock, then hands the replies to redcon, which flushes them. A
+// command that blocks takes the connection out of redcon's loop (serveDetached).
 func (s *Server) handle(conn redcon.Conn, cmd redcon.Command) {
 	c, ok := conn.Context().(*client)
 	if !ok {
@@ -177,28 +205,68 @@ func (s *Server) handle(conn redcon.Conn, cmd redcon.Command) {
 	}
 	if c.quit {
 		conn.Close()
+		return
+	}
+	if c.parked {
+		s.mu.Lock()
+		c.detached = true
+		dc := conn.Detach()
+		if s.detached == nil {
+			s.detached = map[*client]redcon.DetachedConn{}
+		}
+		s.detached[c] = dc
+		closed := s.closed
+		s.mu.Unlock()
+		if closed {
+			dc.NetConn().Close()
+		}
+		go s.serveDetached(c, dc)
 	}
 }
 
 // runAll runs a pipeline under the engine lock. A panic outside Engine.Exec (which recovers its
-// own) answers an error and closes the connection instead of killing the server.
+// own) answers an error and closes the connection instead of killing the server. When a command
+// blocks, the commands after it are kept (copied: redcon reuses its buffers) in c.pending.
 func (s *Server) runAll(c *client, first [][]byte, rest []redcon.Command) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer func() {
-		if p := recover(); p != nil {
-			c.out = engine.Err(fmt.Sprintf("ERR redscope internal error: %v", p)).AppendRESP2(c.out)
-			c.quit = true
-		}
-	}()
+	defer s.recoverRun(c)
 	now := time.Now()
 	s.run(c, first, now)
 	for i := 0; i < len(rest) && !c.quit; i++ {
+		if c.parked {
+			for _, r := range rest[i:] {
+				c.pending = append(c.pending, copyArgs(r.Args))
+			}
+			return
+		}
 		s.run(c, rest[i].Args, now)
 	}
 }
 
-// run executes one command for c; s.mu is held.
+func (s *Server) recoverRun(c *client) {
+	if p := recover(); p != nil {
+		c.out = engine.Err(fmt.Sprintf("ERR redscope internal error: %v", p)).AppendRESP2(c.out)
+		c.quit = true
+	}
+}
+
+func copyArgs(args [][]byte) [][]byte {
+	n := 0
+	for _, a := range args {
+		n += len(a)
+	}
+	buf := make([]byte, 0, n)
+	out := make([][]byte, len(args))
+	for i, a := range args {
+		buf = append(buf, a...)
+		out[i] = buf[len(buf)-len(a) : len(buf) : len(buf)]
+	}
+	return out
+}
+
+// run executes one command for c; s.mu is held. A command that blocks writes nothing: c.parked
+// is set and its reply comes through c.wake.
 func (s *Server) run(c *client, args [][]byte, now time.Time) {
 	if len(args) == 0 {
 		return
@@ -213,6 +281,10 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 	c.lastCmd = s.intern(args[0])
 	res := tx.Exec(args)
 	c.db = tx.DB()
+	if res.Blocked {
+		c.parked = true
+		return
+	}
 	c.out = res.Reply.AppendRESP2(c.out)
 }
 
@@ -223,6 +295,15 @@ func (s *Server) txClient(c *client) *engine.Client {
 		c.tx, c.txEng = s.eng.NewClient(), s.eng
 		if !c.tx.SetDB(c.db) {
 			c.db = 0
+		}
+		c.tx.ID = c.id
+		c.tx.Blocking = true
+		wake := c.wake
+		c.tx.OnWake = func(r engine.Result) {
+			select {
+			case wake <- r:
+			default: // one reply per blocked command: never reached
+			}
 		}
 		c.tx.FrontEnd = func(args [][]byte, check bool) (engine.Reply, bool) {
 			if check {

@@ -7,6 +7,7 @@ import (
 	"syscall/js"
 
 	"redscope/lesson"
+	"redscope/scene"
 )
 
 // The page API, window.redscope (names are stable; tests and course pages use them):
@@ -20,7 +21,7 @@ import (
 //	step()     → true when a step was applied
 //	back()     → true when it went back
 //	reset()
-//	state()    → {lesson, step, steps, version, allocator, outputs: {commands, keys}}
+//	state()    → {lesson, step, steps, version, allocator, outputs: {commands, keys}, scene, focus}
 //	stats()    → {frames, drawMs, updates, updateMsTotal, drawMsTotal, frameMsAvg, frameMsMedian,
 //	             frameMsPeak, firstDrawMs} (perf.go)
 //	loadSource(text) → "" when the lesson text loaded (as the custom lesson), else the error
@@ -65,7 +66,14 @@ func exportAPI(a *app, g *game) {
 	fn("back", func([]js.Value) any { return a.back() })
 	fn("reset", func([]js.Value) any { a.reset(); return nil })
 	fn("state", func([]js.Value) any {
-		b, err := json.Marshal(a.player.State())
+		// scene and focus: what the canvas draws now (scene.Auto: the typed key's scene).
+		st := struct {
+			lesson.State
+			Scene string `json:"scene"`
+			Focus string `json:"focus"`
+		}{State: a.player.State()}
+		st.Scene, st.Focus = scene.Focus(a.scene)
+		b, err := json.Marshal(st)
 		if err != nil {
 			return nil
 		}

@@ -52,7 +52,7 @@ func newApp() *app {
 	if q.Get("lang") == "en" {
 		a.lang = "en"
 	}
-	cfg := lesson.Config{Version: engine.DefaultVersion, Limits: &lesson.DefaultLimits} // limits.go
+	cfg := lesson.Config{Version: engine.DefaultVersion, Limits: &lesson.DefaultLimits, Lang: a.lang} // limits.go
 	var bad []string
 	if v := q.Get("version"); v != "" {
 		if ver, err := engine.ParseVersion(v); err == nil {
@@ -168,11 +168,11 @@ func (a *app) loadLesson(name string) error {
 	}
 	a.playing = false
 	a.player.Load(l)
-	sc := ""
+	sc, keys := "", []string(nil)
 	if l != nil {
-		sc = l.Scene
+		sc, keys = l.Scene, l.Keys
 	}
-	a.scene = scene.New(sc)
+	a.scene = scene.NewAuto(sc, keys) // the lesson's scene for its steps, the typed key's scene for the console
 	ui.ByID("lesson").SetValue(nameOf(l))
 	a.changed()
 	return nil

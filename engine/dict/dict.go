@@ -6,7 +6,7 @@
 // (Rules), SipHash-1-2 bucket placement keyed per engine seed, iteration in bucket order, SCAN's
 // reverse-binary cursor, and the three random-pick algorithms with their bias — so bucket
 // layouts, iteration orders, SCAN cursors and SRANDMEMBER statistics come out the way a real
-// server's do (REDIS-FACTS §8; dict.c of 7.0.15 and 7.4.1, re-implemented from the rules).
+// server's do (docs/internals.md §Dict; dict.c of 7.0.15 and 7.4.1, re-implemented from the rules).
 package dict
 
 import (

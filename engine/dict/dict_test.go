@@ -221,7 +221,7 @@ func TestNoShrinkWithoutCommandCall70(t *testing.T) {
 	}
 }
 
-// 7.4: shrink inside delete when used×8 ≤ size (REDIS-FACTS §8.1: a 64-bucket set shrinks to 8
+// 7.4: shrink inside delete when used×8 ≤ size (docs/internals.md §Dict: a 64-bucket set shrinks to 8
 // when SREM leaves 8 members). ResizeIfNeeded does nothing under these rules.
 func TestShrinkOnDelete74(t *testing.T) {
 	d := NewSet[string](env74(4))
@@ -525,7 +525,7 @@ func sdsUsable(a alloc.Allocator, n int) int {
 
 // MEMORY USAGE of hashtable sets and hashes on redis-server 7.0.15 (jemalloc 16-byte quantum):
 //   - 129 members m1..m129, one SADD each: 7304 (ht0 128 + ht1 256 = 384 buckets)
-//   - the same after the rehash finished: 6280 (REDIS-FACTS §6.3, 256 buckets)
+//   - the same after the rehash finished: 6280 (256 buckets, docs/internals.md §Encodings)
 //   - 1000 members "member:0001"…: 48296 (1024 buckets)
 //   - HSET h f1 <65 bytes>: 248 (4 buckets)
 //

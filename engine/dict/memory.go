@@ -1,6 +1,6 @@
 package dict
 
-// Memory figures of a dict as MEMORY USAGE counts them (REDIS-FACTS §0.2, §6.3; object.c
+// Memory figures of a dict as MEMORY USAGE counts them (docs/internals.md §Objects, §Encodings; object.c
 // objectComputeSize of 7.0.15 and 7.4.1):
 //
 //	set hashtable   16 (robj) + 56 (dict) + 8 × slots + avg(24 + usable(member sds)) × n

@@ -1,6 +1,6 @@
 package dict
 
-// Random picking, the three algorithms of dict.c (REDIS-FACTS §8.2). Redis draws from three
+// Random picking, the three algorithms of dict.c (docs/internals.md §Dict). Redis draws from three
 // global generators (genrand64 for bucket indexes, libc random() for the chain position, libc
 // rand() in GetFairRandomKey); here all draws come from the Env's *rand.Rand, in the same order
 // and with the same modulo arithmetic, so the statistics (and their bias) are Redis's.

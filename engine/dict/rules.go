@@ -2,7 +2,7 @@ package dict
 
 import "math/rand/v2"
 
-// Rules are the sizing and rehash rules of one Redis generation (REDIS-FACTS §8.1; dict.c of
+// Rules are the sizing and rehash rules of one Redis generation (docs/internals.md §Dict; dict.c of
 // 7.0.15, 7.2.6 and 7.4.1).
 //
 //	                         7.0 / 7.2                          7.4+

@@ -8,7 +8,7 @@ import (
 // SipHash (Aumasson & Bernstein, "SipHash: a fast short-input PRF", 2012), written from the
 // paper's definition. Redis hashes every dict key with SipHash-1-2 (one compression round per
 // 8-byte word, two finalization rounds) keyed with a 16-byte per-process seed
-// (REDIS-FACTS §8.1). SipHash-2-4 is the paper's default; the same routine with other round
+// (siphash.c; docs/internals.md §Dict). SipHash-2-4 is the paper's default; the same routine with other round
 // counts is what the reference test vectors check (siphash_test.go).
 
 // Bytes is the set of key types the dict hashes: strings and byte slices.

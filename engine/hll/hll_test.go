@@ -136,7 +136,7 @@ func TestEstimateVectors(t *testing.T) {
 	if e := Estimate(&h); e != 0 {
 		t.Fatalf("empty: %d", e)
 	}
-	// "1".."n" into a dense HLL (REDIS-FACTS §4.5, run on 7.0.15).
+	// "1".."n" into a dense HLL (docs/internals.md §HyperLogLog, run on 7.0.15).
 	b := make([]byte, DenseSize)
 	copy(b, "HYLL")
 	want := map[int]uint64{1: 1, 7: 7, 100: 100, 1000: 1001, 10000: 9988, 100000: 99562}

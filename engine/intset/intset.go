@@ -5,7 +5,7 @@
 // encoding is the width in bytes (2, 4 or 8). The width is the smallest that holds every member;
 // adding a wider value upgrades the whole set (the new value is then necessarily the smallest or
 // the largest, so it goes first or last) and nothing ever downgrades. Every add and remove reallocs
-// to exactly 8 + n × width, so MEMORY USAGE counts usable(8 + n × width) (REDIS-FACTS §5.3, §6.2).
+// to exactly 8 + n × width, so MEMORY USAGE counts usable(8 + n × width) (docs/internals.md §Encodings).
 // An empty intset (intsetNew) is malloc(8).
 //
 // Verified byte-for-byte against redis-server 7.0.15 with DUMP (RDB type 11 carries these bytes).

@@ -28,7 +28,7 @@ func TestBytesFromServer(t *testing.T) {
 	if !bytes.Equal(s.Bytes(), want) {
 		t.Fatalf("got % x", s.Bytes())
 	}
-	// MEMORY USAGE = 80 on Debian (usable(24) = 32), 72 with the 8-byte quantum (REDIS-FACTS §6.2).
+	// MEMORY USAGE = 80 on Debian (usable(24) = 32), 72 with the 8-byte quantum (docs/internals.md §Encodings).
 	if 16+s.Usable(alloc.Jemalloc16)+8+24 != 80 || 16+s.Usable(alloc.Jemalloc)+8+24 != 72 {
 		t.Fatal("memory")
 	}

@@ -2,7 +2,7 @@
 // compact serialized list behind small hashes, sorted sets, sets (7.2+), lists (7.2+) and every
 // quicklist node.
 //
-// # Layout (REDIS-FACTS §6.1)
+// # Layout (listpack.c; docs/internals.md §Listpack)
 //
 //	[total bytes u32 LE][count u16 LE][entry]…[0xFF]
 //
@@ -41,7 +41,7 @@
 // size and on every shrink (lpInsert, lpShrinkToFit), so the usable size is class(total) except
 // after NewCap with a larger capacity hint. The listpack records the last size asked of the
 // allocator; Usable(a) returns malloc_usable_size of it, which is what MEMORY USAGE counts
-// (REDIS-FACTS §6.2: a listpack hash is 16 + Usable + usable(key sds) + 24).
+// (docs/internals.md §Encodings: a listpack hash is 16 + Usable + usable(key sds) + 24).
 //
 // Verified byte-for-byte against Debian's redis-server 7.0.15 through DUMP (RDB types 16/17/18
 // carry the raw listpack): see engine/quicklist/redis_test.go, run with REDSCOPE_REDIS_PORT set.

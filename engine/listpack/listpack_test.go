@@ -114,7 +114,7 @@ func TestStringLengthClassesAndBacklen(t *testing.T) {
 			t.Fatalf("len %d: Prev gave %d", c.n, p)
 		}
 	}
-	// REDIS-FACTS example: L = 200 → backlen bytes 01 C8.
+	// docs/internals.md §Listpack: L = 200 → backlen bytes 01 C8.
 	buf := make([]byte, 2)
 	putBacklen(buf, 200)
 	if buf[0] != 0x01 || buf[1] != 0xC8 {

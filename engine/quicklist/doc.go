@@ -2,7 +2,7 @@
 // each holding a listpack ("packed") or, for huge elements, one raw element ("plain"). It backs
 // every list in Redis 7.0 and big lists in 7.2+.
 //
-// # Node size rules (REDIS-FACTS §5.5)
+// # Node size rules (quicklist.c; docs/internals.md §Encodings)
 //
 // fill = list-max-listpack-size, clamped to −5..32767. A negative fill is a byte limit per node
 // (−1..−5 → 4, 8, 16, 32, 64 KiB); a positive one is an entry count, with an 8 KiB safety cap on
@@ -27,7 +27,7 @@
 // accepted and ignored, so node bytes are always the raw listpack. Bookmarks (used only by
 // active defrag) are not modelled.
 //
-// # Memory (REDIS-FACTS §6.3)
+// # Memory (object.c objectComputeSize; docs/internals.md §Encodings)
 //
 // MEMORY USAGE of a quicklist = 16 (robj) + 40 (quicklist) + the average of (40 + usable(node
 // allocation)) over the first `samples` nodes × the node count — MemoryUsage computes exactly

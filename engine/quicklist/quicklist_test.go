@@ -50,7 +50,7 @@ func TestNodeFillFromServer(t *testing.T) {
 }
 
 // One 9000-byte element: 7.0 keeps it in a packed node (9014-byte listpack → 10240), MEMORY USAGE
-// 10368 on 7.0.15 [run]; 7.4+ makes it a plain node (9000 → 10240, same figure, REDIS-FACTS §6.3).
+// 10368 on 7.0.15 [run]; 7.4+ makes it a plain node (9000 → 10240, same figure, docs/internals.md §Encodings).
 func TestBigElement(t *testing.T) {
 	big := []byte(strings.Repeat("x", 9000))
 	for _, c := range []struct {

@@ -1,6 +1,6 @@
 package skiplist
 
-// Memory figures (REDIS-FACTS §0.2, §6.3; object.c objectComputeSize).
+// Memory figures (docs/internals.md §Objects, §Encodings; object.c objectComputeSize).
 //
 //	zset skiplist = 16 (robj) + 16 (zset) + 32 (zskiplist) + 56 (dict) + 8 × dict slots
 //	              + usable(header node, 24 + 16 × 32 = 536)

@@ -1,5 +1,5 @@
 // Package skiplist is a faithful model of Redis's zskiplist (t_zset.c), the ordered half of a
-// skiplist-encoded sorted set (REDIS-FACTS §7.1).
+// skiplist-encoded sorted set (docs/internals.md §Skiplist and doubles).
 //
 // A header node with 32 levels, nodes with a random level (P = 1/4, at most 32) drawn from an
 // injected generator, order by (score, member bytes), spans on every forward link so ranks are

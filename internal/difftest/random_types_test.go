@@ -9,7 +9,7 @@ import (
 // small key pool (h0…h3, s0…s3, z0…z3, l0…l3) so values grow past the encoding thresholds; now and
 // then a key of another pool (or of the string pool k0…k5) is used instead, for WRONGTYPE.
 
-var keyPools = []string{"k", "h", "s", "z", "l"}
+var keyPools = []string{"k", "h", "s", "z", "l", "x"}
 
 // anyKey draws a key of any pool.
 func (g *gen) anyKey() string {

@@ -10,6 +10,9 @@
 //	> SET foo bar           a command, split as redis-cli splits it
 //	OK                      expected reply lines, exactly as `redis-cli --no-raw` prints them
 //	> @sort SMEMBERS s      '@sort ' before a command: compare the array reply after sorting
+//	> @clock XPENDING s g - + 9   '@clock ': the reply holds wall-clock readings (idle times,
+//	                        delivery and seen times): in diff files the two servers' integers may
+//	                        differ by up to ClockSlackMs (1 s); everything else must be identical
 //
 // Expected lines are optional in diff files (the real server is the reference) and required in
 // profile files. Blank lines and lines starting with '#' are ignored everywhere. Trailing white
@@ -41,11 +44,12 @@ type File struct {
 
 // Step is one command and what it should answer.
 type Step struct {
-	Line int      // line number of the "> " line
-	Text string   // the command as written, without "> " and "@sort "
-	Args [][]byte // split arguments
-	Sort bool     // compare the array reply's elements as a multiset
-	Want []string // expected redis-cli lines; nil when none were given
+	Line  int      // line number of the "> " line
+	Text  string   // the command as written, without "> " and "@sort "
+	Args  [][]byte // split arguments
+	Sort  bool     // compare the array reply's elements as a multiset
+	Clock bool     // integers are wall-clock readings: compared within ClockSlackMs (diff files)
+	Want  []string // expected redis-cli lines; nil when none were given
 }
 
 // ParseFile reads and parses a transcript file.
@@ -78,6 +82,10 @@ func Parse(name string, r io.Reader) (*File, error) {
 			st := Step{Line: ln}
 			if rest, ok := strings.CutPrefix(text, "@sort "); ok {
 				st.Sort = true
+				text = rest
+			}
+			if rest, ok := strings.CutPrefix(text, "@clock "); ok {
+				st.Clock = true
 				text = rest
 			}
 			st.Text = text

@@ -260,7 +260,7 @@ func TestPerf(t *testing.T) {
 		t.Skip("browser test skipped in -short mode")
 	}
 	if chromiumPath() == "" {
-		t.Skip("no chromium (apt-get install -y chromium)")
+		noChromium(t)
 	}
 	dist := perfDist(t)
 	t.Logf("load average at start: %s", loadAvg())

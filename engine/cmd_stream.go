@@ -1,0 +1,1572 @@
+package engine
+
+import (
+	"bytes"
+	"math"
+	"strings"
+)
+
+// Stream commands: XADD XLEN XRANGE XREVRANGE XREAD XREADGROUP XGROUP XSETID XACK XPENDING
+// XCLAIM XAUTOCLAIM XDEL XTRIM XINFO, answering as Redis 7.0.15 does (t_stream.c), with the
+// 7.2 differences (consumers' active-time / inactive, XCLAIM and XAUTOCLAIM creating the
+// consumer first, the XREADGROUP unbalanced-list text, XSETID's max_deleted_entry_id check), 7.4's
+// XREAD "+" (the last entry) and 8.2's XDELEX / XACKDEL.
+// The structure is in t_stream.go.
+//
+// XREAD / XREADGROUP with BLOCK answer at once when an entry can be served; when nothing can,
+// the engine (which has no other clients to wait for) answers as a timeout does — see
+// xreadBlock, the one place a blocking layer hooks in.
+
+func init() {
+	k := func(c *Command) *Command { c.FirstKey, c.LastKey, c.Step = 1, 1, 1; return c }
+	w := FlagWrite | FlagDenyOOM | FlagFast
+	k2 := func(c *Command) *Command { c.FirstKey, c.LastKey, c.Step = 2, 2, 1; return c }
+	register(
+		k(&Command{Name: "xadd", Arity: -5, Flags: w, Fn: cmdXadd}),
+		k(&Command{Name: "xlen", Arity: 2, Flags: FlagReadonly | FlagFast, Fn: cmdXlen}),
+		k(&Command{Name: "xrange", Arity: -4, Flags: FlagReadonly, Fn: cmdXrange}),
+		k(&Command{Name: "xrevrange", Arity: -4, Flags: FlagReadonly, Fn: cmdXrange}),
+		&Command{Name: "xread", Arity: -4, Flags: FlagReadonly, Fn: cmdXread},
+		&Command{Name: "xreadgroup", Arity: -7, Flags: FlagWrite, Fn: cmdXread},
+		k(&Command{Name: "xsetid", Arity: -3, Flags: w, Fn: cmdXsetid}),
+		k(&Command{Name: "xack", Arity: -4, Flags: FlagWrite | FlagFast, Fn: cmdXack}),
+		k(&Command{Name: "xpending", Arity: -3, Flags: FlagReadonly, Fn: cmdXpending}),
+		k(&Command{Name: "xclaim", Arity: -6, Flags: FlagWrite | FlagFast, Fn: cmdXclaim}),
+		k(&Command{Name: "xautoclaim", Arity: -6, Flags: FlagWrite | FlagFast, Fn: cmdXautoclaim}),
+		k(&Command{Name: "xdel", Arity: -3, Flags: FlagWrite | FlagFast, Fn: cmdXdel}),
+		k(&Command{Name: "xtrim", Arity: -4, Flags: FlagWrite, Fn: cmdXtrim}),
+		k(&Command{Name: "xdelex", Arity: -5, Flags: FlagWrite | FlagFast, Since: V82, Fn: cmdXdelex}),
+		k(&Command{Name: "xackdel", Arity: -6, Flags: FlagWrite | FlagFast, Since: V82, Fn: cmdXdelex}),
+		&Command{Name: "xgroup", Arity: -2, Sub: map[string]*Command{
+			"create":         k2(&Command{Name: "create", Arity: -5, Flags: FlagWrite | FlagDenyOOM, Fn: cmdXgroup}),
+			"setid":          k2(&Command{Name: "setid", Arity: -5, Flags: FlagWrite, Fn: cmdXgroup}),
+			"destroy":        k2(&Command{Name: "destroy", Arity: 4, Flags: FlagWrite, Fn: cmdXgroup}),
+			"createconsumer": k2(&Command{Name: "createconsumer", Arity: 5, Flags: FlagWrite | FlagDenyOOM, Fn: cmdXgroup}),
+			"delconsumer":    k2(&Command{Name: "delconsumer", Arity: 5, Flags: FlagWrite, Fn: cmdXgroup}),
+			"help":           {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: cmdXgroup},
+		}},
+		&Command{Name: "xinfo", Arity: -2, Sub: map[string]*Command{
+			"consumers": k2(&Command{Name: "consumers", Arity: 4, Flags: FlagReadonly, Fn: cmdXinfo}),
+			"groups":    k2(&Command{Name: "groups", Arity: 3, Flags: FlagReadonly, Fn: cmdXinfo}),
+			"stream":    k2(&Command{Name: "stream", Arity: -3, Flags: FlagReadonly, Fn: cmdXinfo}),
+			"help":      {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: cmdXinfo},
+		}},
+	)
+}
+
+// Stream error texts (t_stream.c).
+var (
+	errStreamID         = Err("ERR Invalid stream ID specified as stream command argument")
+	errStreamIDSmall    = Err("ERR The ID specified in XADD is equal or smaller than the target stream top item")
+	errStreamIDZero     = Err("ERR The ID specified in XADD must be greater than 0-0")
+	errStreamExhausted  = Err("ERR The stream has exhausted the last possible ID, unable to add more items")
+	errStreamTooLarge   = Err("ERR Elements are too large to be stored")
+	errStreamStartIntvl = Err("ERR invalid start ID for the interval")
+	errStreamEndIntvl   = Err("ERR invalid end ID for the interval")
+	errStreamBothTrim   = Err("ERR syntax error, MAXLEN and MINID options at the same time are not compatible")
+	errStreamMaxlenNeg  = Err("ERR The MAXLEN argument must be >= 0.")
+	errStreamLimitNeg   = Err("ERR The LIMIT argument must be >= 0.")
+	errStreamLimitNoTr  = Err("ERR syntax error, LIMIT cannot be used without specifying a trimming strategy")
+	errStreamXtrimNoTr  = Err("ERR syntax error, XTRIM must be called with a trimming strategy")
+	errStreamLimitExact = Err("ERR syntax error, LIMIT cannot be used without the special ~ option")
+	errStreamBusyGroup  = Err("BUSYGROUP Consumer Group name already exists")
+	errStreamKeyMissing = Err("ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to use the MKSTREAM option to create an empty stream automatically.")
+	errStreamEntriesRd  = Err("ERR value for ENTRIESREAD must be positive or -1")
+	errStreamDollarRG   = Err("ERR The $ ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The $ ID would just return an empty result set.")
+	errStreamPlusRG     = Err("ERR The + ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The + ID would just return an empty result set.")
+	errStreamGtXread    = Err("ERR The > ID can be specified only when calling XREADGROUP using the GROUP <group> <consumer> option.")
+	errStreamGroupOpt   = Err("ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.")
+	errStreamNoackOpt   = Err("ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.")
+	errStreamNoGroupOpt = Err("ERR Missing GROUP option for XREADGROUP")
+	errStreamTimeoutInt = Err("ERR timeout is not an integer or out of range")
+	errStreamTimeoutNeg = Err("ERR timeout is negative")
+	errStreamTimeoutRng = Err("ERR timeout is out of range")
+)
+
+func errNoGroup(format string, a ...string) Reply {
+	return Err(cleanErr("NOGROUP " + fmtArgs(format, a...)))
+}
+
+// fmtArgs replaces each %s of format by the next argument.
+func fmtArgs(format string, a ...string) string {
+	var b strings.Builder
+	for _, s := range a {
+		i := strings.Index(format, "%s")
+		if i < 0 {
+			break
+		}
+		b.WriteString(format[:i])
+		b.WriteString(s)
+		format = format[i+2:]
+	}
+	b.WriteString(format)
+	return b.String()
+}
+
+func errSubcommandSyntax(cmd string, sub []byte) Reply {
+	s := sub
+	if len(s) > 128 {
+		s = s[:128]
+	}
+	return Err(cleanErr("ERR unknown subcommand or wrong number of arguments for '" + string(s) + "'. Try " + cmd + " HELP."))
+}
+
+// string2ull is Redis's util.c string2ull: string2ll (negative refused), else strtoull base 10
+// (leading spaces, a sign, leading zeros; a '-' negates modulo 2^64; overflow fails).
+func string2ull(b []byte) (uint64, bool) {
+	if v, ok := string2ll(b); ok {
+		if v < 0 {
+			return 0, false
+		}
+		return uint64(v), true
+	}
+	if len(b) == 0 {
+		return 0, false
+	}
+	i := 0
+	for i < len(b) && (b[i] == ' ' || (b[i] >= '\t' && b[i] <= '\r')) {
+		i++
+	}
+	neg := false
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		neg = b[i] == '-'
+		i++
+	}
+	if i == len(b) {
+		return 0, false
+	}
+	var v uint64
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		if v > (math.MaxUint64-uint64(c-'0'))/10 {
+			return 0, false // ERANGE
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// parseStreamID is streamGenericParseIDOrReply. strict refuses "-" and "+"; seqGiven (XADD) allows
+// "ms-*" and reports whether the sequence was given.
+func parseStreamID(b []byte, missingSeq uint64, strict bool, seqGiven *bool) (StreamID, bool) {
+	if len(b) > 127 {
+		return StreamID{}, false
+	}
+	if i := strings.IndexByte(string(b), 0); i >= 0 {
+		b = b[:i] // the C code copies into a NUL-terminated buffer
+	}
+	if strict && len(b) == 1 && (b[0] == '-' || b[0] == '+') {
+		return StreamID{}, false
+	}
+	if seqGiven != nil {
+		*seqGiven = true
+	}
+	if len(b) == 1 && b[0] == '-' {
+		return StreamID{}, true
+	}
+	if len(b) == 1 && b[0] == '+' {
+		return maxStreamID, true
+	}
+	msPart, seqPart, dot := b, []byte(nil), false
+	if i := strings.IndexByte(string(b), '-'); i >= 0 {
+		msPart, seqPart, dot = b[:i], b[i+1:], true
+	}
+	ms, ok := string2ull(msPart)
+	if !ok {
+		return StreamID{}, false
+	}
+	seq := missingSeq
+	if dot {
+		if seqGiven != nil && len(seqPart) == 1 && seqPart[0] == '*' {
+			seq = 0
+			*seqGiven = false
+		} else if seq, ok = string2ull(seqPart); !ok {
+			return StreamID{}, false
+		}
+	}
+	return StreamID{ms, seq}, true
+}
+
+// parseIntervalID is streamParseIntervalIDOrReply: "(" makes the bound exclusive (strict parse).
+func parseIntervalID(b []byte, missingSeq uint64) (id StreamID, exclude, ok bool) {
+	if len(b) > 1 && b[0] == '(' {
+		id, ok = parseStreamID(b[1:], missingSeq, true, nil)
+		return id, true, ok
+	}
+	id, ok = parseStreamID(b, missingSeq, false, nil)
+	return id, false, ok
+}
+
+func (e *Engine) lookupStream(key []byte) (*Object, *Reply) {
+	o, wrong := e.lookupType(key, TypeStream)
+	if wrong {
+		return nil, &ErrWrongType
+	}
+	return o, nil
+}
+
+// entryReply is [id, [field, value, …]].
+func entryReply(en *nodeEntry) Reply {
+	fv := make([]Reply, len(en.fields))
+	for i, f := range en.fields {
+		fv[i] = Bulk(f)
+	}
+	return Array(BulkStr(en.id.String()), Reply{Kind: KindArray, Array: fv})
+}
+
+// ---- XADD / XTRIM ----
+
+// parseAddTrim is streamParseAddOrTrimArgsOrReply; for XADD it returns the ID position.
+func (e *Engine) parseAddTrim(args [][]byte, xadd bool) (a trimArgs, idpos int, id StreamID, idGiven, seqGiven, noMk bool, r *Reply) {
+	fail := func(x Reply) (trimArgs, int, StreamID, bool, bool, bool, *Reply) {
+		return a, -1, id, false, false, false, &x
+	}
+	limitGiven := false
+	i := 2
+	for ; i < len(args); i++ {
+		more := len(args) - 1 - i
+		opt := args[i]
+		switch {
+		case xadd && len(opt) == 1 && opt[0] == '*':
+			goto done
+		case (eqFold(opt, "maxlen") || eqFold(opt, "minid")) && more > 0:
+			if a.strategy != 0 {
+				return fail(errStreamBothTrim)
+			}
+			a.approx = false
+			next := args[i+1]
+			if more >= 2 && len(next) == 1 && next[0] == '~' {
+				a.approx = true
+				i++
+			} else if more >= 2 && len(next) == 1 && next[0] == '=' {
+				i++
+			}
+			if eqFold(opt, "maxlen") {
+				n, ok := string2ll(args[i+1])
+				if !ok {
+					return fail(ErrNotInt)
+				}
+				if n < 0 {
+					return fail(errStreamMaxlenNeg)
+				}
+				a.maxlen, a.strategy = n, 1
+			} else {
+				m, ok := parseStreamID(args[i+1], 0, true, nil)
+				if !ok {
+					return fail(errStreamID)
+				}
+				a.minid, a.strategy = m, 2
+			}
+			i++
+			a.argIdx = i
+		case eqFold(opt, "limit") && more > 0:
+			n, ok := string2ll(args[i+1])
+			if !ok {
+				return fail(ErrNotInt)
+			}
+			if n < 0 {
+				return fail(errStreamLimitNeg)
+			}
+			a.limit, limitGiven = n, true
+			i++
+		case xadd && eqFold(opt, "nomkstream"):
+			noMk = true
+		case xadd:
+			var sg bool
+			v, ok := parseStreamID(opt, 0, true, &sg)
+			if !ok {
+				return fail(errStreamID)
+			}
+			id, idGiven, seqGiven = v, true, sg
+			goto done
+		default:
+			return fail(ErrSyntax)
+		}
+	}
+done:
+	if a.limit != 0 && a.strategy == 0 {
+		return fail(errStreamLimitNoTr)
+	}
+	if !xadd && a.strategy == 0 {
+		return fail(errStreamXtrimNoTr)
+	}
+	if limitGiven {
+		if !a.approx {
+			return fail(errStreamLimitExact)
+		}
+	} else if a.approx {
+		a.limit = 100 * e.cfg.Int("stream-node-max-entries")
+		if a.limit <= 0 {
+			a.limit = 10000
+		}
+		if a.limit > 1000000 {
+			a.limit = 1000000
+		}
+	} else {
+		a.limit = 0
+	}
+	return a, i, id, idGiven, seqGiven, noMk, nil
+}
+
+// XADD key [NOMKSTREAM] [MAXLEN|MINID [=|~] threshold [LIMIT count]] *|id field value [field value …].
+func cmdXadd(e *Engine, args [][]byte) Reply {
+	a, idpos, id, idGiven, seqGiven, noMk, r := e.parseAddTrim(args, true)
+	if r != nil {
+		return *r
+	}
+	fieldPos := idpos + 1
+	if n := len(args) - fieldPos; n < 2 || n%2 == 1 {
+		return errArity("xadd")
+	}
+	if idGiven && seqGiven && id.isZero() {
+		return errStreamIDZero
+	}
+	o, werr := e.lookupStream(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		if noMk {
+			return NilReply
+		}
+		o = e.newStreamObject()
+		e.add(args[1], o)
+	}
+	s := stv(o)
+	if s.lastID == maxStreamID {
+		return errStreamExhausted
+	}
+	var use *StreamID
+	if idGiven {
+		use = &id
+	}
+	got, aerr := e.streamAppend(args[1], s, args[fieldPos:], use, seqGiven)
+	switch aerr {
+	case appendEDOM:
+		return errStreamIDSmall
+	case appendERANGE:
+		return errStreamTooLarge
+	}
+	e.streamTrim(args[1], s, &a)
+	return BulkStr(got.String())
+}
+
+// XTRIM key MAXLEN|MINID [=|~] threshold [LIMIT count].
+func cmdXtrim(e *Engine, args [][]byte) Reply {
+	a, _, _, _, _, _, r := e.parseAddTrim(args, false)
+	if r != nil {
+		return *r
+	}
+	o, werr := e.lookupStream(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return Int(0)
+	}
+	return Int(e.streamTrim(args[1], stv(o), &a))
+}
+
+func cmdXlen(e *Engine, args [][]byte) Reply {
+	o, werr := e.lookupStream(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return Int(0)
+	}
+	return Int(int64(stv(o).length))
+}
+
+// XRANGE key start end [COUNT n] / XREVRANGE key end start [COUNT n].
+func cmdXrange(e *Engine, args [][]byte) Reply {
+	rev := len(args[0]) == 9
+	sa, ea := args[2], args[3]
+	if rev {
+		sa, ea = ea, sa
+	}
+	start, sx, ok := parseIntervalID(sa, 0)
+	if !ok {
+		return errStreamID
+	}
+	if sx && !start.incr() {
+		return errStreamStartIntvl
+	}
+	end, ex, ok := parseIntervalID(ea, math.MaxUint64)
+	if !ok {
+		return errStreamID
+	}
+	if ex && !end.decr() {
+		return errStreamEndIntvl
+	}
+	count := int64(-1)
+	for j := 4; j < len(args); j++ {
+		if eqFold(args[j], "count") && j+1 < len(args) {
+			n, ok := string2ll(args[j+1])
+			if !ok {
+				return ErrNotInt
+			}
+			count = max(n, 0)
+			j++
+		} else {
+			return ErrSyntax
+		}
+	}
+	o, werr := e.lookupStream(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return EmptyArr
+	}
+	if count == 0 {
+		return NilArray
+	}
+	out := []Reply{}
+	stv(o).rangeEach(start, end, rev, func(en *nodeEntry) bool {
+		out = append(out, entryReply(en))
+		return count < 0 || int64(len(out)) < count
+	})
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// ---- XREAD / XREADGROUP ----
+
+// xreadBlock is where XREAD/XREADGROUP BLOCK goes when nothing can be served. The engine alone
+// has no other client that could add an entry, so it answers as the timeout does (a nil array),
+// like BLPOP on empty lists; a blocking layer (the protocol server) intercepts this case. Inside
+// MULTI or a script Redis never blocks (CLIENT_DENY_BLOCKING) and answers this same nil array.
+//
+// keys are the STREAMS keys; ids[i] is the ID an entry of keys[i] must be greater than to wake the
+// client ($ already resolved to the stream's last ID; maxStreamID for XREADGROUP's ">", which wakes
+// on any new entry); timeoutMs is BLOCK's argument (0 = wait forever). Re-running the same command
+// once an entry arrives serves it (for "$", re-run with the resolved ID, as Redis 7.2 rewrites it).
+func (e *Engine) xreadBlock(keys [][]byte, ids []StreamID, timeoutMs int64) Reply {
+	return NilArray
+}
+
+// XREAD [COUNT n] [BLOCK ms] STREAMS key… id… / XREADGROUP GROUP g c [COUNT n] [BLOCK ms] [NOACK] STREAMS key… id….
+func cmdXread(e *Engine, args [][]byte) Reply {
+	xreadgroup := len(args[0]) == 10
+	timeout := int64(-1)
+	count := int64(0)
+	streamsArg, nstreams := 0, 0
+	noack := false
+	var groupName, consumerName []byte
+	for i := 1; i < len(args); i++ {
+		more := len(args) - i - 1
+		o := args[i]
+		switch {
+		case eqFold(o, "block") && more > 0:
+			if e.InScript() && !e.ver.Has(V74) { // t_stream.c xreadCommand, until 7.4
+				return Err(cleanErr("ERR " + string(args[0]) + " command is not allowed with BLOCK option from scripts"))
+			}
+			i++
+			t, ok := string2ll(args[i])
+			if !ok {
+				return errStreamTimeoutInt
+			}
+			if t < 0 {
+				return errStreamTimeoutNeg
+			}
+			if t > 0 && e.ver.Has(V72) && t > math.MaxInt64-e.NowMs() {
+				return errStreamTimeoutRng
+			}
+			timeout = t
+		case eqFold(o, "count") && more > 0:
+			i++
+			n, ok := string2ll(args[i])
+			if !ok {
+				return ErrNotInt
+			}
+			count = max(n, 0)
+		case eqFold(o, "streams") && more > 0:
+			streamsArg = i + 1
+			nstreams = len(args) - streamsArg
+			if nstreams%2 != 0 {
+				if e.ver.Has(V72) {
+					sym := "ID or '$'"
+					if xreadgroup {
+						sym = "ID or '>'"
+					} else if e.ver.Has(V74) {
+						sym = "ID, '+', or '$'"
+					}
+					return Err("ERR Unbalanced '" + strings.ToLower(string(args[0])) + "' list of streams: for each stream key an " + sym + " must be specified.")
+				}
+				return Err("ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' must be specified.")
+			}
+			nstreams /= 2
+			i = len(args)
+		case eqFold(o, "group") && more >= 2:
+			if !xreadgroup {
+				return errStreamGroupOpt
+			}
+			groupName, consumerName = args[i+1], args[i+2]
+			i += 2
+		case eqFold(o, "noack"):
+			if !xreadgroup {
+				return errStreamNoackOpt
+			}
+			noack = true
+		default:
+			return ErrSyntax
+		}
+	}
+	if streamsArg == 0 {
+		return ErrSyntax
+	}
+	if xreadgroup && groupName == nil {
+		return errStreamNoGroupOpt
+	}
+	keys := args[streamsArg : streamsArg+nstreams]
+	ids := make([]StreamID, nstreams)
+	groups := make([]*streamCG, nstreams)
+	for k := 0; k < nstreams; k++ {
+		key, arg := keys[k], args[streamsArg+nstreams+k]
+		o, werr := e.lookupStream(key)
+		if werr != nil {
+			return *werr
+		}
+		if groupName != nil {
+			var g *streamCG
+			if o != nil {
+				g = stv(o).group(groupName)
+			}
+			if g == nil {
+				return errNoGroup("No such key '%s' or consumer group '%s' in XREADGROUP with GROUP option", string(key), string(groupName))
+			}
+			groups[k] = g
+		}
+		switch {
+		case string(arg) == "$":
+			if xreadgroup {
+				return errStreamDollarRG
+			}
+			if o != nil {
+				ids[k] = stv(o).lastID
+			}
+			continue
+		case string(arg) == "+" && e.ver.Has(V74):
+			// 7.4: "+" reads the stream's last entry (its last ID minus one is the bound).
+			if xreadgroup {
+				return errStreamPlusRG
+			}
+			if o != nil {
+				ids[k] = stv(o).lastID
+				if !ids[k].decr() {
+					return Err("ERR the stream last element ID is 0-0")
+				}
+			}
+			continue
+		case string(arg) == ">":
+			if !xreadgroup {
+				return errStreamGtXread
+			}
+			ids[k] = maxStreamID
+			continue
+		}
+		id, ok := parseStreamID(arg, 0, true, nil)
+		if !ok {
+			return errStreamID
+		}
+		ids[k] = id
+	}
+	var out []Reply
+	for k := 0; k < nstreams; k++ {
+		o := e.Lookup(keys[k])
+		if o == nil {
+			continue
+		}
+		s := stv(o)
+		gt := ids[k]
+		sync, history := false, false
+		var consumer *streamConsumer
+		if groupName != nil {
+			if gt != maxStreamID {
+				sync, history = true, true
+			} else if s.length > 0 {
+				if s.lastValidID().cmp(groups[k].lastID) > 0 {
+					sync = true
+					gt = groups[k].lastID
+				}
+			}
+			if e.ver.Has(V72) {
+				consumer = e.lookupOrCreateConsumer(keys[k], groups[k], consumerName)
+				consumer.seenTime = e.NowMs()
+			}
+		} else if s.length > 0 && s.lastValidID().cmp(gt) > 0 {
+			sync = true
+		}
+		if !sync {
+			continue
+		}
+		if groupName != nil && consumer == nil {
+			consumer = e.lookupOrCreateConsumer(keys[k], groups[k], consumerName)
+		}
+		start := gt
+		start.incr()
+		var entries Reply
+		if history {
+			entries = e.replyFromConsumerPEL(s, start, count, groups[k], consumer)
+		} else {
+			entries = e.replyRange(keys[k], s, start, count, groups[k], consumer, noack)
+		}
+		out = append(out, Array(Bulk(keys[k]), entries))
+	}
+	if len(out) > 0 {
+		return Reply{Kind: KindArray, Array: out}
+	}
+	if timeout != -1 {
+		return e.xreadBlock(keys, ids, timeout)
+	}
+	return NilArray
+}
+
+// replyRange is streamReplyWithRange from start to the end, delivering to a group's consumer
+// (moving the group's last ID, creating or re-assigning NACKs) when g is set.
+func (e *Engine) replyRange(key []byte, s *streamValue, start StreamID, count int64, g *streamCG, c *streamConsumer, noack bool) Reply {
+	out := []Reply{}
+	now := e.NowMs()
+	s.rangeEach(start, maxStreamID, false, func(en *nodeEntry) bool {
+		if g != nil && en.id.cmp(g.lastID) > 0 {
+			if g.entriesRead != -1 && !s.rangeHasTombstones(en.id, nil) {
+				g.entriesRead++
+			} else if s.entriesAdded != 0 {
+				g.entriesRead = s.estimateDistance(en.id)
+			}
+			g.lastID = en.id
+		}
+		out = append(out, entryReply(en))
+		if g != nil && !noack {
+			n, exists := g.nacks[en.id]
+			if !exists {
+				n = &streamNACK{deliveryTime: now, deliveryCount: 1, consumer: c}
+				g.nacks[en.id] = n
+				g.pel.insert(en.id)
+				c.pel.insert(en.id)
+			} else {
+				if n.consumer != nil {
+					n.consumer.pel.remove(en.id)
+				}
+				n.consumer, n.deliveryTime, n.deliveryCount = c, now, 1
+				c.pel.insert(en.id)
+			}
+			c.activeTime = now
+			e.emit(StreamEvent{Key: string(key), Action: "delivered", ID: en.id.String(), Group: g.name, Consumer: c.name, Count: 1})
+		}
+		return count == 0 || int64(len(out)) < count
+	})
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// replyFromConsumerPEL is streamReplyWithRangeFromConsumerPEL: the consumer's pending entries
+// from start; an entry deleted since answers [id, nil].
+func (e *Engine) replyFromConsumerPEL(s *streamValue, start StreamID, count int64, g *streamCG, c *streamConsumer) Reply {
+	out := []Reply{}
+	for i := c.pel.search(start); i < len(c.pel) && (count == 0 || int64(len(out)) < count); i++ {
+		id := c.pel[i]
+		if en, ok := s.lookupEntry(id); ok {
+			out = append(out, entryReply(en))
+			n := g.nacks[id]
+			n.deliveryTime = e.NowMs()
+			n.deliveryCount++
+		} else {
+			out = append(out, Array(BulkStr(id.String()), NilArray))
+		}
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// ---- XGROUP ----
+
+var xgroupHelp = []string{
+	"XGROUP <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+	"CREATE <key> <groupname> <id|$> [option]",
+	"    Create a new consumer group. Options are:",
+	"    * MKSTREAM",
+	"      Create the empty stream if it does not exist.",
+	"    * ENTRIESREAD entries_read",
+	"      Set the group's entries_read counter (internal use).",
+	"CREATECONSUMER <key> <groupname> <consumer>",
+	"    Create a new consumer in the specified group.",
+	"DELCONSUMER <key> <groupname> <consumer>",
+	"    Remove the specified consumer.",
+	"DESTROY <key> <groupname>",
+	"    Remove the specified group.",
+	"SETID <key> <groupname> <id|$> [ENTRIESREAD entries_read]",
+	"    Set the current group ID and entries_read counter.",
+	"HELP",
+	"    Prints this help.",
+}
+
+func cmdXgroup(e *Engine, args [][]byte) Reply {
+	opt := args[1]
+	var s *streamValue
+	var o *Object
+	var cg *streamCG
+	mkstream := false
+	entriesRead := int64(-1)
+	create, setid := eqFold(opt, "create"), eqFold(opt, "setid")
+	if len(args) >= 4 {
+		for i := 5; i < len(args); {
+			switch {
+			case create && eqFold(args[i], "mkstream"):
+				mkstream = true
+				i++
+			case (create || setid) && eqFold(args[i], "entriesread") && i+1 < len(args):
+				n, ok := string2ll(args[i+1])
+				if !ok {
+					return ErrNotInt
+				}
+				if n < 0 && n != -1 {
+					return errStreamEntriesRd
+				}
+				entriesRead = n
+				i += 2
+			default:
+				return errSubcommandSyntax("XGROUP", opt)
+			}
+		}
+		var werr *Reply
+		o, werr = e.lookupStream(args[2])
+		if werr != nil {
+			return *werr
+		}
+		if o != nil {
+			s = stv(o)
+		}
+	}
+	if len(args) >= 4 && !mkstream {
+		if s == nil {
+			return errStreamKeyMissing
+		}
+		if cg = s.group(args[3]); cg == nil && (setid || eqFold(opt, "createconsumer") || eqFold(opt, "delconsumer")) {
+			return errNoGroup("No such consumer group '%s' for key name '%s'", string(args[3]), string(args[2]))
+		}
+	}
+	key := args[1]
+	if len(args) > 2 {
+		key = args[2]
+	}
+	switch {
+	case len(args) == 2 && eqFold(opt, "help"):
+		return helpReply(xgroupHelp)(e, args)
+	case create && len(args) >= 5 && len(args) <= 8:
+		var id StreamID
+		if string(args[4]) == "$" {
+			if s != nil {
+				id = s.lastID
+			}
+		} else {
+			var ok bool
+			if id, ok = parseStreamID(args[4], 0, true, nil); !ok {
+				return errStreamID
+			}
+		}
+		if s == nil {
+			o = e.newStreamObject()
+			e.add(args[2], o)
+			s = stv(o)
+		}
+		if s.createGroup(args[3], id, entriesRead) == nil {
+			return errStreamBusyGroup
+		}
+		e.emit(StreamEvent{Key: string(key), Action: "group-created", Group: string(args[3]), ID: id.String()})
+		return OK
+	case setid && (len(args) == 5 || len(args) == 7):
+		var id StreamID
+		if string(args[4]) == "$" {
+			id = s.lastID
+		} else {
+			var ok bool
+			if id, ok = parseStreamID(args[4], 0, false, nil); !ok {
+				return errStreamID
+			}
+		}
+		cg.lastID, cg.entriesRead = id, entriesRead
+		e.emit(StreamEvent{Key: string(key), Action: "group-setid", Group: cg.name, ID: id.String()})
+		return OK
+	case eqFold(opt, "destroy") && len(args) == 4:
+		if cg == nil {
+			return Int(0)
+		}
+		s.destroyGroup(args[3])
+		e.emit(StreamEvent{Key: string(key), Action: "group-destroyed", Group: cg.name})
+		return Int(1)
+	case eqFold(opt, "createconsumer") && len(args) == 5:
+		if e.createConsumer(key, cg, args[4]) == nil {
+			return Int(0)
+		}
+		return Int(1)
+	case eqFold(opt, "delconsumer") && len(args) == 5:
+		c := e.lookupConsumer(cg, args[4], true)
+		if c == nil {
+			return Int(0)
+		}
+		n := int64(len(c.pel))
+		cg.delConsumer(c)
+		e.emit(StreamEvent{Key: string(key), Action: "consumer-deleted", Group: cg.name, Consumer: c.name, Count: n})
+		return Int(n)
+	}
+	return errSubcommandSyntax("XGROUP", opt)
+}
+
+// XSETID key last-id [ENTRIESADDED n] [MAXDELETEDID id].
+func cmdXsetid(e *Engine, args [][]byte) Reply {
+	id, ok := parseStreamID(args[2], 0, true, nil)
+	if !ok {
+		return errStreamID
+	}
+	var maxDel StreamID
+	entriesAdded := int64(-1)
+	for i := 3; i < len(args); i += 2 {
+		more := len(args) - 1 - i
+		switch {
+		case eqFold(args[i], "entriesadded") && more > 0:
+			n, ok := string2ll(args[i+1])
+			if !ok {
+				return ErrNotInt
+			}
+			if n < 0 {
+				return Err("ERR entries_added must be positive")
+			}
+			entriesAdded = n
+		case eqFold(args[i], "maxdeletedid") && more > 0:
+			m, ok := parseStreamID(args[i+1], 0, true, nil)
+			if !ok {
+				return errStreamID
+			}
+			if id.cmp(m) < 0 {
+				return Err("ERR The ID specified in XSETID is smaller than the provided max_deleted_entry_id")
+			}
+			maxDel = m
+		default:
+			return ErrSyntax
+		}
+	}
+	o, werr := e.lookupStream(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return ErrNoSuchKey
+	}
+	s := stv(o)
+	if s.length > 0 {
+		if id.cmp(s.lastValidID()) < 0 {
+			return Err("ERR The ID specified in XSETID is smaller than the target stream top item")
+		}
+		if entriesAdded != -1 && s.length > uint64(entriesAdded) {
+			return Err("ERR The entries_added specified in XSETID is smaller than the target stream length")
+		}
+	}
+	if e.ver.Has(V72) && id.cmp(s.maxDeletedID) < 0 {
+		return Err("ERR The ID specified in XSETID is smaller than current max_deleted_entry_id")
+	}
+	s.lastID = id
+	if entriesAdded != -1 {
+		s.entriesAdded = uint64(entriesAdded)
+	}
+	if !maxDel.isZero() {
+		s.maxDeletedID = maxDel
+	}
+	return OK
+}
+
+// ---- XACK / XPENDING / XCLAIM / XAUTOCLAIM ----
+
+func cmdXack(e *Engine, args [][]byte) Reply {
+	o, werr := e.lookupStream(args[1])
+	if werr != nil {
+		return *werr
+	}
+	var g *streamCG
+	if o != nil {
+		g = stv(o).group(args[2])
+	}
+	if g == nil {
+		return Int(0)
+	}
+	ids := make([]StreamID, 0, len(args)-3)
+	for _, a := range args[3:] {
+		id, ok := parseStreamID(a, 0, true, nil)
+		if !ok {
+			return errStreamID
+		}
+		ids = append(ids, id)
+	}
+	n := int64(0)
+	for _, id := range ids {
+		if g.ack(id) {
+			n++
+			e.emit(StreamEvent{Key: string(args[1]), Action: "acked", ID: id.String(), Group: g.name})
+		}
+	}
+	return Int(n)
+}
+
+// XPENDING key group [[IDLE min-idle] start end count [consumer]].
+func cmdXpending(e *Engine, args [][]byte) Reply {
+	justinfo := len(args) == 3
+	if len(args) != 3 && (len(args) < 6 || len(args) > 9) {
+		return ErrSyntax
+	}
+	var start, end StreamID
+	var count, minidle int64
+	var consumerName []byte
+	if len(args) >= 6 {
+		si := 3
+		if eqFold(args[3], "idle") {
+			n, ok := string2ll(args[4])
+			if !ok {
+				return ErrNotInt
+			}
+			minidle = n
+			if len(args) < 8 {
+				return ErrSyntax
+			}
+			si += 2
+		}
+		n, ok := string2ll(args[si+2])
+		if !ok {
+			return ErrNotInt
+		}
+		count = max(n, 0)
+		var sx, ex bool
+		if start, sx, ok = parseIntervalID(args[si], 0); !ok {
+			return errStreamID
+		}
+		if sx && !start.incr() {
+			return errStreamStartIntvl
+		}
+		if end, ex, ok = parseIntervalID(args[si+1], math.MaxUint64); !ok {
+			return errStreamID
+		}
+		if ex && !end.decr() {
+			return errStreamEndIntvl
+		}
+		if si+3 < len(args) {
+			consumerName = args[si+3]
+		}
+	}
+	o, werr := e.lookupStream(args[1])
+	if werr != nil {
+		return *werr
+	}
+	var g *streamCG
+	if o != nil {
+		g = stv(o).group(args[2])
+	}
+	if g == nil {
+		return errNoGroup("No such key '%s' or consumer group '%s'", string(args[1]), string(args[2]))
+	}
+	if justinfo {
+		if len(g.pel) == 0 {
+			return Array(Int(0), NilReply, NilReply, NilArray)
+		}
+		cs := []Reply{}
+		for _, c := range g.consumers {
+			if len(c.pel) > 0 {
+				cs = append(cs, Array(BulkStr(c.name), bulkInt(int64(len(c.pel)))))
+			}
+		}
+		return Array(Int(int64(len(g.pel))), BulkStr(g.pel[0].String()), BulkStr(g.pel[len(g.pel)-1].String()), Reply{Kind: KindArray, Array: cs})
+	}
+	pel := g.pel
+	if consumerName != nil {
+		c := e.lookupConsumer(g, consumerName, true)
+		if c == nil {
+			return EmptyArr
+		}
+		pel = c.pel
+	}
+	now := e.NowMs()
+	out := []Reply{}
+	for i := pel.search(start); count > 0 && i < len(pel) && pel[i].cmp(end) <= 0; i++ {
+		n := g.nacks[pel[i]]
+		if minidle != 0 && now-n.deliveryTime < minidle {
+			continue
+		}
+		count--
+		idle := max(now-n.deliveryTime, 0)
+		out = append(out, Array(BulkStr(pel[i].String()), BulkStr(n.consumer.name), Int(idle), Int(int64(n.deliveryCount))))
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// claimTo moves a NACK to consumer c (XCLAIM / XAUTOCLAIM).
+func (g *streamCG) claimTo(id StreamID, n *streamNACK, c *streamConsumer) {
+	if n.consumer != c {
+		if n.consumer != nil {
+			n.consumer.pel.remove(id)
+		}
+		c.pel.insert(id)
+		n.consumer = c
+	}
+}
+
+// XCLAIM key group consumer min-idle-time id… [IDLE ms] [TIME ms] [RETRYCOUNT n] [FORCE] [JUSTID] [LASTID id].
+func cmdXclaim(e *Engine, args [][]byte) Reply {
+	o, werr := e.lookupStream(args[1])
+	if werr != nil {
+		return *werr
+	}
+	var g *streamCG
+	if o != nil {
+		g = stv(o).group(args[2])
+	}
+	if g == nil {
+		return errNoGroup("No such key '%s' or consumer group '%s'", string(args[1]), string(args[2]))
+	}
+	s := stv(o)
+	minidle, ok := string2ll(args[4])
+	if !ok {
+		return Err("ERR Invalid min-idle-time argument for XCLAIM")
+	}
+	minidle = max(minidle, 0)
+	var ids []StreamID
+	j := 5
+	for ; j < len(args); j++ {
+		id, ok := parseStreamID(args[j], 0, true, nil)
+		if !ok {
+			break
+		}
+		ids = append(ids, id)
+	}
+	now := e.NowMs()
+	retry, delivery := int64(-1), int64(-1)
+	force, justid := false, false
+	var lastID StreamID
+	for ; j < len(args); j++ {
+		more := len(args) - 1 - j
+		opt := args[j]
+		switch {
+		case eqFold(opt, "force"):
+			force = true
+		case eqFold(opt, "justid"):
+			justid = true
+		case eqFold(opt, "idle") && more > 0:
+			j++
+			n, ok := string2ll(args[j])
+			if !ok {
+				return Err("ERR Invalid IDLE option argument for XCLAIM")
+			}
+			delivery = now - n
+		case eqFold(opt, "time") && more > 0:
+			j++
+			n, ok := string2ll(args[j])
+			if !ok {
+				return Err("ERR Invalid TIME option argument for XCLAIM")
+			}
+			delivery = n
+		case eqFold(opt, "retrycount") && more > 0:
+			j++
+			n, ok := string2ll(args[j])
+			if !ok {
+				return Err("ERR Invalid RETRYCOUNT option argument for XCLAIM")
+			}
+			retry = n
+		case eqFold(opt, "lastid") && more > 0:
+			j++
+			id, ok := parseStreamID(args[j], 0, true, nil)
+			if !ok {
+				return errStreamID
+			}
+			lastID = id
+		default:
+			return Err(cleanErr("ERR Unrecognized XCLAIM option '" + string(opt) + "'"))
+		}
+	}
+	if lastID.cmp(g.lastID) > 0 {
+		g.lastID = lastID
+	}
+	if delivery != -1 {
+		if delivery < 0 || delivery > now {
+			delivery = now
+		}
+	} else {
+		delivery = now
+	}
+	var c *streamConsumer
+	if e.ver.Has(V72) {
+		c = e.lookupOrCreateConsumer(args[1], g, args[3])
+		c.seenTime = now
+	}
+	out := []Reply{}
+	for _, id := range ids {
+		n, has := g.nacks[id]
+		en, exists := s.lookupEntry(id)
+		if !exists {
+			if has {
+				g.ack(id)
+				e.emit(StreamEvent{Key: string(args[1]), Action: "acked", ID: id.String(), Group: g.name, Reason: "entry no longer exists"})
+			}
+			continue
+		}
+		if force && !has {
+			n = &streamNACK{deliveryTime: now, deliveryCount: 1}
+			g.nacks[id] = n
+			g.pel.insert(id)
+			has = true
+		}
+		if !has {
+			continue
+		}
+		if n.consumer != nil && minidle != 0 && now-n.deliveryTime < minidle {
+			continue
+		}
+		if c == nil {
+			c = e.lookupOrCreateConsumer(args[1], g, args[3])
+		}
+		if n.consumer != c && n.consumer != nil {
+			n.consumer.pel.remove(id)
+		}
+		n.deliveryTime = delivery
+		if retry >= 0 {
+			n.deliveryCount = uint64(retry)
+		} else if !justid {
+			n.deliveryCount++
+		}
+		if n.consumer != c {
+			c.pel.insert(id)
+			n.consumer = c
+		}
+		c.activeTime = now
+		if justid {
+			out = append(out, BulkStr(id.String()))
+		} else {
+			out = append(out, entryReply(en))
+		}
+		e.emit(StreamEvent{Key: string(args[1]), Action: "delivered", ID: id.String(), Group: g.name, Consumer: c.name, Count: int64(n.deliveryCount), Reason: "claimed"})
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// autoclaimMaxCount is the largest XAUTOCLAIM COUNT whose transient ID array (16 bytes each) the
+// reference server could allocate: 40 TiB / 16.
+const autoclaimMaxCount = 40 << 40 / 16
+
+// XAUTOCLAIM key group consumer min-idle-time start [COUNT count] [JUSTID].
+func cmdXautoclaim(e *Engine, args [][]byte) Reply {
+	o, werr := e.lookupStream(args[1])
+	minidle, ok := string2ll(args[4])
+	if !ok {
+		return Err("ERR Invalid min-idle-time argument for XAUTOCLAIM")
+	}
+	minidle = max(minidle, 0)
+	start, sx, ok := parseIntervalID(args[5], 0)
+	if !ok {
+		return errStreamID
+	}
+	if sx && !start.incr() {
+		return errStreamStartIntvl
+	}
+	count := int64(100)
+	justid := false
+	for j := 6; j < len(args); j++ {
+		more := len(args) - 1 - j
+		switch {
+		case eqFold(args[j], "count") && more > 0:
+			n, ok := string2ll(args[j+1])
+			if !ok || n < 1 || n > math.MaxInt64/16 {
+				return Err("ERR COUNT must be > 0")
+			}
+			count = n
+			j++
+		case eqFold(args[j], "justid"):
+			justid = true
+		default:
+			return ErrSyntax
+		}
+	}
+	if werr != nil {
+		return *werr
+	}
+	var g *streamCG
+	if o != nil {
+		g = stv(o).group(args[2])
+	}
+	if g == nil {
+		return errNoGroup("No such key '%s' or consumer group '%s'", string(args[1]), string(args[2]))
+	}
+	// Redis allocates COUNT stream IDs up front (ztrymalloc of 16·COUNT bytes) for the deleted
+	// IDs it may report. The engine allocates nothing in advance but fails where that allocation
+	// fails: measured on Debian's redis-server 7.0.15 (x86-64, jemalloc), 16·COUNT up to 40 TiB
+	// succeeds and anything larger does not.
+	if count > autoclaimMaxCount {
+		return Err("ERR Insufficient memory, failed allocating transient memory, COUNT too high.")
+	}
+	s := stv(o)
+	now := e.NowMs()
+	var c *streamConsumer
+	if e.ver.Has(V72) {
+		c = e.lookupOrCreateConsumer(args[1], g, args[3])
+		c.seenTime = now
+	}
+	attempts := count * 10
+	if count > math.MaxInt64/10 {
+		attempts = math.MaxInt64
+	}
+	claimed := []Reply{}
+	deleted := []Reply{}
+	i := g.pel.search(start)
+	for ; attempts > 0 && count > 0 && i < len(g.pel); i++ {
+		attempts--
+		id := g.pel[i]
+		n := g.nacks[id]
+		en, exists := s.lookupEntry(id)
+		if !exists {
+			g.ack(id)
+			e.emit(StreamEvent{Key: string(args[1]), Action: "acked", ID: id.String(), Group: g.name, Reason: "entry no longer exists"})
+			deleted = append(deleted, BulkStr(id.String()))
+			count--
+			i-- // the next PEL entry moved into position i
+			continue
+		}
+		if minidle != 0 && now-n.deliveryTime < minidle {
+			continue
+		}
+		if c == nil {
+			c = e.lookupOrCreateConsumer(args[1], g, args[3])
+		}
+		if n.consumer != c && n.consumer != nil {
+			n.consumer.pel.remove(id)
+		}
+		n.deliveryTime = now
+		if !justid {
+			n.deliveryCount++
+		}
+		if n.consumer != c {
+			c.pel.insert(id)
+			n.consumer = c
+		}
+		c.activeTime = now
+		if justid {
+			claimed = append(claimed, BulkStr(id.String()))
+		} else {
+			claimed = append(claimed, entryReply(en))
+		}
+		count--
+		e.emit(StreamEvent{Key: string(args[1]), Action: "delivered", ID: id.String(), Group: g.name, Consumer: c.name, Count: int64(n.deliveryCount), Reason: "autoclaimed"})
+	}
+	next := StreamID{}
+	if i < len(g.pel) {
+		next = g.pel[i]
+	}
+	return Array(BulkStr(next.String()), Reply{Kind: KindArray, Array: claimed}, Reply{Kind: KindArray, Array: deleted})
+}
+
+// ---- XDEL ----
+
+func cmdXdel(e *Engine, args [][]byte) Reply {
+	o, werr := e.lookupStream(args[1])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return Int(0)
+	}
+	s := stv(o)
+	ids := make([]StreamID, 0, len(args)-2)
+	for _, a := range args[2:] {
+		id, ok := parseStreamID(a, 0, true, nil)
+		if !ok {
+			return errStreamID
+		}
+		ids = append(ids, id)
+	}
+	n, first := int64(0), false
+	for _, id := range ids {
+		if e.streamDelete(args[1], s, id) {
+			if id == s.firstID {
+				first = true
+			}
+			if id.cmp(s.maxDeletedID) > 0 {
+				s.maxDeletedID = id
+			}
+			n++
+		}
+	}
+	if n > 0 {
+		if s.length == 0 {
+			s.firstID = StreamID{}
+		} else if first {
+			s.firstID = s.firstValidID()
+		}
+	}
+	return Int(n)
+}
+
+// ---- XDELEX / XACKDEL (8.2) ----
+//
+// XDELEX key [KEEPREF|DELREF|ACKED] IDS numids id… and XACKDEL key group [KEEPREF|DELREF|ACKED]
+// IDS numids id… answer one integer per ID: -1 no such entry, 1 deleted, 2 kept because a
+// consumer group still refers to it (ACKED). KEEPREF (the default) deletes the entry and leaves
+// every PEL as it is; DELREF also drops the ID from every group's PEL (even when the entry is
+// already gone); ACKED deletes only entries that every group has been delivered and has
+// acknowledged. XACKDEL first acknowledges the ID in its group. No 8.2 server was available:
+// this follows the command documentation, and the two argument-count error texts are the
+// engine's own wording.
+
+var (
+	errStreamNumIDs      = Err("ERR Number of IDs must be a positive integer")
+	errStreamNumIDsMatch = Err("ERR The `numids` parameter must match the number of arguments")
+)
+
+// referenced reports whether some group still needs entry id: pending in its PEL, or not yet
+// delivered to it.
+func (s *streamValue) referenced(id StreamID) bool {
+	for _, g := range s.groups {
+		if _, ok := g.nacks[id]; ok || g.lastID.cmp(id) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func cmdXdelex(e *Engine, args [][]byte) Reply {
+	ackdel := eqFold(args[0], "xackdel")
+	i := 2
+	if ackdel {
+		i = 3
+	}
+	policy := "keepref"
+	if i < len(args) && (eqFold(args[i], "keepref") || eqFold(args[i], "delref") || eqFold(args[i], "acked")) {
+		policy = string(bytes.ToLower(args[i]))
+		i++
+	}
+	if i+1 >= len(args) || !eqFold(args[i], "ids") {
+		return ErrSyntax
+	}
+	n, ok := string2ll(args[i+1])
+	if !ok || n <= 0 {
+		return errStreamNumIDs
+	}
+	if n != int64(len(args)-i-2) {
+		return errStreamNumIDsMatch
+	}
+	ids := make([]StreamID, 0, n)
+	for _, a := range args[i+2:] {
+		id, ok := parseStreamID(a, 0, true, nil)
+		if !ok {
+			return errStreamID
+		}
+		ids = append(ids, id)
+	}
+	o, werr := e.lookupStream(args[1])
+	if werr != nil {
+		return *werr
+	}
+	out := make([]Reply, len(ids))
+	if o == nil {
+		for k := range out {
+			out[k] = Int(-1)
+		}
+		return Reply{Kind: KindArray, Array: out}
+	}
+	s := stv(o)
+	var g *streamCG
+	if ackdel {
+		if g = s.group(args[2]); g == nil {
+			return errNoGroup("No such key '%s' or consumer group '%s'", string(args[1]), string(args[2]))
+		}
+	}
+	deleted, first := 0, false
+	for k, id := range ids {
+		if g != nil && g.ack(id) {
+			e.emit(StreamEvent{Key: string(args[1]), Action: "acked", ID: id.String(), Group: g.name})
+		}
+		_, exists := s.lookupEntry(id)
+		if policy == "delref" {
+			for _, gr := range s.groups {
+				gr.ack(id)
+			}
+		}
+		switch {
+		case !exists:
+			out[k] = Int(-1)
+		case policy == "acked" && s.referenced(id):
+			out[k] = Int(2)
+		default:
+			e.streamDelete(args[1], s, id)
+			if id == s.firstID {
+				first = true
+			}
+			if id.cmp(s.maxDeletedID) > 0 {
+				s.maxDeletedID = id
+			}
+			deleted++
+			out[k] = Int(1)
+		}
+	}
+	if deleted > 0 {
+		if s.length == 0 {
+			s.firstID = StreamID{}
+		} else if first {
+			s.firstID = s.firstValidID()
+		}
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// ---- XINFO ----
+
+var xinfoHelp = []string{
+	"XINFO <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+	"CONSUMERS <key> <groupname>",
+	"    Show consumers of <groupname>.",
+	"GROUPS <key>",
+	"    Show the stream consumer groups.",
+	"STREAM <key> [FULL [COUNT <count>]",
+	"    Show information about the stream.",
+	"HELP",
+	"    Prints this help.",
+}
+
+func entriesReadReply(g *streamCG) Reply {
+	if g.entriesRead == -1 {
+		return NilReply
+	}
+	return Int(g.entriesRead)
+}
+
+func cmdXinfo(e *Engine, args [][]byte) Reply {
+	opt := args[1]
+	if eqFold(opt, "help") {
+		if len(args) != 2 {
+			return errSubcommandSyntax("XINFO", opt)
+		}
+		return helpReply(xinfoHelp)(e, args)
+	}
+	if len(args) < 3 {
+		return errSubcommandSyntax("XINFO", opt)
+	}
+	o, werr := e.lookupStream(args[2])
+	if werr != nil {
+		return *werr
+	}
+	if o == nil {
+		return ErrNoSuchKey
+	}
+	s := stv(o)
+	now := e.NowMs()
+	switch {
+	case eqFold(opt, "consumers") && len(args) == 4:
+		g := s.group(args[3])
+		if g == nil {
+			return errNoGroup("No such consumer group '%s' for key name '%s'", string(args[3]), string(args[2]))
+		}
+		out := []Reply{}
+		for _, c := range g.consumers {
+			r := []Reply{BulkStr("name"), BulkStr(c.name), BulkStr("pending"), Int(int64(len(c.pel))), BulkStr("idle"), Int(max(now-c.seenTime, 0))}
+			if e.ver.Has(V72) {
+				inactive := int64(-1)
+				if c.activeTime != -1 {
+					inactive = now - c.activeTime
+				}
+				r = append(r, BulkStr("inactive"), Int(inactive))
+			}
+			out = append(out, Reply{Kind: KindArray, Array: r})
+		}
+		return Reply{Kind: KindArray, Array: out}
+	case eqFold(opt, "groups") && len(args) == 3:
+		out := []Reply{}
+		for _, g := range s.groups {
+			out = append(out, Array(BulkStr("name"), BulkStr(g.name), BulkStr("consumers"), Int(int64(len(g.consumers))),
+				BulkStr("pending"), Int(int64(len(g.pel))), BulkStr("last-delivered-id"), BulkStr(g.lastID.String()),
+				BulkStr("entries-read"), entriesReadReply(g), BulkStr("lag"), s.lag(g)))
+		}
+		return Reply{Kind: KindArray, Array: out}
+	case eqFold(opt, "stream"):
+		return e.xinfoStream(s, args)
+	}
+	return errSubcommandSyntax("XINFO", opt)
+}
+
+func (e *Engine) xinfoStream(s *streamValue, args [][]byte) Reply {
+	full, count := true, int64(10)
+	optv := args[3:]
+	if len(optv) == 0 {
+		full = false
+	} else {
+		if len(optv) != 1 && len(optv) != 3 {
+			return errSubcommandSyntax("XINFO", args[1])
+		}
+		if !eqFold(optv[0], "full") {
+			return errSubcommandSyntax("XINFO", args[1])
+		}
+		if len(optv) == 3 {
+			if !eqFold(optv[1], "count") {
+				return errSubcommandSyntax("XINFO", args[1])
+			}
+			n, ok := string2ll(optv[2])
+			if !ok {
+				return ErrNotInt
+			}
+			if n < 0 {
+				n = 10
+			}
+			count = n
+		}
+	}
+	r := []Reply{
+		BulkStr("length"), Int(int64(s.length)),
+		BulkStr("radix-tree-keys"), Int(int64(len(s.nodes))),
+		BulkStr("radix-tree-nodes"), Int(int64(s.raxNodes())),
+		BulkStr("last-generated-id"), BulkStr(s.lastID.String()),
+		BulkStr("max-deleted-entry-id"), BulkStr(s.maxDeletedID.String()),
+		BulkStr("entries-added"), Int(int64(s.entriesAdded)),
+		BulkStr("recorded-first-entry-id"), BulkStr(s.firstID.String()),
+	}
+	if !full {
+		first, last := NilReply, NilReply
+		s.rangeEach(StreamID{}, maxStreamID, false, func(en *nodeEntry) bool { first = entryReply(en); return false })
+		s.rangeEach(StreamID{}, maxStreamID, true, func(en *nodeEntry) bool { last = entryReply(en); return false })
+		r = append(r, BulkStr("groups"), Int(int64(len(s.groups))), BulkStr("first-entry"), first, BulkStr("last-entry"), last)
+		return Reply{Kind: KindArray, Array: r}
+	}
+	entries := []Reply{}
+	s.rangeEach(StreamID{}, maxStreamID, false, func(en *nodeEntry) bool {
+		entries = append(entries, entryReply(en))
+		return count == 0 || int64(len(entries)) < count
+	})
+	groups := []Reply{}
+	for _, g := range s.groups {
+		pending := []Reply{}
+		for _, id := range g.pel {
+			if count != 0 && int64(len(pending)) >= count {
+				break
+			}
+			n := g.nacks[id]
+			pending = append(pending, Array(BulkStr(id.String()), BulkStr(n.consumer.name), Int(n.deliveryTime), Int(int64(n.deliveryCount))))
+		}
+		consumers := []Reply{}
+		for _, c := range g.consumers {
+			cp := []Reply{}
+			for _, id := range c.pel {
+				if count != 0 && int64(len(cp)) >= count {
+					break
+				}
+				n := g.nacks[id]
+				cp = append(cp, Array(BulkStr(id.String()), Int(n.deliveryTime), Int(int64(n.deliveryCount))))
+			}
+			cr := []Reply{BulkStr("name"), BulkStr(c.name), BulkStr("seen-time"), Int(c.seenTime)}
+			if e.ver.Has(V72) {
+				cr = append(cr, BulkStr("active-time"), Int(c.activeTime))
+			}
+			cr = append(cr, BulkStr("pel-count"), Int(int64(len(c.pel))), BulkStr("pending"), Reply{Kind: KindArray, Array: cp})
+			consumers = append(consumers, Reply{Kind: KindArray, Array: cr})
+		}
+		groups = append(groups, Array(BulkStr("name"), BulkStr(g.name), BulkStr("last-delivered-id"), BulkStr(g.lastID.String()),
+			BulkStr("entries-read"), entriesReadReply(g), BulkStr("lag"), s.lag(g), BulkStr("pel-count"), Int(int64(len(g.pel))),
+			BulkStr("pending"), Reply{Kind: KindArray, Array: pending}, BulkStr("consumers"), Reply{Kind: KindArray, Array: consumers}))
+	}
+	r = append(r, BulkStr("entries"), Reply{Kind: KindArray, Array: entries}, BulkStr("groups"), Reply{Kind: KindArray, Array: groups})
+	return Reply{Kind: KindArray, Array: r}
+}

@@ -1,0 +1,411 @@
+package scene
+
+import (
+	"fmt"
+	"strings"
+
+	"redscope/engine"
+	"redscope/lesson"
+)
+
+// Auto is the scene the page draws. It wraps the lesson's own scene (none in free play) and
+// picks, after every change, what to draw:
+//
+//   - a lesson step: the lesson's scene, with the whole step;
+//   - a command typed in the console: the scene of the key it touched — chosen from the key's
+//     type and encoding as the engine holds them, and the command's group in the command table
+//     (strings → sds, a bitmap command → bits, a HyperLogLog string or PF* → hll, hashes and sets
+//     → encoding, sorted sets → zset, lists → list, Bloom filters → bloom) — drawing only that
+//     command; a key the lesson's scene shows (one of the lesson's keys) stays with the lesson's
+//     scene;
+//   - a command that names no key (PING, DBSIZE, an unknown command): what the last typed command
+//     that named one drew, read back from the position's exchanges (so Back redraws the same
+//     picture), else the lesson's scene, else the key list;
+//   - a key that no longer exists (DEL, the last LPOP): the key list.
+//
+// The key touched is the last key a trace event names that still exists, else the first key the
+// command table's key positions name that exists. An error reply of a console command is drawn as
+// a red band over the picture until the next command that succeeds.
+type Auto struct {
+	base       Scene
+	baseName   string
+	lessonKeys map[string]bool
+	scenes     map[string]Scene // one instance per scene name, for typed keys
+	cur        Scene
+	curName    string
+	key        string
+	sub        Input // what cur was last updated with (a keyless command redraws it)
+	ErrCmd     string
+	ErrText    string
+	lang       string
+}
+
+// NewAuto returns the page's scene for a lesson whose scene is called name ("" in free play) and
+// whose keys are lessonKeys.
+func NewAuto(name string, lessonKeys []string) *Auto {
+	a := &Auto{scenes: map[string]Scene{}, lessonKeys: map[string]bool{}}
+	if name != "" {
+		a.baseName = name
+		if _, ok := registry[name]; !ok {
+			a.baseName = "keys"
+		}
+		a.base = New(name)
+	}
+	for _, k := range lessonKeys {
+		a.lessonKeys[k] = true
+	}
+	return a
+}
+
+// Inner is the scene drawn now.
+func (a *Auto) Inner() Scene { return a.cur }
+
+func (a *Auto) instance(name string) Scene {
+	if sc, ok := a.scenes[name]; ok {
+		return sc
+	}
+	sc := New(name)
+	a.scenes[name] = sc
+	return sc
+}
+
+// Update implements Scene.
+func (a *Auto) Update(in Input) {
+	a.lang = in.Lang
+	x := lastExchange(in.Last)
+	a.ErrCmd, a.ErrText = "", ""
+	if x != nil && x.Console && x.Error {
+		a.ErrCmd, a.ErrText = x.Cmd, x.Reply
+	}
+	// The exchange to draw: the last typed one that named a key, or the last picture.
+	for i := len(in.Last) - 1; i >= 0; i-- {
+		y := &in.Last[i]
+		if y.Cmd == "" {
+			continue
+		}
+		if !y.Console {
+			a.step(in) // back to the lesson's step
+			return
+		}
+		if lesson.IsRingLine(y.Cmd) || isKeyslot(*y) {
+			a.ring(in)
+			return
+		}
+		touched := TouchedKeys(in.Engine, *y)
+		if len(touched) == 0 {
+			continue // PING, DBSIZE, an unknown command: what came before
+		}
+		a.typed(in, *y, touched)
+		return
+	}
+	if a.base != nil || a.cur == nil {
+		a.step(in)
+		return
+	}
+	// Free play and nothing typed named a key since: the last picture, redrawn from the engine.
+	sub := a.sub
+	sub.Engine, sub.Lang = in.Engine, in.Lang
+	a.use(a.cur, a.curName, sub)
+}
+
+// step draws a lesson's step (or position 0): the lesson's scene, else the key list.
+func (a *Auto) step(in Input) {
+	if a.base != nil {
+		a.use(a.base, a.baseName, in)
+		return
+	}
+	a.use(a.instance("keys"), "keys", in)
+}
+
+func (a *Auto) ring(in Input) {
+	if a.baseName == "ring" {
+		a.use(a.base, "ring", in)
+		return
+	}
+	a.use(a.instance("ring"), "ring", in)
+}
+
+// typed draws exchange x, which touched keys.
+func (a *Auto) typed(in Input, x lesson.Exchange, touched []string) {
+	key := primaryKey(in.Engine, x, touched)
+	if key == "" {
+		// The key is gone (DEL, the last pop): the key list.
+		a.use(a.instance("keys"), "keys", Input{Engine: in.Engine, Last: []lesson.Exchange{x}, Lang: in.Lang})
+		return
+	}
+	if a.base != nil && a.lessonKeys[key] {
+		a.use(a.base, a.baseName, in)
+		return
+	}
+	name := SceneFor(in.Engine, x, key)
+	keys := []string{key}
+	draw := map[string]bool{key: true}
+	for _, k := range touched {
+		if !draw[k] && SceneFor(in.Engine, x, k) == name {
+			keys = append(keys, k)
+			draw[k] = true
+		}
+	}
+	// Only the events about the keys drawn (RENAME's old name, SMOVE's emptied source are gone).
+	y := x
+	y.Events = nil
+	for _, ev := range x.Events {
+		if k, ok := rawKey(ev); !ok || draw[k] {
+			y.Events = append(y.Events, ev)
+		}
+	}
+	a.use(a.instance(name), name, Input{Engine: in.Engine, Keys: keys, Last: []lesson.Exchange{y}, Lang: in.Lang})
+}
+
+// rawKey is the key an event's Key field names (RENAME's old name, unlike eventKey).
+func rawKey(ev engine.Event) (string, bool) {
+	if k, ok := ev.(engine.KeyEvent); ok {
+		return k.Key, true
+	}
+	return eventKey(ev)
+}
+
+func (a *Auto) use(sc Scene, name string, in Input) {
+	sc.Update(in)
+	a.cur, a.curName, a.sub = sc, name, in
+	a.key = drawnKey(sc)
+}
+
+// lastExchange is the last exchange that ran a command (clock moves skipped).
+func lastExchange(xs []lesson.Exchange) *lesson.Exchange {
+	for i := len(xs) - 1; i >= 0; i-- {
+		if xs[i].Cmd != "" {
+			return &xs[i]
+		}
+	}
+	return nil
+}
+
+func isKeyslot(x lesson.Exchange) bool {
+	_, ok := ParseKeyslot(x)
+	return ok
+}
+
+// TouchedKeys lists the keys one exchange touched: those its trace events name, in the order
+// they happened, then those the command table's key positions name.
+func TouchedKeys(e *engine.Engine, x lesson.Exchange) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(k string) {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	for _, ev := range x.Events {
+		if k, ok := eventKey(ev); ok {
+			add(k)
+		}
+	}
+	if args, err := engine.SplitArgs(x.Cmd); err == nil {
+		for _, k := range e.CommandKeys(args) {
+			add(k)
+		}
+	}
+	return out
+}
+
+// primaryKey is the key a typed command is drawn by: the last key an event named that still
+// exists, else the first key of the command that exists; "" when none does.
+func primaryKey(e *engine.Engine, x lesson.Exchange, touched []string) string {
+	for i := len(x.Events) - 1; i >= 0; i-- {
+		if k, ok := eventKey(x.Events[i]); ok && e.Peek([]byte(k)) != nil {
+			return k
+		}
+	}
+	for _, k := range touched {
+		if e.Peek([]byte(k)) != nil {
+			return k
+		}
+	}
+	return ""
+}
+
+// eventKey is the key an event is about (the lesson's list, and the container events).
+func eventKey(ev engine.Event) (string, bool) {
+	switch e := ev.(type) {
+	case engine.ListEvent:
+		return e.Key, true
+	case engine.QuicklistEvent:
+		return e.Key, true
+	case engine.ListpackEvent:
+		return e.Key, true
+	case engine.IntsetEvent:
+		return e.Key, true
+	case engine.DictEvent:
+		return e.Key, true
+	case engine.SkiplistEvent:
+		return e.Key, true
+	case engine.BitScanEvent:
+		return e.Key, true
+	case engine.BitopEvent:
+		return e.Dest, true
+	case engine.KeyEvent:
+		if e.Action == "renamed" {
+			return e.To, true
+		}
+	}
+	return lesson.EventKey(ev)
+}
+
+// SceneFor names the scene that draws key after exchange x, from the engine's type and encoding
+// of the key and the command's group in the command table.
+func SceneFor(e *engine.Engine, x lesson.Exchange, key string) string {
+	o := e.Peek([]byte(key))
+	if o == nil {
+		return "keys"
+	}
+	group := ""
+	if f := strings.Fields(x.Cmd); len(f) > 0 {
+		group = engine.CommandGroup(strings.ToLower(f[0]))
+	}
+	switch o.Type {
+	case engine.TypeString:
+		if lesson.Measure(e, key).HLL != "" || group == "hyperloglog" {
+			return "hll"
+		}
+		if group == "bitmap" {
+			return "bits"
+		}
+		return "sds"
+	case engine.TypeHash, engine.TypeSet:
+		return "encoding"
+	case engine.TypeZSet:
+		return "zset"
+	case engine.TypeList:
+		return "list"
+	case engine.TypeBloom:
+		return "bloom"
+	}
+	return "keys"
+}
+
+// drawnKey is the key scene sc draws now.
+func drawnKey(sc Scene) string {
+	switch s := sc.(type) {
+	case *Auto:
+		return s.key
+	case *SDS:
+		if len(s.Keys) > 0 {
+			return s.Keys[0].Info.Key
+		}
+		return ""
+	case *Bits:
+		return s.Key
+	case *HLL:
+		return s.Key
+	case *Encoding:
+		return s.Key
+	case *ZSet:
+		return s.Key
+	case *Bloom:
+		return s.Key
+	case *List, *Keys:
+		_, k := Focus(sc)
+		return k
+	}
+	_, k := Focus(sc)
+	return k
+}
+
+// Focus implements Focuser.
+func (a *Auto) Focus() (string, string) { return a.curName, a.key }
+
+// Describe implements Describer: the inner scene's text, after the error when there is one; a
+// scene without its own text gets the key's figures.
+func (a *Auto) Describe() string {
+	d := Describe(a.cur)
+	if d == "" && a.key != "" && a.sub.Engine != nil {
+		d = keySentence(a.lang, lesson.Measure(a.sub.Engine, a.key))
+	}
+	if a.ErrText != "" {
+		e := tr(a.lang, "Error: %s → %s", "Lỗi: %s → %s", a.ErrCmd, a.ErrText)
+		if d == "" {
+			return e
+		}
+		return e + ". " + d
+	}
+	return d
+}
+
+// keySentence states a key's type, encoding, length and MEMORY USAGE.
+func keySentence(lang string, k lesson.KeyInfo) string {
+	if !k.Exists {
+		return tr(lang, "%s does not exist", "%s không tồn tại", k.Key)
+	}
+	s := fmt.Sprintf("%s %s: %s", k.Type, k.Key, k.Encoding)
+	if k.Len >= 0 {
+		s += tr(lang, ", %d bytes", ", %d byte", k.Len)
+	}
+	return s + fmt.Sprintf(", MEMORY USAGE %d B", k.Memory)
+}
+
+// Frame implements Scene: the inner scene, and the error band at the top when the last typed
+// command failed (the command, then the reply wrapped at word boundaries, at most ErrLines lines).
+func (a *Auto) Frame(r Rect, t float64) []Prim {
+	if a.cur == nil {
+		return nil
+	}
+	if a.ErrText == "" {
+		return a.cur.Frame(r, t)
+	}
+	f := FontSize(r)
+	size := f * 0.8
+	w := r.W - f*1.2
+	lines := append([]string{"> " + a.ErrCmd}, WrapMono(a.ErrText, w, size, ErrLines)...)
+	for i := range lines {
+		lines[i] = clipTo(lines[i], w, size)
+	}
+	bandH := float64(len(lines))*size*1.3 + f*0.6
+	out := a.cur.Frame(Rect{r.X, r.Y + bandH, r.W, max(r.H-bandH, 0)}, t)
+	var l list
+	l.rect(r.X, r.Y, r.W, bandH, ErrorC)
+	for i, s := range lines {
+		l.text(r.X+f*0.6, r.Y+f*0.3+float64(i)*size*1.3, s, size, TextOn(ErrorC), Left, true)
+	}
+	return append(out, l...)
+}
+
+// ErrLines is how many lines of an error reply the band shows.
+const ErrLines = 3
+
+// WrapMono splits s at spaces into lines of at most w pixels of monospace text at size; a word
+// longer than a line is cut; more than maxLines lines end in "…".
+func WrapMono(s string, w, size float64, maxLines int) []string {
+	per := max(1, int(w/(MonoAdvance*size)))
+	var out []string
+	line := []rune{}
+	for _, word := range strings.Fields(s) {
+		wr := []rune(word)
+		for len(wr) > per {
+			if len(line) > 0 {
+				out = append(out, string(line))
+				line = line[:0]
+			}
+			out = append(out, string(wr[:per]))
+			wr = wr[per:]
+		}
+		switch {
+		case len(line) == 0:
+			line = append(line, wr...)
+		case len(line)+1+len(wr) <= per:
+			line = append(append(line, ' '), wr...)
+		default:
+			out = append(out, string(line))
+			line = append([]rune{}, wr...)
+		}
+	}
+	if len(line) > 0 {
+		out = append(out, string(line))
+	}
+	if len(out) > maxLines {
+		out = out[:maxLines]
+		out[maxLines-1] = clip(out[maxLines-1]+" …", per)
+	}
+	return out
+}
