@@ -464,6 +464,9 @@ func cmdXread(e *Engine, args [][]byte) Reply {
 		o := args[i]
 		switch {
 		case eqFold(o, "block") && more > 0:
+			if e.InScript() && !e.ver.Has(V74) { // t_stream.c xreadCommand, until 7.4
+				return Err(cleanErr("ERR " + string(args[0]) + " command is not allowed with BLOCK option from scripts"))
+			}
 			i++
 			t, ok := string2ll(args[i])
 			if !ok {

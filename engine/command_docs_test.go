@@ -81,7 +81,7 @@ func TestNotSimulated(t *testing.T) {
 		want string
 	}{
 		{V70, []string{"GEOADD", "g", "1", "2", "m"}, "ERR redscope does not simulate 'geoadd' yet"},
-		{V88, []string{"eval", "return 1", "0"}, "ERR redscope does not simulate 'eval' yet"},
+		{V88, []string{"publish", "ch", "m"}, "ERR redscope does not simulate 'publish' yet"},
 		{V70, []string{"SUBSCRIBE", "ch"}, "ERR redscope does not simulate 'subscribe' yet"},
 		{V70, []string{"MEMORY", "STATS"}, "ERR redscope does not simulate 'memory|stats' yet"},
 		// newer than the profile: Redis 7.0's own error

@@ -82,6 +82,9 @@ type Engine struct {
 	// flags (ASKING, READONLY) of the client whose command runs (cluster.go).
 	cluster *clusterNode
 	ccs     *clusterConn
+	// lua is the scripting state (script.go), mon what other goroutines may read of it.
+	lua *scriptState
+	mon ScriptMonitor
 	// Work counts the elementary steps (bytes scanned/moved, registers touched…) commands did;
 	// labs report it instead of wall time.
 	Work Work

@@ -475,6 +475,14 @@ func newGuard(lim *Limits, e *engine.Engine) *guard {
 			g.writes[c.Name] = true
 		}
 	}
+	// The commands a script runs (redis.call / redis.pcall) meet the same limits as typed ones;
+	// a refusal fails the call inside the script.
+	e.SetScriptCallGuard(func(args [][]byte) error {
+		if err := g.before(e, args); err != nil {
+			return err
+		}
+		return nil
+	})
 	return g
 }
 
@@ -496,6 +504,9 @@ func (g *guard) before(e *engine.Engine, args [][]byte) *LimitError {
 	return nil
 }
 
+// scriptCommands change keys their arguments need not name.
+var scriptCommands = map[string]bool{"eval": true, "evalsha": true, "fcall": true}
+
 // sizes is the held memory of the distinct keys args names (after the command name).
 func sizes(e *engine.Engine, args [][]byte) int64 {
 	var sum int64
@@ -514,7 +525,7 @@ func (g *guard) exec(e *engine.Engine, args [][]byte) engine.Result {
 	name := strings.ToLower(string(args[0]))
 	// These change keys they do not name (EXEC: the transaction's queued commands): measure the
 	// whole dataset again afterwards.
-	if name == "flushall" || name == "flushdb" || name == "swapdb" || name == "move" || name == "exec" {
+	if name == "flushall" || name == "flushdb" || name == "swapdb" || name == "move" || name == "exec" || scriptCommands[name] {
 		res := e.Exec(args)
 		g.mem = e.DatasetHeldMemory()
 		return res

@@ -193,6 +193,9 @@ func (s *Server) handle(conn redcon.Conn, cmd redcon.Command) {
 	if !ok {
 		return
 	}
+	if s.scriptBusy(conn, cmd.Args) { // script_busy.go: BUSY and SCRIPT KILL while a script runs
+		return
+	}
 	rest := conn.ReadPipeline()
 	c.out = c.out[:0]
 	s.runAll(c, cmd.Args, rest)

@@ -584,7 +584,7 @@ func newGen(seed uint64, e *engine.Engine) *gen {
 	for _, c := range e.Commands() {
 		have[c.Name] = c
 	}
-	for _, c := range append(append(append(allGenCmds(), typeGenCmds()...), opsGenCmds()...), streamGenCmds()...) {
+	for _, c := range append(append(append(append(allGenCmds(), typeGenCmds()...), opsGenCmds()...), streamGenCmds()...), scriptGenCmds()...) {
 		ec := have[c.name]
 		if ec == nil {
 			continue

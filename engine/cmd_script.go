@@ -1,0 +1,265 @@
+package engine
+
+// EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT (eval.c of 7.0.15; the interpreter, sandbox and
+// conversions are in script.go).
+//
+//   - EVAL script numkeys key… arg…: numkeys is parsed first ("value is not an integer or out of
+//     range", "Number of keys can't be greater than number of args", "Number of keys can't be
+//     negative"), then the script is found by the SHA1 of its body or compiled and cached
+//     ("Error compiling script (new function): …").
+//   - EVALSHA looks the lowercase SHA1 up; a SHA1 that is not 40 characters long or not cached
+//     answers NOSCRIPT.
+//   - A first line "#!lua [flags=no-writes,allow-oom,…]" (the shebang) opts out of the
+//     backward-compatible mode: a script without no-writes is refused by EVAL_RO ("Can not
+//     execute a script with write flag using *_ro command."), one with no-writes runs read-only.
+//     Without a shebang, EVAL_RO runs the script read-only: its first write command fails with
+//     "Write commands are not allowed from read-only scripts."
+//   - SCRIPT LOAD compiles and caches; EXISTS answers 1/0 per SHA1 (any case); FLUSH [ASYNC|SYNC]
+//     drops the cache and makes a new interpreter; KILL answers NOTBUSY here (a running script
+//     can only be killed from another connection: ScriptMonitor.Kill).
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+func init() {
+	const f = FlagNoScript | FlagStale
+	ev := func(name string, flags int, fn cmdFunc) *Command {
+		return &Command{Name: name, Arity: -3, Flags: flags, Fn: fn}
+	}
+	register(
+		ev("eval", f, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, false, false) }),
+		ev("evalsha", f, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, false) }),
+		ev("eval_ro", f|FlagReadonly, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, false, true) }),
+		ev("evalsha_ro", f|FlagReadonly, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, true) }),
+		&Command{Name: "script", Arity: -2, Sub: map[string]*Command{
+			"load":   {Name: "load", Arity: 3, Flags: FlagNoScript | FlagStale, Fn: cmdScriptLoad},
+			"exists": {Name: "exists", Arity: -3, Flags: FlagNoScript, Fn: cmdScriptExists},
+			"flush":  {Name: "flush", Arity: -2, Flags: FlagNoScript, Fn: cmdScriptFlush},
+			"kill":   {Name: "kill", Arity: 2, Flags: FlagNoScript | FlagAllowBusy, Fn: func(e *Engine, a [][]byte) Reply { return e.mon.Kill(true) }},
+			"debug":  {Name: "debug", Arity: 3, Flags: FlagNoScript, Fn: cmdScriptDebug},
+			"help":   {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: helpReply(scriptHelp)},
+		}},
+	)
+	for _, n := range []string{"eval", "evalsha", "script|load", "script|exists", "script|flush", "script|kill", "script|debug", "script|help"} {
+		commandMeta[n] = cmdMeta{cats: "scripting"}
+	}
+	commandMeta["eval_ro"] = cmdMeta{cats: ""}
+	commandMeta["evalsha_ro"] = cmdMeta{cats: ""}
+}
+
+var scriptHelp = []string{
+	"SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+	"DEBUG (YES|SYNC|NO)",
+	"    Set the debug mode for subsequent scripts executed.",
+	"EXISTS <sha1> [<sha1> ...]",
+	"    Return information about the existence of the scripts in the script cache.",
+	"FLUSH [ASYNC|SYNC]",
+	"    Flush the Lua scripts cache. Very dangerous on replicas.",
+	"    When called without the optional mode argument, the behavior is determined by the",
+	"    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+	"    * ASYNC: Asynchronously flush the scripts cache.",
+	"    * SYNC: Synchronously flush the scripts cache.",
+	"KILL",
+	"    Kill the currently executing Lua script.",
+	"LOAD <script>",
+	"    Load a script into the scripts cache without executing it.",
+	"HELP",
+	"    Prints this help.",
+}
+
+// evalVM is the EVAL interpreter, made when first needed.
+func (e *Engine) evalVM() *luaVM {
+	s := e.scripting()
+	if s.eval == nil {
+		s.eval = e.newLuaVM(true)
+	}
+	return s.eval
+}
+
+func (e *Engine) evalGeneric(args [][]byte, bySHA, ro bool) Reply {
+	if bySHA && len(args[1]) != 40 {
+		return errNoScript
+	}
+	numkeys, ok := string2ll(args[2])
+	if !ok {
+		return ErrNotInt
+	}
+	if numkeys > int64(len(args)-3) {
+		return Err("ERR Number of keys can't be greater than number of args")
+	}
+	if numkeys < 0 {
+		return Err("ERR Number of keys can't be negative")
+	}
+	s := e.scripting()
+	var sc *evalScript
+	if bySHA {
+		sc = s.scripts[strings.ToLower(string(args[1]))]
+		if sc == nil {
+			return errNoScript
+		}
+	} else {
+		var r Reply
+		sc, _, r = e.createEvalScript(string(args[1]))
+		if sc == nil {
+			return r
+		}
+	}
+	if sc.flags&sfCompat == 0 && sc.flags&sfNoWrites == 0 && ro {
+		return Err("ERR Can not execute a script with write flag using *_ro command.")
+	}
+	readOnly := ro || (sc.flags&sfCompat == 0 && sc.flags&sfNoWrites != 0)
+	keys := args[3 : 3+numkeys]
+	argv := args[3+numkeys:]
+	return e.runScript(e.evalVM(), sc.fn, sha1hex(sc.body), true, readOnly, keys, argv, args)
+}
+
+// createEvalScript is luaCreateFunction: the cached script of body, compiled when new.
+func (e *Engine) createEvalScript(body string) (*evalScript, string, Reply) {
+	s := e.scripting()
+	sha := sha1hex(body)
+	if sc := s.scripts[sha]; sc != nil {
+		return sc, sha, Reply{}
+	}
+	flags, skip, errText := shebangFlags(body)
+	if errText != "" {
+		return nil, "", Err("ERR " + errText)
+	}
+	vm := e.evalVM()
+	fn, err := vm.L.Load(strings.NewReader(body[skip:]), userScript)
+	if err != nil {
+		return nil, "", Err(cleanErr("ERR Error compiling script (new function): " + luaCompileError(err.Error(), body[skip:])))
+	}
+	fn.Env = vm.proxy
+	sc := &evalScript{body: body, fn: fn, flags: flags}
+	s.scripts[sha] = sc
+	return sc, sha, Reply{}
+}
+
+// shebangFlags is evalExtractShebangFlags: the flags of a "#!lua" first line and its length (the
+// line feed is kept so line numbers stay the user's).
+func shebangFlags(body string) (scriptFlags, int, string) {
+	if !strings.HasPrefix(body, "#!") {
+		return sfCompat, 0, ""
+	}
+	end := strings.IndexByte(body, '\n')
+	if end < 0 {
+		return 0, 0, "Invalid script shebang"
+	}
+	parts, err := SplitArgs(body[:end])
+	if err != nil || len(parts) == 0 {
+		return 0, 0, "Invalid engine in script shebang"
+	}
+	if string(parts[0]) != "#!lua" {
+		return 0, 0, "Unexpected engine in script shebang: " + string(parts[0])
+	}
+	var flags scriptFlags
+	for _, p := range parts[1:] {
+		rest, ok := strings.CutPrefix(string(p), "flags=")
+		if !ok {
+			return 0, 0, "Unknown lua shebang option: " + string(p)
+		}
+		if rest == "" {
+			continue
+		}
+		for _, name := range strings.Split(rest, ",") {
+			f, ok := scriptFlagByName(name)
+			if !ok {
+				return 0, 0, "Unexpected flag in script shebang: " + name
+			}
+			flags |= f
+		}
+	}
+	return flags, end, ""
+}
+
+func scriptFlagByName(name string) (scriptFlags, bool) {
+	for _, sf := range scriptFlagNames {
+		if sf.name == name {
+			return sf.f, true
+		}
+	}
+	return 0, false
+}
+
+var (
+	reParseNear = regexp.MustCompile(`^(\S+) line:(\d+)\(column:\d+\) near '(.*)':\s+(.*?)\s*$`)
+	reParseEOF  = regexp.MustCompile(`^(\S+) at EOF:\s+(.*?)\s*$`)
+)
+
+// luaCompileError turns gopher-lua's parser messages into Lua 5.1's form
+// "user_script:LINE: unexpected symbol near 'TOKEN'". gopher-lua's parser does not tell which
+// token Lua expected, so every syntax error reads "unexpected symbol" (Lua 5.1 also says
+// "'=' expected", "'end' expected"…): the one known difference from the real server.
+func luaCompileError(msg, body string) string {
+	msg = strings.TrimSpace(msg)
+	if m := reParseNear.FindStringSubmatch(msg); m != nil {
+		what := m[4]
+		if what == "syntax error" || what == "parse error" {
+			what = "unexpected symbol"
+		}
+		return m[1] + ":" + m[2] + ": " + what + " near '" + m[3] + "'"
+	}
+	if m := reParseEOF.FindStringSubmatch(msg); m != nil {
+		line := strings.Count(body, "\n") + 1
+		what := m[2]
+		if what == "syntax error" || what == "parse error" {
+			what = "unexpected symbol"
+		}
+		return m[1] + ":" + strconv.Itoa(line) + ": " + what + " near '<eof>'"
+	}
+	return msg
+}
+
+func cmdScriptLoad(e *Engine, args [][]byte) Reply {
+	sc, sha, r := e.createEvalScript(string(args[2]))
+	if sc == nil {
+		return r
+	}
+	return BulkStr(sha)
+}
+
+func cmdScriptExists(e *Engine, args [][]byte) Reply {
+	s := e.scripting()
+	out := make([]Reply, 0, len(args)-2)
+	for _, a := range args[2:] {
+		if s.scripts[strings.ToLower(string(a))] != nil {
+			out = append(out, Int(1))
+		} else {
+			out = append(out, Int(0))
+		}
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+func cmdScriptFlush(e *Engine, args [][]byte) Reply {
+	if len(args) > 3 || len(args) == 3 && !eqFold(args[2], "sync") && !eqFold(args[2], "async") {
+		return Err("ERR SCRIPT FLUSH only support SYNC|ASYNC option")
+	}
+	s := e.scripting()
+	if s.eval != nil {
+		s.eval.L.Close()
+	}
+	s.eval = nil
+	s.scripts = map[string]*evalScript{}
+	return OK
+}
+
+// cmdScriptDebug: the Lua debugger needs a forked server and an interactive client; redscope
+// accepts NO (the default) and refuses YES and SYNC.
+func cmdScriptDebug(e *Engine, args [][]byte) Reply {
+	switch {
+	case eqFold(args[2], "no"):
+		return OK
+	case eqFold(args[2], "yes"), eqFold(args[2], "sync"):
+		return Err("ERR redscope does not have the Lua debugger (SCRIPT DEBUG YES|SYNC)")
+	}
+	return Err("ERR Use SCRIPT DEBUG YES/SYNC/NO")
+}
+
+// luaTypeName is used by error texts of the libraries.
+func luaTypeName(v lua.LValue) string { return v.Type().String() }

@@ -1,0 +1,116 @@
+package server
+
+// A script that runs too long, seen from the other connections (processCommand and scriptKill
+// of Redis 7.0.15's server.c and script.c).
+//
+// A script holds the engine lock for as long as it runs. Redis lets a script run undisturbed for
+// busy-reply-threshold (lua-time-limit, 5000 ms); from then on it answers every other client's
+// command with BUSY, except the commands flagged allow-busy, and SCRIPT KILL (FUNCTION KILL for
+// a function) stops the script unless it already wrote. redscope does the same before taking
+// the engine lock: a connection whose command finds the lock held by a running script waits
+// while the script is within the threshold, then gets
+//
+//	-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.
+//
+// or, for SCRIPT KILL / FUNCTION KILL, the kill's answer (OK, UNKILLABLE, NOTBUSY or the other
+// BUSY text), and for FUNCTION STATS the running function (or the EVAL BUSY text), all read
+// from the engine's ScriptMonitor, which is safe to use without the lock. Differences from
+// Redis: the other allow-busy commands (MULTI, WATCH, AUTH, HELLO…) wait for the script to end
+// instead of being served during it, and a command that had already passed this check when a
+// script started waits for that script too.
+
+import (
+	"sync"
+	"time"
+
+	"github.com/tidwall/redcon"
+
+	"redscope/engine"
+)
+
+// monitors holds, per server, the ScriptMonitor of the engine last seen under the lock.
+var monitors sync.Map // *Server → *engine.ScriptMonitor
+
+// scriptBusy answers args itself when a script holds the engine past busy-reply-threshold; it
+// reports whether it did. Called by handle before the engine lock is taken.
+func (s *Server) scriptBusy(conn redcon.Conn, args [][]byte) bool {
+	if len(args) == 0 {
+		return false
+	}
+	kill, eval := killCommand(args)
+	for wait := time.Microsecond; ; wait = min(2*wait, time.Millisecond) {
+		if s.mu.TryLock() {
+			monitors.Store(s, s.eng.ScriptMonitor())
+			s.mu.Unlock()
+			return false
+		}
+		v, ok := monitors.Load(s)
+		if !ok {
+			return false
+		}
+		m := v.(*engine.ScriptMonitor)
+		if !m.Running() {
+			return false // an ordinary command holds the lock: wait for it in runAll
+		}
+		if m.TimedOut() {
+			switch {
+			case kill:
+				conn.WriteRaw(m.Kill(eval).AppendRESP2(nil))
+				return true
+			case len(args) == 2 && eqFold(args[0], "function") && eqFold(args[1], "stats"):
+				conn.WriteRaw(functionStats(m).AppendRESP2(nil))
+				return true
+			case allowBusy(args):
+				return false
+			}
+			conn.WriteRaw(m.BusyReply().AppendRESP2(nil))
+			return true
+		}
+		time.Sleep(wait)
+	}
+}
+
+// functionStats is functionStatsCommand while a script runs: the EVAL BUSY error, or the running
+// function's name, command and duration with the engine's counts.
+func functionStats(m *engine.ScriptMonitor) engine.Reply {
+	info := m.Info()
+	if info == nil || m.Eval() {
+		return m.BusyReply()
+	}
+	cmd := make([]engine.Reply, len(info.Command))
+	for i, a := range info.Command {
+		cmd[i] = engine.BulkStr(a)
+	}
+	return engine.Array(
+		engine.BulkStr("running_script"), engine.Array(
+			engine.BulkStr("name"), engine.BulkStr(info.Name),
+			engine.BulkStr("command"), engine.Array(cmd...),
+			engine.BulkStr("duration_ms"), engine.Int(time.Since(info.Start).Milliseconds())),
+		engine.BulkStr("engines"), engine.Array(engine.BulkStr("LUA"), engine.Array(
+			engine.BulkStr("libraries_count"), engine.Int(int64(info.Libraries)),
+			engine.BulkStr("functions_count"), engine.Int(int64(info.Functions)))))
+}
+
+// killCommand recognizes SCRIPT KILL (eval) and FUNCTION KILL.
+func killCommand(args [][]byte) (kill, eval bool) {
+	if len(args) != 2 || !eqFold(args[1], "kill") {
+		return false, false
+	}
+	switch {
+	case eqFold(args[0], "script"):
+		return true, true
+	case eqFold(args[0], "function"):
+		return true, false
+	}
+	return false, false
+}
+
+// allowBusy: the other commands 7.0.15 flags allow-busy; they wait for the script here.
+func allowBusy(args [][]byte) bool {
+	for _, n := range []string{"multi", "discard", "watch", "unwatch", "auth", "hello", "quit", "reset", "shutdown"} {
+		if eqFold(args[0], n) {
+			return true
+		}
+	}
+	return false
+}
