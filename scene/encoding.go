@@ -519,7 +519,7 @@ func (s *Encoding) Update(in Input) {
 		}
 	}
 	if s.Conv != nil {
-		s.Note = tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, s.Conv.Reason)
+		s.Note = tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, Why(s.lang, s.Conv.Why))
 	}
 }
 

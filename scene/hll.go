@@ -747,9 +747,9 @@ func (s *HLL) encodingPanel(p *panel, fs float64, t float64) {
 	if s.Promote != nil {
 		pr := s.Promote
 		p.line(tr(s.lang, "promoted to dense in this step:", "vừa chuyển sang dense:"), fs, RunC, false)
-		why := tr(s.lang, "sparse %d B + this update > %d", "sparse %d B + lần ghi này > %d", pr.SparseBytes, pr.Limit)
-		if pr.Reason == "value>32" {
-			why = tr(s.lang, "a register needs %d > 32", "thanh ghi cần %d > 32", pr.Value)
+		why := tr(s.lang, "sparse %s B + this update > %s", "sparse %s B + lần ghi này > %s", Num(int64(pr.SparseBytes)), Num(pr.Limit))
+		if pr.Why.Code != engine.WhyHLLBytes {
+			why = Why(s.lang, pr.Why)
 		}
 		p.line(why, small, RunC, false)
 	}

@@ -177,7 +177,7 @@ func TestHLLGaugeFollowsConfig(t *testing.T) {
 		t.Fatalf("strip rows %d", s.Strip.H)
 	}
 	s.Update(hllInput(t, []string{"h"}, "CONFIG SET hll-sparse-max-bytes 400", nums("PFADD h", 1, 149), "PFADD h 150"))
-	if s.Sparse || s.Bytes != HLLDenseBytes || s.Promote == nil || s.Promote.SparseBytes != 400 || s.Promote.Limit != 400 || s.Promote.Reason != "hll-sparse-max-bytes" {
+	if s.Sparse || s.Bytes != HLLDenseBytes || s.Promote == nil || s.Promote.SparseBytes != 400 || s.Promote.Limit != 400 || s.Promote.Why.Code != engine.WhyHLLBytes {
 		t.Fatalf("promotion: sparse %v bytes %d %+v", s.Sparse, s.Bytes, s.Promote)
 	}
 	// Dense: the string overflows the mark, which sits at 400/12304 of the gauge.

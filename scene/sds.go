@@ -426,9 +426,9 @@ func sdsNote(in Input, lang string) string {
 					continue
 				}
 				if ev.From == "" {
-					note = tr(lang, "%s: encoding %s (%s)", "%s: mã hoá %s (%s)", ev.Key, ev.To, ev.Reason)
+					note = tr(lang, "%s: encoding %s (%s)", "%s: mã hoá %s (%s)", ev.Key, ev.To, Why(lang, ev.Why))
 				} else {
-					note = tr(lang, "%s: encoding %s → %s (%s)", "%s: mã hoá %s → %s (%s)", ev.Key, ev.From, ev.To, ev.Reason)
+					note = tr(lang, "%s: encoding %s → %s (%s)", "%s: mã hoá %s → %s (%s)", ev.Key, ev.From, ev.To, Why(lang, ev.Why))
 				}
 			case engine.SDSEvent:
 				a := ev.After

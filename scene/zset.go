@@ -121,7 +121,7 @@ func (s *ZSet) Update(in Input) {
 			s.Move.Member, s.Move.From, s.Move.To, len(s.Members)-s.Move.From, len(s.Members)-s.Move.To)
 	}
 	if s.Conv != nil {
-		s.Note = tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, s.Conv.Reason)
+		s.Note = tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, Why(s.lang, s.Conv.Why))
 	}
 	s.Top, s.TopCmd = rangeRead(in.Last, s.Key)
 }

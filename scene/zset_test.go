@@ -67,7 +67,7 @@ func TestZSetLeaderboardSkiplist(t *testing.T) {
 	for _, v := range engine.Versions {
 		cfg := lesson.Config{Version: v}
 		s := zsetAt(t, cfg, 6)
-		if s.LP != nil || s.Conv == nil || s.Conv.To != "skiplist" || !strings.Contains(s.Conv.Reason, "zset-max-listpack-value") {
+		if s.LP != nil || s.Conv == nil || s.Conv.To != "skiplist" || s.Conv.Why.Name != "zset-max-listpack-value" {
 			t.Fatalf("%v: conv %+v", v, s.Conv)
 		}
 		if len(s.Members) != 5 || s.Members[0].Score != "1" || len(s.Members[0].Member) != 65 || s.Members[4].Member != "sku-ao-thun" {
