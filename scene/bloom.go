@@ -220,9 +220,9 @@ func (s *Bloom) Frame(r Rect, t float64) []Prim {
 		items += fv.Items
 		capTotal += fv.Capacity
 	}
-	head := fmt.Sprintf("%s · %d/%d items · %d filter(s) · MEMORY USAGE %d", s.Key, items, capTotal, len(s.Filters), s.Info.Memory)
+	head := fmt.Sprintf("%s · %s/%s items · %s · MEMORY USAGE %s", s.Key, Num(int64(items)), Num(int64(capTotal)), plural(int64(len(s.Filters)), "filter", "filters"), Num(s.Info.Memory))
 	if s.lang != "en" {
-		head = fmt.Sprintf("%s · %d/%d phần tử · %d filter · MEMORY USAGE %d", s.Key, items, capTotal, len(s.Filters), s.Info.Memory)
+		head = fmt.Sprintf("%s · %s/%s phần tử · %s filter · MEMORY USAGE %s", s.Key, Num(int64(items)), Num(int64(capTotal)), Num(int64(len(s.Filters))), Num(s.Info.Memory))
 	}
 	l.text(in.X, y, fitText(head, in.W, fs, true), fs, TextColor, Left, true)
 	y += fs * 1.4

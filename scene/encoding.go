@@ -533,25 +533,25 @@ func lpNote(ev *engine.ListpackEvent, lang string) string {
 	}
 	switch ev.Op {
 	case "insert":
-		return tr(lang, "insert %q at offset %d: +%d bytes, memmove %d bytes", "chèn %q tại offset %d: +%d byte, memmove %d byte",
-			val, ev.Offset, ev.Added, ev.Moved)
+		return tr(lang, "insert %q at offset %s: +%s, memmove %s", "chèn %q tại offset %s: +%s, memmove %s",
+			val, Num(int64(ev.Offset)), nBytes(lang, ev.Added), nBytes(lang, ev.Moved))
 	case "replace":
-		return tr(lang, "replace at offset %d: %d → %d bytes, memmove %d bytes", "thay tại offset %d: %d → %d byte, memmove %d byte",
-			ev.Offset, ev.Removed, ev.Added, ev.Moved)
+		return tr(lang, "replace at offset %s: %s → %s, memmove %s", "thay tại offset %s: %s → %s, memmove %s",
+			Num(int64(ev.Offset)), Num(int64(ev.Removed)), nBytes(lang, ev.Added), nBytes(lang, ev.Moved))
 	default:
-		return tr(lang, "delete %d entries at offset %d: −%d bytes, memmove %d bytes", "xoá %d entry tại offset %d: −%d byte, memmove %d byte",
-			ev.Entries, ev.Offset, ev.Removed, ev.Moved)
+		return tr(lang, "delete %s at offset %s: −%s, memmove %s", "xoá %s tại offset %s: −%s, memmove %s",
+			trPlural(lang, int64(ev.Entries), "entry", "entries", "entry"), Num(int64(ev.Offset)), nBytes(lang, ev.Removed), nBytes(lang, ev.Moved))
 	}
 }
 
 func isNote(ev engine.IntsetEvent, lang string) string {
 	switch ev.Op {
 	case "upgrade":
-		return tr(lang, "%d needs %d bytes: every member rewritten from %d to %d bytes", "%d cần %d byte: mọi phần tử viết lại từ %d thành %d byte",
-			ev.Value, ev.NewWidth, ev.OldWidth, ev.NewWidth)
+		return tr(lang, "%d needs %s: every member rewritten from %s to %s", "%d cần %s: mọi phần tử viết lại từ %s thành %s",
+			ev.Value, nBytes(lang, ev.NewWidth), nBytes(lang, ev.OldWidth), nBytes(lang, ev.NewWidth))
 	case "insert":
-		return tr(lang, "insert %d at position %d (kept sorted): memmove %d bytes", "chèn %d ở vị trí %d (giữ thứ tự tăng): memmove %d byte",
-			ev.Value, ev.Pos, ev.Moved)
+		return tr(lang, "insert %d at position %d (kept sorted): memmove %s", "chèn %d ở vị trí %d (giữ thứ tự tăng): memmove %s",
+			ev.Value, ev.Pos, nBytes(lang, ev.Moved))
 	}
 	return tr(lang, "remove %d from position %d", "xoá %d ở vị trí %d", ev.Value, ev.Pos)
 }

@@ -692,7 +692,7 @@ func (s *HLL) hashPanel(p *panel, fs float64) {
 	}
 	idx := fmt.Sprintf("%014b", ev.Index)
 	p.line(tr(s.lang, "index = low 14 bits %s = %d", "index = 14 bit thấp %s = %d", idx, ev.Index), fs, IndexC, false)
-	p.line(tr(s.lang, "%d zeros above them, then a 1 → count %d", "%d số 0 phía trên, rồi số 1 → count %d", ev.Count-1, ev.Count), fs, RunC, false)
+	p.line(tr(s.lang, "%s above them, then a 1 → count %d", "%s phía trên, rồi số 1 → count %d", trPlural(s.lang, int64(ev.Count-1), "zero", "zeros", "số 0"), ev.Count), fs, RunC, false)
 	msg := tr(s.lang, "register %d: %d → %d (keeps the max)", "thanh ghi %d: %d → %d (giữ số lớn nhất)", ev.Index, ev.Old, ev.New)
 	if ev.New == ev.Old {
 		msg = tr(s.lang, "register %d stays %d (count %d is not larger)", "thanh ghi %d giữ %d (count %d không lớn hơn)", ev.Index, ev.Old, ev.Count)

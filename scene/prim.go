@@ -2,6 +2,7 @@ package scene
 
 import (
 	"math"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -277,6 +278,11 @@ func (l *list) line(x0, y0, x1, y1, stroke float64, c Color) {
 }
 
 func (l *list) text(x, y float64, s string, size float64, c Color, a Align, mono bool) {
+	if mono && strings.ContainsRune(s, '\u202f') {
+		// The monospace font has no narrow no-break space (Liberation Mono lacks U+202F) and
+		// every glyph takes one advance anyway: a no-break space (U+00A0) keeps the columns.
+		s = strings.ReplaceAll(s, "\u202f", "\u00a0")
+	}
 	*l = append(*l, Prim{Kind: KText, X: x, Y: y, Text: s, Size: size, Color: c, Align: a, Mono: mono})
 }
 

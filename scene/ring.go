@@ -240,7 +240,11 @@ const RingTableChars = 30
 func (s *Ring) drawRing(l *list, r Rect, f, t float64) {
 	ev := s.Ev
 	y := r.Y
-	head := fmt.Sprintf("%s · %d vnodes/node · %d keys · %d nodes", ev.Hash, ev.VNodes, ev.Keys, len(ev.Nodes))
+	head := fmt.Sprintf("%s · %s vnode/node · %s key · %s node", ev.Hash, Num(int64(ev.VNodes)), Num(int64(ev.Keys)), Num(int64(len(ev.Nodes))))
+	if s.lang == "en" {
+		head = fmt.Sprintf("%s · %s vnodes/node · %s · %s", ev.Hash, Num(int64(ev.VNodes)),
+			plural(int64(ev.Keys), "key", "keys"), plural(int64(len(ev.Nodes)), "node", "nodes"))
+	}
 	l.text(r.X, y, fitText(head, r.W, f*0.85, true), f*0.85, TextColor, Left, true)
 	y += f * 1.3
 	var note string

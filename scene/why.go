@@ -46,17 +46,17 @@ func Why(lang string, w engine.Why) string {
 	bytesN := trPlural(lang, w.N, "byte", "bytes", "byte")
 	switch w.Code {
 	case engine.WhySharedInt:
-		return t("an integer 0…"+lim+": one of the shared objects", "số nguyên 0…"+lim+": dùng chung object có sẵn")
+		return t("an integer 0…"+lim+": one of the shared objects", "số nguyên 0…"+lim+": dùng chung đối tượng có sẵn")
 	case engine.WhyInt:
-		return t("a 64-bit integer kept in the object's pointer", "số nguyên 64 bit, cất ngay trong con trỏ của object")
+		return t("a 64-bit integer kept in the object's pointer", "số nguyên 64 bit, cất ngay trong con trỏ của đối tượng")
 	case engine.WhyEmbstr:
-		return t(bytesN+" ≤ "+lim+": object and sds in one allocation", bytesN+" ≤ "+lim+": object và sds chung một lần cấp phát")
+		return t(bytesN+" ≤ "+lim+": object and sds in one allocation", bytesN+" ≤ "+lim+": đối tượng và sds chung một lần cấp phát")
 	case engine.WhyEmbstrKV:
-		return t(bytesN+" ≤ "+lim+": embedded in the 64-byte key object", bytesN+" ≤ "+lim+": nhúng vào object 64 byte cùng key")
+		return t(bytesN+" ≤ "+lim+": embedded in the 64-byte key object", bytesN+" ≤ "+lim+": nhúng vào đối tượng key 64 byte")
 	case engine.WhyRaw:
 		return t(bytesN+" > "+lim+": a separate sds", bytesN+" > "+lim+": sds riêng")
 	case engine.WhyRawKV:
-		return t("key and "+bytesN+" do not fit the 64-byte key object: a separate sds", "key và "+bytesN+" không vừa object 64 byte: sds riêng")
+		return t("key and "+bytesN+" do not fit the 64-byte key object: a separate sds", "key và "+bytesN+" không vừa đối tượng key 64 byte: sds riêng")
 	case engine.WhyBigArg:
 		return t("an argument of "+bytesN+" ≥ "+lim+": the query buffer becomes the value", "đối số "+bytesN+" ≥ "+lim+": bộ đệm truy vấn thành giá trị luôn")
 	case engine.WhyInPlace:
@@ -106,4 +106,9 @@ func Why(lang string, w engine.Why) string {
 		return t(w.Name+" asks for the dense form", w.Name+" cần dạng dense")
 	}
 	return w.Code.String()
+}
+
+// nBytes is "1 byte", "6 bytes" (en) or "6 byte" (vi), the number grouped.
+func nBytes[T ~int | ~int64](lang string, n T) string {
+	return trPlural(lang, int64(n), "byte", "bytes", "byte")
 }
