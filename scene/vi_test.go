@@ -114,15 +114,15 @@ func englishIn(s string) []string {
 
 func TestEnglishIn(t *testing.T) {
 	for s, want := range map[string]string{
-		`hash user:1 · listpack · 512 phần tử`:                         "",
-		`field or value longer than hash-max-listpack-value`:           "or longer than",
-		`SET doc new IFDEQ 3 → (integer) 0 the`:                          "the",
-		`(error) ERR bit offset is not an integer`:                      "",
-		`> GET a → "the value"`:                                        "",
-		`MEMORY USAGE 56 (embstr)`:                                     "",
-		`≤ 44 bytes and fits the 64-byte key object with the key`:      "bytes and fits the object with the",
-		`một phần tử 70 byte > hash-max-listpack-value 64`:             "",
-		`1 zeros`:                                                      "zeros",
+		`hash user:1 · listpack · 512 phần tử`:                    "",
+		`field or value longer than hash-max-listpack-value`:      "or longer than",
+		`SET doc new IFDEQ 3 → (integer) 0 the`:                   "the",
+		`(error) ERR bit offset is not an integer`:                "",
+		`> GET a → "the value"`:                                   "",
+		`MEMORY USAGE 56 (embstr)`:                                "",
+		`≤ 44 bytes and fits the 64-byte key object with the key`: "bytes and fits the object with the",
+		`một phần tử 70 byte > hash-max-listpack-value 64`:        "",
+		`1 zeros`: "zeros",
 		`bit 1 ở offset 7 · Bước 3/5 · key "of the" · zset-max-entries`: "",
 	} {
 		if got := strings.Join(englishIn(s), " "); got != want {
