@@ -237,7 +237,7 @@ func TestSDSSceneFromSETBIT(t *testing.T) {
 	if !k.Changed || !k.Realloc || k.NewFrom != 0 || k.NewTo != 1 {
 		t.Fatalf("%+v", k)
 	}
-	if !strings.Contains(s.Note, "new sds of 1 bytes: sds5") {
+	if !strings.Contains(s.Note, "new sds of 1 byte: sds5") {
 		t.Fatalf("note %q", s.Note)
 	}
 	// Grow to 13 bytes: greedy, sds5 → sds8.

@@ -434,17 +434,18 @@ func sdsNote(in Input, lang string) string {
 				a := ev.After
 				switch {
 				case ev.Before.Type == 0:
-					note = tr(lang, "%s: new sds of %d bytes: %s, malloc(%d) → %d-byte class",
-						"%s: sds mới %d byte: %s, malloc(%d) → lớp %d byte",
-						ev.Key, a.Len, a.Type, a.Type.HeaderSize()+a.Alloc+1, a.Usable)
+					n := func(v int) string { return Num(int64(v)) }
+					note = tr(lang, "%s: new sds of %s: %s, malloc(%s) → %s-byte class",
+						"%s: sds mới %s: %s, malloc(%s) → lớp %s byte",
+						ev.Key, nBytes(lang, a.Len), a.Type, n(a.Type.HeaderSize()+a.Alloc+1), n(a.Usable))
 					if a.Type != sds.Type5 && a.Usable != a.Type.HeaderSize()+a.Len+1 {
-						note = tr(lang, "%s: new sds of %d bytes: %s, malloc(%d) → %d-byte class, alloc %d",
-							"%s: sds mới %d byte: %s, malloc(%d) → lớp %d byte, alloc %d",
-							ev.Key, a.Len, a.Type, a.Type.HeaderSize()+a.Len+1, a.Usable, a.Alloc)
+						note = tr(lang, "%s: new sds of %s: %s, malloc(%s) → %s-byte class, alloc %s",
+							"%s: sds mới %s: %s, malloc(%s) → lớp %s byte, alloc %s",
+							ev.Key, nBytes(lang, a.Len), a.Type, n(a.Type.HeaderSize()+a.Len+1), n(a.Usable), n(a.Alloc))
 					}
 				case !ev.Realloc:
-					note = tr(lang, "%s: len %d → %d fits in alloc %d: no reallocation",
-						"%s: len %d → %d vừa trong alloc %d: không cấp phát lại", ev.Key, ev.Before.Len, a.Len, a.Alloc)
+					note = tr(lang, "%s: len %s → %s fits in alloc %s: no reallocation",
+						"%s: len %s → %s vừa trong alloc %s: không cấp phát lại", ev.Key, Num(int64(ev.Before.Len)), Num(int64(a.Len)), Num(int64(a.Alloc)))
 				default:
 					ask := ev.Requested
 					if ev.Greedy {
@@ -454,9 +455,10 @@ func sdsNote(in Input, lang string) string {
 					if ev.Requested >= sds.MaxPrealloc {
 						mul = tr(lang, "+1 MiB", "+1 MiB")
 					}
-					note = tr(lang, "%s: needs %d bytes, asks %d (%s): %s → %s, %d → %d-byte class, alloc %d",
-						"%s: cần %d byte, xin %d (%s): %s → %s, lớp %d → %d byte, alloc %d",
-						ev.Key, ev.Requested, ask, mul, ev.Before.Type, a.Type, ev.Before.Usable, a.Usable, a.Alloc)
+					n := func(v int) string { return Num(int64(v)) }
+					note = tr(lang, "%s: needs %s, asks %s (%s): %s → %s, %s → %s-byte class, alloc %s",
+						"%s: cần %s, xin %s (%s): %s → %s, lớp %s → %s byte, alloc %s",
+						ev.Key, nBytes(lang, ev.Requested), n(ask), mul, ev.Before.Type, a.Type, n(ev.Before.Usable), n(a.Usable), n(a.Alloc))
 				}
 			}
 		}
