@@ -355,8 +355,12 @@ func (s *Bits) Frame(r Rect, t float64) []Prim {
 	// The memory bars take the bottom of the stage.
 	bottom := in.Y + in.H
 	if len(s.Mem) > 0 {
-		bottom -= float64(len(s.Mem))*f*1.75 + tsz(f, 0.7)*1.4 + f*0.3
-		s.drawMem(&l, Rect{in.X, bottom + f*0.3, in.W, in.Y + in.H - bottom - f*0.3}, f)
+		axisH := 0.0
+		if in.H >= 330 { // a phone's short stage keeps its rows for the bits
+			axisH = memAxisHeight(in.W, f, s.lang)
+		}
+		bottom -= float64(len(s.Mem))*f*1.75 + tsz(f, 0.7)*1.4 + f*0.3 + axisH
+		s.drawMem(&l, Rect{in.X, bottom + f*0.3, in.W, in.Y + in.H - bottom - f*0.3}, f, axisH > 0)
 	}
 	if s.Op != nil {
 		s.drawBitop(&l, Rect{in.X, y, in.W, bottom - y}, f, t)
@@ -723,7 +727,7 @@ func (s *Bits) drawStrip(l *list, r Rect, f float64) float64 {
 }
 
 // drawMem draws one bar per watched key, proportional to its MEMORY USAGE.
-func (s *Bits) drawMem(l *list, r Rect, f float64) {
+func (s *Bits) drawMem(l *list, r Rect, f float64, axis bool) {
 	var top int64
 	for _, m := range s.Mem {
 		top = max(top, m.Memory)
@@ -741,13 +745,16 @@ func (s *Bits) drawMem(l *list, r Rect, f float64) {
 		bh := f * 0.4
 		by := y + fs*1.3
 		l.rect(r.X, by, r.W, bh, Panel)
-		w := math.Max(2, r.W*float64(m.Memory)/float64(max(top, 1)))
+		w := memBarLen(m.Memory, r.W)
 		c := OneC
 		if m.Type != "string" {
 			c = IndexC
 		}
 		l.rect(r.X, by, w, bh, c)
 		y += f * 1.75
+	}
+	if axis {
+		drawMemAxis(l, r.X, y, r.W, r.W, f, s.lang)
 	}
 }
 

@@ -724,7 +724,8 @@ func (s *Encoding) Frame(r Rect, t float64) []Prim {
 	// Bottom block: memory bars and legend.
 	memLines := max(1, len(s.Mem))
 	legendH := small * 1.35 * float64(s.legendRows(in.W, small))
-	bottomH := float64(memLines)*f*1.15 + legendH + f*0.3
+	memH := float64(memLines)*f*1.15 + f*0.2 + memAxisHeight(in.W, f, s.lang)
+	bottomH := memH + legendH + f*0.3
 	main := Rect{in.X, y, in.W, math.Max(f*2, in.Y+in.H-bottomH-y)}
 	switch {
 	case s.LP != nil:
@@ -735,8 +736,8 @@ func (s *Encoding) Frame(r Rect, t float64) []Prim {
 		s.drawHT(&l, main, f, t)
 	}
 	yb := main.Y + main.H + f*0.3
-	s.drawMem(&l, Rect{in.X, yb, in.W, float64(memLines) * f * 1.15}, f, t)
-	s.drawLegend(&l, in.X, yb+float64(memLines)*f*1.15, in.W, small)
+	s.drawMem(&l, Rect{in.X, yb, in.W, memH}, f, t)
+	s.drawLegend(&l, in.X, yb+memH, in.W, small)
 	return l
 }
 
@@ -891,11 +892,8 @@ func drawMemBars(l *list, r Rect, f, t float64, mem []MemReading, info lesson.Ke
 		}
 		rs = []MemReading{{Bytes: info.Memory, Encoding: info.Encoding}}
 	}
-	var mx int64 = 1
-	for _, m := range rs {
-		mx = max(mx, m.Bytes)
-	}
 	size := f * 0.75
+	barMax := r.W * 0.5 // the fixed scale's full length (layout.go)
 	y := r.Y
 	for i, m := range rs {
 		label := fmt.Sprintf("MEMORY USAGE %d (%s)", m.Bytes, m.Encoding)
@@ -906,12 +904,7 @@ func drawMemBars(l *list, r Rect, f, t float64, mem []MemReading, info lesson.Ke
 			}
 			label = tag + ": " + label
 		}
-		lw := MonoWidth(label, size)
-		barMax := math.Max(f, r.W-lw-f*0.6)
-		if barMax < r.W*0.25 { // narrow: the label alone
-			barMax = 0
-		}
-		bw := barMax * float64(m.Bytes) / float64(mx)
+		bw := memBarLen(m.Bytes, barMax)
 		if m.After && conv {
 			bw *= 0.3 + 0.7*ease(t)
 		}
@@ -924,6 +917,9 @@ func drawMemBars(l *list, r Rect, f, t float64, mem []MemReading, info lesson.Ke
 		}
 		l.text(r.X+bw+f*0.4, y+f*0.05, fit(label, r.W-bw-f*0.4, size), size, TextColor, Left, true)
 		y += f * 1.15
+	}
+	if y+memAxisHeight(r.W, f, lang) <= r.Y+r.H+0.01 {
+		drawMemAxis(l, r.X, y+f*0.2, barMax, r.W, f, lang)
 	}
 }
 

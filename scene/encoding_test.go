@@ -256,7 +256,7 @@ func TestApplyEventsShifts(t *testing.T) {
 // encTextBox is the box a text primitive covers (monospace metrics; proportional text is assumed
 // no wider).
 func encTextBox(p Prim) Rect {
-	w := MonoWidth(p.Text, p.Size)
+	w := TextWidth(p.Text, p.Size, p.Mono)
 	x := p.X
 	switch p.Align {
 	case Center:

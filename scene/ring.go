@@ -464,12 +464,35 @@ func keyColor(i int) Color { return NodeColor(i + 3) }
 // SansAdvance bounds the average advance of Liberation Sans (em units) for layout estimates.
 const SansAdvance = 0.56
 
-// TextWidth estimates the width of s at size (exact for the monospace font).
+// sansRune is the advance of r in the sans font in em (sanswidth.go, from the font itself); a
+// rune outside the subset counts as 0.6 em.
+func sansRune(r rune) float64 {
+	if r >= 0 && r < rune(len(sansLatin)) {
+		if a := sansLatin[r]; a > 0 || r >= 0x300 {
+			return float64(a) / sansUPM
+		}
+		if r < 0x20 {
+			return 0
+		}
+	} else if a, ok := sansOther[r]; ok {
+		return float64(a) / sansUPM
+	} else if r >= 0x300 && r < 0x370 {
+		return 0 // combining marks
+	}
+	return 0.6
+}
+
+// TextWidth is the width of s at size: the monospace font's fixed advance, or the sans font's
+// advances glyph by glyph.
 func TextWidth(s string, size float64, mono bool) float64 {
 	if mono {
 		return MonoWidth(s, size)
 	}
-	return float64(utf8.RuneCountInString(s)) * SansAdvance * size
+	w := 0.0
+	for _, r := range s {
+		w += sansRune(r)
+	}
+	return w * size
 }
 
 // fitText shortens s with "…" so that it fits in w.
@@ -477,16 +500,22 @@ func fitText(s string, w, size float64, mono bool) string {
 	if TextWidth(s, size, mono) <= w {
 		return s
 	}
-	rs := []rune(s)
-	adv := MonoAdvance * size
-	if !mono {
-		adv = SansAdvance * size
+	ell := TextWidth("…", size, mono)
+	x := 0.0
+	for i, r := range s {
+		a := MonoAdvance * size
+		if !mono {
+			a = sansRune(r) * size
+		}
+		if x+a+ell > w {
+			if i == 0 {
+				return ""
+			}
+			return s[:i] + "…"
+		}
+		x += a
 	}
-	n := int(w/adv) - 1
-	if n <= 0 {
-		return ""
-	}
-	return string(rs[:min(n, len(rs))]) + "…"
+	return s
 }
 
 // wrap draws s as lines of sans text that fit in r.W from y down, within r; it returns the y
@@ -506,7 +535,9 @@ func (l *list) wrap(r Rect, y float64, s string, size float64, c Color) float64 
 func WrapText(s string, w, size float64) []string {
 	var out []string
 	line := ""
-	for _, word := range strings.Fields(s) {
+	// Words break at ASCII spaces only: a no-break space (U+00A0, U+202F) keeps a number and its
+	// unit or digit groups together.
+	for _, word := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }) {
 		cand := word
 		if line != "" {
 			cand = line + " " + word

@@ -633,6 +633,11 @@ func (s *SDS) Frame(r Rect, t float64) []Prim {
 		end := s.drawKey(&l, k, Rect{in.X, y, in.W, h}, f, t, maxMem, scale)
 		y = math.Max(end, y) + gapK
 	}
+	if maxMem > 1 {
+		if ah := memAxisHeight(in.W, f, s.lang); y+ah <= bottom-ttlH {
+			y += drawMemAxis(&l, in.X, y, in.W*0.55, in.W, f, s.lang) + f*0.4
+		}
+	}
 	if c := s.CompareText(); c != "" && y+f*1.2 <= bottom-ttlH {
 		l.text(in.X, y, fitText(c, in.W, f*0.8, false), f*0.8, TextColor, Left, false)
 		y += f * 1.4
@@ -860,8 +865,8 @@ func (s *SDS) drawKey(l *list, k SDSKey, r Rect, f, t float64, maxMem int64, sca
 	// MEMORY USAGE bar.
 	if k.Info.Memory >= 0 {
 		label := fmt.Sprintf("MEMORY USAGE %s = %d", k.Info.Key, k.Info.Memory)
-		bw := (r.W * 0.55) * float64(k.Info.Memory) / float64(maxMem)
-		l.rect(r.X, y, math.Max(bw, 2), f*0.9, DataC.Mix(Background, 0.3))
+		bw := memBarLen(k.Info.Memory, r.W*0.55)
+		l.rect(r.X, y, math.Max(bw, 2), f*0.9, memBarC())
 		lx := r.X + bw + f*0.4
 		l.text(lx, y, fitText(label, r.X+r.W-lx, f*0.75, true), f*0.75, TextColor, Left, true)
 		y += f * 1.1

@@ -313,7 +313,8 @@ func (s *ZSet) Frame(r Rect, t float64) []Prim {
 	if len(s.Top) > 0 {
 		topLines = 1 + min(len(s.Top), 3)
 	}
-	bottomH := float64(memLines)*f*1.15 + float64(topLines)*small*1.35 + f*0.3
+	memH := float64(memLines)*f*1.15 + f*0.2 + memAxisHeight(in.W, f, s.lang)
+	bottomH := memH + float64(topLines)*small*1.35 + f*0.3
 	main := Rect{in.X, y, in.W, math.Max(f*3, in.Y+in.H-bottomH-y)}
 	if s.LP != nil {
 		s.drawListpack(&l, main, f, t)
@@ -334,7 +335,7 @@ func (s *ZSet) Frame(r Rect, t float64) []Prim {
 			yb += small * 1.35
 		}
 	}
-	drawMemBars(&l, Rect{in.X, yb, in.W, float64(memLines) * f * 1.15}, f, t, s.Mem, s.Info, s.Conv != nil, s.lang)
+	drawMemBars(&l, Rect{in.X, yb, in.W, memH}, f, t, s.Mem, s.Info, s.Conv != nil, s.lang)
 	return l
 }
 
