@@ -746,11 +746,7 @@ func (s *Bits) drawMem(l *list, r Rect, f float64, axis bool) {
 		by := y + fs*1.3
 		l.rect(r.X, by, r.W, bh, Panel)
 		w := memBarLen(m.Memory, r.W)
-		c := OneC
-		if m.Type != "string" {
-			c = IndexC
-		}
-		l.rect(r.X, by, w, bh, c)
+		l.rect(r.X, by, w, bh, EncColor(m.Encoding))
 		y += f * 1.75
 	}
 	if axis {

@@ -777,14 +777,14 @@ func (s *Encoding) drawPath(l *list, in Rect, y, f, t float64) float64 {
 			bg := Panel
 			fg := Dim
 			if cur {
-				fg = TextColor
+				fg = EncColor(enc) // a text colour too: ≥ 4.5:1 on Panel
 			}
-			if here {
-				bg = Accent
-				fg = Background
+			if here { // filled with the structure's colour (palette.go), as in every scene
+				bg = EncColor(enc)
 				if s.Conv != nil {
-					bg = Accent.Mix(Panel, 0.5*(1-ease(t)))
+					bg = bg.Mix(Panel, 0.5*(1-ease(t)))
 				}
+				fg = TextOn(bg)
 			}
 			l.rect(x, y-size*0.15, w, size*1.3, bg)
 			l.text(x+w/2, y, enc, size, fg, Center, true)
@@ -908,10 +908,7 @@ func drawMemBars(l *list, r Rect, f, t float64, mem []MemReading, info lesson.Ke
 		if m.After && conv {
 			bw *= 0.3 + 0.7*ease(t)
 		}
-		c := DataC.Mix(Background, 0.3)
-		if m.After {
-			c = RunC.Mix(Background, 0.2)
-		}
+		c := EncColor(m.Encoding) // the structure's colour (palette.go)
 		if bw > 0 {
 			l.rect(r.X, y+f*0.1, math.Max(2, bw), f*0.75, c)
 		}

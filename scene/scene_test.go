@@ -271,7 +271,7 @@ func TestSDSSceneSynthetic(t *testing.T) {
 	prims := s.Frame(r, 0.5)
 	cells, hi := 0, 0
 	for _, p := range prims {
-		if p.Kind == KRect && p.W < 30 && p.H > 10 && p.Y < 100 && p.Color != memBarC() { // not the MEMORY USAGE bar
+		if p.Kind == KRect && p.W < 30 && p.H > 10 && p.Y < 100 && p.Color != EncColor("raw") { // not the MEMORY USAGE bar
 			cells++
 		}
 		if p.Kind == KFrame {

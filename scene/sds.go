@@ -866,7 +866,7 @@ func (s *SDS) drawKey(l *list, k SDSKey, r Rect, f, t float64, maxMem int64, sca
 	if k.Info.Memory >= 0 {
 		label := fmt.Sprintf("MEMORY USAGE %s = %d", k.Info.Key, k.Info.Memory)
 		bw := memBarLen(k.Info.Memory, r.W*0.55)
-		l.rect(r.X, y, math.Max(bw, 2), f*0.9, memBarC())
+		l.rect(r.X, y, math.Max(bw, 2), f*0.9, EncColor(k.Info.Encoding))
 		lx := r.X + bw + f*0.4
 		l.text(lx, y, fitText(label, r.X+r.W-lx, f*0.75, true), f*0.75, TextColor, Left, true)
 		y += f * 1.1
