@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -137,18 +138,20 @@ func RingOwnerAt(ev *lesson.RingEvent, a float64) int {
 }
 
 func (s *Ring) nodeIndex(n string) int {
-	for i, m := range s.Ev.Nodes {
-		if m == n {
-			return i
-		}
-	}
-	for i, m := range s.Ev.Before {
-		if m == n {
-			return len(s.Ev.Nodes) + i
-		}
+	// A node's colour follows its name, not its place in the current list: the index in the
+	// sorted names of the nodes before and after the line, so that removing cache-b leaves
+	// cache-c, cache-d and cache-e their colours, and adding cache-e changes no other.
+	names := append(append([]string{}, s.Ev.Nodes...), s.Ev.Before...)
+	slices.Sort(names)
+	names = slices.Compact(names)
+	if i, ok := slices.BinarySearch(names, n); ok {
+		return i
 	}
 	return -1
 }
+
+// nodeColorOf is the colour of node n (see nodeIndex).
+func (s *Ring) nodeColorOf(n string) Color { return NodeColor(s.nodeIndex(n)) }
 
 // paint draws the ring's arcs into the image: an annulus coloured by the owner of each angle.
 func (s *Ring) paint() {
@@ -338,7 +341,7 @@ func (s *Ring) drawTable(l *list, r Rect, f, t float64) {
 		if y+rowH > r.Y+r.H+0.01 {
 			break
 		}
-		col := NodeColor(i)
+		col := s.nodeColorOf(n)
 		l.rect(r.X, y+fs*0.15, cw*1.2, fs*0.9, col)
 		c := TextColor
 		if ev.Op == "add" && n == ev.Arg {
