@@ -47,6 +47,7 @@ type Bits struct {
 	Deleted  []string // keys the step deleted
 	lang     string
 	lay      bitsLayout // where the last Frame put the cells (tests read it)
+	watch    []string   // the watched keys (the start card names them)
 }
 
 // bitsLayout records the geometry of the last Frame: the byte rows' grid and the byte of each
@@ -100,6 +101,7 @@ const (
 // Update implements Scene.
 func (s *Bits) Update(in Input) {
 	*s = Bits{lang: in.Lang, GrewFrom: -1, GrewTo: -1}
+	s.watch = in.Keys
 	if name, x := lastCmd(in.Last); x != nil {
 		s.Count = name == "bitcount"
 		s.Reply, s.Cmd, s.Error = x.Reply, x.Cmd, x.Error
@@ -347,6 +349,9 @@ func fieldColor(i int) Color {
 
 // Frame implements Scene.
 func (s *Bits) Frame(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	var l list
 	s.lay = bitsLayout{}
 	f := FontSize(r)

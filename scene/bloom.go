@@ -26,6 +26,7 @@ type Bloom struct {
 	AddsOld int                // of which answered 0 (all bits already set)
 	Grew    []engine.BloomFilterAddedEvent
 	lang    string
+	watch   []string // the watched keys (the start card names them)
 }
 
 // BloomFilterView is one sub-filter as drawn.
@@ -74,6 +75,7 @@ func ChainFalsePositiveRate(fs []BloomFilterView) float64 {
 func (s *Bloom) Update(in Input) {
 	old := s.Filters
 	*s = Bloom{lang: in.Lang}
+	s.watch = in.Keys
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
 			switch ev := ev.(type) {
@@ -202,6 +204,9 @@ func pct(x float64) string { return fmt.Sprintf("%.2f%%", 100*x) }
 
 // Frame implements Scene.
 func (s *Bloom) Frame(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	var l list
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)

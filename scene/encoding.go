@@ -32,8 +32,9 @@ type Encoding struct {
 	Mem  []MemReading          // MEMORY USAGE replies of this step for Key
 	Note string                // what the last change did, in the input's language
 
-	lang string
-	img  cachedImage // byte minimap or bucket map
+	lang  string
+	img   cachedImage // byte minimap or bucket map
+	watch []string    // the watched keys (the start card names them)
 }
 
 // cachedImage is a scene's pixel image, refilled only when what it shows changed (a new Update,
@@ -430,6 +431,7 @@ func memReadings(in Input, key string, cur string) (out []MemReading, conv *engi
 func (s *Encoding) Update(in Input) {
 	img := s.img
 	*s = Encoding{lang: in.Lang, Ver: in.Engine.Version(), img: img}
+	s.watch = in.Keys
 	s.img.gen++
 	s.Key = containerFocus(in)
 	if s.Key == "" {
@@ -684,6 +686,9 @@ func ease(t float64) float64 {
 
 // Frame implements Scene.
 func (s *Encoding) Frame(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	var l list
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)

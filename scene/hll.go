@@ -56,6 +56,7 @@ type HLL struct {
 	// Counting view.
 	Counting bool
 	Rows     []HLLRow
+	watch    []string // the watched keys (the start card names them)
 }
 
 // HLLRow is one key of the counting view.
@@ -193,6 +194,7 @@ func FormatOps(ops []HLLOp) string {
 func (s *HLL) Update(in Input) {
 	gen := s.Img.Gen
 	*s = HLL{lang: in.Lang, Img: s.Img, Strip: s.Strip, Ops: s.Ops[:0], Rows: s.Rows[:0], Events: s.Events[:0]}
+	s.watch = in.Keys
 	s.Img.Gen = gen + 1
 	if s.Img.RGBA == nil {
 		s.Img = Pixels{W: HLLSide, H: HLLSide, RGBA: make([]byte, 4*HLLRegisters), Gen: gen + 1}
@@ -582,6 +584,9 @@ func HLLGauge(r Rect, bytes int, limit int64) (fill Rect, mark float64) {
 
 // Frame implements Scene.
 func (s *HLL) Frame(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	if s.Counting {
 		return s.frameCounting(r, t)
 	}

@@ -4,6 +4,9 @@ import (
 	"math"
 )
 
+// MinText is the smallest text the canvas draws, in CSS pixels: legible on a phone.
+const MinText = 11
+
 // One scale for every MEMORY USAGE bar. A bar's length must mean the same at every step of a
 // lesson, under every version profile and in every scene, so it is not scaled to the largest
 // key on screen (which made 32 B, 56 B and 120 B all full width): it is a fixed logarithmic
@@ -39,7 +42,7 @@ var memTicks = []struct {
 // the ticks, their labels (those that fit) and, wrapped in cw, what the scale is. It returns the
 // height used.
 func drawMemAxis(l *list, x, y, w, cw, f float64, lang string) float64 {
-	size := math.Max(11, f*0.6)
+	size := math.Max(MinText, f*0.6)
 	l.line(x, y, x+w, y, 1, Grid)
 	last := -1e9
 	for _, tk := range memTicks {
@@ -76,3 +79,78 @@ func memAxisHeight(cw, f float64, lang string) float64 {
 
 // memBarC is the fill of a MEMORY USAGE bar.
 func memBarC() Color { return DataC.Mix(Background, 0.3) }
+
+// A start card is what a scene draws before its lesson's first command (step 0, the keys not
+// made yet): what the picture will show, the colours it uses with what each means, the keys it
+// watches, and one line on what redscope is. A first visit sees a picture, not an empty stage.
+type startCard struct {
+	title string   // what the scene draws
+	keys  []string // the keys it will draw (missing so far)
+	parts []swatch // its colours
+	hint  string   // the command that makes the first picture (free play), "" in a lesson
+}
+
+type swatch struct {
+	c    Color
+	name string // a structure or part ("listpack", "sds header")
+	what string // what it is, one short sentence
+}
+
+// drawStart lays a start card out over r, its rows spread down the stage.
+func drawStart(r Rect, lang string, c startCard) []Prim {
+	var l list
+	f := FontSize(r)
+	in := r.Inset(f * 0.8)
+	y := in.Y
+	y = l.wrap(Rect{in.X, y, in.W, f * 1.35 * 2.6}, y, c.title, f*1.25, TextColor) + f*0.3
+	if len(c.keys) > 0 {
+		ks := ""
+		for i, k := range c.keys {
+			if i > 0 {
+				ks += ", "
+			}
+			ks += k
+		}
+		msg := tr(lang, "keys %s: not made yet; press Next ▶ to run the first command and draw it.",
+			"key %s: chưa có; bấm Tiếp ▶ để chạy lệnh đầu tiên và vẽ nó.", ks)
+		y = l.wrap(Rect{in.X, y, in.W, f * 1.3 * 3}, y, msg, math.Max(MinText, f*0.9), Accent) + f*0.2
+	}
+	if c.hint != "" {
+		y = l.wrap(Rect{in.X, y, in.W, f * 1.3 * 3}, y, c.hint, math.Max(MinText, f*0.8), Dim) + f*0.4
+	}
+	foot := tr(lang, "redscope: a Go engine that answers byte for byte like redis-server; every picture is drawn from its real state.",
+		"redscope: engine Go trả lời từng byte như redis-server; mỗi hình được vẽ từ trạng thái thật của engine.")
+	fs := math.Max(MinText, f*0.7)
+	footH := float64(len(WrapText(foot, in.W, fs))) * fs * 1.3
+	bottom := in.Y + in.H - footH - f*0.4
+	if n := len(c.parts); n > 0 {
+		// A strip of the colours side by side, then one row per colour, spread to the footer.
+		stripH := math.Min(f*2.2, math.Max(f*1.2, (bottom-y)*0.12))
+		w := in.W / float64(n)
+		for i, p := range c.parts {
+			l.rect(in.X+float64(i)*w+1, y, w-2, stripH, p.c)
+		}
+		y += stripH + f*0.6
+		rowH := math.Max(f*1.5, math.Min(f*3.2, (bottom-y)/float64(n)))
+		sw := f * 1.1
+		for _, p := range c.parts {
+			if y+f*1.2 > bottom {
+				break
+			}
+			l.rect(in.X, y+f*0.05, sw, sw, p.c)
+			tx := in.X + sw + f*0.6
+			l.text(tx, y, p.name, f*0.9, TextColor, Left, true)
+			nx := tx + MonoWidth(p.name, f*0.9) + f*0.6
+			if p.what != "" {
+				if nx+f*6 < in.X+in.W {
+					l.wrap(Rect{nx, y, in.X + in.W - nx, rowH}, y+f*0.08, p.what, math.Max(MinText, f*0.8), Dim)
+				} else if rowH >= f*2.4 {
+					l.wrap(Rect{tx, y + f*1.2, in.X + in.W - tx, rowH - f*1.2}, y+f*1.2, p.what, math.Max(MinText, f*0.75), Dim)
+				}
+			}
+			y += rowH
+		}
+	}
+	l.wrap(Rect{in.X, in.Y + in.H - footH, in.W, footH}, in.Y+in.H-footH, foot, fs, Dim)
+	return l
+}

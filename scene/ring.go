@@ -21,6 +21,7 @@ type Ring struct {
 	Slots []SlotInfo        // the step's CLUSTER KEYSLOT commands
 	Img   Pixels            // the ring's arcs
 	lang  string
+	watch []string // the watched keys (the start card names them)
 }
 
 // SlotInfo is one CLUSTER KEYSLOT exchange.
@@ -69,6 +70,7 @@ func NodeColor(i int) Color {
 
 // Update implements Scene.
 func (s *Ring) Update(in Input) {
+	s.watch = in.Keys
 	s.Ev, s.Slots, s.lang = nil, nil, in.Lang
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
@@ -194,6 +196,9 @@ func (s *Ring) paint() {
 
 // Frame implements Scene.
 func (s *Ring) Frame(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	var l list
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)

@@ -31,6 +31,7 @@ type SDS struct {
 	// string built by APPENDs and the one written by one SET), the larger first.
 	Compare *[2]lesson.KeyInfo
 	lang    string
+	watch   []string // the watched keys (the start card names them)
 }
 
 // Segment kinds of an allocation strip.
@@ -109,6 +110,7 @@ type TTLRow struct {
 
 // Update implements Scene.
 func (s *SDS) Update(in Input) {
+	s.watch = in.Keys
 	s.lang = in.Lang
 	s.Keys = s.Keys[:0]
 	s.Note, s.NoteErr = "", false
@@ -576,6 +578,9 @@ func BarWidths(segs []Segment, w, minW float64) []float64 {
 // byte grids shrinking when room is short), the TTL table, then the note and the legend of the
 // byte grids' colours (bars and the chart label their own).
 func (s *SDS) Frame(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	var l list
 	f := FontSize(r)
 	pad := f * 0.8

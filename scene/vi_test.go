@@ -30,7 +30,7 @@ import (
 // The list holds English function words and the words of the scenes' English sentences; a word
 // that is also Vietnamese or a Redis term (a, in, set, list) is left out.
 var englishWords = strings.Fields(`the of and or is are was be to on with from into than that this these
-	those which when where what why how not no does do did has have had will would can could
+	those which when where what why how not no does did has have had will would can could
 	fits fit longer shorter exceeded exceeds exceed reached bytes entries members values fields keys
 	old command commands shared object objects embedded separate allocation allocated
 	step steps empty missing whole side shown show shows never written zero zeros each every

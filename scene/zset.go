@@ -31,8 +31,9 @@ type ZSet struct {
 	Mem       []MemReading
 	Note      string
 
-	lang string
-	img  cachedImage
+	lang  string
+	img   cachedImage
+	watch []string // the watched keys (the start card names them)
 }
 
 // ZMember is one member.
@@ -54,6 +55,7 @@ type ZMove struct {
 func (s *ZSet) Update(in Input) {
 	img := s.img
 	*s = ZSet{lang: in.Lang, img: img, Changed: map[string]bool{}}
+	s.watch = in.Keys
 	s.img.gen++
 	s.Key = containerFocus(in)
 	if s.Key == "" {
@@ -261,6 +263,9 @@ func CardLayout(n int, w, f float64) (cols int, cw, ch, gap float64) {
 
 // Frame implements Scene.
 func (s *ZSet) Frame(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	var l list
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)
