@@ -48,6 +48,7 @@ type Bits struct {
 	lang     string
 	lay      bitsLayout // where the last Frame put the cells (tests read it)
 	watch    []string   // the watched keys (the start card names them)
+	fit      fitter     // the zoom that fills the stage (layout.go)
 }
 
 // bitsLayout records the geometry of the last Frame: the byte rows' grid and the byte of each
@@ -100,6 +101,7 @@ const (
 
 // Update implements Scene.
 func (s *Bits) Update(in Input) {
+	s.fit.reset()
 	*s = Bits{lang: in.Lang, GrewFrom: -1, GrewTo: -1}
 	s.watch = in.Keys
 	if name, x := lastCmd(in.Last); x != nil {
@@ -349,6 +351,19 @@ func fieldColor(i int) Color {
 
 // Frame implements Scene.
 func (s *Bits) Frame(r Rect, t float64) []Prim {
+	ps := s.fit.frame(r, t, s.layout)
+	// Where the cells were put, in stage coordinates (tests and hit testing read it).
+	if z := s.fit.scale(); z != 1 {
+		s.lay.grid = s.fit.zoomed(s.lay.grid)
+		o := s.fit.zoomed(Rect{s.lay.opX, s.lay.opY, s.lay.opCW, s.lay.opCH})
+		s.lay.opX, s.lay.opY, s.lay.opCW, s.lay.opCH = o.X, o.Y, o.W, o.H
+		s.lay.opGap, s.lay.opSep = s.lay.opGap*z, s.lay.opSep*z
+	}
+	return ps
+}
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *Bits) layout(r Rect, t float64) []Prim {
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
 	}

@@ -27,6 +27,7 @@ type Bloom struct {
 	Grew    []engine.BloomFilterAddedEvent
 	lang    string
 	watch   []string // the watched keys (the start card names them)
+	fit     fitter   // the zoom that fills the stage (layout.go)
 }
 
 // BloomFilterView is one sub-filter as drawn.
@@ -73,6 +74,7 @@ func ChainFalsePositiveRate(fs []BloomFilterView) float64 {
 
 // Update implements Scene.
 func (s *Bloom) Update(in Input) {
+	s.fit.reset()
 	old := s.Filters
 	*s = Bloom{lang: in.Lang}
 	s.watch = in.Keys
@@ -203,7 +205,10 @@ func BitCellIn(g Rect, cell float64, b uint64) Rect {
 func pct(x float64) string { return fmt.Sprintf("%.2f%%", 100*x) }
 
 // Frame implements Scene.
-func (s *Bloom) Frame(r Rect, t float64) []Prim {
+func (s *Bloom) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *Bloom) layout(r Rect, t float64) []Prim {
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
 	}

@@ -23,6 +23,7 @@ type Counters struct {
 	Missing string  // a command this profile does not know (the lesson needs a newer one)
 	Version string
 	lang    string
+	fit     fitter // the zoom that fills the stage (layout.go)
 }
 
 // CounterKey is one key's row.
@@ -131,6 +132,7 @@ func Judge(x lesson.Exchange, lang string) Verdict {
 
 // Update implements Scene.
 func (s *Counters) Update(in Input) {
+	s.fit.reset()
 	*s = Counters{lang: in.Lang, Window: 60000, Version: in.Engine.Version().String()}
 	s.ClockMs = in.Engine.NowMs() - engine.StartMs
 	touched := map[string]bool{}
@@ -202,7 +204,10 @@ func TTLFraction(ttlMs int64, window float64) float64 {
 func ClientColor(i int) Color { return NodeColor(i) }
 
 // Frame implements Scene.
-func (s *Counters) Frame(r Rect, t float64) []Prim {
+func (s *Counters) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *Counters) layout(r Rect, t float64) []Prim {
 	var l list
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)

@@ -35,6 +35,7 @@ type Encoding struct {
 	lang  string
 	img   cachedImage // byte minimap or bucket map
 	watch []string    // the watched keys (the start card names them)
+	fit   fitter      // the zoom that fills the stage (layout.go)
 }
 
 // cachedImage is a scene's pixel image, refilled only when what it shows changed (a new Update,
@@ -429,6 +430,7 @@ func memReadings(in Input, key string, cur string) (out []MemReading, conv *engi
 
 // Update implements Scene.
 func (s *Encoding) Update(in Input) {
+	s.fit.reset()
 	img := s.img
 	*s = Encoding{lang: in.Lang, Ver: in.Engine.Version(), img: img}
 	s.watch = in.Keys
@@ -685,7 +687,10 @@ func ease(t float64) float64 {
 }
 
 // Frame implements Scene.
-func (s *Encoding) Frame(r Rect, t float64) []Prim {
+func (s *Encoding) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *Encoding) layout(r Rect, t float64) []Prim {
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
 	}

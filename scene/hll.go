@@ -57,6 +57,7 @@ type HLL struct {
 	Counting bool
 	Rows     []HLLRow
 	watch    []string // the watched keys (the start card names them)
+	fit      fitter   // the zoom that fills the stage (layout.go)
 }
 
 // HLLRow is one key of the counting view.
@@ -192,6 +193,7 @@ func FormatOps(ops []HLLOp) string {
 
 // Update implements Scene.
 func (s *HLL) Update(in Input) {
+	s.fit.reset()
 	gen := s.Img.Gen
 	*s = HLL{lang: in.Lang, Img: s.Img, Strip: s.Strip, Ops: s.Ops[:0], Rows: s.Rows[:0], Events: s.Events[:0]}
 	s.watch = in.Keys
@@ -583,7 +585,10 @@ func HLLGauge(r Rect, bytes int, limit int64) (fill Rect, mark float64) {
 }
 
 // Frame implements Scene.
-func (s *HLL) Frame(r Rect, t float64) []Prim {
+func (s *HLL) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *HLL) layout(r Rect, t float64) []Prim {
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
 	}

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"math"
+	"strings"
 )
 
 // MinText is the smallest text the canvas draws, in CSS pixels: legible on a phone.
@@ -153,4 +154,128 @@ func drawStart(r Rect, lang string, c startCard) []Prim {
 	}
 	l.wrap(Rect{in.X, in.Y + in.H - footH, in.W, footH}, in.Y+in.H-footH, foot, fs, Dim)
 	return l
+}
+
+// Fitting a scene to its stage. Each scene lays itself out in any rectangle, but its content
+// often needs far less than a laptop's stage (three lines of BITOP, a small listpack) and at a
+// phone's width its smallest labels come out under MinText. fitter zooms the whole picture: it
+// lays the scene out in a smaller rectangle of the stage's proportions and scales every primitive
+// up by z, so the picture fills the stage and its text grows with it. z is the largest factor
+// (at most fitMaxZoom, and the base text at most fitMaxText px) at which the smaller layout
+// loses nothing the full-size one draws (as many texts and shapes, no more texts shortened with
+// "…", no more pixel images). A phone's stage (narrower than fitMinWidth) is not zoomed: the scenes
+// have compact layouts for it. z is found once per scene update and stage size, on the settled frame (t = 1),
+// and kept for every animation frame.
+type fitter struct {
+	stage Rect
+	z     float64
+	ok    bool
+}
+
+const (
+	fitMinWidth = 760 // stages narrower than this are laid out as they are
+	fitMaxZoom  = 1.8
+	fitMaxText  = 34 // px: the base text of a zoomed projector stage
+)
+
+// frame is the zoomed frame of lay (a scene's own Frame) in r at t.
+func (ft *fitter) frame(r Rect, t float64, lay func(Rect, float64) []Prim) []Prim {
+	if !ft.ok || ft.stage != r {
+		ft.stage, ft.z, ft.ok = r, fitZoom(r, lay), true
+	}
+	if ft.z <= 1.001 {
+		return lay(r, t)
+	}
+	return zoom(lay(Rect{r.X, r.Y, r.W / ft.z, r.H / ft.z}, t), r.X, r.Y, ft.z)
+}
+
+// zoomed maps a rectangle of the last layout to the stage (what zoom does to a primitive).
+func (ft *fitter) zoomed(r Rect) Rect {
+	if !ft.ok || ft.z <= 1.001 {
+		return r
+	}
+	o := ft.stage
+	return Rect{o.X + (r.X-o.X)*ft.z, o.Y + (r.Y-o.Y)*ft.z, r.W * ft.z, r.H * ft.z}
+}
+
+// scale is the zoom factor of the last frame (1: none).
+func (ft *fitter) scale() float64 {
+	if !ft.ok || ft.z <= 1.001 {
+		return 1
+	}
+	return ft.z
+}
+
+// reset forgets the zoom (the scene was updated).
+func (ft *fitter) reset() { ft.ok = false }
+
+type frameStats struct {
+	texts, ellipses, images, shapes int
+	minSize                         float64
+}
+
+func statsOf(ps []Prim) frameStats {
+	st := frameStats{minSize: math.Inf(1)}
+	for _, p := range ps {
+		switch p.Kind {
+		case KText:
+			if p.Text == "" {
+				continue
+			}
+			st.texts++
+			st.minSize = math.Min(st.minSize, p.Size)
+			if strings.HasSuffix(p.Text, "…") {
+				st.ellipses++
+			}
+		case KImage:
+			st.images++
+		default:
+			st.shapes++
+		}
+	}
+	return st
+}
+
+func fitZoom(r Rect, lay func(Rect, float64) []Prim) float64 {
+	if r.W < fitMinWidth { // a phone: the scenes' own compact layouts
+		return 1
+	}
+	base := statsOf(lay(r, 1))
+	if base.texts == 0 {
+		return 1
+	}
+	zMin := 1.0
+	zMax := math.Max(zMin, math.Min(fitMaxZoom, fitMaxText/FontSize(r)))
+	keeps := func(z float64) bool {
+		st := statsOf(lay(Rect{r.X, r.Y, r.W / z, r.H / z}, 1))
+		return st.texts >= base.texts && st.ellipses <= base.ellipses && st.images <= base.images && st.shapes >= base.shapes
+	}
+	lo := zMin
+	if zMax-lo < 0.02 {
+		return lo
+	}
+	if keeps(zMax) {
+		return zMax
+	}
+	hi := zMax
+	for i := 0; i < 5; i++ {
+		mid := (lo + hi) / 2
+		if keeps(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// zoom scales ps about (ox, oy) by z.
+func zoom(ps []Prim, ox, oy, z float64) []Prim {
+	for i := range ps {
+		p := &ps[i]
+		p.X, p.Y = ox+(p.X-ox)*z, oy+(p.Y-oy)*z
+		p.W, p.H = p.W*z, p.H*z // strokes keep their width: hairlines stay hairlines
+		p.Size *= z
+	}
+	return ps
 }

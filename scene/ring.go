@@ -22,6 +22,7 @@ type Ring struct {
 	Img   Pixels            // the ring's arcs
 	lang  string
 	watch []string // the watched keys (the start card names them)
+	fit   fitter   // the zoom that fills the stage (layout.go)
 }
 
 // SlotInfo is one CLUSTER KEYSLOT exchange.
@@ -70,6 +71,7 @@ func NodeColor(i int) Color {
 
 // Update implements Scene.
 func (s *Ring) Update(in Input) {
+	s.fit.reset()
 	s.watch = in.Keys
 	s.Ev, s.Slots, s.lang = nil, nil, in.Lang
 	for _, x := range in.Last {
@@ -195,7 +197,10 @@ func (s *Ring) paint() {
 }
 
 // Frame implements Scene.
-func (s *Ring) Frame(r Rect, t float64) []Prim {
+func (s *Ring) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *Ring) layout(r Rect, t float64) []Prim {
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
 	}

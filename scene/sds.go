@@ -32,6 +32,7 @@ type SDS struct {
 	Compare *[2]lesson.KeyInfo
 	lang    string
 	watch   []string // the watched keys (the start card names them)
+	fit     fitter   // the zoom that fills the stage (layout.go)
 }
 
 // Segment kinds of an allocation strip.
@@ -110,6 +111,7 @@ type TTLRow struct {
 
 // Update implements Scene.
 func (s *SDS) Update(in Input) {
+	s.fit.reset()
 	s.watch = in.Keys
 	s.lang = in.Lang
 	s.Keys = s.Keys[:0]
@@ -577,7 +579,10 @@ func BarWidths(segs []Segment, w, minW float64) []float64 {
 // Frame implements Scene. Top to bottom: the growth chart, the keys (each as tall as it needs,
 // byte grids shrinking when room is short), the TTL table, then the note and the legend of the
 // byte grids' colours (bars and the chart label their own).
-func (s *SDS) Frame(r Rect, t float64) []Prim {
+func (s *SDS) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *SDS) layout(r Rect, t float64) []Prim {
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
 	}

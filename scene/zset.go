@@ -34,6 +34,7 @@ type ZSet struct {
 	lang  string
 	img   cachedImage
 	watch []string // the watched keys (the start card names them)
+	fit   fitter   // the zoom that fills the stage (layout.go)
 }
 
 // ZMember is one member.
@@ -53,6 +54,7 @@ type ZMove struct {
 
 // Update implements Scene.
 func (s *ZSet) Update(in Input) {
+	s.fit.reset()
 	img := s.img
 	*s = ZSet{lang: in.Lang, img: img, Changed: map[string]bool{}}
 	s.watch = in.Keys
@@ -262,7 +264,10 @@ func CardLayout(n int, w, f float64) (cols int, cw, ch, gap float64) {
 }
 
 // Frame implements Scene.
-func (s *ZSet) Frame(r Rect, t float64) []Prim {
+func (s *ZSet) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *ZSet) layout(r Rect, t float64) []Prim {
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
 	}
