@@ -771,7 +771,13 @@ func (s *HLL) stripBlock(p *panel, fs float64) {
 	small := math.Max(10, fs*0.9)
 	if s.Strip.H > 0 {
 		cell := side.W / float64(s.Strip.W)
-		h := cell * float64(s.Strip.H)
+		// Rows at least a text line tall: a short sparse string is one row of 100 bytes, which at
+		// square cells was a few pixels high; the bytes stay one column each, taller than wide.
+		rows := float64(s.Strip.H)
+		h := cell * rows
+		if room := p.r.Y + p.r.H - p.y - 7*fs*1.4; h < room { // keep lines for the legend and opcodes
+			h = math.Min(math.Max(cell, fs)*rows, room)
+		}
 		if avail := p.r.Y + p.r.H - p.y - 3*fs*1.4; h > avail {
 			h = math.Max(avail, 0)
 		}

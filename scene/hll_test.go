@@ -425,3 +425,27 @@ func TestHLLLessonLayoutsLight(t *testing.T) {
 		checkLessonLayouts(t, name, "hll", engine.V88)
 	}
 }
+
+// TestHLLSparseStripLegible: the sparse byte strip the hll-sparse captions point at is drawn at
+// least a text line tall per row on a laptop stage (it was a few pixels high).
+func TestHLLSparseStripLegible(t *testing.T) {
+	seen := 0
+	playLesson(t, "hll-sparse", engine.V70, func(pos int, in Input) {
+		s := New("hll").(*HLL)
+		s.Update(in)
+		if !s.Sparse || s.Counting || in.Lang != "en" {
+			return
+		}
+		for _, p := range s.Frame(Stage(1280, 800), 1) {
+			if p.Kind == KImage && p.Img == &s.Strip {
+				seen++
+				if rowH := p.H / float64(s.Strip.H); rowH < 8 || p.H < 24 {
+					t.Errorf("step %d: strip %.0f px for %d rows (%.1f px a row)", pos, p.H, s.Strip.H, rowH)
+				}
+			}
+		}
+	})
+	if seen == 0 {
+		t.Fatal("no sparse strip drawn")
+	}
+}
