@@ -515,6 +515,25 @@ func (s *ZSet) drawSkiplist(l *list, r Rect, f, t float64) {
 			l.text(r.X+r.W, y-size*0.4, "NIL", size*0.8, Dim, Right, true)
 		}
 	}
+	// Backward links (level 0 only, as in t_zset.c's zskiplistNode): each node points back at
+	// the one before it, drawn under the forward link in their own colour, lit when the step
+	// read the set from the top (ZREVRANGE and friends walk them from the tail).
+	bc := IndexC
+	if strings.Contains(strings.ToLower(s.TopCmd), "rev") {
+		bc = IndexC.Mix(Accent, Pulse(t))
+	}
+	by := baseY - boxH*0.2
+	bs := math.Max(1, f*0.08)
+	for i := max(first, 1); i < n; i++ {
+		x1 := xOf(s.slot(i, k))
+		x0 := xOf(s.slot(i-1, k)) + boxW
+		if x1-x0 < size*0.9 {
+			continue
+		}
+		l.line(x1, by, x0, by, bs, bc)
+		l.line(x0+size*0.4, by-size*0.3, x0, by, bs, bc)
+		l.line(x0+size*0.4, by+size*0.3, x0, by, bs, bc)
+	}
 	// Towers and labels; the moving node is drawn last and hides the labels it passes over.
 	moved := -1
 	if s.Move != nil && k < 1 {

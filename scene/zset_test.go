@@ -174,3 +174,31 @@ func TestZSetPalette(t *testing.T) {
 		}
 	}
 }
+
+// TestSkiplistBackwardLinks: the leaderboard's skiplist draws a backward link (a line and its
+// arrowhead, in IndexC or lit toward Accent) from every node to the one before it, which the
+// caption of its last step walks.
+func TestSkiplistBackwardLinks(t *testing.T) {
+	checked := false
+	playLesson(t, "leaderboard", engine.V70, func(pos int, in Input) {
+		s := &ZSet{}
+		s.Update(in)
+		if s.ListLevel == 0 || in.Lang != "en" {
+			return
+		}
+		checked = true
+		lit := IndexC.Mix(Accent, Pulse(1))
+		n := 0
+		for _, p := range s.Frame(Stage(1280, 800), 1) {
+			if p.Kind == KLine && (p.Color == IndexC || p.Color == lit) {
+				n++
+			}
+		}
+		if want := 3 * (len(s.Members) - 1); n < want {
+			t.Errorf("step %d: %d backward-link strokes for %d members, want %d", pos, n, len(s.Members), want)
+		}
+	})
+	if !checked {
+		t.Fatal("no skiplist step")
+	}
+}
