@@ -156,9 +156,10 @@ func drawStart(r Rect, lang string, c startCard) []Prim {
 	return l
 }
 
-// Fitting a scene to its stage. Each scene lays itself out in any rectangle, but its content
-// often needs far less than a laptop's stage (three lines of BITOP, a small listpack) and at a
-// phone's width its smallest labels come out under MinText. fitter zooms the whole picture: it
+// Fitting a scene to its stage. Each scene lays itself out in any rectangle in units of
+// FontSize, which grows with the stage up to fontMax (26 px): on a projector's stage the base
+// text stops growing and the picture stays in the top of the stage. fitter zooms the whole
+// picture there: it
 // lays the scene out in a smaller rectangle of the stage's proportions and scales every primitive
 // up by z, so the picture fills the stage and its text grows with it. z is the largest factor
 // (at most fitMaxZoom, and the base text at most fitMaxText px) at which the smaller layout
@@ -238,6 +239,11 @@ func statsOf(ps []Prim) frameStats {
 
 func fitZoom(r Rect, lay func(Rect, float64) []Prim) float64 {
 	if r.W < fitMinWidth { // a phone: the scenes' own compact layouts
+		return 1
+	}
+	if FontSize(r) < fontMax {
+		// The base text follows the stage's width (FontSize): a smaller rectangle would only
+		// shrink it by the zoom, and the picture would come back the same.
 		return 1
 	}
 	base := statsOf(lay(r, 1))
