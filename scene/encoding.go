@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"redscope/engine"
+	"redscope/engine/dict"
 	"redscope/engine/listpack"
 	"redscope/lesson"
 )
@@ -1152,6 +1153,21 @@ func (s *Encoding) drawHT(l *list, r Rect, f, t float64) {
 		return
 	}
 	bs := d.Buckets
+	if d.RehashIdx < 0 && n <= maxRows && n <= 64 {
+		// A small table: every bucket, the empty ones as NULL, rows grown to fill the stage.
+		all := make([]dict.Bucket[string], n)
+		for i := range all {
+			all[i].Index = uint64(i)
+		}
+		for _, b := range bs {
+			if b.Table == 0 && int(b.Index) < n {
+				all[b.Index] = b
+			}
+		}
+		bs = all
+		lineH = math.Min(f*2, math.Max(lineH, (r.Y+r.H-y)/float64(n)))
+		maxRows = n
+	}
 	start := 0
 	for i, b := range bs {
 		if b.Table == h.HitT && int64(b.Index) == h.HitIdx {
@@ -1171,8 +1187,11 @@ func (s *Encoding) drawHT(l *list, r Rect, f, t float64) {
 		bw := MonoWidth("[00000]", size) + size*0.6
 		bg := fade(ChainColor(len(b.Keys)))
 		l.rect(x, y, bw, lineH-3, bg)
-		l.text(x+bw/2, y+(lineH-3-size)/2, fit(lbl, bw-2, size), size, Background, Center, true)
+		l.text(x+bw/2, y+(lineH-3-size)/2, fit(lbl, bw-2, size), size, TextOn(bg), Center, true)
 		x += bw
+		if len(b.Keys) == 0 {
+			l.text(x, y+(lineH-3-size)/2, " → NULL", size, Dim, Left, true)
+		}
 		for j, key := range b.Keys {
 			arrow := " → "
 			aw := MonoWidth(arrow, size)
