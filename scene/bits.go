@@ -9,7 +9,6 @@ import (
 
 	"redscope/engine"
 	"redscope/engine/sds"
-	"redscope/internal/numfmt"
 	"redscope/lesson"
 )
 
@@ -399,9 +398,9 @@ func (s *Bits) layout(r Rect, t float64) []Prim {
 		}
 		return l
 	}
-	head := fmt.Sprintf("%s · %s · STRLEN %s", s.Key, s.Info.Encoding, numfmt.Group(s.Info.Len))
+	head := fmt.Sprintf("%s · %s · STRLEN %s", s.Key, s.Info.Encoding, Num(s.Info.Len))
 	if s.Info.SDS != nil {
-		head += fmt.Sprintf(" · %s alloc %s", s.Info.SDS.Type, numfmt.Group(int64(s.Info.SDS.Alloc)))
+		head += fmt.Sprintf(" · %s alloc %s", s.Info.SDS.Type, Num(int64(s.Info.SDS.Alloc)))
 	}
 	l.text(in.X, y, fitText(head, in.W, f, true), f, TextColor, Left, true)
 	y += f * 1.5
@@ -581,7 +580,7 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 		c0 := BitCell(grid, ri, 0, len(rows))
 		fs := math.Max(10.5, math.Min(tsz(f, 0.8), c0.H*0.8))
 		if rw.gap > 0 {
-			msg := tr(s.lang, "… %s zero bytes (%s bits), never written …", "… %s byte 0 (%s bit), chưa từng ghi …", numfmt.Group(rw.gap), numfmt.Group(rw.gap*8))
+			msg := tr(s.lang, "… %s zero bytes (%s bits), never written …", "… %s byte 0 (%s bit), chưa từng ghi …", Num(rw.gap), Num(rw.gap*8))
 			l.rect(area.X, c0.Y+c0.H*0.1, area.W, c0.H*0.8, Panel)
 			l.text(area.X, c0.Y+(c0.H-fs)/2, fitText(msg, area.W, fs, false), fs, Dim, Left, false)
 			continue
@@ -690,7 +689,7 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 	y := grid.Y + grid.H + f*0.3
 	if y+tsz(f, 0.7)*1.15 <= area.Y+area.H+f*0.1 && shownLo >= 0 {
 		shown := fmt.Sprintf("%d–%d", shownLo, shownHi)
-		msg := tr(s.lang, "bytes %s of %s shown · %d set bits shown", "đang xem byte %s / %s · %d bit 1", shown, numfmt.Group(s.Info.Len), ones)
+		msg := tr(s.lang, "bytes %s of %s shown · %d set bits shown", "đang xem byte %s / %s · %d bit 1", shown, Num(s.Info.Len), ones)
 		l.text(area.X, y, fitText(msg, area.W, tsz(f, 0.7), false), tsz(f, 0.7), Dim, Left, false)
 		y += tsz(f, 0.7) * 1.5
 	}
@@ -728,8 +727,8 @@ func (s *Bits) drawStrip(l *list, r Rect, f float64) float64 {
 	if sc := s.Scan; sc != nil && sc.Cmd == "bitpos" && sc.Result >= 0 && !sc.Past {
 		mark(sc.Result>>3, Accent)
 	}
-	top := tr(s.lang, "the whole string: %s bytes = %s bits", "cả string: %s byte = %s bit", numfmt.Group(n), numfmt.Group(n*8))
-	end := "byte " + numfmt.Group(n-1)
+	top := tr(s.lang, "the whole string: %s bytes = %s bits", "cả string: %s byte = %s bit", Num(n), Num(n*8))
+	end := "byte " + Num(n-1)
 	if TextWidth(end, fs, false)+TextWidth(top, fs, false) < r.W-fs {
 		l.text(r.X+r.W, r.Y, end, fs, Dim, Right, false)
 	}
@@ -938,13 +937,13 @@ func bitopRule(lang string, v *BitopView) string {
 func humanBytes(n int64) string {
 	switch {
 	case n >= 1<<30:
-		return fmt.Sprintf("%s B (%.1f GiB)", numfmt.Group(n), float64(n)/(1<<30))
+		return fmt.Sprintf("%s B (%.1f GiB)", Num(n), float64(n)/(1<<30))
 	case n >= 1<<20:
-		return fmt.Sprintf("%s B (%.1f MiB)", numfmt.Group(n), float64(n)/(1<<20))
+		return fmt.Sprintf("%s B (%.1f MiB)", Num(n), float64(n)/(1<<20))
 	case n >= 1<<10:
-		return fmt.Sprintf("%s B (%.1f KiB)", numfmt.Group(n), float64(n)/(1<<10))
+		return fmt.Sprintf("%s B (%.1f KiB)", Num(n), float64(n)/(1<<10))
 	}
-	return numfmt.Group(n) + " B"
+	return Num(n) + " B"
 }
 
 // OnesIn counts the set bits of p (what BITCOUNT over those bytes answers).

@@ -604,7 +604,7 @@ func (s *HLL) layout(r Rect, t float64) []Prim {
 		return l
 	}
 	head := s.Key
-	head += fmt.Sprintf(" · %s · %d B · MEMORY USAGE %d", s.Info.HLL, s.Info.Len, s.Info.Memory)
+	head += fmt.Sprintf(" · %s · %s B · MEMORY USAGE %s", s.Info.HLL, Num(s.Info.Len), Num(s.Info.Memory))
 	l.text(in.X, y, fitText(head, in.W, f, true), f, TextColor, Left, true)
 	y += f * 1.6
 	// Layout: register map left, panels beside it.
@@ -989,7 +989,7 @@ func (s *HLL) frameBands(p *panel, f, fs float64) {
 			p.l.text(x1+2, p.y, hiT, ls, IndexC, Left, true)
 			p.y += ls * 1.4
 		}
-		mem := tr(s.lang, "MEMORY USAGE %s %d · %s %d (%s %s)", "MEMORY USAGE %s %d · %s %d (%s %s)", h.Key, h.Memory, tr0.Key, tr0.Memory, h.Key, h.Enc)
+		mem := fmt.Sprintf("MEMORY USAGE %s %s · %s %s (%s %s)", h.Key, Num(h.Memory), tr0.Key, Num(tr0.Memory), h.Key, h.Enc)
 		p.line(mem, sm(fs), Dim, true)
 		p.y = math.Max(p.y+fs*0.3, math.Min(top+per, p.y+fs))
 	}
@@ -1161,7 +1161,7 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 	}
 	for _, i := range s.Pairs() {
 		h, tr0 := s.Rows[i], s.Rows[s.Rows[i].Truth]
-		p.line(fmt.Sprintf("MEMORY USAGE %s %d (%s) · %s %d", h.Key, h.Memory, h.Enc, tr0.Key, tr0.Memory), sm(fs), Dim, true)
+		p.line(fmt.Sprintf("MEMORY USAGE %s %s (%s) · %s %s", h.Key, Num(h.Memory), h.Enc, tr0.Key, Num(tr0.Memory)), sm(fs), Dim, true)
 	}
 }
 
