@@ -37,6 +37,7 @@ type Bits struct {
 	Scan     *engine.BitScanEvent   // the last BITCOUNT/BITPOS on Key
 	Op       *BitopView             // the step's last BITOP
 	Mem      []MemBar               // the watched keys' MEMORY USAGE, when worth comparing
+	allMem   []MemBar               // every watched key's, drawn when the stage has room
 	GrewFrom int64                  // bytes [GrewFrom, GrewTo) were added by the step
 	GrewTo   int64
 	Count    bool   // the last command was BITCOUNT: light the set bits counted
@@ -293,6 +294,16 @@ func (s *Bits) memBars(in Input) {
 	if len(bars) >= 2 && top >= memCompareMin {
 		s.Mem = bars[:min(len(bars), 4)]
 	}
+	s.allMem = bars[:min(len(bars), 4)]
+}
+
+// memShown is the bars Frame draws in r: the comparison when the step makes one, else on a tall
+// stage (a laptop's, where the bits leave most of it empty) every watched key's bar.
+func (s *Bits) memShown(r Rect) []MemBar {
+	if len(s.Mem) > 0 || r.H < 600 {
+		return s.Mem
+	}
+	return s.allMem
 }
 
 // BitsFirst is the first byte of the window shown for a string of n bytes whose byte focus was
@@ -373,13 +384,13 @@ func (s *Bits) layout(r Rect, t float64) []Prim {
 	y := in.Y
 	// The memory bars take the bottom of the stage.
 	bottom := in.Y + in.H
-	if len(s.Mem) > 0 {
+	if mem := s.memShown(in); len(mem) > 0 {
 		axisH := 0.0
 		if in.H >= 330 { // a phone's short stage keeps its rows for the bits
 			axisH = memAxisHeight(in.W, f, s.lang)
 		}
-		bottom -= float64(len(s.Mem))*f*1.75 + tsz(f, 0.7)*1.4 + f*0.3 + axisH
-		s.drawMem(&l, Rect{in.X, bottom + f*0.3, in.W, in.Y + in.H - bottom - f*0.3}, f, axisH > 0)
+		bottom -= float64(len(mem))*f*1.75 + tsz(f, 0.7)*1.4 + f*0.3 + axisH
+		s.drawMem(&l, mem, Rect{in.X, bottom + f*0.3, in.W, in.Y + in.H - bottom - f*0.3}, f, axisH > 0)
 	}
 	if s.Op != nil {
 		s.drawBitop(&l, Rect{in.X, y, in.W, bottom - y}, f, t)
@@ -746,16 +757,16 @@ func (s *Bits) drawStrip(l *list, r Rect, f float64) float64 {
 }
 
 // drawMem draws one bar per watched key, proportional to its MEMORY USAGE.
-func (s *Bits) drawMem(l *list, r Rect, f float64, axis bool) {
+func (s *Bits) drawMem(l *list, mem []MemBar, r Rect, f float64, axis bool) {
 	var top int64
-	for _, m := range s.Mem {
+	for _, m := range mem {
 		top = max(top, m.Memory)
 	}
 	fs := tsz(f, 0.75)
 	y := r.Y
 	l.text(r.X, y, tr(s.lang, "MEMORY USAGE of the keys, side by side", "MEMORY USAGE của các key, đặt cạnh nhau"), tsz(f, 0.7), Dim, Left, false)
 	y += tsz(f, 0.7) * 1.4
-	for _, m := range s.Mem {
+	for _, m := range mem {
 		val := humanBytes(m.Memory)
 		name := fmt.Sprintf("%s · %s %s", m.Key, m.Type, m.Encoding)
 		vw := TextWidth(val, fs, true)
