@@ -234,7 +234,11 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 	if narrow {
 		rowH = fs * 2.7
 		barX, barW = in.X+cw, in.W-cw
+	} else if n := len(s.Keys); n > 0 {
+		// A tall stage: the rows spread over half of it (the commands take the rest).
+		rowH = math.Min(fs*2.6, math.Max(rowH, (in.Y+in.H*0.5-y)/float64(n)))
 	}
+	ty := (rowH - fs*1.5) / 2 // the row's text sits in its middle
 	pulse := Pulse(t)
 	for _, k := range s.Keys {
 		if y+rowH > in.Y+in.H*0.6 {
@@ -244,6 +248,7 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 		if k.Touched {
 			c = TextColor.Mix(Accent, pulse)
 		}
+		y += ty
 		l.text(in.X, y, fitText(k.Key, nameW-cw, fs, true), fs, c, Left, true)
 		val := tr(s.lang, "(missing)", "(không có)")
 		vc := Dim
@@ -276,7 +281,7 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 			}
 			l.text(barX, by-fs*0.2, fitText(ttl, tw, fs, true), fs, tc, Left, true)
 		}
-		y += rowH
+		y += rowH - ty
 	}
 	y += fs * 0.3
 	// The step's commands and their verdicts.
@@ -284,8 +289,12 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 		l.text(in.X, y, tr(s.lang, "… %d earlier commands", "… %d lệnh trước đó", s.More), fs, Dim, Left, false)
 		y += fs * 1.4
 	}
+	spread := fs * 1.4
+	if !narrow && len(s.Rows) > 0 {
+		spread = math.Min(fs*2.4, math.Max(spread, (in.Y+in.H-y)/float64(len(s.Rows))))
+	}
 	for _, v := range s.Rows {
-		need := fs * 1.4
+		need := spread
 		if narrow && (v.Reply != "" || v.Note != "") {
 			need = fs * 2.7
 		}
