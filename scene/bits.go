@@ -338,8 +338,8 @@ func BitopBit(p []byte, i int) bool {
 	return i/8 < len(p) && p[i/8]&(0x80>>(i%8)) != 0
 }
 
-// tsz is a text size of k times f, never under 10.5 px (readable on a phone).
-func tsz(f, k float64) float64 { return math.Max(10.5, f*k) }
+// tsz is a text size of k times f, never under MinText px (layout.go: readable on a phone).
+func tsz(f, k float64) float64 { return math.Max(MinText, f*k) }
 
 // inkOn is the text colour for a fill: Dim when it reads well enough, else TextColor or
 // Background, whichever contrasts more (computed from the palette at call time).
@@ -384,7 +384,14 @@ func (s *Bits) layout(r Rect, t float64) []Prim {
 	y := in.Y
 	// The memory bars take the bottom of the stage.
 	bottom := in.Y + in.H
-	if mem := s.memShown(in); len(mem) > 0 {
+	mem := s.memShown(in)
+	if in.H < f*26 && s.Op == nil { // a phone's short stage: the bits keep the room
+		mem = mem[:min(len(mem), 1)]
+		if in.H < f*20 {
+			mem = nil
+		}
+	}
+	if len(mem) > 0 {
 		axisH := 0.0
 		if in.H >= 330 { // a phone's short stage keeps its rows for the bits
 			axisH = memAxisHeight(in.W, f, s.lang)
@@ -589,7 +596,7 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 	var shownLo, shownHi int64 = -1, -1
 	for ri, rw := range rows {
 		c0 := BitCell(grid, ri, 0, len(rows))
-		fs := math.Max(10.5, math.Min(tsz(f, 0.8), c0.H*0.8))
+		fs := math.Max(MinText, math.Min(tsz(f, 0.8), c0.H*0.8))
 		if rw.gap > 0 {
 			msg := tr(s.lang, "… %s zero bytes (%s bits), never written …", "… %s byte 0 (%s bit), chưa từng ghi …", Num(rw.gap), Num(rw.gap*8))
 			l.rect(area.X, c0.Y+c0.H*0.1, area.W, c0.H*0.8, Panel)
@@ -874,7 +881,7 @@ func (s *Bits) drawBitop(l *list, r Rect, f float64, t float64) {
 	drawRow := func(i int, name string, p []byte, result bool) {
 		ry := rowY(i)
 		ty := ry + (ch-math.Min(fs, ch*0.8))/2
-		tfs := math.Max(10.5, math.Min(fs, ch*0.8))
+		tfs := math.Max(MinText, math.Min(fs, ch*0.8))
 		lc := Dim
 		if result {
 			lc = TextColor

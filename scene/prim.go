@@ -296,11 +296,15 @@ func MonoWidth(s string, size float64) float64 {
 
 // FontSize is the base text size for a stage: readable on a phone (≥ 13) and on a projector.
 func FontSize(r Rect) float64 {
-	return math.Max(13, math.Min(fontMax, math.Min(r.W/38, r.H/24)))
+	return math.Max(fontMin, math.Min(fontMax, math.Min(r.W/38, r.H/24)))
 }
 
 // fontMax is the largest base text FontSize gives (layout.go's fitter zooms past it).
 const fontMax = 26
+
+// fontMin is the smallest base text: three quarters of it, the size of the scenes' small labels,
+// is MinText.
+const fontMin = MinText / 0.75
 
 // Pulse is the highlight strength at animation progress t: full at 0, settling to 0.35.
 func Pulse(t float64) float64 {

@@ -37,7 +37,7 @@ func TestStage(t *testing.T) {
 	if r := Stage(360, 640); r.W != 360 || r.H != 288 {
 		t.Fatalf("narrow: %+v", r)
 	}
-	if f := FontSize(Stage(360, 640)); f != 13 {
+	if f := FontSize(Stage(360, 640)); f != fontMin { // small labels (3/4 of it) are MinText
 		t.Fatalf("phone font %v", f)
 	}
 	if f := FontSize(Rect{0, 0, 1920, 1080}); f != 26 {

@@ -56,7 +56,7 @@ func notProse(s string) string {
 	if i := strings.Index(s, "(error)"); i >= 0 {
 		s = s[:i]
 	}
-	for _, r := range []string{"(integer)", "(nil)", "(empty array)"} {
+	for _, r := range []string{"(integer)", "(nil)", "(empty array)", "(integer…", "(integ…", "(inte…"} {
 		s = strings.ReplaceAll(s, r, " ")
 	}
 	f := strings.Fields(s)

@@ -445,7 +445,7 @@ func (s *ZSet) drawListpack(l *list, r Rect, f, t float64) {
 
 // SkipCols is how many skiplist nodes fit in width w (after the header column) at font size f.
 func SkipCols(n int, w, f float64) int {
-	return max(1, min(n, int((w-f*5)/(f*4.2))))
+	return max(1, min(n, int((w-f*4)/(f*3.7))))
 }
 
 // drawSkiplist draws the header and the nodes as towers with their forward links; when not all
