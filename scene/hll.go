@@ -1166,4 +1166,4 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 }
 
 // sm is the small text size next to fs, never under 10 px.
-func sm(fs float64) float64 { return math.Max(10, fs*0.9) }
+func sm(fs float64) float64 { return math.Max(MinText, fs*0.9) }

@@ -278,6 +278,7 @@ func (l *list) line(x0, y0, x1, y1, stroke float64, c Color) {
 }
 
 func (l *list) text(x, y float64, s string, size float64, c Color, a Align, mono bool) {
+	size = max(size, MinText) // nothing smaller than a phone reads (layout.go)
 	if mono && strings.ContainsRune(s, '\u202f') {
 		// The monospace font has no narrow no-break space (Liberation Mono lacks U+202F) and
 		// every glyph takes one advance anyway: a no-break space (U+00A0) keeps the columns.
