@@ -598,8 +598,12 @@ func (s *SDS) layout(r Rect, t float64) []Prim {
 	kinds := s.legendKinds(in.W, f)
 	legendH := s.legendHeight(kinds, in.W, f)
 	noteH := 0.0
+	noteLines := 1
 	if s.Note != "" {
-		noteH = f * 1.3
+		if !s.NoteErr && in.H >= 500 { // a tall stage: the note wraps (two lines) rather than end in "…"
+			noteLines = min(2, len(WrapText(s.Note, in.W, f*0.8)))
+		}
+		noteH = float64(noteLines)*f*0.8*1.3 + f*0.3
 	}
 	bottom := in.Y + in.H - legendH - noteH
 	ttlH := 0.0
@@ -662,7 +666,11 @@ func (s *SDS) layout(r Rect, t float64) []Prim {
 		if s.NoteErr {
 			c = ErrorC
 		}
-		l.text(in.X, y+f*0.15, fitText(s.Note, in.W, f*0.8, false), f*0.8, c, Left, false)
+		if noteLines > 1 {
+			l.wrap(Rect{in.X, y + f*0.15, in.W, noteH}, y+f*0.15, s.Note, f*0.8, c)
+		} else {
+			l.text(in.X, y+f*0.15, fitText(s.Note, in.W, f*0.8, false), f*0.8, c, Left, false)
+		}
 		y += noteH
 	}
 	s.drawLegend(&l, kinds, in.X, y, in.W, f)
