@@ -212,6 +212,9 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)
 	fs := f * 0.8
+	if in.H >= 600 && in.W >= 700 { // a laptop's stage: the table at the base size, spread over it
+		fs = f
+	}
 	y := in.Y
 	clock := tr(s.lang, "logical clock: +%s since the start", "đồng hồ logic: +%s từ đầu bài", fmtDur(s.ClockMs))
 	l.text(in.X, y, fitText(clock, in.W, fs, false), fs, Dim, Left, false)
