@@ -1065,7 +1065,7 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 	}
 	rowsN := len(parts) + 1 + len(s.Pairs())*2 + len(s.Truths())
 	reserve := fs*1.4*3 + fs*0.5
-	rh := math.Min(fs*2, (p.r.Y+p.r.H-p.y-reserve)/float64(rowsN))
+	rh := math.Min(fs*3, (p.r.Y+p.r.H-p.y-reserve)/float64(rowsN))
 	rh = math.Max(rh, fs*1.15)
 	wAt := func(v float64) float64 {
 		if scale <= 0 {
