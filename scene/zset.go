@@ -298,9 +298,10 @@ func (s *ZSet) layout(r Rect, t float64) []Prim {
 			x += MonoWidth("→ ", small)
 		}
 		w := MonoWidth(enc, small) + small*0.8
-		bg, fg := Panel, TextColor
+		bg, fg := Panel, EncColor(enc) // the structure's colour (palette.go), as in every scene
 		if enc == s.Info.Encoding {
-			bg, fg = Accent, Background
+			bg = EncColor(enc)
+			fg = TextOn(bg)
 		}
 		l.rect(x, y-small*0.15, w, small*1.3, bg)
 		l.text(x+w/2, y, enc, small, fg, Center, true)
@@ -457,7 +458,7 @@ func (s *ZSet) drawSkiplist(l *list, r Rect, f, t float64) {
 	levels := max(1, s.ListLevel)
 	size := f * 0.7
 	labelH := size * 2.8
-	boxH := math.Min(f*1.6, (r.H-labelH)/float64(levels+1))
+	boxH := math.Min(f*2.2, (r.H-labelH)/float64(levels+1)) // towers grow into a tall stage
 	headW := f * 3
 	nilW := MonoWidth("NIL", size*0.8) + f*0.5
 	colW := (r.W - headW - nilW) / float64(vis)
