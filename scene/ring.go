@@ -405,8 +405,11 @@ func (s *Ring) drawSlots(l *list, r Rect, f, t float64) {
 		stack = max(stack, n+1)
 	}
 	mk := fs * 0.8
+	barH, rowH := fs*1.2, fs*1.35
+	if s.Ev == nil && r.H >= 500 { // the slots alone on a tall stage: a bigger bar and rows
+		mk, barH, rowH = fs*1.2, fs*3, fs*2
+	}
 	y += mk * float64(stack)
-	barH := fs * 1.2
 	for i, sh := range ClusterShards {
 		x0, x1 := SlotX(r.X, r.W, sh[0])-r.W/32768, SlotX(r.X, r.W, sh[1])+r.W/32768
 		l.rect(x0, y, x1-x0-1, barH, NodeColor(i).Mix(Background, 0.55))
@@ -465,7 +468,7 @@ func (s *Ring) drawSlots(l *list, r Rect, f, t float64) {
 			rest += fmt.Sprintf("  CRC16 0x%04x", si.CRC)
 		}
 		l.text(x, y, fitText(rest, r.X+r.W-x, fs, true), fs, TextColor, Left, true)
-		y += fs * 1.35
+		y += rowH
 	}
 }
 
