@@ -62,13 +62,21 @@ func inkAt(t *testing.T, path string, winW, winH int, bg scene.Color) inkLook {
 
 // TestShotsEveryLessonEnd opens every built-in lesson, steps it to its last step and saves a
 // screenshot at 360×740, 1280×800 and 1920×1080, in Vietnamese and English
-// (shot-LESSON-WIDTH-LANG.png in REDSCOPE_ARTIFACTS). Each one must be ready with no error shown,
+// (shot-LESSON-WIDTH-LANG.png in REDSCOPE_ARTIFACTS; one subtest per width, w1280, w360 and
+// w1920). Each one must be ready with no error shown,
 // at the lesson's last step, and its stage must be used: at least 3 % of the stage's pixels away
 // from the background, and the drawn part spanning at least 40 % of the stage's width and of its
 // height (the scenes lay out over the stage, not only its top quarter).
 func TestShotsEveryLessonEnd(t *testing.T) {
 	sizes := [][2]int{{1280, 800}, {360, 740}, {1920, 1080}}
 	for _, sz := range sizes {
+		t.Run(fmt.Sprintf("w%d", sz[0]), func(t *testing.T) { shotsAt(t, sz) })
+	}
+}
+
+// shotsAt takes the screenshots of every lesson's last step in a window of sz, vi then en.
+func shotsAt(t *testing.T, sz [2]int) {
+	{
 		b := start(t, sz[0], sz[1])
 		for _, lang := range []string{"vi", "en"} {
 			b.open("?lang=" + lang)
