@@ -767,7 +767,7 @@ func (s *SDS) keyTitle(l *list, k SDSKey, r Rect, f float64, t float64) float64 
 	l.text(r.X, y, title, f, TextColor, Left, true)
 	sub := k.Info.Encoding
 	if k.Info.SDS != nil && k.Info.Encoding == "raw" {
-		sub += fmt.Sprintf(" · %s · len %d · alloc %d · avail %d", k.Info.SDS.Type, k.Info.SDS.Len, k.Info.SDS.Alloc, k.Info.SDS.Avail)
+		sub += fmt.Sprintf(" · %s · len %s · alloc %s · avail %s", k.Info.SDS.Type, Num(int64(k.Info.SDS.Len)), Num(int64(k.Info.SDS.Alloc)), Num(int64(k.Info.SDS.Avail)))
 	} else if k.Info.Encoding == "embstr" {
 		sub += fmt.Sprintf(" · sds8 · len %d", k.Info.Len)
 	} else if k.IntValue != "" {
@@ -882,7 +882,7 @@ func (s *SDS) drawKey(l *list, k SDSKey, r Rect, f, t float64, maxMem int64, sca
 	}
 	// MEMORY USAGE bar.
 	if k.Info.Memory >= 0 {
-		label := fmt.Sprintf("MEMORY USAGE %s = %d", k.Info.Key, k.Info.Memory)
+		label := fmt.Sprintf("MEMORY USAGE %s = %s", k.Info.Key, Num(k.Info.Memory))
 		bw := memBarLen(k.Info.Memory, r.W*0.55)
 		l.rect(r.X, y, math.Max(bw, 2), f*0.9, EncColor(k.Info.Encoding))
 		lx := r.X + bw + f*0.4
