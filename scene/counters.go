@@ -208,6 +208,9 @@ func (s *Counters) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
 func (s *Counters) layout(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	var l list
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)

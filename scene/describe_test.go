@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"redscope/assets"
 	"redscope/engine"
 	"redscope/lesson"
 )
@@ -51,6 +52,34 @@ func TestDescribe(t *testing.T) {
 			}
 			if !strings.Contains(got, w) {
 				t.Errorf("%s step %d %s: %q lacks %q", c.lesson, c.step, c.lang, got, w)
+			}
+		}
+	}
+}
+
+// TestStepZeroPicture: at step 0 of every built-in lesson, before any command, the scene draws a
+// picture (its start card: colours, keys, what it will show) that reaches down the stage, at a
+// laptop's and a phone's size, in both languages.
+func TestStepZeroPicture(t *testing.T) {
+	for _, src := range assets.Lessons() {
+		l := encBuiltin(t, src.Name)
+		p := lesson.NewPlayer(lesson.Config{Version: engine.DefaultVersion})
+		p.Load(l)
+		for _, lang := range []string{"vi", "en"} {
+			s := New(l.Scene)
+			s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+			for _, st := range []Rect{Stage(1280, 800), Stage(360, 740)} {
+				prims := s.Frame(st, 1)
+				rects, bottom := 0, 0.0
+				for _, q := range prims {
+					if q.Kind == KRect {
+						rects++
+					}
+					bottom = max(bottom, q.Y+q.H, q.Y+q.Size)
+				}
+				if rects < 3 || bottom < st.Y+st.H*0.6 {
+					t.Errorf("%s %s %.0fx%.0f step 0: %d rectangles, drawn down to %.0f of %.0f", src.Name, lang, st.W, st.H, rects, bottom, st.H)
+				}
 			}
 		}
 	}

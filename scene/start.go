@@ -137,3 +137,29 @@ func (s *Ring) start() (startCard, bool) {
 	}
 	return c, true
 }
+
+func (s *Counters) start() (startCard, bool) {
+	if len(s.Rows) > 0 || s.ClockMs != 0 || s.Missing != "" {
+		return startCard{}, false
+	}
+	var keys []string
+	for _, k := range s.Keys {
+		if k.Exists {
+			return startCard{}, false
+		}
+		keys = append(keys, k.Key)
+	}
+	return startCard{
+		title: tr(s.lang, "Counters, limits and locks: each key's value and time to live, each command's verdict",
+			"Bộ đếm, giới hạn và khoá: giá trị và thời gian sống của từng key, kết quả của từng lệnh"),
+		keys: keys,
+		hint: tr(s.lang, "Type SET lock tok-A NX PX 30000 below.", "Gõ SET lock tok-A NX PX 30000 bên dưới."),
+		parts: []swatch{
+			{OneC, "TTL", tr(s.lang, "the time left, on the logical clock", "thời gian còn lại, theo đồng hồ logic")},
+			{OneC, tr(s.lang, "done", "đã làm"), tr(s.lang, "the command wrote, added or deleted", "lệnh đã ghi, cộng hoặc xoá")},
+			{ErrorC, tr(s.lang, "refused", "từ chối"), tr(s.lang, "a limit or a condition said no", "giới hạn hoặc điều kiện không cho")},
+			{ClientColor(0), "client A", tr(s.lang, "a token written by client A", "token do client A ghi")},
+			{ClientColor(1), "client B", tr(s.lang, "a token written by client B", "token do client B ghi")},
+		},
+	}, true
+}
