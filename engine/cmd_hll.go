@@ -151,7 +151,7 @@ func (e *Engine) hllGrowSparse(key []byte, o *Object, cmd string) {
 }
 
 // hllToDense is hllSparseToDense on the stored value (false: corrupt).
-func (e *Engine) hllToDense(key []byte, o *Object, cmd, reason string, index, value int) bool {
+func (e *Engine) hllToDense(key []byte, o *Object, cmd string, why Why, index, value int) bool {
 	sparse := hllBytes(o)
 	dense, ok := hll.SparseToDense(sparse)
 	if !ok {
@@ -162,9 +162,9 @@ func (e *Engine) hllToDense(key []byte, o *Object, cmd, reason string, index, va
 	o.SDS = sds.New(e.alloc, hll.DenseSize)
 	if e.tracing {
 		k := string(key)
-		e.emit(HLLPromoteEvent{Key: k, Reason: reason, SparseBytes: len(sparse), DenseBytes: hll.DenseSize,
+		e.emit(HLLPromoteEvent{Key: k, Why: why, SparseBytes: len(sparse), DenseBytes: hll.DenseSize,
 			Index: index, Value: value, Limit: e.cfg.Int("hll-sparse-max-bytes")})
-		e.emit(EncodingEvent{Key: k, From: "sparse", To: "dense", Reason: reason})
+		e.emit(EncodingEvent{Key: k, From: "sparse", To: "dense", Why: why})
 		e.emit(SDSEvent{Key: k, Cmd: cmd, Before: before, After: o.SDS, Requested: hll.DenseSize, Realloc: true,
 			TypeChange: before.Type != o.SDS.Type})
 	}
@@ -186,7 +186,7 @@ func (e *Engine) hllSet(key []byte, o *Object, index, count int, ele []byte, has
 		}
 		return 0
 	}
-	reason := "value>32"
+	why := Why{Code: WhyHLLValue, N: int64(count), Limit: hll.SparseValMaxValue}
 	if count <= hll.SparseValMaxValue {
 		e.hllGrowSparse(key, o, cmd)
 		b := hllBytes(o)
@@ -220,9 +220,9 @@ func (e *Engine) hllSet(key []byte, o *Object, index, count int, ele []byte, has
 			}
 			return 1
 		}
-		reason = "hll-sparse-max-bytes"
+		why = Why{Code: WhyHLLBytes, N: int64(len(hllBytes(o))), Limit: e.cfg.Int("hll-sparse-max-bytes")}
 	}
-	if !e.hllToDense(key, o, cmd, reason, index, count) {
+	if !e.hllToDense(key, o, cmd, why, index, count) {
 		return -1
 	}
 	old, _ := hll.DenseSet(o.Buf.Bytes(), index, count)
@@ -364,7 +364,7 @@ func pfmergeCommand(e *Engine, args [][]byte) Reply {
 		o = e.unshareString(key, o, "pfmerge")
 	}
 	if useDense && hllIsSparse(o) {
-		if !e.hllToDense(key, o, "pfmerge", "pfmerge with a dense input", -1, 0) {
+		if !e.hllToDense(key, o, "pfmerge", Why{Code: WhyHLLCmd, Name: "PFMERGE"}, -1, 0) {
 			return errCorruptHLL
 		}
 	}
@@ -393,7 +393,7 @@ func pfdebugCommand(e *Engine, args [][]byte) Reply {
 	}
 	switch {
 	case eqFold(sub, "getreg"):
-		if hllIsSparse(o) && !e.hllToDense(key, o, "pfdebug", "PFDEBUG GETREG", -1, 0) {
+		if hllIsSparse(o) && !e.hllToDense(key, o, "pfdebug", Why{Code: WhyHLLCmd, Name: "PFDEBUG GETREG"}, -1, 0) {
 			return errCorruptHLL
 		}
 		b := o.Buf.Bytes()
@@ -416,7 +416,7 @@ func pfdebugCommand(e *Engine, args [][]byte) Reply {
 		if !hllIsSparse(o) {
 			return Int(0)
 		}
-		if !e.hllToDense(key, o, "pfdebug", "PFDEBUG TODENSE", -1, 0) {
+		if !e.hllToDense(key, o, "pfdebug", Why{Code: WhyHLLCmd, Name: "PFDEBUG TODENSE"}, -1, 0) {
 			return errCorruptHLL
 		}
 		return Int(1)

@@ -223,7 +223,7 @@ func cmdSort(e *Engine, args [][]byte) Reply {
 	if isZset {
 		z = e.zsetOf(o, args[1])
 		if z.lp != nil {
-			z.convertToSkiplist(z.card(), "SORT converts a listpack sorted set to a skiplist")
+			z.convertToSkiplist(z.card(), Why{Code: WhySort})
 			o.Enc = EncSkiplist
 		}
 	}
@@ -459,6 +459,6 @@ func sortStoreConvert(o *Object, l *listValue) {
 	l.ql = nil
 	o.Enc = EncListpack
 	if l.e.tracing {
-		l.e.emit(EncodingEvent{Key: l.key, From: "quicklist", To: "listpack", Reason: "SORT STORE result fits one listpack node"})
+		l.e.emit(EncodingEvent{Key: l.key, From: "quicklist", To: "listpack", Why: Why{Code: WhyListSort}})
 	}
 }

@@ -576,7 +576,7 @@ func (e *Engine) spopWithCount(args [][]byte) Reply {
 		})
 		if e.tracing {
 			e.emit(EncodingEvent{Key: v.tkey, From: o.Enc.String(), To: nset.Enc.String(),
-				Reason: "SPOP count: remaining×5 ≤ count, the set is rebuilt from the members that stay"})
+				Why: Why{Code: WhySpopRebuild, N: int64(count), Extra: int64(remaining)}})
 		}
 		o.Enc, o.Val = nset.Enc, nset.Val
 	}

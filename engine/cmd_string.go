@@ -113,32 +113,33 @@ func (e *Engine) emitNewString(key []byte, cmd string, oldEnc string, o *Object)
 	if !e.tracing {
 		return
 	}
-	reason := ""
+	n := int64(o.Buf.Len())
+	var why Why
 	switch o.Enc {
 	case EncInt:
 		if o.Shared {
-			reason = "an integer 0..9999: the shared object (refcount INT_MAX)"
+			why = Why{Code: WhySharedInt, Limit: 9999}
 		} else {
-			reason = "a strict 64-bit integer: stored in the object's pointer field"
+			why = Why{Code: WhyInt}
 		}
 	case EncEmbstr:
 		if e.ver.KVObj() {
-			reason = "≤ 44 bytes and fits the 64-byte key object with the key: embedded"
+			why = Why{Code: WhyEmbstrKV, N: n, Limit: embstrSizeLimit}
 		} else {
-			reason = "≤ 44 bytes: robj and sds in one allocation"
+			why = Why{Code: WhyEmbstr, N: n, Limit: embstrSizeLimit}
 		}
 	default:
 		switch {
 		case o.Buf.Len() <= embstrSizeLimit:
-			reason = "8.x: key + value do not fit the 64-byte key object: separate sds"
+			why = Why{Code: WhyRawKV, N: n, Limit: embstrSizeLimit}
 		case o.Buf.Len() >= protoMbulkBigArg && cmd != "incrbyfloat":
-			reason = "≥ 32 KiB argument: the query buffer becomes the value"
+			why = Why{Code: WhyBigArg, N: n, Limit: protoMbulkBigArg}
 		default:
-			reason = "> 44 bytes: separate sds"
+			why = Why{Code: WhyRaw, N: n, Limit: embstrSizeLimit}
 		}
 	}
 	if oldEnc != o.Enc.String() {
-		e.emit(EncodingEvent{Key: string(key), From: oldEnc, To: o.Enc.String(), Reason: reason})
+		e.emit(EncodingEvent{Key: string(key), From: oldEnc, To: o.Enc.String(), Why: why})
 	}
 	if o.Enc == EncRaw {
 		e.emit(SDSEvent{Key: string(key), Cmd: cmd, After: o.SDS, Requested: o.Buf.Len(), Realloc: true})
@@ -708,7 +709,7 @@ func cmdSetrange(e *Engine, args [][]byte) Reply {
 		o = e.newRawString(key, int(offset)+len(val), "setrange")
 		e.add(key, o)
 		if e.tracing {
-			e.emit(EncodingEvent{Key: string(key), To: "raw", Reason: "SETRANGE on a missing key: a zero-filled sds of exactly offset+len bytes"})
+			e.emit(EncodingEvent{Key: string(key), To: "raw", Why: Why{Code: WhySetrange, N: offset + int64(len(val))}})
 		}
 	} else {
 		if o.Type != TypeString {

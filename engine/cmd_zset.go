@@ -140,11 +140,11 @@ done:
 		}
 		e.add(key, o)
 		if o.Enc == EncSkiplist && e.tracing {
-			e.emit(EncodingEvent{Key: string(key), From: "", To: "skiplist", Reason: "new key: first member longer than zset-max-listpack-value or too many pairs for a listpack"})
+			e.emit(EncodingEvent{Key: string(key), From: "", To: "skiplist", Why: Why{Code: WhyNewZset}})
 		}
 	} else if e.ver.Has(V72) && o.Enc == EncListpack && int64(elements) > e.cfg.Int("zset-max-listpack-entries") {
 		z := e.zsetOf(o, key)
-		z.convertToSkiplist(elements, "ZADD of "+strconv.Itoa(elements)+" pairs > zset-max-listpack-entries")
+		z.convertToSkiplist(elements, Why{Code: WhyBringsMore, N: int64(elements), Limit: e.cfg.Int("zset-max-listpack-entries"), Name: "zset-max-listpack-entries"})
 		o.Enc = EncSkiplist
 	}
 	{

@@ -613,8 +613,7 @@ func (e *Engine) zsetConvertToListpackIfNeeded(o *Object, maxelelen, totelelen i
 	entries := e.cfg.Int("zset-max-listpack-entries")
 	value := e.cfg.Int("zset-max-listpack-value")
 	if int64(z.zsl.Len()) <= entries && int64(maxelelen) <= value && totelelen <= listpackSafetySize {
-		z.convertToListpack("result of " + itoa(int64(z.zsl.Len())) + " members fits zset-max-listpack-entries " +
-			itoa(entries) + " and zset-max-listpack-value " + itoa(value))
+		z.convertToListpack(Why{Code: WhyFitsLP, N: int64(z.zsl.Len()), Limit: entries, Extra: value})
 		o.Enc = EncListpack
 	}
 }
@@ -624,7 +623,7 @@ const listpackSafetySize = 1 << 30
 
 // convertToListpack is zsetConvert(skiplist → listpack): a new listpack to which every member
 // is appended in order.
-func (z *zsetValue) convertToListpack(reason string) {
+func (z *zsetValue) convertToListpack(why Why) {
 	zsl := z.zsl
 	lp := listpack.New()
 	lp.Alloc = z.al
@@ -634,7 +633,7 @@ func (z *zsetValue) convertToListpack(reason string) {
 		z.zzlInsertAt(-1, bstrOf(x.Member), x.Score)
 	}
 	if z.e != nil && z.e.tracing {
-		z.e.emit(EncodingEvent{Key: z.key, From: "skiplist", To: "listpack", Reason: reason})
+		z.e.emit(EncodingEvent{Key: z.key, From: "skiplist", To: "listpack", Why: why})
 	}
 }
 
@@ -723,7 +722,7 @@ func (e *Engine) zrangeStoreResult(dstkey []byte, length int64, res []zpair) Rep
 	z := o.Val.(*zsetValue)
 	z.bind(e, dstkey)
 	if o.Enc == EncSkiplist && e.tracing {
-		e.emit(EncodingEvent{Key: string(dstkey), From: "", To: "skiplist", Reason: "range of " + itoa(length) + " members > zset-max-listpack-entries " + itoa(entries)})
+		e.emit(EncodingEvent{Key: string(dstkey), From: "", To: "skiplist", Why: Why{Code: WhyBringsMore, N: length, Limit: entries, Name: "zset-max-listpack-entries"}})
 	}
 	for _, p := range res {
 		z.add(e, p.s, bstrOf(p.m), 0)

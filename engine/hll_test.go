@@ -356,8 +356,8 @@ func TestHLLPromoteValue(t *testing.T) {
 	for _, ev := range res.Events {
 		if p, ok := ev.(HLLPromoteEvent); ok {
 			sawPromote = true
-			if p.Reason != "pfmerge with a dense input" {
-				t.Errorf("reason %q", p.Reason)
+			if p.Why != (Why{Code: WhyHLLCmd, Name: "PFMERGE"}) {
+				t.Errorf("why %+v", p.Why)
 			}
 		}
 	}
@@ -743,7 +743,7 @@ func TestHLLSparseRewriteEvents(t *testing.T) {
 	for _, ev := range e.events {
 		kinds = append(kinds, ev.Kind())
 		if p, ok := ev.(HLLPromoteEvent); ok {
-			if p.Reason != "hll-sparse-max-bytes" || p.SparseBytes != 22 || p.DenseBytes != 12304 || p.Index != 5000 || p.Limit != 22 {
+			if p.Why.Code != WhyHLLBytes || p.Why.Limit != 22 || p.SparseBytes != 22 || p.DenseBytes != 12304 || p.Index != 5000 || p.Limit != 22 {
 				t.Errorf("%+v", p)
 			}
 		}

@@ -178,8 +178,7 @@ func (e *Engine) kvobjExpireSlot(key string) {
 		o.Enc = EncRaw
 		o.SDS = sds.New(e.alloc, o.Buf.Len())
 		if e.tracing {
-			e.emit(EncodingEvent{Key: key, From: "embstr", To: "raw",
-				Reason: "8.x: adding the expire field to the key object leaves no room in 64 bytes for the embedded value"})
+			e.emit(EncodingEvent{Key: key, From: "embstr", To: "raw", Why: Why{Code: WhyExpireKV, N: int64(o.Buf.Len())}})
 			e.emit(SDSEvent{Key: key, Cmd: "expire", After: o.SDS, Requested: o.Buf.Len(), Realloc: true})
 		}
 	}

@@ -169,7 +169,7 @@ func (e *Engine) unshareString(key []byte, o *Object, cmd string) *Object {
 	n := &Object{Type: TypeString, Enc: EncRaw, Buf: sds.FromBytes(val)}
 	n.SDS = sds.New(e.alloc, len(val))
 	e.db.keys[string(key)] = n
-	e.emit(EncodingEvent{Key: string(key), From: o.Enc.String(), To: "raw", Reason: cmd + " modifies the value in place"})
+	e.emit(EncodingEvent{Key: string(key), From: o.Enc.String(), To: "raw", Why: Why{Code: WhyInPlace, Name: cmd}})
 	e.emit(SDSEvent{Key: string(key), Cmd: cmd, After: n.SDS, Requested: len(val), Realloc: true})
 	return n
 }

@@ -244,7 +244,7 @@ func (e *Engine) hashDelete(o *Object, field []byte) bool {
 
 // hashConvertHT is hashTypeConvert(→ hashtable): a dict presized to the field count, filled in
 // listpack order (fields with a TTL keep it and get ExpireMeta).
-func (e *Engine) hashConvertHT(o *Object, reason string) {
+func (e *Engine) hashConvertHT(o *Object, why Why) {
 	v := hv(o)
 	if o.Enc == EncHashtable {
 		return
@@ -266,7 +266,7 @@ func (e *Engine) hashConvertHT(o *Object, reason string) {
 	v.lp, v.ht = nil, d
 	o.Enc = EncHashtable
 	if e.tracing {
-		e.emit(EncodingEvent{Key: v.tkey, From: from.String(), To: "hashtable", Reason: reason})
+		e.emit(EncodingEvent{Key: v.tkey, From: from.String(), To: "hashtable", Why: why})
 	}
 }
 
@@ -289,7 +289,7 @@ func (e *Engine) hashConvertLPEx(o *Object) {
 	}
 	o.Enc = EncListpackEx
 	if e.tracing {
-		e.emit(EncodingEvent{Key: v.tkey, From: "listpack", To: "listpackex", Reason: "first hash-field-expiration command on a listpack hash"})
+		e.emit(EncodingEvent{Key: v.tkey, From: "listpack", To: "listpackex", Why: Why{Code: WhyHFE}})
 	}
 }
 
@@ -301,7 +301,7 @@ func (e *Engine) hashTryConversion(o *Object, args [][]byte) {
 	maxEntries := e.cfgLimit("hash-max-listpack-entries")
 	if e.ver.Has(V72) {
 		if n := len(args) / 2; n > maxEntries {
-			e.hashConvertHT(o, "command brings more fields than hash-max-listpack-entries")
+			e.hashConvertHT(o, Why{Code: WhyBringsMore, N: int64(n), Limit: int64(maxEntries), Name: "hash-max-listpack-entries"})
 			hv(o).ht.Expand(uint64(n))
 			return
 		}
@@ -310,13 +310,13 @@ func (e *Engine) hashTryConversion(o *Object, args [][]byte) {
 	sum := 0
 	for _, a := range args {
 		if len(a) > maxVal {
-			e.hashConvertHT(o, "field or value longer than hash-max-listpack-value")
+			e.hashConvertHT(o, Why{Code: WhyValue, N: int64(len(a)), Limit: int64(maxVal), Name: "hash-max-listpack-value"})
 			return
 		}
 		sum += len(a)
 	}
 	if !hv(o).lp.SafeToAdd(sum) {
-		e.hashConvertHT(o, "listpack would exceed 1 GiB")
+		e.hashConvertHT(o, Why{Code: WhyLPMax})
 	}
 }
 
@@ -378,7 +378,7 @@ func (e *Engine) hashSet(o *Object, field, value []byte, keepTTL bool) bool {
 	if o.Enc != EncHashtable {
 		maxVal := e.cfgLimit("hash-max-listpack-value")
 		if len(field) > maxVal || len(value) > maxVal {
-			e.hashConvertHT(o, "field or value longer than hash-max-listpack-value")
+			e.hashConvertHT(o, Why{Code: WhyValue, N: int64(max(len(field), len(value))), Limit: int64(maxVal), Name: "hash-max-listpack-value"})
 		}
 	}
 	update := false
@@ -396,7 +396,7 @@ func (e *Engine) hashSet(o *Object, field, value []byte, keepTTL bool) bool {
 			e.emitLP(v.tkey, ch, value)
 		}
 		if hashLen(o) > e.cfgLimit("hash-max-listpack-entries") {
-			e.hashConvertHT(o, "hash-max-listpack-entries exceeded")
+			e.hashConvertHT(o, Why{Code: WhyEntries, N: int64(hashLen(o)), Limit: int64(e.cfgLimit("hash-max-listpack-entries")), Name: "hash-max-listpack-entries"})
 		}
 	case EncListpackEx:
 		lp := v.lp
@@ -417,7 +417,7 @@ func (e *Engine) hashSet(o *Object, field, value []byte, keepTTL bool) bool {
 			e.lpexInsert(v, field, value, 0, false, hashLPNoTTL)
 		}
 		if hashLen(o) > e.cfgLimit("hash-max-listpack-entries") {
-			e.hashConvertHT(o, "hash-max-listpack-entries exceeded")
+			e.hashConvertHT(o, Why{Code: WhyEntries, N: int64(hashLen(o)), Limit: int64(e.cfgLimit("hash-max-listpack-entries")), Name: "hash-max-listpack-entries"})
 		}
 	default:
 		// 7.0 looks the field up first (dictFind) and only adds a missing one, so an update

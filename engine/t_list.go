@@ -192,7 +192,7 @@ func (l *listValue) tryConvertListpack(o *Object, addBytes, addCount int) {
 	o.Enc = EncQuicklist
 	if l.e.tracing {
 		l.e.emit(EncodingEvent{Key: l.key, From: "listpack", To: "quicklist",
-			Reason: "lpBytes " + strconv.Itoa(lp.TotalBytes()) + " + " + strconv.Itoa(addBytes) + " new bytes exceed the node limit of list-max-listpack-size " + strconv.Itoa(fill)})
+			Why: Why{Code: WhyListNode, N: int64(lp.TotalBytes()), Extra: int64(addBytes), Limit: int64(fill)}})
 	}
 }
 
@@ -218,7 +218,7 @@ func (l *listValue) tryConvertQuicklist(o *Object) {
 	o.Enc = EncListpack
 	if l.e.tracing {
 		l.e.emit(EncodingEvent{Key: l.key, From: "quicklist", To: "listpack",
-			Reason: "one packed node of " + strconv.Itoa(l.lp.TotalBytes()) + " bytes, within half the node limit"})
+			Why: Why{Code: WhyListShrink, N: int64(l.lp.TotalBytes())}})
 	}
 }
 

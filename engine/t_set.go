@@ -338,7 +338,7 @@ func memberBytes(s []byte, iv int64, isInt bool, buf []byte) []byte {
 
 // setConvert is setTypeConvertAndExpand: rebuild the set as a hashtable presized for cap
 // members, or (7.2+) as a listpack.
-func (e *Engine) setConvert(o *Object, enc Encoding, capacity int, reason string) {
+func (e *Engine) setConvert(o *Object, enc Encoding, capacity int, why Why) {
 	v := sv(o)
 	from := o.Enc
 	var buf [24]byte
@@ -369,7 +369,7 @@ func (e *Engine) setConvert(o *Object, enc Encoding, capacity int, reason string
 	}
 	o.Enc = enc
 	if e.tracing {
-		e.emit(EncodingEvent{Key: v.tkey, From: from.String(), To: enc.String(), Reason: reason})
+		e.emit(EncodingEvent{Key: v.tkey, From: from.String(), To: enc.String(), Why: why})
 	}
 }
 
@@ -380,9 +380,9 @@ func (e *Engine) setMaybeConvert(o *Object, hint int) {
 		return
 	}
 	if o.Enc == EncListpack && hint > e.cfgLimit("set-max-listpack-entries") {
-		e.setConvert(o, EncHashtable, hint, "command brings more members than set-max-listpack-entries")
+		e.setConvert(o, EncHashtable, hint, Why{Code: WhyBringsMore, N: int64(hint), Limit: int64(e.cfgLimit("set-max-listpack-entries")), Name: "set-max-listpack-entries"})
 	} else if o.Enc == EncIntset && hint > e.cfgLimit("set-max-intset-entries") {
-		e.setConvert(o, EncHashtable, hint, "command brings more members than set-max-intset-entries")
+		e.setConvert(o, EncHashtable, hint, Why{Code: WhyBringsMore, N: int64(hint), Limit: int64(e.cfgLimit("set-max-intset-entries")), Name: "set-max-intset-entries"})
 	}
 }
 
@@ -403,11 +403,11 @@ func (e *Engine) setAdd(o *Object, m []byte) bool {
 			e.emitLP(v.tkey, ch, m)
 			return true
 		}
-		reason := "set-max-listpack-entries reached"
+		why := Why{Code: WhyEntries, N: int64(lp.Len() + 1), Limit: int64(e.cfgLimit("set-max-listpack-entries")), Name: "set-max-listpack-entries"}
 		if len(m) > e.cfgLimit("set-max-listpack-value") {
-			reason = "member longer than set-max-listpack-value"
+			why = Why{Code: WhyValue, N: int64(len(m)), Limit: int64(e.cfgLimit("set-max-listpack-value")), Name: "set-max-listpack-value"}
 		}
-		e.setConvert(o, EncHashtable, lp.Len()+1, reason)
+		e.setConvert(o, EncHashtable, lp.Len()+1, why)
 		v.ht.Add(string(m), struct{}{})
 		return true
 	}
@@ -419,13 +419,13 @@ func (e *Engine) setAdd(o *Object, m []byte) bool {
 		}
 		e.emitIS(v.tkey, x, ch)
 		if v.is.Len() > e.intsetMaxEntries() {
-			e.setConvert(o, EncHashtable, v.is.Len(), "set-max-intset-entries exceeded")
+			e.setConvert(o, EncHashtable, v.is.Len(), Why{Code: WhyEntries, N: int64(v.is.Len()), Limit: int64(e.intsetMaxEntries()), Name: "set-max-intset-entries"})
 		}
 		return true
 	}
 	n := v.is.Len()
 	if !e.ver.Has(V72) {
-		e.setConvert(o, EncHashtable, n, "non-integer member added to an intset")
+		e.setConvert(o, EncHashtable, n, Why{Code: WhyNonInt})
 		v.ht.Add(string(m), struct{}{})
 		return true
 	}
@@ -436,13 +436,13 @@ func (e *Engine) setAdd(o *Object, m []byte) bool {
 	}
 	lpVal := e.cfgLimit("set-max-listpack-value")
 	if n < e.cfgLimit("set-max-listpack-entries") && len(m) <= lpVal && maxLen <= lpVal && tot+len(m) <= listpack.MaxSafetySize {
-		e.setConvert(o, EncListpack, n+1, "non-integer member added to a small intset")
+		e.setConvert(o, EncListpack, n+1, Why{Code: WhyNonIntLP})
 		ch := v.lp.Append(m)
 		e.emitLP(v.tkey, ch, m)
 		v.lp.ShrinkToFit()
 		return true
 	}
-	e.setConvert(o, EncHashtable, n+1, "non-integer member added to an intset too big for a listpack")
+	e.setConvert(o, EncHashtable, n+1, Why{Code: WhyNonIntBig})
 	v.ht.Add(string(m), struct{}{})
 	return true
 }
@@ -541,7 +541,7 @@ func (e *Engine) maybeConvertToIntset(o *Object) {
 	v.is, v.lp, v.ht = is, nil, nil
 	o.Enc = EncIntset
 	if e.tracing {
-		e.emit(EncodingEvent{Key: v.tkey, From: from.String(), To: "intset", Reason: "store result holds only integers"})
+		e.emit(EncodingEvent{Key: v.tkey, From: from.String(), To: "intset", Why: Why{Code: WhyOnlyInts}})
 	}
 }
 

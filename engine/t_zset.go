@@ -295,7 +295,7 @@ func (z *zsetValue) zzlDelete(eptr int) {
 // ---- conversion ----
 
 // convertToSkiplist is zsetConvert / zsetConvertAndExpand (7.2+ pre-sizes the dict for cap).
-func (z *zsetValue) convertToSkiplist(cap int, reason string) {
+func (z *zsetValue) convertToSkiplist(cap int, why Why) {
 	if z.lp == nil {
 		return
 	}
@@ -316,7 +316,7 @@ func (z *zsetValue) convertToSkiplist(cap int, reason string) {
 		eptr = lp.Next(sptr)
 	}
 	if z.e != nil && z.e.tracing {
-		z.e.emit(EncodingEvent{Key: z.key, From: "listpack", To: "skiplist", Reason: reason})
+		z.e.emit(EncodingEvent{Key: z.key, From: "listpack", To: "skiplist", Why: why})
 	}
 }
 
@@ -372,11 +372,11 @@ func (z *zsetValue) add(e *Engine, score float64, member []byte, flags int) (out
 			maxValue := e.cfg.Int("zset-max-listpack-value")
 			switch {
 			case int64(z.card()+1) > maxEntries:
-				z.convertToSkiplist(z.card()+1, "zset-max-listpack-entries "+itoa(maxEntries)+" exceeded")
+				z.convertToSkiplist(z.card()+1, Why{Code: WhyEntries, N: int64(z.card() + 1), Limit: maxEntries, Name: "zset-max-listpack-entries"})
 			case int64(len(member)) > maxValue:
-				z.convertToSkiplist(z.card()+1, "member of "+itoa(int64(len(member)))+" bytes > zset-max-listpack-value "+itoa(maxValue))
+				z.convertToSkiplist(z.card()+1, Why{Code: WhyValue, N: int64(len(member)), Limit: maxValue, Name: "zset-max-listpack-value"})
 			case !z.lp.SafeToAdd(len(member)):
-				z.convertToSkiplist(z.card()+1, "listpack would pass 1 GiB")
+				z.convertToSkiplist(z.card()+1, Why{Code: WhyLPMax})
 			default:
 				z.zzlInsert(member, score)
 				return zaddOutAdded, score, true

@@ -9,7 +9,6 @@ import (
 
 	"redscope/engine"
 	"redscope/engine/sds"
-	"redscope/internal/numfmt"
 	"redscope/lesson"
 )
 
@@ -38,6 +37,7 @@ type Bits struct {
 	Scan     *engine.BitScanEvent   // the last BITCOUNT/BITPOS on Key
 	Op       *BitopView             // the step's last BITOP
 	Mem      []MemBar               // the watched keys' MEMORY USAGE, when worth comparing
+	allMem   []MemBar               // every watched key's, drawn when the stage has room
 	GrewFrom int64                  // bytes [GrewFrom, GrewTo) were added by the step
 	GrewTo   int64
 	Count    bool   // the last command was BITCOUNT: light the set bits counted
@@ -47,6 +47,8 @@ type Bits struct {
 	Deleted  []string // keys the step deleted
 	lang     string
 	lay      bitsLayout // where the last Frame put the cells (tests read it)
+	watch    []string   // the watched keys (the start card names them)
+	fit      fitter     // the zoom that fills the stage (layout.go)
 }
 
 // bitsLayout records the geometry of the last Frame: the byte rows' grid and the byte of each
@@ -99,7 +101,9 @@ const (
 
 // Update implements Scene.
 func (s *Bits) Update(in Input) {
+	s.fit.reset()
 	*s = Bits{lang: in.Lang, GrewFrom: -1, GrewTo: -1}
+	s.watch = in.Keys
 	if name, x := lastCmd(in.Last); x != nil {
 		s.Count = name == "bitcount"
 		s.Reply, s.Cmd, s.Error = x.Reply, x.Cmd, x.Error
@@ -290,6 +294,16 @@ func (s *Bits) memBars(in Input) {
 	if len(bars) >= 2 && top >= memCompareMin {
 		s.Mem = bars[:min(len(bars), 4)]
 	}
+	s.allMem = bars[:min(len(bars), 4)]
+}
+
+// memShown is the bars Frame draws in r: the comparison when the step makes one, else on a tall
+// stage (a laptop's, where the bits leave most of it empty) every watched key's bar.
+func (s *Bits) memShown(r Rect) []MemBar {
+	if len(s.Mem) > 0 || r.H < 600 {
+		return s.Mem
+	}
+	return s.allMem
 }
 
 // BitsFirst is the first byte of the window shown for a string of n bytes whose byte focus was
@@ -324,8 +338,8 @@ func BitopBit(p []byte, i int) bool {
 	return i/8 < len(p) && p[i/8]&(0x80>>(i%8)) != 0
 }
 
-// tsz is a text size of k times f, never under 10.5 px (readable on a phone).
-func tsz(f, k float64) float64 { return math.Max(10.5, f*k) }
+// tsz is a text size of k times f, never under MinText px (layout.go: readable on a phone).
+func tsz(f, k float64) float64 { return math.Max(MinText, f*k) }
 
 // inkOn is the text colour for a fill: Dim when it reads well enough, else TextColor or
 // Background, whichever contrasts more (computed from the palette at call time).
@@ -347,6 +361,22 @@ func fieldColor(i int) Color {
 
 // Frame implements Scene.
 func (s *Bits) Frame(r Rect, t float64) []Prim {
+	ps := s.fit.frame(r, t, s.layout)
+	// Where the cells were put, in stage coordinates (tests and hit testing read it).
+	if z := s.fit.scale(); z != 1 {
+		s.lay.grid = s.fit.zoomed(s.lay.grid)
+		o := s.fit.zoomed(Rect{s.lay.opX, s.lay.opY, s.lay.opCW, s.lay.opCH})
+		s.lay.opX, s.lay.opY, s.lay.opCW, s.lay.opCH = o.X, o.Y, o.W, o.H
+		s.lay.opGap, s.lay.opSep = s.lay.opGap*z, s.lay.opSep*z
+	}
+	return ps
+}
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *Bits) layout(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	var l list
 	s.lay = bitsLayout{}
 	f := FontSize(r)
@@ -354,9 +384,20 @@ func (s *Bits) Frame(r Rect, t float64) []Prim {
 	y := in.Y
 	// The memory bars take the bottom of the stage.
 	bottom := in.Y + in.H
-	if len(s.Mem) > 0 {
-		bottom -= float64(len(s.Mem))*f*1.75 + tsz(f, 0.7)*1.4 + f*0.3
-		s.drawMem(&l, Rect{in.X, bottom + f*0.3, in.W, in.Y + in.H - bottom - f*0.3}, f)
+	mem := s.memShown(in)
+	if in.H < f*26 && s.Op == nil { // a phone's short stage: the bits keep the room
+		mem = mem[:min(len(mem), 1)]
+		if in.H < f*20 {
+			mem = nil
+		}
+	}
+	if len(mem) > 0 {
+		axisH := 0.0
+		if in.H >= 330 { // a phone's short stage keeps its rows for the bits
+			axisH = memAxisHeight(in.W, f, s.lang)
+		}
+		bottom -= float64(len(mem))*f*1.75 + tsz(f, 0.7)*1.4 + f*0.3 + axisH
+		s.drawMem(&l, mem, Rect{in.X, bottom + f*0.3, in.W, in.Y + in.H - bottom - f*0.3}, f, axisH > 0)
 	}
 	if s.Op != nil {
 		s.drawBitop(&l, Rect{in.X, y, in.W, bottom - y}, f, t)
@@ -375,9 +416,9 @@ func (s *Bits) Frame(r Rect, t float64) []Prim {
 		}
 		return l
 	}
-	head := fmt.Sprintf("%s · %s · STRLEN %s", s.Key, s.Info.Encoding, numfmt.Group(s.Info.Len))
+	head := fmt.Sprintf("%s · %s · STRLEN %s", s.Key, s.Info.Encoding, Num(s.Info.Len))
 	if s.Info.SDS != nil {
-		head += fmt.Sprintf(" · %s alloc %s", s.Info.SDS.Type, numfmt.Group(int64(s.Info.SDS.Alloc)))
+		head += fmt.Sprintf(" · %s alloc %s", s.Info.SDS.Type, Num(int64(s.Info.SDS.Alloc)))
 	}
 	l.text(in.X, y, fitText(head, in.W, f, true), f, TextColor, Left, true)
 	y += f * 1.5
@@ -555,9 +596,9 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 	var shownLo, shownHi int64 = -1, -1
 	for ri, rw := range rows {
 		c0 := BitCell(grid, ri, 0, len(rows))
-		fs := math.Max(10.5, math.Min(tsz(f, 0.8), c0.H*0.8))
+		fs := math.Max(MinText, math.Min(tsz(f, 0.8), c0.H*0.8))
 		if rw.gap > 0 {
-			msg := tr(s.lang, "… %s zero bytes (%s bits), never written …", "… %s byte 0 (%s bit), chưa từng ghi …", numfmt.Group(rw.gap), numfmt.Group(rw.gap*8))
+			msg := tr(s.lang, "… %s zero bytes (%s bits), never written …", "… %s byte 0 (%s bit), chưa từng ghi …", Num(rw.gap), Num(rw.gap*8))
 			l.rect(area.X, c0.Y+c0.H*0.1, area.W, c0.H*0.8, Panel)
 			l.text(area.X, c0.Y+(c0.H-fs)/2, fitText(msg, area.W, fs, false), fs, Dim, Left, false)
 			continue
@@ -666,7 +707,7 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 	y := grid.Y + grid.H + f*0.3
 	if y+tsz(f, 0.7)*1.15 <= area.Y+area.H+f*0.1 && shownLo >= 0 {
 		shown := fmt.Sprintf("%d–%d", shownLo, shownHi)
-		msg := tr(s.lang, "bytes %s of %s shown · %d set bits shown", "đang xem byte %s / %s · %d bit 1", shown, numfmt.Group(s.Info.Len), ones)
+		msg := tr(s.lang, "bytes %s of %s shown · %d set bits shown", "đang xem byte %s / %s · %d bit 1", shown, Num(s.Info.Len), ones)
 		l.text(area.X, y, fitText(msg, area.W, tsz(f, 0.7), false), tsz(f, 0.7), Dim, Left, false)
 		y += tsz(f, 0.7) * 1.5
 	}
@@ -704,8 +745,8 @@ func (s *Bits) drawStrip(l *list, r Rect, f float64) float64 {
 	if sc := s.Scan; sc != nil && sc.Cmd == "bitpos" && sc.Result >= 0 && !sc.Past {
 		mark(sc.Result>>3, Accent)
 	}
-	top := tr(s.lang, "the whole string: %s bytes = %s bits", "cả string: %s byte = %s bit", numfmt.Group(n), numfmt.Group(n*8))
-	end := "byte " + numfmt.Group(n-1)
+	top := tr(s.lang, "the whole string: %s bytes = %s bits", "cả string: %s byte = %s bit", Num(n), Num(n*8))
+	end := "byte " + Num(n-1)
 	if TextWidth(end, fs, false)+TextWidth(top, fs, false) < r.W-fs {
 		l.text(r.X+r.W, r.Y, end, fs, Dim, Right, false)
 	}
@@ -723,16 +764,16 @@ func (s *Bits) drawStrip(l *list, r Rect, f float64) float64 {
 }
 
 // drawMem draws one bar per watched key, proportional to its MEMORY USAGE.
-func (s *Bits) drawMem(l *list, r Rect, f float64) {
+func (s *Bits) drawMem(l *list, mem []MemBar, r Rect, f float64, axis bool) {
 	var top int64
-	for _, m := range s.Mem {
+	for _, m := range mem {
 		top = max(top, m.Memory)
 	}
 	fs := tsz(f, 0.75)
 	y := r.Y
 	l.text(r.X, y, tr(s.lang, "MEMORY USAGE of the keys, side by side", "MEMORY USAGE của các key, đặt cạnh nhau"), tsz(f, 0.7), Dim, Left, false)
 	y += tsz(f, 0.7) * 1.4
-	for _, m := range s.Mem {
+	for _, m := range mem {
 		val := humanBytes(m.Memory)
 		name := fmt.Sprintf("%s · %s %s", m.Key, m.Type, m.Encoding)
 		vw := TextWidth(val, fs, true)
@@ -741,13 +782,12 @@ func (s *Bits) drawMem(l *list, r Rect, f float64) {
 		bh := f * 0.4
 		by := y + fs*1.3
 		l.rect(r.X, by, r.W, bh, Panel)
-		w := math.Max(2, r.W*float64(m.Memory)/float64(max(top, 1)))
-		c := OneC
-		if m.Type != "string" {
-			c = IndexC
-		}
-		l.rect(r.X, by, w, bh, c)
+		w := memBarLen(m.Memory, r.W)
+		l.rect(r.X, by, w, bh, EncColor(m.Encoding))
 		y += f * 1.75
+	}
+	if axis {
+		drawMemAxis(l, r.X, y, r.W, r.W, f, s.lang)
 	}
 }
 
@@ -841,7 +881,7 @@ func (s *Bits) drawBitop(l *list, r Rect, f float64, t float64) {
 	drawRow := func(i int, name string, p []byte, result bool) {
 		ry := rowY(i)
 		ty := ry + (ch-math.Min(fs, ch*0.8))/2
-		tfs := math.Max(10.5, math.Min(fs, ch*0.8))
+		tfs := math.Max(MinText, math.Min(fs, ch*0.8))
 		lc := Dim
 		if result {
 			lc = TextColor
@@ -915,13 +955,13 @@ func bitopRule(lang string, v *BitopView) string {
 func humanBytes(n int64) string {
 	switch {
 	case n >= 1<<30:
-		return fmt.Sprintf("%s B (%.1f GiB)", numfmt.Group(n), float64(n)/(1<<30))
+		return fmt.Sprintf("%s B (%.1f GiB)", Num(n), float64(n)/(1<<30))
 	case n >= 1<<20:
-		return fmt.Sprintf("%s B (%.1f MiB)", numfmt.Group(n), float64(n)/(1<<20))
+		return fmt.Sprintf("%s B (%.1f MiB)", Num(n), float64(n)/(1<<20))
 	case n >= 1<<10:
-		return fmt.Sprintf("%s B (%.1f KiB)", numfmt.Group(n), float64(n)/(1<<10))
+		return fmt.Sprintf("%s B (%.1f KiB)", Num(n), float64(n)/(1<<10))
 	}
-	return numfmt.Group(n) + " B"
+	return Num(n) + " B"
 }
 
 // OnesIn counts the set bits of p (what BITCOUNT over those bytes answers).

@@ -26,6 +26,8 @@ type Bloom struct {
 	AddsOld int                // of which answered 0 (all bits already set)
 	Grew    []engine.BloomFilterAddedEvent
 	lang    string
+	watch   []string // the watched keys (the start card names them)
+	fit     fitter   // the zoom that fills the stage (layout.go)
 }
 
 // BloomFilterView is one sub-filter as drawn.
@@ -72,8 +74,10 @@ func ChainFalsePositiveRate(fs []BloomFilterView) float64 {
 
 // Update implements Scene.
 func (s *Bloom) Update(in Input) {
+	s.fit.reset()
 	old := s.Filters
 	*s = Bloom{lang: in.Lang}
+	s.watch = in.Keys
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
 			switch ev := ev.(type) {
@@ -201,7 +205,13 @@ func BitCellIn(g Rect, cell float64, b uint64) Rect {
 func pct(x float64) string { return fmt.Sprintf("%.2f%%", 100*x) }
 
 // Frame implements Scene.
-func (s *Bloom) Frame(r Rect, t float64) []Prim {
+func (s *Bloom) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *Bloom) layout(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	var l list
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)
@@ -220,9 +230,9 @@ func (s *Bloom) Frame(r Rect, t float64) []Prim {
 		items += fv.Items
 		capTotal += fv.Capacity
 	}
-	head := fmt.Sprintf("%s · %d/%d items · %d filter(s) · MEMORY USAGE %d", s.Key, items, capTotal, len(s.Filters), s.Info.Memory)
+	head := fmt.Sprintf("%s · %s/%s items · %s · MEMORY USAGE %s", s.Key, Num(int64(items)), Num(int64(capTotal)), plural(int64(len(s.Filters)), "filter", "filters"), Num(s.Info.Memory))
 	if s.lang != "en" {
-		head = fmt.Sprintf("%s · %d/%d phần tử · %d filter · MEMORY USAGE %d", s.Key, items, capTotal, len(s.Filters), s.Info.Memory)
+		head = fmt.Sprintf("%s · %s/%s phần tử · %s filter · MEMORY USAGE %s", s.Key, Num(int64(items)), Num(int64(capTotal)), Num(int64(len(s.Filters))), Num(s.Info.Memory))
 	}
 	l.text(in.X, y, fitText(head, in.W, fs, true), fs, TextColor, Left, true)
 	y += fs * 1.4

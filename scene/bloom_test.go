@@ -122,7 +122,7 @@ func TestBloomSceneEmpty(t *testing.T) {
 	s := &Bloom{lang: "vi"}
 	s.Update(Input{Engine: engine.New(engine.Options{}), Keys: nil, Last: nil, Lang: "vi"})
 	pr := s.Frame(Rect{0, 0, 360, 300}, 1)
-	if len(pr) == 0 || !strings.Contains(pr[0].Text, "BF.RESERVE") {
+	if len(pr) == 0 || !strings.Contains(frameText(pr), "BF.RESERVE") {
 		t.Fatalf("%+v", pr)
 	}
 	_ = lesson.Exchange{}

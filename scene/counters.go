@@ -23,6 +23,7 @@ type Counters struct {
 	Missing string  // a command this profile does not know (the lesson needs a newer one)
 	Version string
 	lang    string
+	fit     fitter // the zoom that fills the stage (layout.go)
 }
 
 // CounterKey is one key's row.
@@ -131,6 +132,7 @@ func Judge(x lesson.Exchange, lang string) Verdict {
 
 // Update implements Scene.
 func (s *Counters) Update(in Input) {
+	s.fit.reset()
 	*s = Counters{lang: in.Lang, Window: 60000, Version: in.Engine.Version().String()}
 	s.ClockMs = in.Engine.NowMs() - engine.StartMs
 	touched := map[string]bool{}
@@ -202,11 +204,20 @@ func TTLFraction(ttlMs int64, window float64) float64 {
 func ClientColor(i int) Color { return NodeColor(i) }
 
 // Frame implements Scene.
-func (s *Counters) Frame(r Rect, t float64) []Prim {
+func (s *Counters) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *Counters) layout(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	var l list
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)
 	fs := f * 0.8
+	if in.H >= 600 && in.W >= 700 { // a laptop's stage: the table at the base size, spread over it
+		fs = f
+	}
 	y := in.Y
 	clock := tr(s.lang, "logical clock: +%s since the start", "đồng hồ logic: +%s từ đầu bài", fmtDur(s.ClockMs))
 	l.text(in.X, y, fitText(clock, in.W, fs, false), fs, Dim, Left, false)
@@ -229,7 +240,11 @@ func (s *Counters) Frame(r Rect, t float64) []Prim {
 	if narrow {
 		rowH = fs * 2.7
 		barX, barW = in.X+cw, in.W-cw
+	} else if n := len(s.Keys); n > 0 {
+		// A tall stage: the rows spread over half of it (the commands take the rest).
+		rowH = math.Min(fs*2.6, math.Max(rowH, (in.Y+in.H*0.5-y)/float64(n)))
 	}
+	ty := (rowH - fs*1.5) / 2 // the row's text sits in its middle
 	pulse := Pulse(t)
 	for _, k := range s.Keys {
 		if y+rowH > in.Y+in.H*0.6 {
@@ -239,6 +254,7 @@ func (s *Counters) Frame(r Rect, t float64) []Prim {
 		if k.Touched {
 			c = TextColor.Mix(Accent, pulse)
 		}
+		y += ty
 		l.text(in.X, y, fitText(k.Key, nameW-cw, fs, true), fs, c, Left, true)
 		val := tr(s.lang, "(missing)", "(không có)")
 		vc := Dim
@@ -271,7 +287,7 @@ func (s *Counters) Frame(r Rect, t float64) []Prim {
 			}
 			l.text(barX, by-fs*0.2, fitText(ttl, tw, fs, true), fs, tc, Left, true)
 		}
-		y += rowH
+		y += rowH - ty
 	}
 	y += fs * 0.3
 	// The step's commands and their verdicts.
@@ -279,8 +295,12 @@ func (s *Counters) Frame(r Rect, t float64) []Prim {
 		l.text(in.X, y, tr(s.lang, "… %d earlier commands", "… %d lệnh trước đó", s.More), fs, Dim, Left, false)
 		y += fs * 1.4
 	}
+	spread := fs * 1.4
+	if !narrow && len(s.Rows) > 0 {
+		spread = math.Min(fs*2.4, math.Max(spread, (in.Y+in.H-y)/float64(len(s.Rows))))
+	}
 	for _, v := range s.Rows {
-		need := fs * 1.4
+		need := spread
 		if narrow && (v.Reply != "" || v.Note != "") {
 			need = fs * 2.7
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"redscope/engine"
+	"redscope/engine/dict"
 	"redscope/engine/listpack"
 	"redscope/lesson"
 )
@@ -32,8 +33,10 @@ type Encoding struct {
 	Mem  []MemReading          // MEMORY USAGE replies of this step for Key
 	Note string                // what the last change did, in the input's language
 
-	lang string
-	img  cachedImage // byte minimap or bucket map
+	lang  string
+	img   cachedImage // byte minimap or bucket map
+	watch []string    // the watched keys (the start card names them)
+	fit   fitter      // the zoom that fills the stage (layout.go)
 }
 
 // cachedImage is a scene's pixel image, refilled only when what it shows changed (a new Update,
@@ -428,8 +431,10 @@ func memReadings(in Input, key string, cur string) (out []MemReading, conv *engi
 
 // Update implements Scene.
 func (s *Encoding) Update(in Input) {
+	s.fit.reset()
 	img := s.img
 	*s = Encoding{lang: in.Lang, Ver: in.Engine.Version(), img: img}
+	s.watch = in.Keys
 	s.img.gen++
 	s.Key = containerFocus(in)
 	if s.Key == "" {
@@ -519,7 +524,7 @@ func (s *Encoding) Update(in Input) {
 		}
 	}
 	if s.Conv != nil {
-		s.Note = tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, s.Conv.Reason)
+		s.Note = tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, Why(s.lang, s.Conv.Why))
 	}
 }
 
@@ -533,25 +538,25 @@ func lpNote(ev *engine.ListpackEvent, lang string) string {
 	}
 	switch ev.Op {
 	case "insert":
-		return tr(lang, "insert %q at offset %d: +%d bytes, memmove %d bytes", "chèn %q tại offset %d: +%d byte, memmove %d byte",
-			val, ev.Offset, ev.Added, ev.Moved)
+		return tr(lang, "insert %q at offset %s: +%s, memmove %s", "chèn %q tại offset %s: +%s, memmove %s",
+			val, Num(int64(ev.Offset)), nBytes(lang, ev.Added), nBytes(lang, ev.Moved))
 	case "replace":
-		return tr(lang, "replace at offset %d: %d → %d bytes, memmove %d bytes", "thay tại offset %d: %d → %d byte, memmove %d byte",
-			ev.Offset, ev.Removed, ev.Added, ev.Moved)
+		return tr(lang, "replace at offset %s: %s → %s, memmove %s", "thay tại offset %s: %s → %s, memmove %s",
+			Num(int64(ev.Offset)), Num(int64(ev.Removed)), nBytes(lang, ev.Added), nBytes(lang, ev.Moved))
 	default:
-		return tr(lang, "delete %d entries at offset %d: −%d bytes, memmove %d bytes", "xoá %d entry tại offset %d: −%d byte, memmove %d byte",
-			ev.Entries, ev.Offset, ev.Removed, ev.Moved)
+		return tr(lang, "delete %s at offset %s: −%s, memmove %s", "xoá %s tại offset %s: −%s, memmove %s",
+			trPlural(lang, int64(ev.Entries), "entry", "entries", "entry"), Num(int64(ev.Offset)), nBytes(lang, ev.Removed), nBytes(lang, ev.Moved))
 	}
 }
 
 func isNote(ev engine.IntsetEvent, lang string) string {
 	switch ev.Op {
 	case "upgrade":
-		return tr(lang, "%d needs %d bytes: every member rewritten from %d to %d bytes", "%d cần %d byte: mọi phần tử viết lại từ %d thành %d byte",
-			ev.Value, ev.NewWidth, ev.OldWidth, ev.NewWidth)
+		return tr(lang, "%d needs %s: every member rewritten from %s to %s", "%d cần %s: mọi phần tử viết lại từ %s thành %s",
+			ev.Value, nBytes(lang, ev.NewWidth), nBytes(lang, ev.OldWidth), nBytes(lang, ev.NewWidth))
 	case "insert":
-		return tr(lang, "insert %d at position %d (kept sorted): memmove %d bytes", "chèn %d ở vị trí %d (giữ thứ tự tăng): memmove %d byte",
-			ev.Value, ev.Pos, ev.Moved)
+		return tr(lang, "insert %d at position %d (kept sorted): memmove %s", "chèn %d ở vị trí %d (giữ thứ tự tăng): memmove %s",
+			ev.Value, ev.Pos, nBytes(lang, ev.Moved))
 	}
 	return tr(lang, "remove %d from position %d", "xoá %d ở vị trí %d", ev.Value, ev.Pos)
 }
@@ -683,7 +688,13 @@ func ease(t float64) float64 {
 }
 
 // Frame implements Scene.
-func (s *Encoding) Frame(r Rect, t float64) []Prim {
+func (s *Encoding) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *Encoding) layout(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	var l list
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)
@@ -724,7 +735,8 @@ func (s *Encoding) Frame(r Rect, t float64) []Prim {
 	// Bottom block: memory bars and legend.
 	memLines := max(1, len(s.Mem))
 	legendH := small * 1.35 * float64(s.legendRows(in.W, small))
-	bottomH := float64(memLines)*f*1.15 + legendH + f*0.3
+	memH := float64(memLines)*f*1.15 + f*0.2 + memAxisHeight(in.W, f, s.lang)
+	bottomH := memH + legendH + f*0.3
 	main := Rect{in.X, y, in.W, math.Max(f*2, in.Y+in.H-bottomH-y)}
 	switch {
 	case s.LP != nil:
@@ -735,8 +747,8 @@ func (s *Encoding) Frame(r Rect, t float64) []Prim {
 		s.drawHT(&l, main, f, t)
 	}
 	yb := main.Y + main.H + f*0.3
-	s.drawMem(&l, Rect{in.X, yb, in.W, float64(memLines) * f * 1.15}, f, t)
-	s.drawLegend(&l, in.X, yb+float64(memLines)*f*1.15, in.W, small)
+	s.drawMem(&l, Rect{in.X, yb, in.W, memH}, f, t)
+	s.drawLegend(&l, in.X, yb+memH, in.W, small)
 	return l
 }
 
@@ -776,14 +788,14 @@ func (s *Encoding) drawPath(l *list, in Rect, y, f, t float64) float64 {
 			bg := Panel
 			fg := Dim
 			if cur {
-				fg = TextColor
+				fg = EncColor(enc) // a text colour too: ≥ 4.5:1 on Panel
 			}
-			if here {
-				bg = Accent
-				fg = Background
+			if here { // filled with the structure's colour (palette.go), as in every scene
+				bg = EncColor(enc)
 				if s.Conv != nil {
-					bg = Accent.Mix(Panel, 0.5*(1-ease(t)))
+					bg = bg.Mix(Panel, 0.5*(1-ease(t)))
 				}
+				fg = TextOn(bg)
 			}
 			l.rect(x, y-size*0.15, w, size*1.3, bg)
 			l.text(x+w/2, y, enc, size, fg, Center, true)
@@ -891,11 +903,8 @@ func drawMemBars(l *list, r Rect, f, t float64, mem []MemReading, info lesson.Ke
 		}
 		rs = []MemReading{{Bytes: info.Memory, Encoding: info.Encoding}}
 	}
-	var mx int64 = 1
-	for _, m := range rs {
-		mx = max(mx, m.Bytes)
-	}
 	size := f * 0.75
+	barMax := r.W * 0.5 // the fixed scale's full length (layout.go)
 	y := r.Y
 	for i, m := range rs {
 		label := fmt.Sprintf("MEMORY USAGE %d (%s)", m.Bytes, m.Encoding)
@@ -906,24 +915,19 @@ func drawMemBars(l *list, r Rect, f, t float64, mem []MemReading, info lesson.Ke
 			}
 			label = tag + ": " + label
 		}
-		lw := MonoWidth(label, size)
-		barMax := math.Max(f, r.W-lw-f*0.6)
-		if barMax < r.W*0.25 { // narrow: the label alone
-			barMax = 0
-		}
-		bw := barMax * float64(m.Bytes) / float64(mx)
+		bw := memBarLen(m.Bytes, barMax)
 		if m.After && conv {
 			bw *= 0.3 + 0.7*ease(t)
 		}
-		c := DataC.Mix(Background, 0.3)
-		if m.After {
-			c = RunC.Mix(Background, 0.2)
-		}
+		c := EncColor(m.Encoding) // the structure's colour (palette.go)
 		if bw > 0 {
 			l.rect(r.X, y+f*0.1, math.Max(2, bw), f*0.75, c)
 		}
 		l.text(r.X+bw+f*0.4, y+f*0.05, fit(label, r.W-bw-f*0.4, size), size, TextColor, Left, true)
 		y += f * 1.15
+	}
+	if y+memAxisHeight(r.W, f, lang) <= r.Y+r.H+0.01 {
+		drawMemAxis(l, r.X, y+f*0.2, barMax, r.W, f, lang)
 	}
 }
 
@@ -1149,6 +1153,21 @@ func (s *Encoding) drawHT(l *list, r Rect, f, t float64) {
 		return
 	}
 	bs := d.Buckets
+	if d.RehashIdx < 0 && n <= maxRows && n <= 64 {
+		// A small table: every bucket, the empty ones as NULL, rows grown to fill the stage.
+		all := make([]dict.Bucket[string], n)
+		for i := range all {
+			all[i].Index = uint64(i)
+		}
+		for _, b := range bs {
+			if b.Table == 0 && int(b.Index) < n {
+				all[b.Index] = b
+			}
+		}
+		bs = all
+		lineH = math.Min(f*2, math.Max(lineH, (r.Y+r.H-y)/float64(n)))
+		maxRows = n
+	}
 	start := 0
 	for i, b := range bs {
 		if b.Table == h.HitT && int64(b.Index) == h.HitIdx {
@@ -1168,8 +1187,11 @@ func (s *Encoding) drawHT(l *list, r Rect, f, t float64) {
 		bw := MonoWidth("[00000]", size) + size*0.6
 		bg := fade(ChainColor(len(b.Keys)))
 		l.rect(x, y, bw, lineH-3, bg)
-		l.text(x+bw/2, y+(lineH-3-size)/2, fit(lbl, bw-2, size), size, Background, Center, true)
+		l.text(x+bw/2, y+(lineH-3-size)/2, fit(lbl, bw-2, size), size, TextOn(bg), Center, true)
 		x += bw
+		if len(b.Keys) == 0 {
+			l.text(x, y+(lineH-3-size)/2, " → NULL", size, Dim, Left, true)
+		}
 		for j, key := range b.Keys {
 			arrow := " → "
 			aw := MonoWidth(arrow, size)

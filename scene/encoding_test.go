@@ -110,7 +110,7 @@ func TestEncodingHashConversion(t *testing.T) {
 	s := &Encoding{}
 	s.Update(encAt(t, l, encDeb16, 5, "en"))
 	if s.HT == nil || s.LP != nil || s.Conv == nil || s.Conv.From != "listpack" || s.Conv.To != "hashtable" ||
-		!strings.Contains(s.Conv.Reason, "hash-max-listpack-entries") {
+		!strings.Contains(s.Conv.Why.Name, "hash-max-listpack-entries") {
 		t.Fatalf("conv %+v ht %v", s.Conv, s.HT != nil)
 	}
 	if s.HT.View.Size[0] != 1024 || s.HT.View.Used[0]+s.HT.View.Used[1] != 513 {
@@ -139,7 +139,7 @@ func TestEncodingHashConversion(t *testing.T) {
 	}
 	// The 65-byte value: user:2 converts with the value rule, MEMORY USAGE 144 → 288 on the server.
 	s.Update(encAt(t, l, encDeb16, 8, "en"))
-	if s.Key != "user:2" || s.Conv == nil || !strings.Contains(s.Conv.Reason, "hash-max-listpack-value") ||
+	if s.Key != "user:2" || s.Conv == nil || s.Conv.Why.Name != "hash-max-listpack-value" ||
 		len(s.Mem) != 2 || s.Mem[0].Bytes != 144 || s.Mem[1].Bytes != 288 {
 		t.Fatalf("value rule: key %q conv %+v mem %+v", s.Key, s.Conv, s.Mem)
 	}
@@ -193,7 +193,7 @@ func TestEncodingVersionLesson(t *testing.T) {
 	}
 	s := &Encoding{}
 	s.Update(encAt(t, l, encDeb16, 2, "en"))
-	if s.Info.Encoding != "hashtable" || s.Conv == nil || s.Conv.Reason != "non-integer member added to an intset" {
+	if s.Info.Encoding != "hashtable" || s.Conv == nil || s.Conv.Why.Code != engine.WhyNonInt {
 		t.Fatalf("7.0: %s %+v", s.Info.Encoding, s.Conv)
 	}
 	s.Update(encAt(t, l, lesson.Config{Version: engine.V72}, 2, "en"))
@@ -256,7 +256,7 @@ func TestApplyEventsShifts(t *testing.T) {
 // encTextBox is the box a text primitive covers (monospace metrics; proportional text is assumed
 // no wider).
 func encTextBox(p Prim) Rect {
-	w := MonoWidth(p.Text, p.Size)
+	w := TextWidth(p.Text, p.Size, p.Mono)
 	x := p.X
 	switch p.Align {
 	case Center:

@@ -56,6 +56,8 @@ type HLL struct {
 	// Counting view.
 	Counting bool
 	Rows     []HLLRow
+	watch    []string // the watched keys (the start card names them)
+	fit      fitter   // the zoom that fills the stage (layout.go)
 }
 
 // HLLRow is one key of the counting view.
@@ -191,8 +193,10 @@ func FormatOps(ops []HLLOp) string {
 
 // Update implements Scene.
 func (s *HLL) Update(in Input) {
+	s.fit.reset()
 	gen := s.Img.Gen
 	*s = HLL{lang: in.Lang, Img: s.Img, Strip: s.Strip, Ops: s.Ops[:0], Rows: s.Rows[:0], Events: s.Events[:0]}
+	s.watch = in.Keys
 	s.Img.Gen = gen + 1
 	if s.Img.RGBA == nil {
 		s.Img = Pixels{W: HLLSide, H: HLLSide, RGBA: make([]byte, 4*HLLRegisters), Gen: gen + 1}
@@ -581,7 +585,13 @@ func HLLGauge(r Rect, bytes int, limit int64) (fill Rect, mark float64) {
 }
 
 // Frame implements Scene.
-func (s *HLL) Frame(r Rect, t float64) []Prim {
+func (s *HLL) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *HLL) layout(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	if s.Counting {
 		return s.frameCounting(r, t)
 	}
@@ -594,7 +604,7 @@ func (s *HLL) Frame(r Rect, t float64) []Prim {
 		return l
 	}
 	head := s.Key
-	head += fmt.Sprintf(" · %s · %d B · MEMORY USAGE %d", s.Info.HLL, s.Info.Len, s.Info.Memory)
+	head += fmt.Sprintf(" · %s · %s B · MEMORY USAGE %s", s.Info.HLL, Num(s.Info.Len), Num(s.Info.Memory))
 	l.text(in.X, y, fitText(head, in.W, f, true), f, TextColor, Left, true)
 	y += f * 1.6
 	// Layout: register map left, panels beside it.
@@ -692,7 +702,7 @@ func (s *HLL) hashPanel(p *panel, fs float64) {
 	}
 	idx := fmt.Sprintf("%014b", ev.Index)
 	p.line(tr(s.lang, "index = low 14 bits %s = %d", "index = 14 bit thấp %s = %d", idx, ev.Index), fs, IndexC, false)
-	p.line(tr(s.lang, "%d zeros above them, then a 1 → count %d", "%d số 0 phía trên, rồi số 1 → count %d", ev.Count-1, ev.Count), fs, RunC, false)
+	p.line(tr(s.lang, "%s above them, then a 1 → count %d", "%s phía trên, rồi số 1 → count %d", trPlural(s.lang, int64(ev.Count-1), "zero", "zeros", "số 0"), ev.Count), fs, RunC, false)
 	msg := tr(s.lang, "register %d: %d → %d (keeps the max)", "thanh ghi %d: %d → %d (giữ số lớn nhất)", ev.Index, ev.Old, ev.New)
 	if ev.New == ev.Old {
 		msg = tr(s.lang, "register %d stays %d (count %d is not larger)", "thanh ghi %d giữ %d (count %d không lớn hơn)", ev.Index, ev.Old, ev.Count)
@@ -747,9 +757,9 @@ func (s *HLL) encodingPanel(p *panel, fs float64, t float64) {
 	if s.Promote != nil {
 		pr := s.Promote
 		p.line(tr(s.lang, "promoted to dense in this step:", "vừa chuyển sang dense:"), fs, RunC, false)
-		why := tr(s.lang, "sparse %d B + this update > %d", "sparse %d B + lần ghi này > %d", pr.SparseBytes, pr.Limit)
-		if pr.Reason == "value>32" {
-			why = tr(s.lang, "a register needs %d > 32", "thanh ghi cần %d > 32", pr.Value)
+		why := tr(s.lang, "sparse %s B + this update > %s", "sparse %s B + lần ghi này > %s", Num(int64(pr.SparseBytes)), Num(pr.Limit))
+		if pr.Why.Code != engine.WhyHLLBytes {
+			why = Why(s.lang, pr.Why)
 		}
 		p.line(why, small, RunC, false)
 	}
@@ -761,7 +771,13 @@ func (s *HLL) stripBlock(p *panel, fs float64) {
 	small := math.Max(10, fs*0.9)
 	if s.Strip.H > 0 {
 		cell := side.W / float64(s.Strip.W)
-		h := cell * float64(s.Strip.H)
+		// Rows at least a text line tall: a short sparse string is one row of 100 bytes, which at
+		// square cells was a few pixels high; the bytes stay one column each, taller than wide.
+		rows := float64(s.Strip.H)
+		h := cell * rows
+		if room := p.r.Y + p.r.H - p.y - 7*fs*1.4; h < room { // keep lines for the legend and opcodes
+			h = math.Min(math.Max(cell, fs)*rows, room)
+		}
 		if avail := p.r.Y + p.r.H - p.y - 3*fs*1.4; h > avail {
 			h = math.Max(avail, 0)
 		}
@@ -973,7 +989,7 @@ func (s *HLL) frameBands(p *panel, f, fs float64) {
 			p.l.text(x1+2, p.y, hiT, ls, IndexC, Left, true)
 			p.y += ls * 1.4
 		}
-		mem := tr(s.lang, "MEMORY USAGE %s %d · %s %d (%s %s)", "MEMORY USAGE %s %d · %s %d (%s %s)", h.Key, h.Memory, tr0.Key, tr0.Memory, h.Key, h.Enc)
+		mem := fmt.Sprintf("MEMORY USAGE %s %s · %s %s (%s %s)", h.Key, Num(h.Memory), tr0.Key, Num(tr0.Memory), h.Key, h.Enc)
 		p.line(mem, sm(fs), Dim, true)
 		p.y = math.Max(p.y+fs*0.3, math.Min(top+per, p.y+fs))
 	}
@@ -1049,7 +1065,7 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 	}
 	rowsN := len(parts) + 1 + len(s.Pairs())*2 + len(s.Truths())
 	reserve := fs*1.4*3 + fs*0.5
-	rh := math.Min(fs*2, (p.r.Y+p.r.H-p.y-reserve)/float64(rowsN))
+	rh := math.Min(fs*3, (p.r.Y+p.r.H-p.y-reserve)/float64(rowsN))
 	rh = math.Max(rh, fs*1.15)
 	wAt := func(v float64) float64 {
 		if scale <= 0 {
@@ -1145,9 +1161,9 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 	}
 	for _, i := range s.Pairs() {
 		h, tr0 := s.Rows[i], s.Rows[s.Rows[i].Truth]
-		p.line(fmt.Sprintf("MEMORY USAGE %s %d (%s) · %s %d", h.Key, h.Memory, h.Enc, tr0.Key, tr0.Memory), sm(fs), Dim, true)
+		p.line(fmt.Sprintf("MEMORY USAGE %s %s (%s) · %s %s", h.Key, Num(h.Memory), h.Enc, tr0.Key, Num(tr0.Memory)), sm(fs), Dim, true)
 	}
 }
 
 // sm is the small text size next to fs, never under 10 px.
-func sm(fs float64) float64 { return math.Max(10, fs*0.9) }
+func sm(fs float64) float64 { return math.Max(MinText, fs*0.9) }

@@ -177,7 +177,7 @@ func TestHLLGaugeFollowsConfig(t *testing.T) {
 		t.Fatalf("strip rows %d", s.Strip.H)
 	}
 	s.Update(hllInput(t, []string{"h"}, "CONFIG SET hll-sparse-max-bytes 400", nums("PFADD h", 1, 149), "PFADD h 150"))
-	if s.Sparse || s.Bytes != HLLDenseBytes || s.Promote == nil || s.Promote.SparseBytes != 400 || s.Promote.Limit != 400 || s.Promote.Reason != "hll-sparse-max-bytes" {
+	if s.Sparse || s.Bytes != HLLDenseBytes || s.Promote == nil || s.Promote.SparseBytes != 400 || s.Promote.Limit != 400 || s.Promote.Why.Code != engine.WhyHLLBytes {
 		t.Fatalf("promotion: sparse %v bytes %d %+v", s.Sparse, s.Bytes, s.Promote)
 	}
 	// Dense: the string overflows the mark, which sits at 400/12304 of the gauge.
@@ -423,5 +423,29 @@ func TestHLLLessonLayoutsLight(t *testing.T) {
 	defer SetTheme("dark")
 	for _, name := range []string{"hll-sparse", "hll-estimate", "hll-week"} {
 		checkLessonLayouts(t, name, "hll", engine.V88)
+	}
+}
+
+// TestHLLSparseStripLegible: the sparse byte strip the hll-sparse captions point at is drawn at
+// least a text line tall per row on a laptop stage (it was a few pixels high).
+func TestHLLSparseStripLegible(t *testing.T) {
+	seen := 0
+	playLesson(t, "hll-sparse", engine.V70, func(pos int, in Input) {
+		s := New("hll").(*HLL)
+		s.Update(in)
+		if !s.Sparse || s.Counting || in.Lang != "en" {
+			return
+		}
+		for _, p := range s.Frame(Stage(1280, 800), 1) {
+			if p.Kind == KImage && p.Img == &s.Strip {
+				seen++
+				if rowH := p.H / float64(s.Strip.H); rowH < 8 || p.H < 24 {
+					t.Errorf("step %d: strip %.0f px for %d rows (%.1f px a row)", pos, p.H, s.Strip.H, rowH)
+				}
+			}
+		}
+	})
+	if seen == 0 {
+		t.Fatal("no sparse strip drawn")
 	}
 }

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"math"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -277,6 +278,12 @@ func (l *list) line(x0, y0, x1, y1, stroke float64, c Color) {
 }
 
 func (l *list) text(x, y float64, s string, size float64, c Color, a Align, mono bool) {
+	size = max(size, MinText) // nothing smaller than a phone reads (layout.go)
+	if mono && strings.ContainsRune(s, '\u202f') {
+		// The monospace font has no narrow no-break space (Liberation Mono lacks U+202F) and
+		// every glyph takes one advance anyway: a no-break space (U+00A0) keeps the columns.
+		s = strings.ReplaceAll(s, "\u202f", "\u00a0")
+	}
 	*l = append(*l, Prim{Kind: KText, X: x, Y: y, Text: s, Size: size, Color: c, Align: a, Mono: mono})
 }
 
@@ -290,8 +297,15 @@ func MonoWidth(s string, size float64) float64 {
 
 // FontSize is the base text size for a stage: readable on a phone (≥ 13) and on a projector.
 func FontSize(r Rect) float64 {
-	return math.Max(13, math.Min(26, math.Min(r.W/38, r.H/24)))
+	return math.Max(fontMin, math.Min(fontMax, math.Min(r.W/38, r.H/24)))
 }
+
+// fontMax is the largest base text FontSize gives (layout.go's fitter zooms past it).
+const fontMax = 26
+
+// fontMin is the smallest base text: three quarters of it, the size of the scenes' small labels,
+// is MinText.
+const fontMin = MinText / 0.75
 
 // Pulse is the highlight strength at animation progress t: full at 0, settling to 0.35.
 func Pulse(t float64) float64 {

@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -20,6 +21,8 @@ type Ring struct {
 	Slots []SlotInfo        // the step's CLUSTER KEYSLOT commands
 	Img   Pixels            // the ring's arcs
 	lang  string
+	watch []string // the watched keys (the start card names them)
+	fit   fitter   // the zoom that fills the stage (layout.go)
 }
 
 // SlotInfo is one CLUSTER KEYSLOT exchange.
@@ -68,6 +71,8 @@ func NodeColor(i int) Color {
 
 // Update implements Scene.
 func (s *Ring) Update(in Input) {
+	s.fit.reset()
+	s.watch = in.Keys
 	s.Ev, s.Slots, s.lang = nil, nil, in.Lang
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
@@ -137,18 +142,20 @@ func RingOwnerAt(ev *lesson.RingEvent, a float64) int {
 }
 
 func (s *Ring) nodeIndex(n string) int {
-	for i, m := range s.Ev.Nodes {
-		if m == n {
-			return i
-		}
-	}
-	for i, m := range s.Ev.Before {
-		if m == n {
-			return len(s.Ev.Nodes) + i
-		}
+	// A node's colour follows its name, not its place in the current list: the index in the
+	// sorted names of the nodes before and after the line, so that removing cache-b leaves
+	// cache-c, cache-d and cache-e their colours, and adding cache-e changes no other.
+	names := append(append([]string{}, s.Ev.Nodes...), s.Ev.Before...)
+	slices.Sort(names)
+	names = slices.Compact(names)
+	if i, ok := slices.BinarySearch(names, n); ok {
+		return i
 	}
 	return -1
 }
+
+// nodeColorOf is the colour of node n (see nodeIndex).
+func (s *Ring) nodeColorOf(n string) Color { return NodeColor(s.nodeIndex(n)) }
 
 // paint draws the ring's arcs into the image: an annulus coloured by the owner of each angle.
 func (s *Ring) paint() {
@@ -190,7 +197,13 @@ func (s *Ring) paint() {
 }
 
 // Frame implements Scene.
-func (s *Ring) Frame(r Rect, t float64) []Prim {
+func (s *Ring) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *Ring) layout(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	var l list
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)
@@ -240,7 +253,11 @@ const RingTableChars = 30
 func (s *Ring) drawRing(l *list, r Rect, f, t float64) {
 	ev := s.Ev
 	y := r.Y
-	head := fmt.Sprintf("%s · %d vnodes/node · %d keys · %d nodes", ev.Hash, ev.VNodes, ev.Keys, len(ev.Nodes))
+	head := fmt.Sprintf("%s · %s vnode/node · %s key · %s node", ev.Hash, Num(int64(ev.VNodes)), Num(int64(ev.Keys)), Num(int64(len(ev.Nodes))))
+	if s.lang == "en" {
+		head = fmt.Sprintf("%s · %s vnodes/node · %s · %s", ev.Hash, Num(int64(ev.VNodes)),
+			plural(int64(ev.Keys), "key", "keys"), plural(int64(len(ev.Nodes)), "node", "nodes"))
+	}
 	l.text(r.X, y, fitText(head, r.W, f*0.85, true), f*0.85, TextColor, Left, true)
 	y += f * 1.3
 	var note string
@@ -334,7 +351,7 @@ func (s *Ring) drawTable(l *list, r Rect, f, t float64) {
 		if y+rowH > r.Y+r.H+0.01 {
 			break
 		}
-		col := NodeColor(i)
+		col := s.nodeColorOf(n)
 		l.rect(r.X, y+fs*0.15, cw*1.2, fs*0.9, col)
 		c := TextColor
 		if ev.Op == "add" && n == ev.Arg {
@@ -388,8 +405,11 @@ func (s *Ring) drawSlots(l *list, r Rect, f, t float64) {
 		stack = max(stack, n+1)
 	}
 	mk := fs * 0.8
+	barH, rowH := fs*1.2, fs*1.35
+	if s.Ev == nil && r.H >= 500 { // the slots alone on a tall stage: a bigger bar and rows
+		mk, barH, rowH = fs*1.2, fs*3, fs*2
+	}
 	y += mk * float64(stack)
-	barH := fs * 1.2
 	for i, sh := range ClusterShards {
 		x0, x1 := SlotX(r.X, r.W, sh[0])-r.W/32768, SlotX(r.X, r.W, sh[1])+r.W/32768
 		l.rect(x0, y, x1-x0-1, barH, NodeColor(i).Mix(Background, 0.55))
@@ -448,7 +468,7 @@ func (s *Ring) drawSlots(l *list, r Rect, f, t float64) {
 			rest += fmt.Sprintf("  CRC16 0x%04x", si.CRC)
 		}
 		l.text(x, y, fitText(rest, r.X+r.W-x, fs, true), fs, TextColor, Left, true)
-		y += fs * 1.35
+		y += rowH
 	}
 }
 
@@ -460,12 +480,35 @@ func keyColor(i int) Color { return NodeColor(i + 3) }
 // SansAdvance bounds the average advance of Liberation Sans (em units) for layout estimates.
 const SansAdvance = 0.56
 
-// TextWidth estimates the width of s at size (exact for the monospace font).
+// sansRune is the advance of r in the sans font in em (sanswidth.go, from the font itself); a
+// rune outside the subset counts as 0.6 em.
+func sansRune(r rune) float64 {
+	if r >= 0 && r < rune(len(sansLatin)) {
+		if a := sansLatin[r]; a > 0 || r >= 0x300 {
+			return float64(a) / sansUPM
+		}
+		if r < 0x20 {
+			return 0
+		}
+	} else if a, ok := sansOther[r]; ok {
+		return float64(a) / sansUPM
+	} else if r >= 0x300 && r < 0x370 {
+		return 0 // combining marks
+	}
+	return 0.6
+}
+
+// TextWidth is the width of s at size: the monospace font's fixed advance, or the sans font's
+// advances glyph by glyph.
 func TextWidth(s string, size float64, mono bool) float64 {
 	if mono {
 		return MonoWidth(s, size)
 	}
-	return float64(utf8.RuneCountInString(s)) * SansAdvance * size
+	w := 0.0
+	for _, r := range s {
+		w += sansRune(r)
+	}
+	return w * size
 }
 
 // fitText shortens s with "…" so that it fits in w.
@@ -473,16 +516,22 @@ func fitText(s string, w, size float64, mono bool) string {
 	if TextWidth(s, size, mono) <= w {
 		return s
 	}
-	rs := []rune(s)
-	adv := MonoAdvance * size
-	if !mono {
-		adv = SansAdvance * size
+	ell := TextWidth("…", size, mono)
+	x := 0.0
+	for i, r := range s {
+		a := MonoAdvance * size
+		if !mono {
+			a = sansRune(r) * size
+		}
+		if x+a+ell > w {
+			if i == 0 {
+				return ""
+			}
+			return s[:i] + "…"
+		}
+		x += a
 	}
-	n := int(w/adv) - 1
-	if n <= 0 {
-		return ""
-	}
-	return string(rs[:min(n, len(rs))]) + "…"
+	return s
 }
 
 // wrap draws s as lines of sans text that fit in r.W from y down, within r; it returns the y
@@ -502,7 +551,9 @@ func (l *list) wrap(r Rect, y float64, s string, size float64, c Color) float64 
 func WrapText(s string, w, size float64) []string {
 	var out []string
 	line := ""
-	for _, word := range strings.Fields(s) {
+	// Words break at ASCII spaces only: a no-break space (U+00A0, U+202F) keeps a number and its
+	// unit or digit groups together.
+	for _, word := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }) {
 		cand := word
 		if line != "" {
 			cand = line + " " + word

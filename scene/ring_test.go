@@ -275,3 +275,28 @@ func TestCountersLessonLayouts(t *testing.T) {
 	checkLessonLayouts(t, "locks", "counters", engine.V84)
 	checkLessonLayouts(t, "locks", "counters", engine.V72)
 }
+
+// TestRingColorsStable: a node keeps its colour when another is added or removed (the ring
+// lesson's steps 4, add cache-e, and 5, remove cache-b).
+func TestRingColorsStable(t *testing.T) {
+	cols := map[int]map[string]Color{}
+	playLesson(t, "ring", engine.V70, func(pos int, in Input) {
+		if pos != 3 && pos != 4 && pos != 5 || in.Lang != "en" {
+			return
+		}
+		s := &Ring{}
+		s.Update(in)
+		cols[pos] = map[string]Color{}
+		for _, n := range append(append([]string{}, s.Ev.Nodes...), s.Ev.Before...) {
+			cols[pos][n] = s.nodeColorOf(n)
+		}
+	})
+	for _, n := range []string{"cache-a", "cache-c", "cache-d"} {
+		if cols[3][n] != cols[4][n] || cols[4][n] != cols[5][n] {
+			t.Errorf("%s: %v, %v, %v at steps 3, 4, 5", n, cols[3][n], cols[4][n], cols[5][n])
+		}
+	}
+	if cols[4]["cache-e"] != cols[5]["cache-e"] || cols[4]["cache-e"] == cols[4]["cache-d"] {
+		t.Errorf("cache-e %v / %v, cache-d %v", cols[4]["cache-e"], cols[5]["cache-e"], cols[4]["cache-d"])
+	}
+}

@@ -31,6 +31,8 @@ type SDS struct {
 	// string built by APPENDs and the one written by one SET), the larger first.
 	Compare *[2]lesson.KeyInfo
 	lang    string
+	watch   []string // the watched keys (the start card names them)
+	fit     fitter   // the zoom that fills the stage (layout.go)
 }
 
 // Segment kinds of an allocation strip.
@@ -109,6 +111,8 @@ type TTLRow struct {
 
 // Update implements Scene.
 func (s *SDS) Update(in Input) {
+	s.fit.reset()
+	s.watch = in.Keys
 	s.lang = in.Lang
 	s.Keys = s.Keys[:0]
 	s.Note, s.NoteErr = "", false
@@ -426,25 +430,26 @@ func sdsNote(in Input, lang string) string {
 					continue
 				}
 				if ev.From == "" {
-					note = tr(lang, "%s: encoding %s (%s)", "%s: mã hoá %s (%s)", ev.Key, ev.To, ev.Reason)
+					note = tr(lang, "%s: encoding %s (%s)", "%s: mã hoá %s (%s)", ev.Key, ev.To, Why(lang, ev.Why))
 				} else {
-					note = tr(lang, "%s: encoding %s → %s (%s)", "%s: mã hoá %s → %s (%s)", ev.Key, ev.From, ev.To, ev.Reason)
+					note = tr(lang, "%s: encoding %s → %s (%s)", "%s: mã hoá %s → %s (%s)", ev.Key, ev.From, ev.To, Why(lang, ev.Why))
 				}
 			case engine.SDSEvent:
 				a := ev.After
 				switch {
 				case ev.Before.Type == 0:
-					note = tr(lang, "%s: new sds of %d bytes: %s, malloc(%d) → %d-byte class",
-						"%s: sds mới %d byte: %s, malloc(%d) → lớp %d byte",
-						ev.Key, a.Len, a.Type, a.Type.HeaderSize()+a.Alloc+1, a.Usable)
+					n := func(v int) string { return Num(int64(v)) }
+					note = tr(lang, "%s: new sds of %s: %s, malloc(%s) → %s-byte class",
+						"%s: sds mới %s: %s, malloc(%s) → lớp %s byte",
+						ev.Key, nBytes(lang, a.Len), a.Type, n(a.Type.HeaderSize()+a.Alloc+1), n(a.Usable))
 					if a.Type != sds.Type5 && a.Usable != a.Type.HeaderSize()+a.Len+1 {
-						note = tr(lang, "%s: new sds of %d bytes: %s, malloc(%d) → %d-byte class, alloc %d",
-							"%s: sds mới %d byte: %s, malloc(%d) → lớp %d byte, alloc %d",
-							ev.Key, a.Len, a.Type, a.Type.HeaderSize()+a.Len+1, a.Usable, a.Alloc)
+						note = tr(lang, "%s: new sds of %s: %s, malloc(%s) → %s-byte class, alloc %s",
+							"%s: sds mới %s: %s, malloc(%s) → lớp %s byte, alloc %s",
+							ev.Key, nBytes(lang, a.Len), a.Type, n(a.Type.HeaderSize()+a.Len+1), n(a.Usable), n(a.Alloc))
 					}
 				case !ev.Realloc:
-					note = tr(lang, "%s: len %d → %d fits in alloc %d: no reallocation",
-						"%s: len %d → %d vừa trong alloc %d: không cấp phát lại", ev.Key, ev.Before.Len, a.Len, a.Alloc)
+					note = tr(lang, "%s: len %s → %s fits in alloc %s: no reallocation",
+						"%s: len %s → %s vừa trong alloc %s: không cấp phát lại", ev.Key, Num(int64(ev.Before.Len)), Num(int64(a.Len)), Num(int64(a.Alloc)))
 				default:
 					ask := ev.Requested
 					if ev.Greedy {
@@ -454,9 +459,10 @@ func sdsNote(in Input, lang string) string {
 					if ev.Requested >= sds.MaxPrealloc {
 						mul = tr(lang, "+1 MiB", "+1 MiB")
 					}
-					note = tr(lang, "%s: needs %d bytes, asks %d (%s): %s → %s, %d → %d-byte class, alloc %d",
-						"%s: cần %d byte, xin %d (%s): %s → %s, lớp %d → %d byte, alloc %d",
-						ev.Key, ev.Requested, ask, mul, ev.Before.Type, a.Type, ev.Before.Usable, a.Usable, a.Alloc)
+					n := func(v int) string { return Num(int64(v)) }
+					note = tr(lang, "%s: needs %s, asks %s (%s): %s → %s, %s → %s-byte class, alloc %s",
+						"%s: cần %s, xin %s (%s): %s → %s, lớp %s → %s byte, alloc %s",
+						ev.Key, nBytes(lang, ev.Requested), n(ask), mul, ev.Before.Type, a.Type, n(ev.Before.Usable), n(a.Usable), n(a.Alloc))
 				}
 			}
 		}
@@ -573,7 +579,13 @@ func BarWidths(segs []Segment, w, minW float64) []float64 {
 // Frame implements Scene. Top to bottom: the growth chart, the keys (each as tall as it needs,
 // byte grids shrinking when room is short), the TTL table, then the note and the legend of the
 // byte grids' colours (bars and the chart label their own).
-func (s *SDS) Frame(r Rect, t float64) []Prim {
+func (s *SDS) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *SDS) layout(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	var l list
 	f := FontSize(r)
 	pad := f * 0.8
@@ -586,8 +598,12 @@ func (s *SDS) Frame(r Rect, t float64) []Prim {
 	kinds := s.legendKinds(in.W, f)
 	legendH := s.legendHeight(kinds, in.W, f)
 	noteH := 0.0
+	noteLines := 1
 	if s.Note != "" {
-		noteH = f * 1.3
+		if !s.NoteErr && in.H >= 500 { // a tall stage: the note wraps (two lines) rather than end in "…"
+			noteLines = min(2, len(WrapText(s.Note, in.W, f*0.8)))
+		}
+		noteH = float64(noteLines)*f*0.8*1.3 + f*0.3
 	}
 	bottom := in.Y + in.H - legendH - noteH
 	ttlH := 0.0
@@ -631,6 +647,11 @@ func (s *SDS) Frame(r Rect, t float64) []Prim {
 		end := s.drawKey(&l, k, Rect{in.X, y, in.W, h}, f, t, maxMem, scale)
 		y = math.Max(end, y) + gapK
 	}
+	if maxMem > 1 {
+		if ah := memAxisHeight(in.W, f, s.lang); y+ah <= bottom-ttlH {
+			y += drawMemAxis(&l, in.X, y, in.W*0.55, in.W, f, s.lang) + f*0.4
+		}
+	}
 	if c := s.CompareText(); c != "" && y+f*1.2 <= bottom-ttlH {
 		l.text(in.X, y, fitText(c, in.W, f*0.8, false), f*0.8, TextColor, Left, false)
 		y += f * 1.4
@@ -645,7 +666,11 @@ func (s *SDS) Frame(r Rect, t float64) []Prim {
 		if s.NoteErr {
 			c = ErrorC
 		}
-		l.text(in.X, y+f*0.15, fitText(s.Note, in.W, f*0.8, false), f*0.8, c, Left, false)
+		if noteLines > 1 {
+			l.wrap(Rect{in.X, y + f*0.15, in.W, noteH}, y+f*0.15, s.Note, f*0.8, c)
+		} else {
+			l.text(in.X, y+f*0.15, fitText(s.Note, in.W, f*0.8, false), f*0.8, c, Left, false)
+		}
 		y += noteH
 	}
 	s.drawLegend(&l, kinds, in.X, y, in.W, f)
@@ -742,7 +767,7 @@ func (s *SDS) keyTitle(l *list, k SDSKey, r Rect, f float64, t float64) float64 
 	l.text(r.X, y, title, f, TextColor, Left, true)
 	sub := k.Info.Encoding
 	if k.Info.SDS != nil && k.Info.Encoding == "raw" {
-		sub += fmt.Sprintf(" · %s · len %d · alloc %d · avail %d", k.Info.SDS.Type, k.Info.SDS.Len, k.Info.SDS.Alloc, k.Info.SDS.Avail)
+		sub += fmt.Sprintf(" · %s · len %s · alloc %s · avail %s", k.Info.SDS.Type, Num(int64(k.Info.SDS.Len)), Num(int64(k.Info.SDS.Alloc)), Num(int64(k.Info.SDS.Avail)))
 	} else if k.Info.Encoding == "embstr" {
 		sub += fmt.Sprintf(" · sds8 · len %d", k.Info.Len)
 	} else if k.IntValue != "" {
@@ -857,9 +882,9 @@ func (s *SDS) drawKey(l *list, k SDSKey, r Rect, f, t float64, maxMem int64, sca
 	}
 	// MEMORY USAGE bar.
 	if k.Info.Memory >= 0 {
-		label := fmt.Sprintf("MEMORY USAGE %s = %d", k.Info.Key, k.Info.Memory)
-		bw := (r.W * 0.55) * float64(k.Info.Memory) / float64(maxMem)
-		l.rect(r.X, y, math.Max(bw, 2), f*0.9, DataC.Mix(Background, 0.3))
+		label := fmt.Sprintf("MEMORY USAGE %s = %s", k.Info.Key, Num(k.Info.Memory))
+		bw := memBarLen(k.Info.Memory, r.W*0.55)
+		l.rect(r.X, y, math.Max(bw, 2), f*0.9, EncColor(k.Info.Encoding))
 		lx := r.X + bw + f*0.4
 		l.text(lx, y, fitText(label, r.X+r.W-lx, f*0.75, true), f*0.75, TextColor, Left, true)
 		y += f * 1.1

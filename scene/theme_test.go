@@ -373,3 +373,47 @@ func TestThemeRepaintsImages(t *testing.T) {
 		t.Fatalf("light empty bucket %v", c)
 	}
 }
+
+// TestStructureColors: one colour per structure, distinct within a theme and readable as text on
+// the background and the panel in both themes; and the same listpack colour in the hash, set and
+// leaderboard lessons (their encoding chip and MEMORY USAGE bar).
+func TestStructureColors(t *testing.T) {
+	defer SetTheme("dark")
+	for _, th := range Themes {
+		SetTheme(th.Name)
+		seen := map[Color]string{}
+		for _, enc := range EncodingNames() {
+			c := EncColor(enc)
+			if o, dup := seen[c]; dup {
+				t.Errorf("%s: %s and %s share %v", th.Name, enc, o, c)
+			}
+			seen[c] = enc
+			for _, bg := range []Color{Background, Panel} {
+				if Contrast(c, bg) < 4.5 {
+					t.Errorf("%s: %s %v on %v: contrast %.2f", th.Name, enc, c, bg, Contrast(c, bg))
+				}
+			}
+		}
+	}
+	SetTheme("dark")
+	for _, c := range []struct {
+		lesson string
+		step   int
+	}{{"encodings-hash", 1}, {"encodings-set", 3}, {"leaderboard", 2}} {
+		in := encAt(t, encBuiltin(t, c.lesson), lesson.Config{Version: engine.V72}, c.step, "en")
+		s := New(encBuiltin(t, c.lesson).Scene)
+		s.Update(in)
+		if enc := lesson.Measure(in.Engine, focusKey(in, nil)).Encoding; enc != "listpack" {
+			t.Fatalf("%s step %d: %s", c.lesson, c.step, enc)
+		}
+		n := 0
+		for _, p := range s.Frame(Stage(1280, 800), 1) {
+			if p.Kind == KRect && p.Color == EncColor("listpack") {
+				n++
+			}
+		}
+		if n < 1 {
+			t.Errorf("%s step %d: no rectangle in the listpack colour", c.lesson, c.step)
+		}
+	}
+}

@@ -31,8 +31,10 @@ type ZSet struct {
 	Mem       []MemReading
 	Note      string
 
-	lang string
-	img  cachedImage
+	lang  string
+	img   cachedImage
+	watch []string // the watched keys (the start card names them)
+	fit   fitter   // the zoom that fills the stage (layout.go)
 }
 
 // ZMember is one member.
@@ -52,8 +54,10 @@ type ZMove struct {
 
 // Update implements Scene.
 func (s *ZSet) Update(in Input) {
+	s.fit.reset()
 	img := s.img
 	*s = ZSet{lang: in.Lang, img: img, Changed: map[string]bool{}}
+	s.watch = in.Keys
 	s.img.gen++
 	s.Key = containerFocus(in)
 	if s.Key == "" {
@@ -121,7 +125,7 @@ func (s *ZSet) Update(in Input) {
 			s.Move.Member, s.Move.From, s.Move.To, len(s.Members)-s.Move.From, len(s.Members)-s.Move.To)
 	}
 	if s.Conv != nil {
-		s.Note = tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, s.Conv.Reason)
+		s.Note = tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, Why(s.lang, s.Conv.Why))
 	}
 	s.Top, s.TopCmd = rangeRead(in.Last, s.Key)
 }
@@ -260,7 +264,13 @@ func CardLayout(n int, w, f float64) (cols int, cw, ch, gap float64) {
 }
 
 // Frame implements Scene.
-func (s *ZSet) Frame(r Rect, t float64) []Prim {
+func (s *ZSet) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *ZSet) layout(r Rect, t float64) []Prim {
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	var l list
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)
@@ -288,9 +298,10 @@ func (s *ZSet) Frame(r Rect, t float64) []Prim {
 			x += MonoWidth("→ ", small)
 		}
 		w := MonoWidth(enc, small) + small*0.8
-		bg, fg := Panel, TextColor
+		bg, fg := Panel, EncColor(enc) // the structure's colour (palette.go), as in every scene
 		if enc == s.Info.Encoding {
-			bg, fg = Accent, Background
+			bg = EncColor(enc)
+			fg = TextOn(bg)
 		}
 		l.rect(x, y-small*0.15, w, small*1.3, bg)
 		l.text(x+w/2, y, enc, small, fg, Center, true)
@@ -313,7 +324,8 @@ func (s *ZSet) Frame(r Rect, t float64) []Prim {
 	if len(s.Top) > 0 {
 		topLines = 1 + min(len(s.Top), 3)
 	}
-	bottomH := float64(memLines)*f*1.15 + float64(topLines)*small*1.35 + f*0.3
+	memH := float64(memLines)*f*1.15 + f*0.2 + memAxisHeight(in.W, f, s.lang)
+	bottomH := memH + float64(topLines)*small*1.35 + f*0.3
 	main := Rect{in.X, y, in.W, math.Max(f*3, in.Y+in.H-bottomH-y)}
 	if s.LP != nil {
 		s.drawListpack(&l, main, f, t)
@@ -334,7 +346,7 @@ func (s *ZSet) Frame(r Rect, t float64) []Prim {
 			yb += small * 1.35
 		}
 	}
-	drawMemBars(&l, Rect{in.X, yb, in.W, float64(memLines) * f * 1.15}, f, t, s.Mem, s.Info, s.Conv != nil, s.lang)
+	drawMemBars(&l, Rect{in.X, yb, in.W, memH}, f, t, s.Mem, s.Info, s.Conv != nil, s.lang)
 	return l
 }
 
@@ -434,7 +446,7 @@ func (s *ZSet) drawListpack(l *list, r Rect, f, t float64) {
 
 // SkipCols is how many skiplist nodes fit in width w (after the header column) at font size f.
 func SkipCols(n int, w, f float64) int {
-	return max(1, min(n, int((w-f*5)/(f*4.2))))
+	return max(1, min(n, int((w-f*4)/(f*3.7))))
 }
 
 // drawSkiplist draws the header and the nodes as towers with their forward links; when not all
@@ -446,7 +458,7 @@ func (s *ZSet) drawSkiplist(l *list, r Rect, f, t float64) {
 	levels := max(1, s.ListLevel)
 	size := f * 0.7
 	labelH := size * 2.8
-	boxH := math.Min(f*1.6, (r.H-labelH)/float64(levels+1))
+	boxH := math.Min(f*2.2, (r.H-labelH)/float64(levels+1)) // towers grow into a tall stage
 	headW := f * 3
 	nilW := MonoWidth("NIL", size*0.8) + f*0.5
 	colW := (r.W - headW - nilW) / float64(vis)
@@ -503,6 +515,25 @@ func (s *ZSet) drawSkiplist(l *list, r Rect, f, t float64) {
 		if boxH >= size*1.1 {
 			l.text(r.X+r.W, y-size*0.4, "NIL", size*0.8, Dim, Right, true)
 		}
+	}
+	// Backward links (level 0 only, as in t_zset.c's zskiplistNode): each node points back at
+	// the one before it, drawn under the forward link in their own colour, lit when the step
+	// read the set from the top (ZREVRANGE and friends walk them from the tail).
+	bc := IndexC
+	if strings.Contains(strings.ToLower(s.TopCmd), "rev") {
+		bc = IndexC.Mix(Accent, Pulse(t))
+	}
+	by := baseY - boxH*0.2
+	bs := math.Max(1, f*0.08)
+	for i := max(first, 1); i < n; i++ {
+		x1 := xOf(s.slot(i, k))
+		x0 := xOf(s.slot(i-1, k)) + boxW
+		if x1-x0 < size*0.9 {
+			continue
+		}
+		l.line(x1, by, x0, by, bs, bc)
+		l.line(x0+size*0.4, by-size*0.3, x0, by, bs, bc)
+		l.line(x0+size*0.4, by+size*0.3, x0, by, bs, bc)
 	}
 	// Towers and labels; the moving node is drawn last and hides the labels it passes over.
 	moved := -1

@@ -67,7 +67,7 @@ func TestZSetLeaderboardSkiplist(t *testing.T) {
 	for _, v := range engine.Versions {
 		cfg := lesson.Config{Version: v}
 		s := zsetAt(t, cfg, 6)
-		if s.LP != nil || s.Conv == nil || s.Conv.To != "skiplist" || !strings.Contains(s.Conv.Reason, "zset-max-listpack-value") {
+		if s.LP != nil || s.Conv == nil || s.Conv.To != "skiplist" || s.Conv.Why.Name != "zset-max-listpack-value" {
 			t.Fatalf("%v: conv %+v", v, s.Conv)
 		}
 		if len(s.Members) != 5 || s.Members[0].Score != "1" || len(s.Members[0].Member) != 65 || s.Members[4].Member != "sku-ao-thun" {
@@ -172,5 +172,33 @@ func TestZSetPalette(t *testing.T) {
 		if r := Contrast(c.fg, c.bg); r < 4.5 {
 			t.Errorf("%s: %.2f", c.what, r)
 		}
+	}
+}
+
+// TestSkiplistBackwardLinks: the leaderboard's skiplist draws a backward link (a line and its
+// arrowhead, in IndexC or lit toward Accent) from every node to the one before it, which the
+// caption of its last step walks.
+func TestSkiplistBackwardLinks(t *testing.T) {
+	checked := false
+	playLesson(t, "leaderboard", engine.V70, func(pos int, in Input) {
+		s := &ZSet{}
+		s.Update(in)
+		if s.ListLevel == 0 || in.Lang != "en" {
+			return
+		}
+		checked = true
+		lit := IndexC.Mix(Accent, Pulse(1))
+		n := 0
+		for _, p := range s.Frame(Stage(1280, 800), 1) {
+			if p.Kind == KLine && (p.Color == IndexC || p.Color == lit) {
+				n++
+			}
+		}
+		if want := 3 * (len(s.Members) - 1); n < want {
+			t.Errorf("step %d: %d backward-link strokes for %d members, want %d", pos, n, len(s.Members), want)
+		}
+	})
+	if !checked {
+		t.Fatal("no skiplist step")
 	}
 }

@@ -18,7 +18,7 @@ cd "$(dirname "$0")"
 src="$(go mod download -json github.com/go-fonts/liberation@v0.3.3 | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
 [ -d "$src" ] || { echo "could not download github.com/go-fonts/liberation v0.3.3" >&2; exit 1; }
 unicodes="U+0020-007E,U+00A0-017F,U+01A0-01A1,U+01AF-01B0,U+0300-036F,U+0391-03A9,U+03B1-03C9,U+1EA0-1EF9"
-unicodes+=",U+2010-2027,U+2030-203A,U+2044,U+20AB-20AC,U+2122,U+2190-2199,U+21BA-21BB"
+unicodes+=",U+2010-2027,U+202F,U+2030-203A,U+2044,U+20AB-20AC,U+2122,U+2190-2199,U+21BA-21BB"
 unicodes+=",U+2212,U+2215,U+221A,U+221E,U+2248,U+2260,U+2264-2265,U+2500-25FF,U+FFFD"
 sub() { # source, output, new family name, PostScript name
 	pyftsubset "$1" --unicodes="$unicodes" --layout-features='' --drop-tables+=GSUB,GPOS,GDEF,gasp \

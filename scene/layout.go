@@ -1,0 +1,287 @@
+package scene
+
+import (
+	"math"
+	"strings"
+)
+
+// MinText is the smallest text the canvas draws, in CSS pixels: legible on a phone.
+const MinText = 11
+
+// One scale for every MEMORY USAGE bar. A bar's length must mean the same at every step of a
+// lesson, under every version profile and in every scene, so it is not scaled to the largest
+// key on screen (which made 32 B, 56 B and 120 B all full width): it is a fixed logarithmic
+// scale from MemScaleMin (16 B, the smallest allocation class) to MemScaleMax (1 GiB), one
+// equal step per doubling, and every bar says so with the axis drawn under it. On this scale
+// 32 B, 56 B and 120 B are 1, 1.8 and 2.9 doublings long, and a 512 MiB string nearly fills it.
+const (
+	MemScaleMin = 16
+	MemScaleMax = 1 << 30
+)
+
+// MemFrac is the share of a MEMORY USAGE bar's full length that n bytes take: 0 at or below
+// MemScaleMin, 1 at MemScaleMax, log2 in between.
+func MemFrac(n int64) float64 {
+	if n <= MemScaleMin {
+		return 0
+	}
+	f := math.Log2(float64(n)/MemScaleMin) / math.Log2(float64(MemScaleMax)/MemScaleMin)
+	return math.Min(1, f)
+}
+
+// memBarLen is the drawn length of a bar of n bytes on an axis w long: a sliver of at least 2 px
+// so that a 16-byte key is still seen.
+func memBarLen(n int64, w float64) float64 { return math.Max(2, w*MemFrac(n)) }
+
+// memTicks are the axis marks: 16 B, 1 KiB, 64 KiB, 4 MiB, 256 MiB.
+var memTicks = []struct {
+	n     int64
+	label string
+}{{16, "16 B"}, {1 << 10, "1 KiB"}, {64 << 10, "64 KiB"}, {4 << 20, "4 MiB"}, {256 << 20, "256 MiB"}, {1 << 30, "1 GiB"}}
+
+// drawMemAxis draws the fixed scale under bars that start at x and are w long at full scale:
+// the ticks, their labels (those that fit) and, wrapped in cw, what the scale is. It returns the
+// height used.
+func drawMemAxis(l *list, x, y, w, cw, f float64, lang string) float64 {
+	size := math.Max(MinText, f*0.6)
+	l.line(x, y, x+w, y, 1, Grid)
+	last := -1e9
+	for _, tk := range memTicks {
+		tx := x + w*MemFrac(tk.n)
+		l.line(tx, y-size*0.3, tx, y+size*0.3, 1, Grid)
+		lw := TextWidth(tk.label, size, false)
+		lx, al := tx-lw/2, Center // the label's left edge and alignment: inside [x, x+w]
+		switch {
+		case lx < x:
+			lx, al = x, Left
+		case lx+lw > x+w:
+			lx, al = x+w-lw, Right
+		}
+		if lx > last+size*0.5 {
+			ax := map[Align]float64{Left: lx, Center: tx, Right: x + w}[al]
+			l.text(ax, y+size*0.35, tk.label, size, Dim, al, false)
+			last = lx + lw
+		}
+	}
+	h := size * 1.6
+	if cw >= 420 { // room for the words: say what the scale is (a phone reads it from the marks)
+		cap := tr(lang, "MEMORY USAGE bars: one fixed log scale (each mark ×64) in every lesson and version",
+			"thanh MEMORY USAGE: một thang log cố định (mỗi vạch ×64) ở mọi bài, mọi phiên bản")
+		h = l.wrap(Rect{x, y + h, cw, size * 2.7}, y+h, cap, size, Dim) - y
+	}
+	return h
+}
+
+// memAxisHeight is the height drawMemAxis takes.
+func memAxisHeight(cw, f float64, lang string) float64 {
+	var scratch list
+	return drawMemAxis(&scratch, 0, 0, cw, cw, f, lang)
+}
+
+// memBarC is the fill of a MEMORY USAGE bar.
+func memBarC() Color { return DataC.Mix(Background, 0.3) }
+
+// A start card is what a scene draws before its lesson's first command (step 0, the keys not
+// made yet): what the picture will show, the colours it uses with what each means, the keys it
+// watches, and one line on what redscope is. A first visit sees a picture, not an empty stage.
+type startCard struct {
+	title string   // what the scene draws
+	keys  []string // the keys it will draw (missing so far)
+	parts []swatch // its colours
+	hint  string   // the command that makes the first picture (free play), "" in a lesson
+}
+
+type swatch struct {
+	c    Color
+	name string // a structure or part ("listpack", "sds header")
+	what string // what it is, one short sentence
+}
+
+// drawStart lays a start card out over r, its rows spread down the stage.
+func drawStart(r Rect, lang string, c startCard) []Prim {
+	var l list
+	f := FontSize(r)
+	in := r.Inset(f * 0.8)
+	y := in.Y
+	y = l.wrap(Rect{in.X, y, in.W, f * 1.35 * 2.6}, y, c.title, f*1.25, TextColor) + f*0.3
+	if len(c.keys) > 0 {
+		ks := ""
+		for i, k := range c.keys {
+			if i > 0 {
+				ks += ", "
+			}
+			ks += k
+		}
+		msg := tr(lang, "keys %s: not made yet; press Next ▶ to run the first command and draw it.",
+			"key %s: chưa có; bấm Tiếp ▶ để chạy lệnh đầu tiên và vẽ nó.", ks)
+		y = l.wrap(Rect{in.X, y, in.W, f * 1.3 * 3}, y, msg, math.Max(MinText, f*0.9), Accent) + f*0.2
+	}
+	if c.hint != "" {
+		y = l.wrap(Rect{in.X, y, in.W, f * 1.3 * 3}, y, c.hint, math.Max(MinText, f*0.8), Dim) + f*0.4
+	}
+	foot := tr(lang, "redscope: a Go engine that answers byte for byte like redis-server; every picture is drawn from its real state.",
+		"redscope: engine Go trả lời từng byte như redis-server; mỗi hình được vẽ từ trạng thái thật của engine.")
+	fs := math.Max(MinText, f*0.7)
+	footH := float64(len(WrapText(foot, in.W, fs))) * fs * 1.3
+	bottom := in.Y + in.H - footH - f*0.4
+	if n := len(c.parts); n > 0 {
+		// A strip of the colours side by side, then one row per colour, spread to the footer.
+		stripH := math.Min(f*2.2, math.Max(f*1.2, (bottom-y)*0.12))
+		w := in.W / float64(n)
+		for i, p := range c.parts {
+			l.rect(in.X+float64(i)*w+1, y, w-2, stripH, p.c)
+		}
+		y += stripH + f*0.6
+		rowH := math.Max(f*1.5, math.Min(f*3.2, (bottom-y)/float64(n)))
+		sw := f * 1.1
+		for _, p := range c.parts {
+			if y+f*1.2 > bottom {
+				break
+			}
+			l.rect(in.X, y+f*0.05, sw, sw, p.c)
+			tx := in.X + sw + f*0.6
+			l.text(tx, y, p.name, f*0.9, TextColor, Left, true)
+			nx := tx + MonoWidth(p.name, f*0.9) + f*0.6
+			if p.what != "" {
+				if nx+f*6 < in.X+in.W {
+					l.wrap(Rect{nx, y, in.X + in.W - nx, rowH}, y+f*0.08, p.what, math.Max(MinText, f*0.8), Dim)
+				} else if rowH >= f*2.4 {
+					l.wrap(Rect{tx, y + f*1.2, in.X + in.W - tx, rowH - f*1.2}, y+f*1.2, p.what, math.Max(MinText, f*0.75), Dim)
+				}
+			}
+			y += rowH
+		}
+	}
+	l.wrap(Rect{in.X, in.Y + in.H - footH, in.W, footH}, in.Y+in.H-footH, foot, fs, Dim)
+	return l
+}
+
+// Fitting a scene to its stage. Each scene lays itself out in any rectangle in units of
+// FontSize, which grows with the stage up to fontMax (26 px): on a projector's stage the base
+// text stops growing and the picture stays in the top of the stage. fitter zooms the whole
+// picture there: it
+// lays the scene out in a smaller rectangle of the stage's proportions and scales every primitive
+// up by z, so the picture fills the stage and its text grows with it. z is the largest factor
+// (at most fitMaxZoom, and the base text at most fitMaxText px) at which the smaller layout
+// loses nothing the full-size one draws (as many texts and shapes, no more texts shortened with
+// "…", no more pixel images). A phone's stage (narrower than fitMinWidth) is not zoomed: the scenes
+// have compact layouts for it. z is found once per scene update and stage size, on the settled frame (t = 1),
+// and kept for every animation frame.
+type fitter struct {
+	stage Rect
+	z     float64
+	ok    bool
+}
+
+const (
+	fitMinWidth = 760 // stages narrower than this are laid out as they are
+	fitMaxZoom  = 1.8
+	fitMaxText  = 34 // px: the base text of a zoomed projector stage
+)
+
+// frame is the zoomed frame of lay (a scene's own Frame) in r at t.
+func (ft *fitter) frame(r Rect, t float64, lay func(Rect, float64) []Prim) []Prim {
+	if !ft.ok || ft.stage != r {
+		ft.stage, ft.z, ft.ok = r, fitZoom(r, lay), true
+	}
+	if ft.z <= 1.001 {
+		return lay(r, t)
+	}
+	return zoom(lay(Rect{r.X, r.Y, r.W / ft.z, r.H / ft.z}, t), r.X, r.Y, ft.z)
+}
+
+// zoomed maps a rectangle of the last layout to the stage (what zoom does to a primitive).
+func (ft *fitter) zoomed(r Rect) Rect {
+	if !ft.ok || ft.z <= 1.001 {
+		return r
+	}
+	o := ft.stage
+	return Rect{o.X + (r.X-o.X)*ft.z, o.Y + (r.Y-o.Y)*ft.z, r.W * ft.z, r.H * ft.z}
+}
+
+// scale is the zoom factor of the last frame (1: none).
+func (ft *fitter) scale() float64 {
+	if !ft.ok || ft.z <= 1.001 {
+		return 1
+	}
+	return ft.z
+}
+
+// reset forgets the zoom (the scene was updated).
+func (ft *fitter) reset() { ft.ok = false }
+
+type frameStats struct {
+	texts, ellipses, images, shapes int
+	minSize                         float64
+}
+
+func statsOf(ps []Prim) frameStats {
+	st := frameStats{minSize: math.Inf(1)}
+	for _, p := range ps {
+		switch p.Kind {
+		case KText:
+			if p.Text == "" {
+				continue
+			}
+			st.texts++
+			st.minSize = math.Min(st.minSize, p.Size)
+			if strings.HasSuffix(p.Text, "…") {
+				st.ellipses++
+			}
+		case KImage:
+			st.images++
+		default:
+			st.shapes++
+		}
+	}
+	return st
+}
+
+func fitZoom(r Rect, lay func(Rect, float64) []Prim) float64 {
+	if r.W < fitMinWidth { // a phone: the scenes' own compact layouts
+		return 1
+	}
+	if FontSize(r) < fontMax {
+		// The base text follows the stage's width (FontSize): a smaller rectangle would only
+		// shrink it by the zoom, and the picture would come back the same.
+		return 1
+	}
+	base := statsOf(lay(r, 1))
+	if base.texts == 0 {
+		return 1
+	}
+	zMin := 1.0
+	zMax := math.Max(zMin, math.Min(fitMaxZoom, fitMaxText/FontSize(r)))
+	keeps := func(z float64) bool {
+		st := statsOf(lay(Rect{r.X, r.Y, r.W / z, r.H / z}, 1))
+		return st.texts >= base.texts && st.ellipses <= base.ellipses && st.images <= base.images && st.shapes >= base.shapes
+	}
+	lo := zMin
+	if zMax-lo < 0.02 {
+		return lo
+	}
+	if keeps(zMax) {
+		return zMax
+	}
+	hi := zMax
+	for i := 0; i < 5; i++ {
+		mid := (lo + hi) / 2
+		if keeps(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// zoom scales ps about (ox, oy) by z.
+func zoom(ps []Prim, ox, oy, z float64) []Prim {
+	for i := range ps {
+		p := &ps[i]
+		p.X, p.Y = ox+(p.X-ox)*z, oy+(p.Y-oy)*z
+		p.W, p.H = p.W*z, p.H*z // strokes keep their width: hairlines stay hairlines
+		p.Size *= z
+	}
+	return ps
+}
