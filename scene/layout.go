@@ -112,8 +112,8 @@ func drawStart(r Rect, lang string, c startCard) []Prim {
 			}
 			ks += k
 		}
-		msg := tr(lang, "keys %s: not made yet; press Next ▶ to run the first command and draw it.",
-			"key %s: chưa có; bấm Tiếp ▶ để chạy lệnh đầu tiên và vẽ nó.", ks)
+		msg := tr(lang, "keys %s: not made yet; press Next ► to run the first command and draw it.",
+			"key %s: chưa có; bấm Tiếp ► để chạy lệnh đầu tiên và vẽ nó.", ks)
 		y = l.wrap(Rect{in.X, y, in.W, f * 1.3 * 3}, y, msg, math.Max(MinText, f*0.9), Accent) + f*0.2
 	}
 	if c.hint != "" {

@@ -498,7 +498,7 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 		y += small * 1.4
 	}
 	if s.Conv != nil && s.Conv.Key == ls.Key {
-		for _, line := range WrapMono(tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, s.Conv.Reason), r.W, small, 2) {
+		for _, line := range WrapMono(tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, Why(s.lang, s.Conv.Why)), r.W, small, 2) {
 			l.text(r.X, y, line, small, Accent, Left, true)
 			y += small * 1.3
 		}
