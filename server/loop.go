@@ -1,0 +1,401 @@
+package server
+
+// The connection loop: one goroutine per connection reads what the client sent, parses every
+// complete command in it, runs them under one acquisition of the engine lock (a pipeline of 16
+// SETs from redis-benchmark -P 16 is one read, one lock, one write), and writes the replies.
+//
+// Parsing is redcon's protocol (multibulk `*3\r\n$3\r\nSET\r\n…` and inline `PING hello\r\n` with
+// its quoting rules, the same "Protocol error: …" texts), but a pipeline costs three allocations
+// instead of two per command: the bytes of the complete commands are copied once into a fresh
+// block and every argument is a slice of it (arguments of all the commands in one [][]byte).
+// Nothing is reused after the commands ran, so whatever the engine keeps of an argument (a MULTI
+// queue, a blocked command's keys) stays valid. Under redis-benchmark this halves the bytes
+// allocated per SET (BENCHMARKS.md, RESP server; server/bench_test.go).
+//
+// A command that blocks hands the connection to serveDetached (blocking.go), which reads the next
+// commands with ReadCommand from the same buffer.
+
+import (
+	"errors"
+	"net"
+	"strconv"
+	"unsafe"
+
+	"github.com/tidwall/redcon"
+)
+
+type protoError string
+
+func (e protoError) Error() string { return "Protocol error: " + string(e) }
+
+const (
+	errUnbalancedQuotes  = protoError("unbalanced quotes in request")
+	errInvalidBulkLength = protoError("invalid bulk length")
+	errInvalidMultiBulk  = protoError("invalid multibulk length")
+)
+
+// netConn is one client connection: the socket, its unparsed input and pending output.
+type netConn struct {
+	nc   net.Conn
+	addr string
+	buf  []byte // buf[r:w] is read and not yet parsed
+	r, w int
+	out  []byte // written by Flush (the detached path)
+}
+
+func newNetConn(nc net.Conn) *netConn {
+	return &netConn{nc: nc, addr: nc.RemoteAddr().String(), buf: make([]byte, 16<<10)}
+}
+
+// fill reads more input, compacting or growing the buffer first.
+func (cn *netConn) fill() error {
+	if cn.r > 0 {
+		n := copy(cn.buf, cn.buf[cn.r:cn.w])
+		cn.r, cn.w = 0, n
+	}
+	if cn.w == len(cn.buf) {
+		nb := make([]byte, 2*len(cn.buf))
+		copy(nb, cn.buf[:cn.w])
+		cn.buf = nb
+	}
+	n, err := cn.nc.Read(cn.buf[cn.w:])
+	cn.w += n
+	if n > 0 {
+		return nil
+	}
+	return err
+}
+
+// readBatch returns every complete command of the input (at least one), reading as needed.
+func (cn *netConn) readBatch() ([][][]byte, error) {
+	for {
+		cmds, err := cn.parseAll()
+		if err != nil || len(cmds) > 0 {
+			return cmds, err
+		}
+		if err := cn.fill(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// parseAll parses the complete commands in buf[r:w] into memory of their own.
+func (cn *netConn) parseAll() ([][][]byte, error) {
+	var spans [][2]int // argument offsets, relative to start
+	var counts []int   // arguments per command (-1: inline, copied apart)
+	var inline [][][]byte
+	start := cn.r
+	p := cn.r
+	var perr error
+	for p < cn.w {
+		b := cn.buf[p:cn.w]
+		if b[0] != '*' {
+			args, n, err := parseInline(b)
+			if err != nil {
+				perr = err
+				break
+			}
+			if n == 0 {
+				break
+			}
+			p += n
+			if len(args) > 0 {
+				inline = append(inline, args)
+				counts = append(counts, -1)
+			}
+			continue
+		}
+		before := len(spans)
+		var n int
+		var err error
+		spans, n, err = parseMultibulk(b, p-start, spans)
+		if err != nil {
+			perr = err
+			break
+		}
+		if n == 0 {
+			spans = spans[:before]
+			break
+		}
+		p += n
+		counts = append(counts, len(spans)-before)
+	}
+	if len(counts) == 0 {
+		return nil, perr
+	}
+	block := append([]byte(nil), cn.buf[start:p]...)
+	cn.r = p
+	if cn.r == cn.w {
+		cn.r, cn.w = 0, 0
+	}
+	all := make([][]byte, len(spans))
+	for i, sp := range spans {
+		all[i] = block[sp[0]:sp[1]:sp[1]]
+	}
+	cmds := make([][][]byte, len(counts))
+	for i, k := range counts {
+		if k < 0 {
+			cmds[i], inline = inline[0], inline[1:]
+			continue
+		}
+		cmds[i], all = all[:k:k], all[k:]
+	}
+	// A protocol error after complete commands: they run first, the error comes next time.
+	return cmds, nil
+}
+
+// parseMultibulk parses one `*n` command at the start of b, appending its arguments' offsets
+// (plus base) to spans; n is 0 when the command is not complete yet.
+func parseMultibulk(b []byte, base int, spans [][2]int) (_ [][2]int, n int, err error) {
+	i := indexLF(b, 1)
+	if i < 0 {
+		return spans, 0, nil
+	}
+	if b[i-1] != '\r' {
+		return spans, 0, errInvalidMultiBulk
+	}
+	count, ok := parseInt(b[1 : i-1])
+	if !ok || count <= 0 {
+		return spans, 0, errInvalidMultiBulk
+	}
+	i++
+	for j := 0; j < count; j++ {
+		if i >= len(b) {
+			return spans, 0, nil
+		}
+		if b[i] != '$' {
+			return spans, 0, protoError("expected '$', got '" + string(b[i]) + "'")
+		}
+		e := indexLF(b, i+1)
+		if e < 0 {
+			return spans, 0, nil
+		}
+		if b[e-1] != '\r' {
+			return spans, 0, errInvalidBulkLength
+		}
+		size, ok := parseInt(b[i+1 : e-1])
+		if !ok || size < 0 {
+			return spans, 0, errInvalidBulkLength
+		}
+		if e+size+2 >= len(b) {
+			return spans, 0, nil
+		}
+		if b[e+size+2] != '\n' || b[e+size+1] != '\r' {
+			return spans, 0, errInvalidBulkLength
+		}
+		spans = append(spans, [2]int{base + e + 1, base + e + 1 + size})
+		i = e + size + 3
+	}
+	return spans, i, nil
+}
+
+func indexLF(b []byte, from int) int {
+	for i := from; i < len(b); i++ {
+		if b[i] == '\n' {
+			return i
+		}
+	}
+	return -1
+}
+
+// parseInt is redcon's: strconv.Atoi of the bytes, viewed in place.
+func parseInt(b []byte) (int, bool) {
+	n, err := strconv.Atoi(unsafe.String(unsafe.SliceData(b), len(b)))
+	return n, err == nil
+}
+
+// parseInline splits one inline command line as redcon does: spaces separate arguments, a quote
+// (' or ") may open an argument, where \n \r \t are escapes; n is 0 while no line is complete.
+func parseInline(b []byte) (args [][]byte, n int, err error) {
+	i := indexLF(b, 0)
+	if i < 0 {
+		return nil, 0, nil
+	}
+	line := b[:i]
+	if i > 0 && b[i-1] == '\r' {
+		line = b[:i-1]
+	}
+	var quote, escape bool
+	var quotech byte
+outer:
+	for {
+		nline := make([]byte, 0, len(line))
+		for k := 0; k < len(line); k++ {
+			c := line[k]
+			if !quote {
+				if c == ' ' {
+					if len(nline) > 0 {
+						args = append(args, nline)
+					}
+					line = line[k+1:]
+					continue outer
+				}
+				if c == '"' || c == '\'' {
+					if k != 0 {
+						return nil, 0, errUnbalancedQuotes
+					}
+					quotech, quote = c, true
+					line = line[k+1:]
+					continue outer
+				}
+			} else {
+				if escape {
+					escape = false
+					switch c {
+					case 'n':
+						c = '\n'
+					case 'r':
+						c = '\r'
+					case 't':
+						c = '\t'
+					}
+				} else if c == quotech {
+					quote, quotech = false, 0
+					args = append(args, nline)
+					line = line[k+1:]
+					if len(line) > 0 && line[0] != ' ' {
+						return nil, 0, errUnbalancedQuotes
+					}
+					continue outer
+				} else if c == '\\' {
+					escape = true
+					continue
+				}
+			}
+			nline = append(nline, c)
+		}
+		if quote {
+			return nil, 0, errUnbalancedQuotes
+		}
+		if len(line) > 0 {
+			args = append(args, append([]byte(nil), line...))
+		}
+		break
+	}
+	return args, i + 1, nil
+}
+
+// The detached side (blocking.go): one command at a time, writes buffered until Flush.
+
+func (cn *netConn) ReadCommand() (redcon.Command, error) {
+	for {
+		cmds, err := cn.parseOne()
+		if err != nil || cmds != nil {
+			return redcon.Command{Args: cmds}, err
+		}
+		if err := cn.fill(); err != nil {
+			return redcon.Command{}, err
+		}
+	}
+}
+
+// parseOne parses the first complete command only (the rest stays for the next call).
+func (cn *netConn) parseOne() ([][]byte, error) {
+	for cn.r < cn.w {
+		b := cn.buf[cn.r:cn.w]
+		if b[0] != '*' {
+			args, n, err := parseInline(b)
+			if err != nil || n == 0 {
+				return nil, err
+			}
+			cn.r += n
+			if len(args) > 0 {
+				return args, nil
+			}
+			continue
+		}
+		spans, n, err := parseMultibulk(b, 0, nil)
+		if err != nil || n == 0 {
+			return nil, err
+		}
+		args := make([][]byte, len(spans))
+		for i, sp := range spans {
+			args[i] = b[sp[0]:sp[1]:sp[1]] // copied by the caller (copyArgs)
+		}
+		cn.r += n
+		return args, nil
+	}
+	return nil, nil
+}
+
+func (cn *netConn) WriteRaw(b []byte) { cn.out = append(cn.out, b...) }
+func (cn *netConn) WriteError(msg string) {
+	cn.out = append(append(append(cn.out, '-'), msg...), '\r', '\n')
+}
+func (cn *netConn) RemoteAddr() string { return cn.addr }
+func (cn *netConn) NetConn() net.Conn  { return cn.nc }
+func (cn *netConn) Close() error       { cn.Flush(); return cn.nc.Close() }
+func (cn *netConn) Flush() error {
+	if len(cn.out) == 0 {
+		return nil
+	}
+	_, err := cn.nc.Write(cn.out)
+	cn.out = cn.out[:0]
+	return err
+}
+
+// detachedConn is what serveDetached needs of a connection.
+type detachedConn interface {
+	ReadCommand() (redcon.Command, error)
+	WriteRaw([]byte)
+	WriteError(string)
+	Flush() error
+	Close() error
+	NetConn() net.Conn
+}
+
+// serveConn is one connection's loop.
+func (s *Server) serveConn(cn *netConn) {
+	c := s.accept(cn)
+	detached := false
+	defer func() {
+		if detached {
+			return // serveDetached owns the connection now
+		}
+		cn.nc.Close()
+		s.mu.Lock()
+		delete(s.conns, cn)
+		s.dropClient(c)
+		s.mu.Unlock()
+	}()
+	for {
+		cmds, err := cn.readBatch()
+		c.out = c.out[:0]
+		if len(cmds) > 0 {
+			s.runAll(c, cmds[0], cmds[1:])
+		}
+		var pe protoError
+		if len(cmds) == 0 && errors.As(err, &pe) {
+			c.out = append(append(append(c.out, "-ERR "...), pe.Error()...), '\r', '\n')
+			cn.nc.Write(c.out)
+			return
+		}
+		if len(c.out) > 0 {
+			if _, werr := cn.nc.Write(c.out); werr != nil {
+				return
+			}
+		}
+		if cap(c.out) > 1<<20 {
+			c.out = nil
+		}
+		if err != nil || c.quit {
+			return
+		}
+		if c.parked {
+			s.mu.Lock()
+			c.detached, detached = true, true
+			delete(s.conns, cn)
+			if s.detached == nil {
+				s.detached = map[*client]detachedConn{}
+			}
+			s.detached[c] = cn
+			closed := s.closed
+			s.mu.Unlock()
+			if closed {
+				cn.nc.Close()
+			}
+			s.serveDetached(c, cn)
+			return
+		}
+	}
+}
