@@ -41,6 +41,9 @@ type netConn struct {
 	buf  []byte // buf[r:w] is read and not yet parsed
 	r, w int
 	out  []byte // written by Flush (the detached path)
+	// parseAll's scratch: offsets only, never handed out
+	spans  [][2]int
+	counts []int
 }
 
 func newNetConn(nc net.Conn) *netConn {
@@ -81,9 +84,10 @@ func (cn *netConn) readBatch() ([][][]byte, error) {
 
 // parseAll parses the complete commands in buf[r:w] into memory of their own.
 func (cn *netConn) parseAll() ([][][]byte, error) {
-	var spans [][2]int // argument offsets, relative to start
-	var counts []int   // arguments per command (-1: inline, copied apart)
+	spans := cn.spans[:0]   // argument offsets, relative to start
+	counts := cn.counts[:0] // arguments per command (-1: inline, copied apart)
 	var inline [][][]byte
+	defer func() { cn.spans, cn.counts = spans[:0], counts[:0] }() // scratch, reused
 	start := cn.r
 	p := cn.r
 	var perr error
