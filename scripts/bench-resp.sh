@@ -12,7 +12,8 @@
 # SET GET INCR PFADD HSET ZINCRBY SADD by default; also hget sintercard zrange lpush. Each run is
 # `redis-benchmark --csv` from FLUSHALL; it prints every run's requests per second and p50 / p99
 # latency, then per test the medians over the rounds and the median of the per-round ratios
-# redscope / redis-server. Everything stops at the end.
+# redscope / redis-server. OLD_BIN=<a redscope binary> adds an older build as a third server
+# ("old"), to compare before and after in the same run. Everything stops at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -67,6 +68,14 @@ s70=${SPORT:-$(free_port)}
 "$tmp/redscope" resp --addr "127.0.0.1:$s70" --redis-version 7.0 --allocator jemalloc-16 >/dev/null &
 pids+=($!)
 wait_up "$s70"
+
+# OLD_BIN=/path/to/redscope adds that build (same flags) as server "old": before/after in one run.
+if [ -n "${OLD_BIN:-}" ]; then
+	sold=${OLDPORT:-$(free_port)}
+	"$OLD_BIN" resp --addr "127.0.0.1:$sold" --redis-version 7.0 --allocator jemalloc-16 >/dev/null &
+	pids+=($!)
+	wait_up "$sold"
+fi
 
 if [ "${WITH88:-0}" = 1 ]; then
 	s88=${S88PORT:-$(free_port)}
@@ -123,6 +132,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (
 
 TESTS="${TESTS:-set get incr pfadd hset zincrby sadd}"
 servers="redis:$rport scope70:$s70"
+[ -n "${OLD_BIN:-}" ] && servers="$servers old:$sold"
 [ "${WITH88:-0}" = 1 ] && servers="$servers scope88:$s88"
 printf 'redis-benchmark -P %s -c %s -n %s -r %s, %s rounds (%s cores, redis-server %s); load before: %s\n\n' "$P" "$C" "$N" "$R" \
 	"$ROUNDS" "$(nproc)" "$(redis-server --version | awk '{print $3}' | sed 's/v=//')" "$(uptime | sed 's/.*load average: //')"

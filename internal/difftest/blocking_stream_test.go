@@ -99,6 +99,14 @@ var streamBlockingScenarios = []bscenario{
 		brecv(1, `1) 1) "s"`, `   2) 1) 1) "6-1"`, `         2) 1) "job"`, `            2) "6"`),
 		bat(3, "XPENDING s g"), // (the extended form has idle times)
 		bat(3, "XINFO GROUPS s"),
+		// XGROUP SETID wakes nobody; the next XADD serves from the group's ID as set
+		bsend(0, "XREADGROUP GROUP g alice BLOCK 0 STREAMS s >", 1),
+		bat(3, "XGROUP SETID s g 4-1", "OK"), bquiet(0, 30*time.Millisecond),
+		bat(3, "XADD s 7-1 job 7"),
+		brecv(0, `1) 1) "s"`, `   2) 1) 1) "5-1"`, `         2) 1) "job"`, `            2) "5"`,
+			`      2) 1) "6-1"`, `         2) 1) "job"`, `            2) "6"`,
+			`      3) 1) "7-1"`, `         2) 1) "job"`, `            2) "7"`),
+		bat(3, "XPENDING s g"),
 	}},
 	{"XGROUP DESTROY answers NOGROUP; DEL, SET, RENAME, FLUSHDB answer UNBLOCKED; XREAD waits on", []bstep{
 		bat(3, "XGROUP CREATE s g $ MKSTREAM"),
