@@ -4,9 +4,11 @@ package server
 // complete command in it, runs them under one acquisition of the engine lock (a pipeline of 16
 // SETs from redis-benchmark -P 16 is one read, one lock, one write), and writes the replies.
 //
-// Parsing is redcon's protocol (multibulk `*3\r\n$3\r\nSET\r\n…` and inline `PING hello\r\n` with
-// its quoting rules, the same "Protocol error: …" texts), but a pipeline costs three allocations
-// instead of two per command: the bytes of the complete commands are copied once into a fresh
+// Parsing is Redis's (networking.c processMultibulkBuffer and processInlineBuffer: multibulk
+// `*3\r\n$3\r\nSET\r\n…`, where `*0` is skipped and the two bytes after an argument are not
+// checked, and inline `PING hello\r\n` split like sdssplitargs; the "Protocol error: …" texts).
+// It replaces redcon's loop, whose parser differs on those three points and which made two
+// allocations per command; here a pipeline costs three: the bytes of the complete commands are copied once into a fresh
 // block and every argument is a slice of it (arguments of all the commands in one [][]byte).
 // Nothing is reused after the commands ran, so whatever the engine keeps of an argument (a MULTI
 // queue, a blocked command's keys) stays valid. Under redis-benchmark this halves the bytes
@@ -18,10 +20,10 @@ package server
 import (
 	"errors"
 	"net"
-	"strconv"
-	"unsafe"
 
 	"github.com/tidwall/redcon"
+
+	"redscope/engine"
 )
 
 type protoError string
@@ -122,7 +124,9 @@ func (cn *netConn) parseAll() ([][][]byte, error) {
 			break
 		}
 		p += n
-		counts = append(counts, len(spans)-before)
+		if len(spans) > before {
+			counts = append(counts, len(spans)-before)
+		}
 	}
 	if len(counts) == 0 {
 		return nil, perr
@@ -159,10 +163,13 @@ func parseMultibulk(b []byte, base int, spans [][2]int) (_ [][2]int, n int, err 
 		return spans, 0, errInvalidMultiBulk
 	}
 	count, ok := parseInt(b[1 : i-1])
-	if !ok || count <= 0 {
+	if !ok {
 		return spans, 0, errInvalidMultiBulk
 	}
 	i++
+	if count <= 0 {
+		return spans, i, nil // *0 and *-1 are skipped (processMultibulkBuffer)
+	}
 	for j := 0; j < count; j++ {
 		if i >= len(b) {
 			return spans, 0, nil
@@ -184,9 +191,7 @@ func parseMultibulk(b []byte, base int, spans [][2]int) (_ [][2]int, n int, err 
 		if e+size+2 >= len(b) {
 			return spans, 0, nil
 		}
-		if b[e+size+2] != '\n' || b[e+size+1] != '\r' {
-			return spans, 0, errInvalidBulkLength
-		}
+		// the two bytes after the argument are skipped unread, as Redis does
 		spans = append(spans, [2]int{base + e + 1, base + e + 1 + size})
 		i = e + size + 3
 	}
@@ -202,14 +207,31 @@ func indexLF(b []byte, from int) int {
 	return -1
 }
 
-// parseInt is redcon's: strconv.Atoi of the bytes, viewed in place.
+// parseInt is string2ll (util.c) for a length: an optional '-', then "0" or digits without a
+// leading zero, no '+', no spaces; at most 18 digits (lengths never need more).
 func parseInt(b []byte) (int, bool) {
-	n, err := strconv.Atoi(unsafe.String(unsafe.SliceData(b), len(b)))
-	return n, err == nil
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 || (b[0] == '0' && len(b) > 1) {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
-// parseInline splits one inline command line as redcon does: spaces separate arguments, a quote
-// (' or ") may open an argument, where \n \r \t are escapes; n is 0 while no line is complete.
+// parseInline splits one inline command line as processInlineBuffer does (sdssplitargs, the
+// quoting redis-cli uses too: engine.SplitArgs); n is 0 while no line is complete.
 func parseInline(b []byte) (args [][]byte, n int, err error) {
 	i := indexLF(b, 0)
 	if i < 0 {
@@ -219,62 +241,9 @@ func parseInline(b []byte) (args [][]byte, n int, err error) {
 	if i > 0 && b[i-1] == '\r' {
 		line = b[:i-1]
 	}
-	var quote, escape bool
-	var quotech byte
-outer:
-	for {
-		nline := make([]byte, 0, len(line))
-		for k := 0; k < len(line); k++ {
-			c := line[k]
-			if !quote {
-				if c == ' ' {
-					if len(nline) > 0 {
-						args = append(args, nline)
-					}
-					line = line[k+1:]
-					continue outer
-				}
-				if c == '"' || c == '\'' {
-					if k != 0 {
-						return nil, 0, errUnbalancedQuotes
-					}
-					quotech, quote = c, true
-					line = line[k+1:]
-					continue outer
-				}
-			} else {
-				if escape {
-					escape = false
-					switch c {
-					case 'n':
-						c = '\n'
-					case 'r':
-						c = '\r'
-					case 't':
-						c = '\t'
-					}
-				} else if c == quotech {
-					quote, quotech = false, 0
-					args = append(args, nline)
-					line = line[k+1:]
-					if len(line) > 0 && line[0] != ' ' {
-						return nil, 0, errUnbalancedQuotes
-					}
-					continue outer
-				} else if c == '\\' {
-					escape = true
-					continue
-				}
-			}
-			nline = append(nline, c)
-		}
-		if quote {
-			return nil, 0, errUnbalancedQuotes
-		}
-		if len(line) > 0 {
-			args = append(args, append([]byte(nil), line...))
-		}
-		break
+	args, err = engine.SplitArgs(string(line))
+	if err != nil {
+		return nil, 0, errUnbalancedQuotes
 	}
 	return args, i + 1, nil
 }
@@ -311,6 +280,10 @@ func (cn *netConn) parseOne() ([][]byte, error) {
 		spans, n, err := parseMultibulk(b, 0, nil)
 		if err != nil || n == 0 {
 			return nil, err
+		}
+		if len(spans) == 0 {
+			cn.r += n
+			continue
 		}
 		args := make([][]byte, len(spans))
 		for i, sp := range spans {
