@@ -1,8 +1,11 @@
 package difftest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -276,5 +279,52 @@ func TestGoRedisStreamQueue(t *testing.T) {
 				t.Fatalf("XPENDING: %+v %v", p, err)
 			}
 		})
+	}
+}
+
+// TestRedisCLIStreamWorker: redis-cli as a stream worker (`redis-cli XREADGROUP GROUP workers w1
+// BLOCK 0 STREAMS jobs >` in its own process) waits until another connection adds a job; then
+// `XREAD BLOCK 100` on an empty stream times out. What redis-cli prints must be the same for both
+// servers.
+func TestRedisCLIStreamWorker(t *testing.T) {
+	cli := need(t, "redis-cli")
+	addr := realRedis(t)
+	checkRealVersion(t, addr)
+	_, scopeAddr := scopeServer(t)
+	rs := newResetter(t, addr)
+	var outs []string
+	for _, a := range []string{addr, scopeAddr} {
+		if a == addr {
+			rs.reset(t)
+		}
+		side := dialSide(t, a, a)
+		if _, r, err := side.conns[0].DoStrings("XGROUP", "CREATE", "jobs", "workers", "$", "MKSTREAM"); err != nil || r.Str != "OK" {
+			t.Fatalf("%s: XGROUP CREATE: %v %s", a, err, r.FormatCLI())
+		}
+		port := a[strings.LastIndexByte(a, ':')+1:]
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		worker := exec.CommandContext(ctx, cli, "-h", "127.0.0.1", "-p", port, "--no-raw",
+			"XREADGROUP", "GROUP", "workers", "w1", "BLOCK", "0", "STREAMS", "jobs", ">")
+		var out bytes.Buffer
+		worker.Stdout, worker.Stderr = &out, &out
+		if err := worker.Start(); err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		side.waitBlocked(t, 1)
+		if _, r, err := side.conns[0].DoStrings("XADD", "jobs", "1-1", "job", "email:101"); err != nil || r.Str != "1-1" {
+			t.Fatalf("%s: XADD: %v %s", a, err, r.FormatCLI())
+		}
+		if err := worker.Wait(); err != nil {
+			t.Fatalf("%s: redis-cli: %v\n%s", a, err, out.String())
+		}
+		cancel()
+		pending := runCLI(t, cli, a, "XPENDING jobs workers\nXREAD BLOCK 100 STREAMS nojobs $\n")
+		outs = append(outs, out.String()+pending)
+	}
+	want := "1) 1) \"jobs\"\n   2) 1) 1) \"1-1\"\n         2) 1) \"job\"\n            2) \"email:101\"\n" +
+		"1) (integer) 1\n2) \"1-1\"\n3) \"1-1\"\n4) 1) 1) \"w1\"\n      2) \"1\"\n(nil)\n"
+	if outs[0] != want || outs[1] != outs[0] {
+		t.Fatalf("redis-cli printed\nredis-server: %q\nredscope:     %q\nwant %q", outs[0], outs[1], want)
 	}
 }
