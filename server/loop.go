@@ -8,8 +8,9 @@ package server
 // `*3\r\n$3\r\nSET\r\n…`, where `*0` is skipped and the two bytes after an argument are not
 // checked, and inline `PING hello\r\n` split like sdssplitargs; the "Protocol error: …" texts).
 // It replaces redcon's loop, whose parser differs on those three points and which made two
-// allocations per command; here a pipeline costs three: the bytes of the complete commands are copied once into a fresh
-// block and every argument is a slice of it (arguments of all the commands in one [][]byte).
+// allocations per command; here a pipeline costs three: the bytes of its complete commands are
+// copied once into a fresh block, every argument is a slice of it, the arguments of all the
+// commands share one [][]byte, and the commands one [][][]byte.
 // Nothing is reused after the commands ran, so whatever the engine keeps of an argument (a MULTI
 // queue, a blocked command's keys) stays valid. Under redis-benchmark this halves the bytes
 // allocated per SET (BENCHMARKS.md, RESP server; server/bench_test.go).
