@@ -1,8 +1,10 @@
 package engine
 
 // Blocking commands that really wait: BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP, BZPOPMIN,
-// BZPOPMAX and BZMPOP, as Redis 7.0.15 runs them (blocked.c, t_list.c blockingPopGenericCommand
-// and serveClientBlockedOnList, t_zset.c blockingGenericZpopCommand, timeout.c):
+// BZPOPMAX, BZMPOP, and XREAD / XREADGROUP with BLOCK, as Redis 7.0.15 runs them (blocked.c,
+// t_list.c blockingPopGenericCommand and serveClientBlockedOnList, t_zset.c
+// blockingGenericZpopCommand, timeout.c; streams: cmd_stream.go xreadBlock, whose keys are also
+// signalled by XADD, XGROUP DESTROY and whenever a stream value goes away):
 //
 //   - A command that finds nothing to pop asks to block (Engine.block) with its keys, an absolute
 //     deadline and a serve function. Only a Client whose layer can park it (Client.Blocking: the
@@ -266,6 +268,32 @@ func (e *Engine) signalReady(key string, t ObjType) {
 	}
 	e.blk.readySet[wk] = true
 	e.blk.ready = append(e.blk.ready, wk)
+}
+
+// scanDeletedStreams is scanDatabaseForDeletedStreams: before database db is emptied (FLUSHDB,
+// FLUSHALL) or swapped with replacedBy (SWAPDB), every blocked key of db holding a stream that
+// will not hold one afterwards is signalled, so that its XREADGROUP clients are answered.
+func (e *Engine) scanDeletedStreams(db int, replacedBy *DB) {
+	if e.blk.byKind[TypeStream] == 0 {
+		return
+	}
+	var ks []string
+	for wk := range e.blk.keys {
+		if wk.db == db {
+			ks = append(ks, wk.key)
+		}
+	}
+	sort.Strings(ks) // Redis walks a dict; any fixed order will do
+	cur := e.db
+	e.db = e.dbs[db]
+	for _, k := range ks {
+		was := e.db.keys[k] != nil && e.db.keys[k].Type == TypeStream
+		is := replacedBy != nil && replacedBy.keys[k] != nil && replacedBy.keys[k].Type == TypeStream
+		if was && !is {
+			e.signalReady(k, TypeStream)
+		}
+	}
+	e.db = cur
 }
 
 // scanReady is scanDatabaseForReadyKeys for database db (after SWAPDB).

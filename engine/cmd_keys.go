@@ -230,6 +230,7 @@ func cmdRename(e *Engine, args [][]byte) Reply {
 	e.keyBorn(d)
 	e.emit(KeyEvent{Key: s, Action: "renamed", Type: o.Type.String(), To: d})
 	e.signalReady(d, o.Type) // RENAME's dbAdd of the new name (blocking.go)
+	e.signalStreamGone(s, o) // then its dbDelete of the old one
 	if when != -1 {
 		e.db.expires[d] = when
 		e.emit(TTLEvent{Key: d, Action: "set", Before: -1, After: when})
@@ -349,6 +350,7 @@ func (e *Engine) flushCurrent() {
 			e.emit(KeyEvent{Key: k, Action: "deleted", Type: e.db.keys[k].Type.String()})
 		}
 	}
+	e.scanDeletedStreams(e.dbIndex(e.db), nil)
 	clear(e.db.keys)
 	clear(e.db.expires)
 }

@@ -104,6 +104,8 @@ func cmdSwapdb(e *Engine, args [][]byte) Reply {
 		return OK
 	}
 	cur := e.CurrentDB()
+	e.scanDeletedStreams(int(id1), e.dbs[id2])
+	e.scanDeletedStreams(int(id2), e.dbs[id1])
 	e.dbs[id1], e.dbs[id2] = e.dbs[id2], e.dbs[id1]
 	e.db = e.dbs[cur]
 	e.scanReady(int(id1)) // clients stay in their database: what it holds now may serve them

@@ -14,8 +14,7 @@ import (
 // The structure is in t_stream.go.
 //
 // XREAD / XREADGROUP with BLOCK answer at once when an entry can be served; when nothing can,
-// the engine (which has no other clients to wait for) answers as a timeout does — see
-// xreadBlock, the one place a blocking layer hooks in.
+// the client waits for an XADD (xreadBlock; the mechanism is blocking.go's).
 
 func init() {
 	k := func(c *Command) *Command { c.FirstKey, c.LastKey, c.Step = 1, 1, 1; return c }
@@ -56,31 +55,33 @@ func init() {
 
 // Stream error texts (t_stream.c).
 var (
-	errStreamID         = Err("ERR Invalid stream ID specified as stream command argument")
-	errStreamIDSmall    = Err("ERR The ID specified in XADD is equal or smaller than the target stream top item")
-	errStreamIDZero     = Err("ERR The ID specified in XADD must be greater than 0-0")
-	errStreamExhausted  = Err("ERR The stream has exhausted the last possible ID, unable to add more items")
-	errStreamTooLarge   = Err("ERR Elements are too large to be stored")
-	errStreamStartIntvl = Err("ERR invalid start ID for the interval")
-	errStreamEndIntvl   = Err("ERR invalid end ID for the interval")
-	errStreamBothTrim   = Err("ERR syntax error, MAXLEN and MINID options at the same time are not compatible")
-	errStreamMaxlenNeg  = Err("ERR The MAXLEN argument must be >= 0.")
-	errStreamLimitNeg   = Err("ERR The LIMIT argument must be >= 0.")
-	errStreamLimitNoTr  = Err("ERR syntax error, LIMIT cannot be used without specifying a trimming strategy")
-	errStreamXtrimNoTr  = Err("ERR syntax error, XTRIM must be called with a trimming strategy")
-	errStreamLimitExact = Err("ERR syntax error, LIMIT cannot be used without the special ~ option")
-	errStreamBusyGroup  = Err("BUSYGROUP Consumer Group name already exists")
-	errStreamKeyMissing = Err("ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to use the MKSTREAM option to create an empty stream automatically.")
-	errStreamEntriesRd  = Err("ERR value for ENTRIESREAD must be positive or -1")
-	errStreamDollarRG   = Err("ERR The $ ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The $ ID would just return an empty result set.")
-	errStreamPlusRG     = Err("ERR The + ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The + ID would just return an empty result set.")
-	errStreamGtXread    = Err("ERR The > ID can be specified only when calling XREADGROUP using the GROUP <group> <consumer> option.")
-	errStreamGroupOpt   = Err("ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.")
-	errStreamNoackOpt   = Err("ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.")
-	errStreamNoGroupOpt = Err("ERR Missing GROUP option for XREADGROUP")
-	errStreamTimeoutInt = Err("ERR timeout is not an integer or out of range")
-	errStreamTimeoutNeg = Err("ERR timeout is negative")
-	errStreamTimeoutRng = Err("ERR timeout is out of range")
+	errStreamID             = Err("ERR Invalid stream ID specified as stream command argument")
+	errStreamIDSmall        = Err("ERR The ID specified in XADD is equal or smaller than the target stream top item")
+	errStreamIDZero         = Err("ERR The ID specified in XADD must be greater than 0-0")
+	errStreamExhausted      = Err("ERR The stream has exhausted the last possible ID, unable to add more items")
+	errStreamTooLarge       = Err("ERR Elements are too large to be stored")
+	errStreamStartIntvl     = Err("ERR invalid start ID for the interval")
+	errStreamEndIntvl       = Err("ERR invalid end ID for the interval")
+	errStreamBothTrim       = Err("ERR syntax error, MAXLEN and MINID options at the same time are not compatible")
+	errStreamMaxlenNeg      = Err("ERR The MAXLEN argument must be >= 0.")
+	errStreamLimitNeg       = Err("ERR The LIMIT argument must be >= 0.")
+	errStreamLimitNoTr      = Err("ERR syntax error, LIMIT cannot be used without specifying a trimming strategy")
+	errStreamXtrimNoTr      = Err("ERR syntax error, XTRIM must be called with a trimming strategy")
+	errStreamLimitExact     = Err("ERR syntax error, LIMIT cannot be used without the special ~ option")
+	errStreamBusyGroup      = Err("BUSYGROUP Consumer Group name already exists")
+	errStreamKeyMissing     = Err("ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to use the MKSTREAM option to create an empty stream automatically.")
+	errStreamEntriesRd      = Err("ERR value for ENTRIESREAD must be positive or -1")
+	errStreamDollarRG       = Err("ERR The $ ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The $ ID would just return an empty result set.")
+	errStreamPlusRG         = Err("ERR The + ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The + ID would just return an empty result set.")
+	errStreamGtXread        = Err("ERR The > ID can be specified only when calling XREADGROUP using the GROUP <group> <consumer> option.")
+	errStreamGroupOpt       = Err("ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.")
+	errStreamNoackOpt       = Err("ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.")
+	errStreamNoGroupOpt     = Err("ERR Missing GROUP option for XREADGROUP")
+	errStreamTimeoutInt     = Err("ERR timeout is not an integer or out of range")
+	errStreamTimeoutNeg     = Err("ERR timeout is negative")
+	errStreamBlockedNoGroup = Err("NOGROUP the consumer group this client was blocked on no longer exists")
+	errStreamBlockedGone    = Err("UNBLOCKED the stream key no longer exists")
+	errStreamTimeoutRng     = Err("ERR timeout is out of range")
 )
 
 func errNoGroup(format string, a ...string) Reply {
@@ -354,6 +355,7 @@ func cmdXadd(e *Engine, args [][]byte) Reply {
 		return errStreamTooLarge
 	}
 	e.streamTrim(args[1], s, &a)
+	e.signalReady(string(args[1]), TypeStream)
 	return BulkStr(got.String())
 }
 
@@ -438,17 +440,78 @@ func cmdXrange(e *Engine, args [][]byte) Reply {
 
 // ---- XREAD / XREADGROUP ----
 
-// xreadBlock is where XREAD/XREADGROUP BLOCK goes when nothing can be served. The engine alone
-// has no other client that could add an entry, so it answers as the timeout does (a nil array),
-// like BLPOP on empty lists; a blocking layer (the protocol server) intercepts this case. Inside
-// MULTI or a script Redis never blocks (CLIENT_DENY_BLOCKING) and answers this same nil array.
+// xreadBlock is where XREAD/XREADGROUP BLOCK goes when nothing can be served: the client waits
+// (blocking.go) on the STREAMS keys, each with the ID an entry must be greater than (ids[i]; `$`
+// already resolved to the stream's last ID at block time, 0-0 for a missing key; duplicates keep
+// their first ID, as blockForKeys does). Inside MULTI or a script, and for the implicit client of
+// Engine.Exec, it answers at once the timeout's nil array (CLIENT_DENY_BLOCKING).
 //
-// keys are the STREAMS keys; ids[i] is the ID an entry of keys[i] must be greater than to wake the
-// client ($ already resolved to the stream's last ID; maxStreamID for XREADGROUP's ">", which wakes
-// on any new entry); timeoutMs is BLOCK's argument (0 = wait forever). Re-running the same command
-// once an entry arrives serves it (for "$", re-run with the resolved ID, as Redis 7.2 rewrites it).
-func (e *Engine) xreadBlock(keys [][]byte, ids []StreamID, timeoutMs int64) Reply {
-	return NilArray
+// Serving a ready stream key is 7.0's serveClientsBlockedOnStreamKey (blocked.c):
+//   - XREADGROUP first looks its group up again: a group destroyed meanwhile answers
+//     "-NOGROUP the consumer group this client was blocked on no longer exists"; otherwise
+//     the bound is the group's last-delivered ID now (another consumer may have moved it).
+//   - the client is served when the stream's last ID (s->last_id, which may be an entry deleted
+//     since, or set by XSETID) is past the bound: the entries after it, at most COUNT, as
+//     [[key, entries]] — possibly an empty entry list. XREADGROUP creates its consumer then
+//     and the entries enter the PEL (not with NOACK). Otherwise it keeps waiting.
+//   - XREADGROUP clients are answered "-UNBLOCKED the stream key no longer exists" when the key
+//     is deleted or replaced by another type (unblockDeletedStreamReadgroupClients); XREAD
+//     clients keep waiting.
+//
+// A stream key is signalled (signalKeyAsReady) by XADD, XGROUP DESTROY, its creation (dbAdd:
+// XGROUP CREATE MKSTREAM, RENAME, COPY…), and when a stream value goes away: DEL, expiry,
+// overwrite, RENAME of its name, FLUSHDB/FLUSHALL and SWAPDB (db.c dbGenericDelete,
+// dbOverwrite, scanDatabaseForDeletedStreams).
+func (e *Engine) xreadBlock(args [][]byte, keys [][]byte, ids []StreamID, idArg int, timeoutMs, count int64, group, consumer []byte, noack bool) Reply {
+	bound := map[string]StreamID{}
+	for i, k := range keys {
+		if _, ok := bound[string(k)]; !ok {
+			bound[string(k)] = ids[i]
+		}
+	}
+	group, consumer = bytes.Clone(group), bytes.Clone(consumer)
+	sp := blockSpec{
+		cmd: strings.ToLower(string(args[0])), kind: TypeStream, keys: keys,
+		deadline: e.blockingDeadline(timeoutMs), deny: NilArray,
+	}
+	sp.serve = func(key []byte) (Reply, bool) {
+		o := e.db.keys[string(key)]
+		if o == nil || o.Type != TypeStream {
+			return Reply{}, false
+		}
+		s := stv(o)
+		gt := bound[string(key)]
+		var g *streamCG
+		if group != nil {
+			if g = s.group(group); g == nil {
+				return errStreamBlockedNoGroup, true
+			}
+			gt = g.lastID
+		}
+		if s.lastID.cmp(gt) <= 0 {
+			return Reply{}, false
+		}
+		start := gt
+		start.incr()
+		var c *streamConsumer
+		if g != nil {
+			c = e.lookupOrCreateConsumer(key, g, consumer)
+		}
+		return Array(Array(Bulk(key), e.replyRange(key, s, start, count, g, c, noack))), true
+	}
+	if group != nil {
+		sp.gone = func(key []byte) (Reply, bool) { return errStreamBlockedGone, true }
+	}
+	// 7.2+ runs the command again when served; `$` must then mean the ID resolved now.
+	for i := range keys {
+		if string(args[idArg+i]) == "$" {
+			if sp.args == nil {
+				sp.args = copyArgv(args)
+			}
+			sp.args[idArg+i] = []byte(ids[i].String())
+		}
+	}
+	return e.blockFor(sp)
 }
 
 // XREAD [COUNT n] [BLOCK ms] STREAMS key… id… / XREADGROUP GROUP g c [COUNT n] [BLOCK ms] [NOACK] STREAMS key… id….
@@ -623,7 +686,7 @@ func cmdXread(e *Engine, args [][]byte) Reply {
 		return Reply{Kind: KindArray, Array: out}
 	}
 	if timeout != -1 {
-		return e.xreadBlock(keys, ids, timeout)
+		return e.xreadBlock(args, keys, ids, streamsArg+nstreams, timeout, count, groupName, consumerName, noack)
 	}
 	return NilArray
 }
@@ -798,6 +861,7 @@ func cmdXgroup(e *Engine, args [][]byte) Reply {
 		}
 		s.destroyGroup(args[3])
 		e.emit(StreamEvent{Key: string(key), Action: "group-destroyed", Group: cg.name})
+		e.signalReady(string(key), TypeStream) // its blocked XREADGROUP clients hear NOGROUP
 		return Int(1)
 	case eqFold(opt, "createconsumer") && len(args) == 5:
 		if e.createConsumer(key, cg, args[4]) == nil {

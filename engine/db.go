@@ -23,6 +23,7 @@ func (e *Engine) expireIfNeeded(key string) bool {
 	delete(e.db.expires, key)
 	if o != nil {
 		e.emit(KeyEvent{Key: key, Action: "expired", Type: o.Type.String()})
+		e.signalStreamGone(key, o)
 	}
 	if e.watching() {
 		e.signalModified(key)
@@ -67,8 +68,8 @@ func (e *Engine) setKey(key []byte, o *Object, keepTTL bool) {
 	old, existed := e.db.keys[k]
 	e.db.keys[k] = o
 	if existed {
-		_ = old
 		e.emit(KeyEvent{Key: k, Action: "overwritten", Type: o.Type.String()})
+		e.signalStreamGone(k, old) // dbOverwrite signals a stream replaced
 	} else {
 		e.keyBorn(k)
 		e.emit(KeyEvent{Key: k, Action: "created", Type: o.Type.String()})
@@ -92,10 +93,19 @@ func (e *Engine) Delete(key []byte) bool {
 	delete(e.db.keys, k)
 	delete(e.db.expires, k)
 	e.emit(KeyEvent{Key: k, Action: "deleted", Type: o.Type.String()})
+	e.signalStreamGone(k, o)
 	if e.watching() {
 		e.signalModified(k)
 	}
 	return true
+}
+
+// signalStreamGone: a stream value o left key (deleted, expired, overwritten, renamed away), so
+// the XREADGROUP clients blocked on it must be answered (db.c dbGenericDelete, dbOverwrite).
+func (e *Engine) signalStreamGone(key string, o *Object) {
+	if o != nil && o.Type == TypeStream {
+		e.signalReady(key, TypeStream)
+	}
 }
 
 // Expire returns key's absolute expiry (ms) or -1.

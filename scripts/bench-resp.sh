@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# Throughput of redscope's RESP server against a real redis-server, with redis-benchmark.
+# Throughput and latency of redscope's RESP server against a real redis-server, side by side, with
+# redis-benchmark.
 #
-#   scripts/bench-resp.sh            (N=200000 requests per test, P=16 pipeline, C=50 clients)
+#   scripts/bench-resp.sh     (N=200000 requests per test, P=16 pipeline, C=20 clients,
+#                              R=100000 key range, ROUNDS=5)
 #
-# Starts redis-server and two `redscope resp` servers (the 7.0 profile with jemalloc-16, and the
-# default 8.8 profile) on free loopback ports, runs the issue-2 tests (SET, GET, INCR, PFADD) and
-# the issue-3 tests (HSET, HGET, SADD, SINTERCARD of two 1000-member sets, ZINCRBY, ZRANGE top 10
-# WITHSCORES of a 1000-member zset, LPUSH) against each, and prints requests per second and the
-# ratio redscope/redis. TESTS="set get …" picks tests. Everything stops at the end.
+# Starts redis-server and `redscope resp` (the 7.0 profile with jemalloc-16; WITH88=1 adds the
+# default 8.8 profile) on free loopback ports (RPORT, SPORT, S88PORT to choose them), then plays
+# ROUNDS rounds; in each round every test runs once against each server, one after the other
+# (A B A B …), so that a burst of load on the shared machine hits both. Tests (TESTS="set get …"):
+# SET GET INCR PFADD HSET ZINCRBY SADD by default; also hget sintercard zrange lpush. Each run is
+# `redis-benchmark --csv` from FLUSHALL; it prints every run's requests per second and p50 / p99
+# latency, then per test the medians over the rounds and the median of the per-round ratios
+# redscope / redis-server. OLD_BIN=<a redscope binary> adds an older build as a third server
+# ("old"), to compare before and after in the same run. Everything stops at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 N="${N:-200000}"
 P="${P:-16}"
-C="${C:-50}"
+C="${C:-20}"
+ROUNDS="${ROUNDS:-5}"
 R="${R:-100000}"
 
 for t in redis-server redis-benchmark redis-cli go; do
@@ -51,21 +58,31 @@ wait_up() {
 
 go build -o "$tmp/redscope" ./cmd/redscope
 
-rport=$(free_port)
+rport=${RPORT:-$(free_port)}
 redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" --daemonize no \
 	--logfile "$tmp/redis.log" &
 pids+=($!)
 wait_up "$rport"
 
-s70=$(free_port)
+s70=${SPORT:-$(free_port)}
 "$tmp/redscope" resp --addr "127.0.0.1:$s70" --redis-version 7.0 --allocator jemalloc-16 >/dev/null &
 pids+=($!)
 wait_up "$s70"
 
-s88=$(free_port)
-"$tmp/redscope" resp --addr "127.0.0.1:$s88" >/dev/null &
-pids+=($!)
-wait_up "$s88"
+# OLD_BIN=/path/to/redscope adds that build (same flags) as server "old": before/after in one run.
+if [ -n "${OLD_BIN:-}" ]; then
+	sold=${OLDPORT:-$(free_port)}
+	"$OLD_BIN" resp --addr "127.0.0.1:$sold" --redis-version 7.0 --allocator jemalloc-16 >/dev/null &
+	pids+=($!)
+	wait_up "$sold"
+fi
+
+if [ "${WITH88:-0}" = 1 ]; then
+	s88=${S88PORT:-$(free_port)}
+	"$tmp/redscope" resp --addr "127.0.0.1:$s88" >/dev/null &
+	pids+=($!)
+	wait_up "$s88"
+fi
 
 # prep PORT TEST fills the keys a test reads (after FLUSHALL).
 prep() {
@@ -99,28 +116,49 @@ targs() {
 	esac
 }
 
-# rps PORT TEST prints the requests per second of one redis-benchmark run.
-rps() {
+# run PORT TEST prints "rps p50 p99" (ms) of one redis-benchmark run.
+run() {
 	local port=$1 n=$N
 	redis-cli -p "$port" flushall >/dev/null
 	prep "$port" "$2"
 	# SINTERCARD walks 1000 members a call: fewer requests keep the run short.
 	[ "$2" = sintercard ] && n=$((N / 10))
 	# shellcheck disable=SC2046
-	redis-benchmark -p "$port" -P "$P" -c "$C" -n "$n" -q $(targs "$2") 2>/dev/null | tr '\r' '\n' |
-		grep -Eo '[0-9.]+ requests per second' | tail -1 | awk '{print $1}'
+	redis-benchmark -p "$port" -P "$P" -c "$C" -n "$n" --csv $(targs "$2") 2>/dev/null |
+		awk -F, 'NR == 2 { gsub(/"/, ""); print $2, $5, $7 }'
 }
 
-ratio() { awk -v x="$1" -v y="$2" 'BEGIN{ if (y > 0) printf "%.2f", x/y; else printf "-" }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-TESTS="${TESTS:-set get incr pfadd hset hget sadd sintercard zincrby zrange lpush}"
-printf 'redis-benchmark -P %s -c %s -n %s -r %s (%s cores, redis-server %s); load before: %s\n\n' "$P" "$C" "$N" "$R" \
-	"$(nproc)" "$(redis-server --version | awk '{print $3}' | sed 's/v=//')" "$(uptime | sed 's/.*load average: //')"
-printf '%-10s %14s %16s %7s %16s %7s\n' test redis-server "redscope 7.0/j16" ratio "redscope 8.8" ratio
-for t in $TESTS; do
-	a=$(rps "$rport" "$t")
-	b=$(rps "$s70" "$t")
-	c=$(rps "$s88" "$t")
-	printf '%-10s %14s %16s %7s %16s %7s\n' "$t" "$a" "$b" "$(ratio "$b" "$a")" "$c" "$(ratio "$c" "$a")"
+TESTS="${TESTS:-set get incr pfadd hset zincrby sadd}"
+servers="redis:$rport scope70:$s70"
+[ -n "${OLD_BIN:-}" ] && servers="$servers old:$sold"
+[ "${WITH88:-0}" = 1 ] && servers="$servers scope88:$s88"
+printf 'redis-benchmark -P %s -c %s -n %s -r %s, %s rounds (%s cores, redis-server %s); load before: %s\n\n' "$P" "$C" "$N" "$R" \
+	"$ROUNDS" "$(nproc)" "$(redis-server --version | awk '{print $3}' | sed 's/v=//')" "$(uptime | sed 's/.*load average: //')"
+printf '%-6s %-10s %-8s %12s %9s %9s\n' round test server rps p50_ms p99_ms
+for round in $(seq "$ROUNDS"); do
+	for t in $TESTS; do
+		for sv in $servers; do
+			name=${sv%%:*}
+			port=${sv##*:}
+			read -r rps p50 p99 < <(run "$port" "$t")
+			printf '%-6s %-10s %-8s %12s %9s %9s\n' "$round" "$t" "$name" "$rps" "$p50" "$p99"
+			echo "$round $t $name $rps $p50 $p99" >>"$tmp/results"
+		done
+	done
 done
-printf '\nload after: %s\n' "$(uptime | sed 's/.*load average: //')"
+printf '\nload after: %s\n\nmedians over %s rounds (ratio: median of the per-round ratios to redis-server)\n' \
+	"$(uptime | sed 's/.*load average: //')" "$ROUNDS"
+printf '%-10s %-8s %12s %9s %9s %7s\n' test server rps p50_ms p99_ms ratio
+for t in $TESTS; do
+	for sv in $servers; do
+		name=${sv%%:*}
+		rps=$(awk -v t="$t" -v s="$name" '$2 == t && $3 == s { print $4 }' "$tmp/results" | median)
+		p50=$(awk -v t="$t" -v s="$name" '$2 == t && $3 == s { print $5 }' "$tmp/results" | median)
+		p99=$(awk -v t="$t" -v s="$name" '$2 == t && $3 == s { print $6 }' "$tmp/results" | median)
+		ratio=$(awk -v t="$t" -v s="$name" '$2 == t && $3 == "redis" { r[$1] = $4 } $2 == t && $3 == s { x[$1] = $4 }
+			END { for (k in x) if (r[k] > 0) print x[k] / r[k] }' "$tmp/results" | median)
+		printf '%-10s %-8s %12.0f %9s %9s %7.2f\n' "$t" "$name" "$rps" "$p50" "$p99" "$ratio"
+	done
+done

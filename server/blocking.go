@@ -1,10 +1,10 @@
 package server
 
-// A connection whose command blocked (BLPOP q 0 with q missing) leaves redcon's loop: redcon
-// would neither read from it while its handler waits nor notice the client hang up. From then on
+// A connection whose command blocked (BLPOP q 0 with q missing) leaves the connection loop
+// (loop.go), which would neither read from it while it waits nor notice the client hang up. From then on
 // two goroutines serve it, for the rest of its life:
 //
-//   - the reader reads commands (redcon's parser, DetachedConn.ReadCommand), copies them and
+//   - the reader reads commands (loop.go's parser, netConn.ReadCommand), copies them and
 //     hands them over a channel of 128; it ends when the connection does.
 //   - serveDetached waits, without the engine lock, for whichever comes first: the blocked
 //     command's reply (c.wake, sent by the engine while another connection's command runs), its
@@ -19,11 +19,9 @@ package server
 import (
 	"strings"
 	"time"
-
-	"github.com/tidwall/redcon"
 )
 
-func (s *Server) serveDetached(c *client, dc redcon.DetachedConn) {
+func (s *Server) serveDetached(c *client, dc detachedConn) {
 	cmds := make(chan [][]byte, 128)
 	readerDone := make(chan struct{})
 	stop := make(chan struct{})
@@ -45,7 +43,7 @@ func (s *Server) serveDetached(c *client, dc redcon.DetachedConn) {
 			cmd, err := dc.ReadCommand()
 			if err != nil {
 				if strings.HasPrefix(err.Error(), "Protocol error") {
-					protoErr = err // answered like redcon's own loop does, then closed
+					protoErr = err // answered like the connection loop does, then closed
 				}
 				return
 			}

@@ -23,17 +23,18 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tidwall/redcon"
-
 	"redscope/engine"
 )
 
 // monitors holds, per server, the ScriptMonitor of the engine last seen under the lock.
 var monitors sync.Map // *Server → *engine.ScriptMonitor
 
+// rawWriter takes a reply's bytes (the connection's output buffer).
+type rawWriter interface{ WriteRaw([]byte) }
+
 // scriptBusy answers args itself when a script holds the engine past busy-reply-threshold; it
 // reports whether it did. Called by handle before the engine lock is taken.
-func (s *Server) scriptBusy(conn redcon.Conn, args [][]byte) bool {
+func (s *Server) scriptBusy(conn rawWriter, args [][]byte) bool {
 	if len(args) == 0 {
 		return false
 	}

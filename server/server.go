@@ -7,7 +7,7 @@
 // other command goes to Engine.Exec and its reply is written with Reply.AppendRESP2.
 //
 // Blocking commands (BLPOP … BZMPOP) really wait: when the engine parks a connection's client
-// (Result.Blocked), the connection leaves redcon's loop (blocking.go) and waits, without holding
+// (Result.Blocked), the connection leaves its loop (loop.go, blocking.go) and waits, without holding
 // the lock, for its reply — served by another connection's push, timed out, or CLIENT UNBLOCK —
 // while a reader goroutine keeps reading what the client sends (to run after the reply, as Redis
 // keeps a blocked client's query buffer) and notices when it hangs up.
@@ -19,8 +19,6 @@ import (
 	"net"
 	"sync"
 	"time"
-
-	"github.com/tidwall/redcon"
 
 	"redscope/engine"
 )
@@ -39,16 +37,16 @@ type Server struct {
 	totalConns    int64
 	totalCommands int64
 
-	rs       *redcon.Server
 	ln       net.Listener
 	closed   bool
-	detached map[*client]redcon.DetachedConn // connections that left redcon's loop (blocking.go)
+	conns    map[*netConn]struct{}    // connections in serveConn's loop
+	detached map[*client]detachedConn // connections waiting in a blocking command (blocking.go)
 }
 
 // client is one connection's state.
 type client struct {
 	id      int64
-	conn    redcon.Conn
+	conn    *netConn
 	addr    string
 	laddr   string
 	name    string
@@ -102,7 +100,7 @@ func (s *Server) ListenAndServe(addr string) error {
 	return s.Serve(ln)
 }
 
-// Serve serves connections from ln until Close.
+// Serve serves connections from ln until Close (loop.go).
 func (s *Server) Serve(ln net.Listener) error {
 	s.mu.Lock()
 	if s.closed {
@@ -114,10 +112,36 @@ func (s *Server) Serve(ln net.Listener) error {
 		s.port = ta.Port
 	}
 	s.ln = ln
-	s.rs = redcon.NewServerNetwork(ln.Addr().Network(), ln.Addr().String(), s.handle, s.accept, s.closedConn)
-	rs := s.rs
 	s.mu.Unlock()
-	return rs.Serve(ln)
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			s.mu.Lock()
+			closed := s.closed
+			s.mu.Unlock()
+			if closed || errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return err
+		}
+		cn := newNetConn(nc)
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			nc.Close()
+			continue
+		}
+		if s.conns == nil {
+			s.conns = map[*netConn]struct{}{}
+		}
+		s.conns[cn] = struct{}{}
+		s.mu.Unlock()
+		go s.serveConn(cn)
+	}
 }
 
 // Addr is the listening address (nil before Serve).
@@ -133,46 +157,33 @@ func (s *Server) Addr() net.Addr {
 // Close stops listening and closes every connection.
 func (s *Server) Close() error {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.closed = true
-	rs := s.rs
+	for cn := range s.conns {
+		cn.nc.Close() // its loop ends and forgets the client
+	}
 	for _, dc := range s.detached {
 		// Only the socket: its reader fails and serveDetached, which owns the connection's
-		// buffers, ends it (redcon's Close flushes them, which is not safe from here).
+		// buffers, ends it.
 		dc.NetConn().Close()
 	}
-	s.mu.Unlock()
-	if rs != nil {
-		return rs.Close()
+	if s.ln != nil {
+		return s.ln.Close()
 	}
 	return nil
 }
 
-func (s *Server) accept(conn redcon.Conn) bool {
-	c := &client{conn: conn, addr: conn.RemoteAddr(), created: time.Now(), wake: make(chan engine.Result, 1)}
-	if nc := conn.NetConn(); nc != nil {
-		c.laddr = nc.LocalAddr().String()
-	}
+// accept registers a new connection's client.
+func (s *Server) accept(cn *netConn) *client {
+	c := &client{conn: cn, addr: cn.addr, created: time.Now(), wake: make(chan engine.Result, 1)}
+	c.laddr = cn.nc.LocalAddr().String()
 	s.mu.Lock()
 	s.nextID++
 	c.id = s.nextID
 	s.clients[c.id] = c
 	s.totalConns++
 	s.mu.Unlock()
-	conn.SetContext(c)
-	return true
-}
-
-func (s *Server) closedConn(conn redcon.Conn, err error) {
-	c, ok := conn.Context().(*client)
-	if !ok {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c.detached {
-		return // the connection lives on in serveDetached
-	}
-	s.dropClient(c)
+	return c
 }
 
 // dropClient forgets a closed connection: its watched keys and its place among the blocked
@@ -185,49 +196,10 @@ func (s *Server) dropClient(c *client) {
 	c.tx = nil
 }
 
-// handle runs cmd and every other command already read from the same pipeline under one
-// acquisition of the engine lock, then hands the replies to redcon, which flushes them. A
-// command that blocks takes the connection out of redcon's loop (serveDetached).
-func (s *Server) handle(conn redcon.Conn, cmd redcon.Command) {
-	c, ok := conn.Context().(*client)
-	if !ok {
-		return
-	}
-	if s.scriptBusy(conn, cmd.Args) { // script_busy.go: BUSY and SCRIPT KILL while a script runs
-		return
-	}
-	rest := conn.ReadPipeline()
-	c.out = c.out[:0]
-	s.runAll(c, cmd.Args, rest)
-	conn.WriteRaw(c.out)
-	if cap(c.out) > 1<<20 {
-		c.out = nil
-	}
-	if c.quit {
-		conn.Close()
-		return
-	}
-	if c.parked {
-		s.mu.Lock()
-		c.detached = true
-		dc := conn.Detach()
-		if s.detached == nil {
-			s.detached = map[*client]redcon.DetachedConn{}
-		}
-		s.detached[c] = dc
-		closed := s.closed
-		s.mu.Unlock()
-		if closed {
-			dc.NetConn().Close()
-		}
-		go s.serveDetached(c, dc)
-	}
-}
-
 // runAll runs a pipeline under the engine lock. A panic outside Engine.Exec (which recovers its
 // own) answers an error and closes the connection instead of killing the server. When a command
-// blocks, the commands after it are kept (copied: redcon reuses its buffers) in c.pending.
-func (s *Server) runAll(c *client, first [][]byte, rest []redcon.Command) {
+// blocks, the commands after it are kept in c.pending.
+func (s *Server) runAll(c *client, first [][]byte, rest [][][]byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer s.recoverRun(c)
@@ -235,12 +207,10 @@ func (s *Server) runAll(c *client, first [][]byte, rest []redcon.Command) {
 	s.run(c, first, now)
 	for i := 0; i < len(rest) && !c.quit; i++ {
 		if c.parked {
-			for _, r := range rest[i:] {
-				c.pending = append(c.pending, copyArgs(r.Args))
-			}
+			c.pending = append(c.pending, rest[i:]...) // (memory of their own: loop.go)
 			return
 		}
-		s.run(c, rest[i].Args, now)
+		s.run(c, rest[i], now)
 	}
 }
 

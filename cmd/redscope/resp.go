@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"syscall"
@@ -26,6 +27,7 @@ func cmdResp(args []string, stdout, stderr io.Writer) error {
 	nCluster := fs.Int("cluster", 0, "serve a Redis Cluster of this many masters (1-16) on the port of --addr and the next ones")
 	nEmpty := fs.Int("cluster-empty", 0, "with --cluster: this many more nodes with no slots, to add with redis-cli --cluster add-node")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file until the server stops")
+	gogc := fs.Int("gogc", 400, "the Go collector's GOGC for the server (the GOGC environment variable wins when set)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -56,6 +58,12 @@ func cmdResp(args []string, stdout, stderr io.Writer) error {
 			pprof.StopCPUProfile()
 			f.Close()
 		}()
+	}
+	// Every command allocates its parsed arguments and reply (redcon, engine.Reply) and a server
+	// keeps a large live keyspace; collecting when the heap has grown 4× instead of 2× (GOGC 100)
+	// spends a quarter of the collector's time for the same work (BENCHMARKS.md, RESP server).
+	if os.Getenv("GOGC") == "" && *gogc != 0 {
+		debug.SetGCPercent(*gogc)
 	}
 	e := engine.New(engine.Options{Version: v, Allocator: a, Seed: *seed, Clock: engine.WallClock{}})
 	srv := server.New(e)

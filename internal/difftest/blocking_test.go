@@ -68,10 +68,7 @@ func bfield(from, conn int, name, want string) bstep {
 
 const bconns = 4
 
-var blockingScenarios = []struct {
-	name  string
-	steps []bstep
-}{
+var blockingScenarios = []bscenario{
 	{"one push serves one client, first blocked first", []bstep{
 		bsend(0, "BLPOP q 0", 1), bsend(1, "BRPOP q 0", 2), bsend(2, "BLPOP q 0", 3),
 		bat(3, "RPUSH q a b", "(integer) 2"),
@@ -347,14 +344,29 @@ func (s *bside) clientField(t *testing.T, from, conn int, name string) string {
 	return name + "=?"
 }
 
+// bscenario is one multi-connection scenario.
+type bscenario = struct {
+	name  string
+	steps []bstep
+}
+
 // TestBlockingScenarios plays blockingScenarios on redis-server 7.0.15 and on redscope.
 func TestBlockingScenarios(t *testing.T) {
+	compared := playBlockingScenarios(t, blockingScenarios)
+	if path := os.Getenv("REDSCOPE_BLOCKING_REPORT"); path != "" {
+		os.WriteFile(path, []byte(fmt.Sprintf("%d %d\n", len(blockingScenarios), compared)), 0o644)
+	}
+}
+
+// playBlockingScenarios plays scenarios on both servers and returns how many replies, INFO and
+// CLIENT LIST fields it compared.
+func playBlockingScenarios(t *testing.T, scenarios []bscenario) int {
 	addr := realRedis(t)
 	checkRealVersion(t, addr)
 	srv, scopeAddr := scopeServer(t)
 	rs := newResetter(t, addr)
 	var compared int
-	for _, sc := range blockingScenarios {
+	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			rs.reset(t)
 			srv.SetEngine(newEngine70())
@@ -457,10 +469,8 @@ func TestBlockingScenarios(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d scenarios, %d replies and CLIENT LIST fields compared", len(blockingScenarios), compared)
-	if path := os.Getenv("REDSCOPE_BLOCKING_REPORT"); path != "" {
-		os.WriteFile(path, []byte(fmt.Sprintf("%d %d\n", len(blockingScenarios), compared)), 0o644)
-	}
+	t.Logf("%d scenarios, %d replies and CLIENT LIST fields compared", len(scenarios), compared)
+	return compared
 }
 
 // TestGoRedisBLPop: a go-redis worker waits in BLPop while a producer (another client) pushes

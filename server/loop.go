@@ -1,0 +1,389 @@
+package server
+
+// The connection loop: one goroutine per connection reads what the client sent, parses every
+// complete command in it, runs them under one acquisition of the engine lock (a pipeline of 16
+// SETs from redis-benchmark -P 16 is one read, one lock, one write), and writes the replies.
+//
+// Parsing is Redis's (networking.c processMultibulkBuffer and processInlineBuffer: multibulk
+// `*3\r\n$3\r\nSET\r\n…`, where `*0` is skipped and the two bytes after an argument are not
+// checked, and inline `PING hello\r\n` split like sdssplitargs; the "Protocol error: …" texts).
+// It replaces redcon's loop, whose parser differs on those three points and which made two
+// allocations per command; here a pipeline costs three: the bytes of its complete commands are
+// copied once into a fresh block, every argument is a slice of it, the arguments of all the
+// commands share one [][]byte, and the commands one [][][]byte.
+// Nothing is reused after the commands ran, so whatever the engine keeps of an argument (a MULTI
+// queue, a blocked command's keys) stays valid. Under redis-benchmark this halves the bytes
+// allocated per SET (BENCHMARKS.md, RESP server; server/bench_test.go).
+//
+// A command that blocks hands the connection to serveDetached (blocking.go), which reads the next
+// commands with ReadCommand from the same buffer.
+
+import (
+	"errors"
+	"net"
+
+	"github.com/tidwall/redcon"
+
+	"redscope/engine"
+)
+
+type protoError string
+
+func (e protoError) Error() string { return "Protocol error: " + string(e) }
+
+const (
+	errUnbalancedQuotes  = protoError("unbalanced quotes in request")
+	errInvalidBulkLength = protoError("invalid bulk length")
+	errInvalidMultiBulk  = protoError("invalid multibulk length")
+)
+
+// netConn is one client connection: the socket, its unparsed input and pending output.
+type netConn struct {
+	nc   net.Conn
+	addr string
+	buf  []byte // buf[r:w] is read and not yet parsed
+	r, w int
+	out  []byte // written by Flush (the detached path)
+	// parseAll's scratch: offsets only, never handed out
+	spans  [][2]int
+	counts []int
+}
+
+func newNetConn(nc net.Conn) *netConn {
+	return &netConn{nc: nc, addr: nc.RemoteAddr().String(), buf: make([]byte, 16<<10)}
+}
+
+// fill reads more input, compacting or growing the buffer first.
+func (cn *netConn) fill() error {
+	if cn.r > 0 {
+		n := copy(cn.buf, cn.buf[cn.r:cn.w])
+		cn.r, cn.w = 0, n
+	}
+	if cn.w == len(cn.buf) {
+		nb := make([]byte, 2*len(cn.buf))
+		copy(nb, cn.buf[:cn.w])
+		cn.buf = nb
+	}
+	n, err := cn.nc.Read(cn.buf[cn.w:])
+	cn.w += n
+	if n > 0 {
+		return nil
+	}
+	return err
+}
+
+// readBatch returns every complete command of the input (at least one), reading as needed.
+func (cn *netConn) readBatch() ([][][]byte, error) {
+	for {
+		cmds, err := cn.parseAll()
+		if err != nil || len(cmds) > 0 {
+			return cmds, err
+		}
+		if err := cn.fill(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// parseAll parses the complete commands in buf[r:w] into memory of their own.
+func (cn *netConn) parseAll() ([][][]byte, error) {
+	spans := cn.spans[:0]   // argument offsets, relative to start
+	counts := cn.counts[:0] // arguments per command (-1: inline, copied apart)
+	var inline [][][]byte
+	defer func() { cn.spans, cn.counts = spans[:0], counts[:0] }() // scratch, reused
+	start := cn.r
+	p := cn.r
+	var perr error
+	for p < cn.w {
+		b := cn.buf[p:cn.w]
+		if b[0] != '*' {
+			args, n, err := parseInline(b)
+			if err != nil {
+				perr = err
+				break
+			}
+			if n == 0 {
+				break
+			}
+			p += n
+			if len(args) > 0 {
+				inline = append(inline, args)
+				counts = append(counts, -1)
+			}
+			continue
+		}
+		before := len(spans)
+		var n int
+		var err error
+		spans, n, err = parseMultibulk(b, p-start, spans)
+		if err != nil {
+			perr = err
+			break
+		}
+		if n == 0 {
+			spans = spans[:before]
+			break
+		}
+		p += n
+		if len(spans) > before {
+			counts = append(counts, len(spans)-before)
+		}
+	}
+	if len(counts) == 0 {
+		return nil, perr
+	}
+	block := append([]byte(nil), cn.buf[start:p]...)
+	cn.r = p
+	if cn.r == cn.w {
+		cn.r, cn.w = 0, 0
+	}
+	all := make([][]byte, len(spans))
+	for i, sp := range spans {
+		all[i] = block[sp[0]:sp[1]:sp[1]]
+	}
+	cmds := make([][][]byte, len(counts))
+	for i, k := range counts {
+		if k < 0 {
+			cmds[i], inline = inline[0], inline[1:]
+			continue
+		}
+		cmds[i], all = all[:k:k], all[k:]
+	}
+	// A protocol error after complete commands: they run first, the error comes next time.
+	return cmds, nil
+}
+
+// parseMultibulk parses one `*n` command at the start of b, appending its arguments' offsets
+// (plus base) to spans; n is 0 when the command is not complete yet.
+func parseMultibulk(b []byte, base int, spans [][2]int) (_ [][2]int, n int, err error) {
+	i := indexLF(b, 1)
+	if i < 0 {
+		return spans, 0, nil
+	}
+	if b[i-1] != '\r' {
+		return spans, 0, errInvalidMultiBulk
+	}
+	count, ok := parseInt(b[1 : i-1])
+	if !ok {
+		return spans, 0, errInvalidMultiBulk
+	}
+	i++
+	if count <= 0 {
+		return spans, i, nil // *0 and *-1 are skipped (processMultibulkBuffer)
+	}
+	for j := 0; j < count; j++ {
+		if i >= len(b) {
+			return spans, 0, nil
+		}
+		if b[i] != '$' {
+			return spans, 0, protoError("expected '$', got '" + string(b[i]) + "'")
+		}
+		e := indexLF(b, i+1)
+		if e < 0 {
+			return spans, 0, nil
+		}
+		if b[e-1] != '\r' {
+			return spans, 0, errInvalidBulkLength
+		}
+		size, ok := parseInt(b[i+1 : e-1])
+		if !ok || size < 0 {
+			return spans, 0, errInvalidBulkLength
+		}
+		if e+size+2 >= len(b) {
+			return spans, 0, nil
+		}
+		// the two bytes after the argument are skipped unread, as Redis does
+		spans = append(spans, [2]int{base + e + 1, base + e + 1 + size})
+		i = e + size + 3
+	}
+	return spans, i, nil
+}
+
+func indexLF(b []byte, from int) int {
+	for i := from; i < len(b); i++ {
+		if b[i] == '\n' {
+			return i
+		}
+	}
+	return -1
+}
+
+// parseInt is string2ll (util.c) for a length: an optional '-', then "0" or digits without a
+// leading zero, no '+', no spaces; at most 18 digits (lengths never need more).
+func parseInt(b []byte) (int, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 || (b[0] == '0' && len(b) > 1) {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// parseInline splits one inline command line as processInlineBuffer does (sdssplitargs, the
+// quoting redis-cli uses too: engine.SplitArgs); n is 0 while no line is complete.
+func parseInline(b []byte) (args [][]byte, n int, err error) {
+	i := indexLF(b, 0)
+	if i < 0 {
+		return nil, 0, nil
+	}
+	line := b[:i]
+	if i > 0 && b[i-1] == '\r' {
+		line = b[:i-1]
+	}
+	args, err = engine.SplitArgs(string(line))
+	if err != nil {
+		return nil, 0, errUnbalancedQuotes
+	}
+	return args, i + 1, nil
+}
+
+// The detached side (blocking.go): one command at a time, writes buffered until Flush.
+
+func (cn *netConn) ReadCommand() (redcon.Command, error) {
+	for {
+		cmds, err := cn.parseOne()
+		if err != nil || cmds != nil {
+			return redcon.Command{Args: cmds}, err
+		}
+		if err := cn.fill(); err != nil {
+			return redcon.Command{}, err
+		}
+	}
+}
+
+// parseOne parses the first complete command only (the rest stays for the next call).
+func (cn *netConn) parseOne() ([][]byte, error) {
+	for cn.r < cn.w {
+		b := cn.buf[cn.r:cn.w]
+		if b[0] != '*' {
+			args, n, err := parseInline(b)
+			if err != nil || n == 0 {
+				return nil, err
+			}
+			cn.r += n
+			if len(args) > 0 {
+				return args, nil
+			}
+			continue
+		}
+		spans, n, err := parseMultibulk(b, 0, nil)
+		if err != nil || n == 0 {
+			return nil, err
+		}
+		if len(spans) == 0 {
+			cn.r += n
+			continue
+		}
+		args := make([][]byte, len(spans))
+		for i, sp := range spans {
+			args[i] = b[sp[0]:sp[1]:sp[1]] // copied by the caller (copyArgs)
+		}
+		cn.r += n
+		return args, nil
+	}
+	return nil, nil
+}
+
+func (cn *netConn) WriteRaw(b []byte) { cn.out = append(cn.out, b...) }
+func (cn *netConn) WriteError(msg string) {
+	cn.out = append(append(append(cn.out, '-'), msg...), '\r', '\n')
+}
+func (cn *netConn) RemoteAddr() string { return cn.addr }
+func (cn *netConn) NetConn() net.Conn  { return cn.nc }
+func (cn *netConn) Close() error       { cn.Flush(); return cn.nc.Close() }
+func (cn *netConn) Flush() error {
+	if len(cn.out) == 0 {
+		return nil
+	}
+	_, err := cn.nc.Write(cn.out)
+	cn.out = cn.out[:0]
+	return err
+}
+
+// detachedConn is what serveDetached needs of a connection.
+type detachedConn interface {
+	ReadCommand() (redcon.Command, error)
+	WriteRaw([]byte)
+	WriteError(string)
+	Flush() error
+	Close() error
+	NetConn() net.Conn
+}
+
+// outBuf appends replies to a client's output buffer.
+type outBuf client
+
+func (o *outBuf) WriteRaw(b []byte) { o.out = append(o.out, b...) }
+
+// serveConn is one connection's loop.
+func (s *Server) serveConn(cn *netConn) {
+	c := s.accept(cn)
+	detached := false
+	defer func() {
+		if detached {
+			return // serveDetached owns the connection now
+		}
+		cn.nc.Close()
+		s.mu.Lock()
+		delete(s.conns, cn)
+		s.dropClient(c)
+		s.mu.Unlock()
+	}()
+	for {
+		cmds, err := cn.readBatch()
+		c.out = c.out[:0]
+		// script_busy.go: while a script holds the engine past busy-reply-threshold, each command
+		// is answered (BUSY, SCRIPT KILL, FUNCTION STATS) without waiting for the lock.
+		for len(cmds) > 0 && s.scriptBusy((*outBuf)(c), cmds[0]) {
+			cmds = cmds[1:]
+		}
+		if len(cmds) > 0 {
+			s.runAll(c, cmds[0], cmds[1:])
+		}
+		var pe protoError
+		if len(cmds) == 0 && errors.As(err, &pe) {
+			c.out = append(append(append(c.out, "-ERR "...), pe.Error()...), '\r', '\n')
+			cn.nc.Write(c.out)
+			return
+		}
+		if len(c.out) > 0 {
+			if _, werr := cn.nc.Write(c.out); werr != nil {
+				return
+			}
+		}
+		if cap(c.out) > 1<<20 {
+			c.out = nil
+		}
+		if err != nil || c.quit {
+			return
+		}
+		if c.parked {
+			s.mu.Lock()
+			c.detached, detached = true, true
+			delete(s.conns, cn)
+			if s.detached == nil {
+				s.detached = map[*client]detachedConn{}
+			}
+			s.detached[c] = cn
+			closed := s.closed
+			s.mu.Unlock()
+			if closed {
+				cn.nc.Close()
+			}
+			s.serveDetached(c, cn)
+			return
+		}
+	}
+}
