@@ -83,7 +83,7 @@ func (e *Engine) lfuPolicy() bool {
 }
 
 func cmdObject(e *Engine, args [][]byte) Reply {
-	o := e.Lookup(args[2])
+	o := e.debugLookup(args[2]) // LOOKUP_NOTOUCH
 	if o == nil {
 		return NilReply
 	}
@@ -99,12 +99,12 @@ func cmdObject(e *Engine, args [][]byte) Reply {
 		if e.lfuPolicy() {
 			return Err("ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.")
 		}
-		return Int(0)
+		return Int(e.idleMs(o) / 1000)
 	default: // freq
 		if !e.lfuPolicy() {
 			return Err("ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.")
 		}
-		return Int(5) // LFU_INIT_VAL: accesses are not tracked by the engine
+		return Int(int64(e.lfuDecay(o)))
 	}
 }
 

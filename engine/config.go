@@ -56,6 +56,7 @@ var configParams = []*ConfigParam{
 	// Commonly requested, no effect on the engine.
 	{Name: "save", Kind: "save", Default: ""},
 	{Name: "appendonly", Kind: "bool", Default: "no"},
+	{Name: "rdbcompression", Kind: "bool", Default: "yes"},
 	{Name: "appendfsync", Kind: "enum", Default: "everysec", Enum: []string{"everysec", "always", "no"}},
 	{Name: "databases", Kind: "int", Default: "16", Min: 1, Max: 1<<31 - 1, Immutable: true},
 	{Name: "maxclients", Kind: "int", Default: "10000", Min: 1, Max: 1<<32 - 1, Unsigned: true},

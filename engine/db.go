@@ -36,7 +36,9 @@ func (e *Engine) Lookup(key []byte) *Object {
 	if e.expireIfNeeded(k) {
 		return nil
 	}
-	return e.db.keys[k]
+	o := e.db.keys[k]
+	e.touchObject(o) // access time / LFU counter (cmd_debug.go)
+	return o
 }
 
 // lookupType returns the value if it has type t; wrongType is set when it exists with another type.
@@ -52,6 +54,7 @@ func (e *Engine) lookupType(key []byte, t ObjType) (o *Object, wrongType bool) {
 // clients blocked on it (blocking.go).
 func (e *Engine) add(key []byte, o *Object) {
 	e.db.keys[string(key)] = o
+	o.atime = e.NowMs()
 	e.emit(KeyEvent{Key: string(key), Action: "created", Type: o.Type.String()})
 	if e.watching() {
 		e.signalModified(string(key))
@@ -65,6 +68,7 @@ func (e *Engine) setKey(key []byte, o *Object, keepTTL bool) {
 	k := string(key)
 	old, existed := e.db.keys[k]
 	e.db.keys[k] = o
+	o.atime = e.NowMs()
 	if existed {
 		_ = old
 		e.emit(KeyEvent{Key: k, Action: "overwritten", Type: o.Type.String()})

@@ -78,6 +78,7 @@ type Engine struct {
 	running     []byte   // name of the command Exec runs (a blocking command called by another may not block)
 	execDepth   int      // exec nesting (a command run from inside another may not block)
 	inMultiExec bool
+	dbg         debugState // DEBUG switches (cmd_debug.go)
 	// Work counts the elementary steps (bytes scanned/moved, registers touched…) commands did;
 	// labs report it instead of wall time.
 	Work Work
