@@ -378,7 +378,11 @@ func (d digest) String() string { return fmt.Sprintf("%x", d[:]) }
 // objectDigest is xorObjectDigest.
 func (e *Engine) objectDigest(d *digest, key string, o *Object) {
 	var aux [4]byte
-	binary.BigEndian.PutUint32(aux[:], uint32(o.Type))
+	t := uint32(o.Type) // OBJ_STRING 0 … OBJ_HASH 4; OBJ_STREAM is 6 (5 is OBJ_MODULE)
+	if o.Type == TypeStream {
+		t = 6
+	}
+	binary.BigEndian.PutUint32(aux[:], t)
 	d.mix(aux[:])
 	var buf [24]byte
 	switch o.Type {
