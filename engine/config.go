@@ -57,6 +57,7 @@ var configParams = []*ConfigParam{
 	{Name: "save", Kind: "save", Default: ""},
 	{Name: "appendonly", Kind: "bool", Default: "no"},
 	{Name: "rdbcompression", Kind: "bool", Default: "yes"},
+	{Name: "sanitize-dump-payload", Kind: "enum", Default: "no", Enum: []string{"no", "yes", "clients"}},
 	{Name: "appendfsync", Kind: "enum", Default: "everysec", Enum: []string{"everysec", "always", "no"}},
 	{Name: "databases", Kind: "int", Default: "16", Min: 1, Max: 1<<31 - 1, Immutable: true},
 	{Name: "maxclients", Kind: "int", Default: "10000", Min: 1, Max: 1<<32 - 1, Unsigned: true},
