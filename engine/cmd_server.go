@@ -194,7 +194,7 @@ func cmdConfigGet(e *Engine, args [][]byte) Reply {
 			continue
 		}
 		for _, p := range configParams {
-			if !e.ver.Has(p.Since) {
+			if !e.ver.Has(p.Since) || p.Hidden {
 				continue
 			}
 			for _, n := range append([]string{p.Name}, p.Aliases...) {
@@ -245,6 +245,10 @@ func cmdConfigSet(e *Engine, args [][]byte) Reply {
 			errArg, errText, bad = name, "can't set immutable config", true
 			continue
 		}
+		if p.Protected { // enable-protected-configs is no (and immutable)
+			errArg, errText, bad = name, "can't set protected config", true
+			continue
+		}
 		for _, it := range items {
 			if it.p == p && it.alias == alias {
 				errArg, errText, bad = name, "duplicate parameter", true
@@ -271,7 +275,16 @@ func cmdConfigSet(e *Engine, args [][]byte) Reply {
 			for i := len(old) - 1; i >= 0; i-- {
 				e.cfg.set(old[i].p, old[i].printed, old[i].n)
 			}
-			return Err(cleanErr("ERR CONFIG SET failed (possibly related to argument '" + it.name + "') - " + msg))
+			// The error names the table entry (its name, or the alias entry's), not the
+			// argument as typed.
+			name := it.p.Name
+			if it.alias {
+				name = strings.ToLower(it.name)
+			}
+			if msg == errNoDetail {
+				return Err(cleanErr("ERR CONFIG SET failed (possibly related to argument '" + name + "')"))
+			}
+			return Err(cleanErr("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + msg))
 		}
 		old = append(old, saved{it.p, e.cfg.vals[it.p.Name], e.cfg.ints[it.p.Name]})
 		e.cfg.set(it.p, printed, n)
