@@ -356,6 +356,11 @@ func (c *Config) parseValue(p *ConfigParam, val string) (printed string, n int64
 	case "bool":
 		switch strings.ToLower(val) {
 		case "yes":
+			if p.Name == "activedefrag" {
+				// isValidActiveDefrag: the reference build (Debian's, system jemalloc) has no
+				// defragmentation support.
+				return "", 0, "Active defragmentation cannot be enabled: it requires a Redis server compiled with a modified Jemalloc like the one shipped by default with the Redis source distribution"
+			}
 			return "yes", 0, ""
 		case "no":
 			return "no", 0, ""
@@ -391,7 +396,7 @@ func (c *Config) parseValue(p *ConfigParam, val string) (printed string, n int64
 	case "oom-values":
 		f := splitSpaces(val)
 		if len(f) != 3 {
-			return "", 0, errNoDetail
+			return "", 0, "wrong number of arguments"
 		}
 		for i, x := range f {
 			v, ok := strtoll(x)
@@ -414,7 +419,7 @@ func (c *Config) parseValue(p *ConfigParam, val string) (printed string, n int64
 	case "bind":
 		f := splitSpaces(val)
 		if len(f) > 16 {
-			return "", 0, errNoDetail
+			return "", 0, "Too many bind addresses specified."
 		}
 		return strings.Join(f, " "), 0, ""
 	case "percentiles":
@@ -422,8 +427,11 @@ func (c *Config) parseValue(p *ConfigParam, val string) (printed string, n int64
 		out := make([]string, len(f))
 		for i, x := range f {
 			d, err := strconv.ParseFloat(x, 64)
-			if err != nil || x == "" || strings.ContainsAny(x, " \t") || d > 100 || d < 0 || d != d {
-				return "", 0, errNoDetail
+			if err != nil || x == "" || strings.ContainsAny(x, " \t") || d != d {
+				return "", 0, "Invalid latency-tracking-info-percentiles parameters"
+			}
+			if d > 100 || d < 0 {
+				return "", 0, "latency-tracking-info-percentiles parameters should sit between [0.0,100.0]"
 			}
 			t := strconv.FormatFloat(d, 'f', 6, 64)
 			t = strings.TrimRight(t, "0")
