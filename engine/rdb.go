@@ -394,6 +394,28 @@ func (e *Engine) rdbLoadValue(r *rdb.Reader, t byte, key []byte, hasExpire bool)
 			e.hashConvertHT(o, "loaded listpack above hash-max-listpack-entries")
 		}
 		return o
+	case rdb.TypeHashListpackEx:
+		if !e.ver.Has(V74) {
+			return nil
+		}
+		r.Millis() // the minimum TTL, informative
+		b, _, _ := r.String()
+		lp := e.loadListpackNoDups(b, 3)
+		if r.Err != nil || lp == nil || lp.Len() == 0 {
+			return nil
+		}
+		o := e.newHashObject()
+		hv(o).lp = lp
+		o.Enc = EncListpackEx
+		if int64(hashLen(o)) > e.cfg.Int("hash-max-listpack-entries") {
+			e.hashConvertHT(o, "loaded listpack above hash-max-listpack-entries")
+		}
+		return o
+	case rdb.TypeHashMetadata:
+		if !e.ver.Has(V74) {
+			return nil
+		}
+		return e.rdbLoadHashMeta(r)
 	case rdb.TypeStreamListpacks2, rdb.TypeStreamListpacks3:
 		if t == rdb.TypeStreamListpacks3 && !e.ver.Has(V72) {
 			return nil
@@ -595,6 +617,54 @@ func (e *Engine) rdbLoadHashHT(r *rdb.Reader, key []byte) *Object {
 			return nil
 		}
 		if !v.ht.Add(string(f), &hashField{val: append([]byte(nil), val...)}) {
+			return nil
+		}
+	}
+	return o
+}
+
+// rdbLoadHashMeta is RDB_TYPE_HASH_METADATA (7.4): the minimum TTL, then per field its TTL
+// relative to it (+1; 0 = none), the field and the value; a listpackex while it fits.
+func (e *Engine) rdbLoadHashMeta(r *rdb.Reader) *Object {
+	minExp := r.Millis()
+	n := r.Len()
+	if r.Err != nil || n == 0 || n > uint64(len(r.B)) {
+		return nil
+	}
+	o := e.newHashObject()
+	v := hv(o)
+	if int64(n) > e.cfg.Int("hash-max-listpack-entries") {
+		e.hashConvertHT(o, "loaded hash above hash-max-listpack-entries")
+		v.hfe = true
+	} else {
+		o.Enc = EncListpackEx
+	}
+	maxVal := e.cfg.Int("hash-max-listpack-value")
+	seen := map[string]bool{}
+	for ; n > 0; n-- {
+		ttl := r.Len()
+		f, _, _ := r.String()
+		val, _, _ := r.String()
+		if r.Err != nil || seen[string(f)] {
+			return nil
+		}
+		seen[string(f)] = true
+		var at int64
+		if ttl != 0 {
+			at = minExp + int64(ttl) - 1
+			if at > hfeMaxAbsTimeMs || at < 0 {
+				return nil
+			}
+		}
+		if o.Enc == EncListpackEx && (int64(len(f)) > maxVal || int64(len(val)) > maxVal) {
+			e.hashConvertHT(o, "loaded field or value above hash-max-listpack-value")
+		}
+		if o.Enc == EncListpackEx {
+			iv, isInt := string2ll(val)
+			e.lpexInsert(v, f, val, iv, isInt && len(val) <= 20, at)
+			continue
+		}
+		if !v.ht.Add(string(f), &hashField{val: append([]byte(nil), val...), expire: at, meta: at != 0}) {
 			return nil
 		}
 	}
