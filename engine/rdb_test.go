@@ -117,6 +117,14 @@ func TestRestoreErrorsNeverPanic(t *testing.T) {
 					if r.IsError() && r.Str != "ERR Bad data format" && r.Str != "ERR DUMP payload version or checksum are wrong" {
 						t.Fatalf("RESTORE of a damaged %s: %q", k, r.Str)
 					}
+					if !r.IsError() { // what was accepted must read back without an internal error
+						key := "x" + strconv.Itoa(n-1)
+						for _, c := range [][]string{{"DEBUG", "DIGEST-VALUE", key}, {"DUMP", key}, {"MEMORY", "USAGE", key}} {
+							if r := e.Do(c...); r.IsError() {
+								t.Errorf("%v after RESTORE of a damaged %s: %s", c, k, r.Str)
+							}
+						}
+					}
 				}
 			}
 		}
