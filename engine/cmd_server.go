@@ -194,7 +194,7 @@ func cmdConfigGet(e *Engine, args [][]byte) Reply {
 			continue
 		}
 		for _, p := range configParams {
-			if !e.ver.Has(p.Since) || p.Hidden {
+			if !p.in(e.ver) || p.Hidden {
 				continue
 			}
 			for _, n := range append([]string{p.Name}, p.Aliases...) {

@@ -40,6 +40,12 @@ type ConfigParam struct {
 	Protected bool // CONFIG SET fails with "can't set protected config" (enable-protected-configs no)
 	Hidden    bool // not matched by CONFIG GET patterns, only by its exact name
 	Flags     bool // a multi-argument enum whose names combine as bit flags (shutdown-on-sig*)
+	Until     Version // first profile without it (0: still there)
+}
+
+// in reports whether the parameter exists in profile v.
+func (p *ConfigParam) in(v Version) bool {
+	return v.Has(p.Since) && (p.Until == 0 || !v.Has(p.Until))
 }
 
 const maxLong = 1<<63 - 1
@@ -109,10 +115,10 @@ var configParams = []*ConfigParam{
 	{Name: "dbfilename", Kind: "string", Default: "dump.rdb", Protected: true},
 	{Name: "appendfilename", Kind: "string", Default: "appendonly.aof", Immutable: true},
 	{Name: "appenddirname", Kind: "string", Default: "appendonlydir", Immutable: true},
-	{Name: "server_cpulist", Kind: "string", Default: "", Immutable: true},
-	{Name: "bio_cpulist", Kind: "string", Default: "", Immutable: true},
-	{Name: "aof_rewrite_cpulist", Kind: "string", Default: "", Immutable: true},
-	{Name: "bgsave_cpulist", Kind: "string", Default: "", Immutable: true},
+	{Name: "server_cpulist", Kind: "string", Default: "", Immutable: true, Until: V74},
+	{Name: "bio_cpulist", Kind: "string", Default: "", Immutable: true, Until: V74},
+	{Name: "aof_rewrite_cpulist", Kind: "string", Default: "", Immutable: true, Until: V74},
+	{Name: "bgsave_cpulist", Kind: "string", Default: "", Immutable: true, Until: V74},
 	{Name: "ignore-warnings", Kind: "string", Default: ""},
 	{Name: "proc-title-template", Kind: "string", Default: "{title} {listen-addr} {server-mode}"},
 	{Name: "bind-source-addr", Kind: "string", Default: ""},
@@ -230,9 +236,22 @@ var configParams = []*ConfigParam{
 	{Name: "replicaof", Aliases: []string{"slaveof"}, Kind: "replicaof", Default: "", Immutable: true},
 	{Name: "latency-tracking-info-percentiles", Kind: "percentiles", Default: "50 99 99.9"},
 
-	// 7.2
+	// 7.2 (config.c of 7.2.6)
 	{Name: "set-max-listpack-entries", Kind: "int", Default: "128", Min: 0, Max: maxLong, Since: V72, Unsigned: true},
 	{Name: "set-max-listpack-value", Kind: "memory", Default: "64", Min: 0, Max: maxLong, Since: V72, Unsigned: true},
+	{Name: "cluster-announce-human-nodename", Kind: "string", Default: "", Since: V72},
+	{Name: "req-res-logfile", Kind: "string", Default: "", Since: V72, Immutable: true, Hidden: true},
+	{Name: "locale-collate", Kind: "string", Default: "", Since: V72},
+	{Name: "client-default-resp", Kind: "int", Default: "2", Min: 2, Max: 3, Since: V72, Unsigned: true, Immutable: true, Hidden: true},
+	{Name: "cluster-ping-interval", Kind: "int", Default: "0", Min: 0, Max: maxLong, Since: V72, Hidden: true},
+	// 7.4 (config.c of 7.4.1): the cpulist parameters renamed with dashes, the old names aliases.
+	{Name: "hide-user-data-from-log", Kind: "bool", Default: "no", Since: V74},
+	{Name: "server-cpulist", Aliases: []string{"server_cpulist"}, Kind: "string", Default: "", Immutable: true, Since: V74},
+	{Name: "bio-cpulist", Aliases: []string{"bio_cpulist"}, Kind: "string", Default: "", Immutable: true, Since: V74},
+	{Name: "aof-rewrite-cpulist", Aliases: []string{"aof_rewrite_cpulist"}, Kind: "string", Default: "", Immutable: true, Since: V74},
+	{Name: "bgsave-cpulist", Aliases: []string{"bgsave_cpulist"}, Kind: "string", Default: "", Immutable: true, Since: V74},
+	{Name: "max-new-connections-per-cycle", Kind: "int", Default: "10", Min: 1, Max: 1000, Since: V74, Unsigned: true},
+	{Name: "max-new-tls-connections-per-cycle", Kind: "int", Default: "1", Min: 1, Max: 1000, Since: V74, Unsigned: true},
 }
 
 // Config holds the current parameter values.
@@ -265,7 +284,7 @@ func (c *Config) Param(name string) *ConfigParam {
 func (c *Config) lookup(name string) (*ConfigParam, bool) {
 	name = strings.ToLower(name)
 	for _, p := range configParams {
-		if !c.e.ver.Has(p.Since) {
+		if !p.in(c.e.ver) {
 			continue
 		}
 		if p.Name == name {
