@@ -35,11 +35,11 @@ type ConfigParam struct {
 	Max       int64
 	Enum      []string
 	Since     Version
-	Unsigned  bool // bounds checked (and the value printed) as an unsigned number
-	Immutable bool // CONFIG SET fails with "can't set immutable config"
-	Protected bool // CONFIG SET fails with "can't set protected config" (enable-protected-configs no)
-	Hidden    bool // not matched by CONFIG GET patterns, only by its exact name
-	Flags     bool // a multi-argument enum whose names combine as bit flags (shutdown-on-sig*)
+	Unsigned  bool    // bounds checked (and the value printed) as an unsigned number
+	Immutable bool    // CONFIG SET fails with "can't set immutable config"
+	Protected bool    // CONFIG SET fails with "can't set protected config" (enable-protected-configs no)
+	Hidden    bool    // not matched by CONFIG GET patterns, only by its exact name
+	Flags     bool    // a multi-argument enum whose names combine as bit flags (shutdown-on-sig*)
 	Until     Version // first profile without it (0: still there)
 }
 
