@@ -109,13 +109,23 @@ func atoi(b []byte) int64 {
 // ---- access tracking (LRU / LFU) ----
 
 const (
-	lruClockMax  = 1<<24 - 1
-	lfuInitVal   = 5
-	lfuMaxCount  = 255
-	lfuMinuteMax = 1<<16 - 1
+	lruClockMax = 1<<24 - 1
+	lfuInitVal  = 5
+	lfuMaxCount = 255
 )
 
-func (e *Engine) lruClock() int64 { return (e.NowMs() / 1000) & lruClockMax }
+func (e *Engine) lruClock() uint32 { return uint32(e.NowMs()/1000) & lruClockMax }
+
+func (e *Engine) lfuMinutes() uint32 { return uint32(e.NowMs()/60000) & 0xffff }
+
+// initLRU is createObject's lru: the LRU clock, or minutes<<8 | LFU_INIT_VAL under LFU.
+func (e *Engine) initLRU(o *Object) {
+	if e.lfuPolicy() {
+		o.lru = e.lfuMinutes()<<8 | lfuInitVal
+	} else {
+		o.lru = e.lruClock()
+	}
+}
 
 // touchObject is the access-time update of lookupKey (updateLFU under an LFU policy).
 func (e *Engine) touchObject(o *Object) {
@@ -123,30 +133,27 @@ func (e *Engine) touchObject(o *Object) {
 		return
 	}
 	if e.lfuPolicy() {
-		c := e.lfuDecay(o)
-		o.lfu = e.lfuLogIncr(c)
-		o.lfuSet = true
-		o.lfuDecr = e.NowMs()
+		o.lru = e.lfuMinutes()<<8 | uint32(e.lfuLogIncr(e.lfuDecay(o)))
 		return
 	}
-	o.atime = e.NowMs()
+	o.lru = e.lruClock()
 }
 
-// lfuDecay is LFUDecrAndReturn: one off per lfu-decay-time minutes since the last decay.
+// lfuDecay is LFUDecrAndReturn: one off per lfu-decay-time minutes since the field's minutes.
 func (e *Engine) lfuDecay(o *Object) uint8 {
-	c := uint8(lfuInitVal)
-	if o.lfuSet {
-		c = o.lfu
-	}
-	last := o.lfuDecr
-	if last == 0 {
-		last = o.atime
-	}
+	ldt, c := o.lru>>8, uint8(o.lru&255)
 	decay := e.cfg.Int("lfu-decay-time")
-	if decay <= 0 || last == 0 {
+	if decay <= 0 {
 		return c
 	}
-	periods := (e.NowMs() - last) / 60000 / decay
+	now := e.lfuMinutes()
+	var elapsed uint32
+	if now >= ldt {
+		elapsed = now - ldt
+	} else {
+		elapsed = 65535 - ldt + now
+	}
+	periods := int64(elapsed) / decay
 	if periods >= int64(c) {
 		return 0
 	}
@@ -173,41 +180,32 @@ func (e *Engine) lfuLogIncr(c uint8) uint8 {
 	return c
 }
 
-// idleMs is estimateObjectIdleTime.
+// idleMs is estimateObjectIdleTime: the LRU clock minus the field (whatever the field holds:
+// after a switch from an LFU policy the LFU word reads as a clock, as in Redis).
 func (e *Engine) idleMs(o *Object) int64 {
-	if o.atime == 0 {
-		return 0
-	}
-	now, then := e.lruClock(), (o.atime/1000)&lruClockMax
+	now, then := e.lruClock(), o.lru
 	if now >= then {
-		return (now - then) * 1000
+		return int64(now-then) * 1000
 	}
-	return (lruClockMax - then + now) * 1000
+	return int64(now+(lruClockMax-then)) * 1000
 }
 
 // setLRUOrLFU is objectSetLRUOrLFU (RESTORE IDLETIME / FREQ, DEBUG RELOAD).
 func (e *Engine) setLRUOrLFU(o *Object, freq, idleSec int64) {
 	if e.lfuPolicy() {
 		if freq >= 0 {
-			o.lfu, o.lfuSet, o.lfuDecr = uint8(freq), true, e.NowMs()
+			o.lru = e.lfuMinutes()<<8 | uint32(freq)
 		}
 		return
 	}
 	if idleSec >= 0 {
-		o.atime = e.NowMs() - idleSec*1000
-	}
-}
-
-// objectLRUField is the robj's 24-bit lru field as DEBUG OBJECT prints it.
-func (e *Engine) objectLRUField(o *Object) int64 {
-	if e.lfuPolicy() {
-		c := int64(lfuInitVal)
-		if o.lfuSet {
-			c = int64(o.lfu)
+		clock := int64(e.lruClock())
+		abs := clock - idleSec
+		if abs < 0 {
+			abs = (clock + lruClockMax/2) % lruClockMax
 		}
-		return ((o.lfuDecr/60000)&lfuMinuteMax)<<8 | c
+		o.lru = uint32(abs)
 	}
-	return (o.atime / 1000) & lruClockMax
 }
 
 // ---- DEBUG OBJECT ----
@@ -241,7 +239,7 @@ func debugObject(e *Engine, args [][]byte) Reply {
 	}
 	addr = 0x7f0000000000 | addr&0xffffffff0
 	return Status(fmt.Sprintf("Value at:0x%x refcount:%d encoding:%s serializedlength:%d lru:%d lru_seconds_idle:%d%s",
-		addr, refcount, o.Enc, e.SerializedLength(o), e.objectLRUField(o), e.idleMs(o)/1000, extra))
+		addr, refcount, o.Enc, e.SerializedLength(o), o.lru, e.idleMs(o)/1000, extra))
 }
 
 // ---- DEBUG RELOAD ----
@@ -301,8 +299,15 @@ func (e *Engine) rdbSnapshot() []byte {
 				exp = -1
 			}
 			w.Millis(exp)
-			w.Millis(e.idleMs(o) / 1000)
-			w.Type(byte(e.lfuDecay(o)))
+			// rdbSaveKeyValuePair: the idle time under an LRU policy, the counter under LFU.
+			idle, freq := int64(-1), int64(-1)
+			if strings.HasSuffix(e.cfg.Get("maxmemory-policy"), "-lru") {
+				idle = e.idleMs(o) / 1000
+			} else if e.lfuPolicy() {
+				freq = int64(e.lfuDecay(o))
+			}
+			w.Millis(idle)
+			w.Millis(freq)
 			w.Type(e.rdbType(o))
 			e.rdbSaveValue(w, o)
 		}
@@ -320,7 +325,7 @@ func (e *Engine) rdbLoadSnapshot(b []byte, merge bool) bool {
 		k = append([]byte(nil), k...)
 		exp := r.Millis()
 		idle := r.Millis()
-		freq := int64(r.Byte())
+		freq := r.Millis()
 		t := r.Byte()
 		if r.Err != nil || i >= uint64(len(e.dbs)) {
 			return false
@@ -343,7 +348,6 @@ func (e *Engine) rdbLoadSnapshot(b []byte, merge bool) bool {
 		if exp >= 0 {
 			e.setExpire(string(k), exp)
 		}
-		o.atime = e.NowMs()
 		e.setLRUOrLFU(o, freq, idle)
 	}
 	return r.Err == nil

@@ -54,7 +54,7 @@ func (e *Engine) lookupType(key []byte, t ObjType) (o *Object, wrongType bool) {
 // clients blocked on it (blocking.go).
 func (e *Engine) add(key []byte, o *Object) {
 	e.db.keys[string(key)] = o
-	o.atime = e.NowMs()
+	e.initLRU(o)
 	e.emit(KeyEvent{Key: string(key), Action: "created", Type: o.Type.String()})
 	if e.watching() {
 		e.signalModified(string(key))
@@ -68,7 +68,7 @@ func (e *Engine) setKey(key []byte, o *Object, keepTTL bool) {
 	k := string(key)
 	old, existed := e.db.keys[k]
 	e.db.keys[k] = o
-	o.atime = e.NowMs()
+	e.initLRU(o)
 	if existed {
 		_ = old
 		e.emit(KeyEvent{Key: k, Action: "overwritten", Type: o.Type.String()})

@@ -66,13 +66,10 @@ type Object struct {
 	// field. Set when the object was created for a key with a TTL or when a TTL was added later
 	// (memory.go kvobjExpireSlot); it stays set when the TTL is removed. See kvobjUsable.
 	Expirable bool
-	// Access tracking for OBJECT IDLETIME / FREQ (cmd_debug.go): atime is the logical ms of the
-	// last access (0: since creation, taken as the first time it was read), lfu the LFU counter
-	// (LFU_INIT_VAL 5 when unset: lfuSet false) and lfuDecr the ms of its last decay.
-	atime   int64
-	lfu     uint8
-	lfuSet  bool
-	lfuDecr int64
+	// lru is the robj's 24-bit lru field (cmd_debug.go): the LRU clock in seconds of the last
+	// access under a non-LFU policy, or minutes<<8 | LFU counter under an LFU policy, written
+	// when the key is stored and on each access.
+	lru uint32
 }
 
 // StringBytes returns a string value's bytes (an int prints in decimal). The result may alias

@@ -151,3 +151,30 @@ func TestDebugReloadKeepsDataset(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreWakesBlockedClients: RESTORE adds the key as dbAdd does, so a client blocked on the
+// list (or zset) is served by it, and a REPLACE of an existing key is no new key.
+func TestRestoreWakesBlockedClients(t *testing.T) {
+	for _, v := range []Version{V70, V88} {
+		e, _, c, woken := blockingClientsV(t, v, 3)
+		expect(t, c[2], "RPUSH src a b", "(integer) 2")
+		expect(t, c[2], "ZADD zsrc 1 m", "(integer) 1")
+		list := e.Do("DUMP", "src").Str
+		zset := e.Do("DUMP", "zsrc").Str
+		mustBlock(t, c[0], "BLPOP l 0")
+		mustBlock(t, c[1], "BZPOPMIN z 0")
+		if r := c[2].Exec([][]byte{[]byte("RESTORE"), []byte("l"), []byte("0"), []byte(list)}); oneLine(r.Reply) != "OK" {
+			t.Fatalf("%s: RESTORE l: %s", v, oneLine(r.Reply))
+		}
+		if r := c[2].Exec([][]byte{[]byte("RESTORE"), []byte("z"), []byte("0"), []byte(zset)}); oneLine(r.Reply) != "OK" {
+			t.Fatalf("%s: RESTORE z: %s", v, oneLine(r.Reply))
+		}
+		if len(woken[0]) != 1 || woken[0][0] != `1) "l" | 2) "a"` {
+			t.Errorf("%s: BLPOP woken with %q", v, woken[0])
+		}
+		if len(woken[1]) != 1 || woken[1][0] != `1) "z" | 2) "m" | 3) "1"` {
+			t.Errorf("%s: BZPOPMIN woken with %q", v, woken[1])
+		}
+		expect(t, c[2], "LRANGE l 0 -1", `1) "b"`)
+	}
+}
