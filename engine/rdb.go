@@ -44,8 +44,8 @@ import (
 // trusts the entries (a corrupt entry would crash the server later; here it must not panic the
 // page); every payload a real server produces passes. Intsets follow the setting: their size and
 // width always, their order only with yes.
-// Not modelled: quicklist node compression (list-compress-depth > 0 still dumps raw nodes),
-// module values, the pre-7.0 types (zipmap, ziplist, RDB_TYPE_LIST) on RESTORE.
+// Quicklist node compression is not kept in memory; with list-compress-depth > 0 DUMP compresses
+// the inner nodes as Redis keeps them. Not modelled: module values, the pre-7.0 types (zipmap, ziplist, RDB_TYPE_LIST) on RESTORE.
 
 // rdbVersion is RDB_VERSION of the profile.
 func (e *Engine) rdbVersion() uint16 {
@@ -183,14 +183,26 @@ func (e *Engine) rdbSaveValue(w *rdb.Writer, o *Object) {
 			return
 		}
 		w.Len(uint64(l.ql.NodeCount()))
-		for n := l.ql.Head(); n != nil; n = n.Next() {
+		depth := int(e.cfg.Int("list-compress-depth"))
+		count := l.ql.NodeCount()
+		i := 0
+		for n := l.ql.Head(); n != nil; n, i = n.Next(), i+1 {
 			if n.IsPlain() {
 				w.Len(rdb.ContainerPlain)
 				w.String(n.PlainBytes())
-			} else {
-				w.Len(rdb.ContainerPacked)
-				w.String(n.Listpack().Bytes())
+				continue
 			}
+			w.Len(rdb.ContainerPacked)
+			// With list-compress-depth > 0 Redis keeps the inner nodes LZF-compressed
+			// (quicklistCompressNode) and saves that blob as it is. The engine does not keep
+			// nodes compressed; it compresses them here as Redis would have.
+			if depth > 0 && count >= 2*depth && i >= depth && i < count-depth {
+				if c := quicklistLZF(n.Listpack().Bytes()); c != nil {
+					w.LZFBlob(c, n.Size())
+					continue
+				}
+			}
+			w.String(n.Listpack().Bytes())
 		}
 	case TypeSet:
 		v := sv(o)
@@ -249,6 +261,19 @@ func (e *Engine) rdbSaveValue(w *rdb.Writer, o *Object) {
 	case TypeStream:
 		e.rdbSaveStream(w, stv(o))
 	}
+}
+
+// quicklistLZF is quicklistCompressNode: nodes under 48 bytes stay raw, and the compressed form
+// (limited to the node's size) must save at least 8 bytes.
+func quicklistLZF(lp []byte) []byte {
+	if len(lp) < 48 {
+		return nil
+	}
+	c := rdb.LZFCompress(lp, len(lp))
+	if c == nil || len(c)+8 >= len(lp) {
+		return nil
+	}
+	return c
 }
 
 func (e *Engine) rdbSaveStream(w *rdb.Writer, s *streamValue) {
