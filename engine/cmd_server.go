@@ -78,9 +78,7 @@ var objectHelp = []string{
 	"    Prints this help.",
 }
 
-func (e *Engine) lfuPolicy() bool {
-	return strings.HasSuffix(e.cfg.Get("maxmemory-policy"), "-lfu")
-}
+func (e *Engine) lfuPolicy() bool { return e.cfg.lfu }
 
 func cmdObject(e *Engine, args [][]byte) Reply {
 	o := e.debugLookup(args[2]) // LOOKUP_NOTOUCH

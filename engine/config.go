@@ -259,6 +259,7 @@ type Config struct {
 	e    *Engine
 	vals map[string]string // canonical name → value as CONFIG GET prints it
 	ints map[string]int64
+	lfu  bool // maxmemory-policy is an LFU one (read on every key access)
 }
 
 func newConfig(e *Engine) *Config {
@@ -311,6 +312,9 @@ func (c *Config) set(p *ConfigParam, printed string, n int64) {
 	c.vals[p.Name] = printed
 	if p.Kind == "int" || p.Kind == "memory" || p.Kind == "percent" || p.Kind == "octal" {
 		c.ints[p.Name] = n
+	}
+	if p.Name == "maxmemory-policy" {
+		c.lfu = strings.HasSuffix(printed, "-lfu")
 	}
 }
 
