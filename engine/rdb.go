@@ -42,8 +42,8 @@ import (
 // Validation: listpacks are checked as deeply as sanitize-dump-payload yes would do (every
 // entry, duplicates) — stricter than Redis's default "no", which only checks their headers and
 // trusts the entries (a corrupt entry would crash the server later; here it must not panic the
-// page); every payload a real server produces passes. Intsets follow the setting: their size and
-// width always, their order only with yes.
+// page); every payload a real server produces passes. Duplicates (listpack fields, intset order)
+// are checked only with sanitize-dump-payload yes or clients, as in Redis.
 // Quicklist node compression is not kept in memory; with list-compress-depth > 0 DUMP compresses
 // the inner nodes as Redis keeps them. Not modelled: module values, the pre-7.0 types (zipmap, ziplist, RDB_TYPE_LIST) on RESTORE.
 
@@ -357,8 +357,8 @@ func (e *Engine) rdbLoadValue(r *rdb.Reader, t byte, key []byte, hasExpire bool)
 	case rdb.TypeSetIntset:
 		b, _, _ := r.String()
 		// intsetValidateIntegrity checks order and duplicates only with sanitize-dump-payload
-		// yes; an unsorted intset is harmless to the engine (lookups miss, nothing breaks).
-		deep := e.cfg.Get("sanitize-dump-payload") == "yes"
+		// yes (or clients); an unsorted intset is harmless to the engine (lookups miss).
+		deep := e.cfg.Get("sanitize-dump-payload") != "no"
 		if r.Err != nil || intset.Validate(b, deep) != nil {
 			return nil
 		}
@@ -451,11 +451,17 @@ func (e *Engine) rdbLoadValue(r *rdb.Reader, t byte, key []byte, hasExpire bool)
 }
 
 // loadListpackNoDups is lpValidateIntegrityAndDups: a valid listpack whose entry count is a
-// multiple of tuple and whose first element of each tuple is unique.
+// multiple of tuple and — with sanitize-dump-payload yes or clients, as for any client's
+// RESTORE — whose first element of each tuple is unique. (With "no" Redis checks only the
+// header; the entries and the tuple count are checked here anyway, a duplicate is let through
+// as Redis lets it through.)
 func (e *Engine) loadListpackNoDups(b []byte, tuple int) *listpack.Listpack {
 	lp := e.loadListpack(b)
 	if lp == nil || lp.Len()%tuple != 0 {
 		return nil
+	}
+	if e.cfg.Get("sanitize-dump-payload") == "no" {
+		return lp
 	}
 	seen := map[string]bool{}
 	var buf [24]byte
