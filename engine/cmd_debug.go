@@ -129,7 +129,7 @@ func (e *Engine) initLRU(o *Object) {
 
 // touchObject is the access-time update of lookupKey (updateLFU under an LFU policy).
 func (e *Engine) touchObject(o *Object) {
-	if e.dbg.noTouch || o == nil {
+	if e.dbg.noTouch || o == nil || noTouchCommand(e.running) {
 		return
 	}
 	if e.lfuPolicy() {
@@ -137,6 +137,24 @@ func (e *Engine) touchObject(o *Object) {
 		return
 	}
 	o.lru = e.lruClock()
+}
+
+// noTouchCommand: the commands that look keys up with LOOKUP_NOTOUCH (db.c existsCommand,
+// typeCommand; expire.c ttlGenericCommand; object.c objectCommand).
+func noTouchCommand(name []byte) bool {
+	switch len(name) {
+	case 3:
+		return eqFold(name, "ttl")
+	case 4:
+		return eqFold(name, "pttl") || eqFold(name, "type")
+	case 6:
+		return eqFold(name, "exists") || eqFold(name, "object")
+	case 10:
+		return eqFold(name, "expiretime")
+	case 11:
+		return eqFold(name, "pexpiretime")
+	}
+	return false
 }
 
 // lfuDecay is LFUDecrAndReturn: one off per lfu-decay-time minutes since the field's minutes.
