@@ -30,6 +30,8 @@ import (
 // "!!expire!!" xored in when the key has a TTL; keys are xored into the final digest after the
 // 4-byte db index is mixed in. An empty dataset is forty zeros.
 //
+// DEBUG POPULATE makes "key:N" = "value:N" strings (embstr, zero-padded to the size given).
+//
 // DEBUG RELOAD saves every key of every database in its RDB form and loads it back, so
 // encodings change as on the server (a small hashtable set of integers comes back as an intset,
 // a small skiplist zset as a listpack; keys already expired are dropped by the load). DEBUG
@@ -71,6 +73,7 @@ func init() {
 		return Status("Apparently Redis did not crash: test passed")
 	})
 	registerDebug("sleep", 3, debugSleep)
+	registerDebug("populate", 0, debugPopulate)
 	registerDebug("log", 3, func(e *Engine, args [][]byte) Reply { return OK })
 	registerDebug("leak", 3, func(e *Engine, args [][]byte) Reply { return OK })
 	registerDebug("error", 3, func(e *Engine, args [][]byte) Reply {
@@ -573,6 +576,49 @@ func strtodPrefix(s string) float64 {
 		}
 	}
 	return 0
+}
+
+// debugPopulate is DEBUG POPULATE count [prefix] [size]: string keys prefix:N (default "key")
+// holding "value:N", or with size a value of exactly size bytes starting with "value:N" and
+// padded with zero bytes; existing keys are left alone. Values are plain createStringObject
+// results (an embstr up to 44 bytes, never int-encoded).
+func debugPopulate(e *Engine, args [][]byte) Reply {
+	if len(args) < 3 || len(args) > 5 {
+		return debugUnknown(args)
+	}
+	count, ok := string2ll(args[2])
+	if !ok {
+		return Err("ERR value is out of range, must be positive")
+	}
+	if count < 0 {
+		return Err("ERR value is out of range, must be positive")
+	}
+	size := int64(0)
+	if len(args) == 5 {
+		v, ok := string2ll(args[4])
+		if !ok || v < 0 {
+			return Err("ERR value is out of range, must be positive")
+		}
+		size = v
+	}
+	prefix := "key"
+	if len(args) >= 4 {
+		prefix = string(args[3])
+	}
+	for j := int64(0); j < count; j++ {
+		key := []byte(prefix + ":" + itoa(j))
+		if e.Lookup(key) != nil {
+			continue
+		}
+		val := []byte("value:" + itoa(j))
+		if size > 0 {
+			v := make([]byte, size)
+			copy(v, val)
+			val = v
+		}
+		e.add(key, e.newStringFromBytes(key, val, false))
+	}
+	return OK
 }
 
 func debugUnknown(args [][]byte) Reply {
