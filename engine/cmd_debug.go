@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"redscope/engine/dict"
 	"redscope/engine/rdb"
 )
 
@@ -74,6 +75,7 @@ func init() {
 	})
 	registerDebug("sleep", 3, debugSleep)
 	registerDebug("populate", 0, debugPopulate)
+	registerDebug("htstats-key", 3, debugHTStatsKey)
 	registerDebug("log", 3, func(e *Engine, args [][]byte) Reply { return OK })
 	registerDebug("leak", 3, func(e *Engine, args [][]byte) Reply { return OK })
 	registerDebug("error", 3, func(e *Engine, args [][]byte) Reply {
@@ -619,6 +621,86 @@ func debugPopulate(e *Engine, args [][]byte) Reply {
 		e.add(key, e.newStringFromBytes(key, val, false))
 	}
 	return OK
+}
+
+// debugHTStatsKey is DEBUG HTSTATS-KEY: dictGetStats of a hashtable set or hash, or of a
+// skiplist zset's dict. The chain lengths follow the engine's seeded hash, not a server's
+// random one; table sizes and element counts are Redis's.
+func debugHTStatsKey(e *Engine, args [][]byte) Reply {
+	o := e.debugLookup(args[2])
+	if o == nil {
+		return ErrNoSuchKey
+	}
+	var text string
+	switch v := o.Val.(type) {
+	case *setValue:
+		if o.Enc == EncHashtable {
+			text = dictStats(v.ht.TableSize, v.ht.TableUsed, v.ht.IsRehashing(), bucketLens(v.ht.Buckets()))
+		}
+	case *hashValue:
+		if o.Enc == EncHashtable {
+			text = dictStats(v.ht.TableSize, v.ht.TableUsed, v.ht.IsRehashing(), bucketLens(v.ht.Buckets()))
+		}
+	case *zsetValue:
+		if v.dict != nil {
+			text = dictStats(v.dict.TableSize, v.dict.TableUsed, v.dict.IsRehashing(), bucketLens(v.dict.Buckets()))
+		}
+	}
+	if text == "" {
+		return Err("ERR The value stored at the specified key is not represented using an hash table")
+	}
+	return BulkStr(text)
+}
+
+// bucketLens maps [table][bucket index] to chain length.
+func bucketLens[K dict.Bytes](bs []dict.Bucket[K]) [2]map[uint64]int {
+	out := [2]map[uint64]int{{}, {}}
+	for _, b := range bs {
+		out[b.Table][b.Index] = len(b.Keys)
+	}
+	return out
+}
+
+// dictStats is dict.c dictGetStats / _dictGetStatsHt (floats computed in single precision as
+// the C code does).
+func dictStats(size, used func(int) uint64, rehashing bool, lens [2]map[uint64]int) string {
+	var b strings.Builder
+	for t := 0; t <= 1; t++ {
+		if t == 1 && !rehashing {
+			break
+		}
+		name := "main hash table"
+		if t == 1 {
+			name = "rehashing target"
+		}
+		if used(t) == 0 {
+			fmt.Fprintf(&b, "Hash table %d stats (%s):\nNo stats available for empty dictionaries\n", t, name)
+			continue
+		}
+		const vectLen = 50
+		var cl [vectLen]uint64
+		slots, maxChain, tot := uint64(0), 0, 0
+		for i := uint64(0); i < size(t); i++ {
+			n := lens[t][i]
+			if n == 0 {
+				cl[0]++
+				continue
+			}
+			slots++
+			cl[min(n, vectLen-1)]++
+			maxChain = max(maxChain, n)
+			tot += n
+		}
+		fmt.Fprintf(&b, "Hash table %d stats (%s):\n table size: %d\n number of elements: %d\n different slots: %d\n max chain length: %d\n avg chain length (counted): %.02f\n avg chain length (computed): %.02f\n Chain length distribution:\n",
+			t, name, size(t), used(t), slots, maxChain, float32(tot)/float32(slots), float32(used(t))/float32(slots))
+		for i := 0; i < vectLen-1; i++ {
+			if cl[i] == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "   %d: %d (%.02f%%)\n", i, cl[i], float32(cl[i])/float32(size(t))*100)
+		}
+	}
+	return b.String()
 }
 
 func debugUnknown(args [][]byte) Reply {
