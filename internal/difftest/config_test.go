@@ -21,6 +21,7 @@ func TestConfigGetAll(t *testing.T) {
 	srv, scopeAddr := scopeServer(t)
 	rs := newResetter(t, addr)
 	rs.reset(t)
+	t.Cleanup(func() { rs.reset(t) })
 	srv.SetEngine(newEngine70())
 	want, err := configAll(addr)
 	if err != nil {

@@ -27,6 +27,7 @@ func TestDumpRestoreCrossServer(t *testing.T) {
 	srv, scopeAddr := scopeServer(t)
 	rs := newResetter(t, addr)
 	rs.reset(t)
+	t.Cleanup(func() { rs.reset(t) })
 	srv.SetEngine(newEngine70())
 	ref, err := transcript.Dial(addr)
 	if err != nil {
@@ -227,6 +228,9 @@ func TestDumpRandomDiff(t *testing.T) {
 	checkRealVersion(t, addr)
 	srv, scopeAddr := scopeServer(t)
 	rs := newResetter(t, addr)
+	// The thresholds changed here must not leak into the tests that run after (their resetter
+	// takes the server's configuration as it finds it).
+	t.Cleanup(func() { rs.reset(t) })
 	for seed := uint64(1); seed <= 6; seed++ {
 		rs.reset(t)
 		srv.SetEngine(newEngine70())
