@@ -78,12 +78,10 @@ var objectHelp = []string{
 	"    Prints this help.",
 }
 
-func (e *Engine) lfuPolicy() bool {
-	return strings.HasSuffix(e.cfg.Get("maxmemory-policy"), "-lfu")
-}
+func (e *Engine) lfuPolicy() bool { return e.cfg.lfu }
 
 func cmdObject(e *Engine, args [][]byte) Reply {
-	o := e.Lookup(args[2])
+	o := e.debugLookup(args[2]) // LOOKUP_NOTOUCH
 	if o == nil {
 		return NilReply
 	}
@@ -99,12 +97,12 @@ func cmdObject(e *Engine, args [][]byte) Reply {
 		if e.lfuPolicy() {
 			return Err("ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.")
 		}
-		return Int(0)
+		return Int(e.idleMs(o) / 1000)
 	default: // freq
 		if !e.lfuPolicy() {
 			return Err("ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.")
 		}
-		return Int(5) // LFU_INIT_VAL: accesses are not tracked by the engine
+		return Int(int64(e.lfuDecay(o)))
 	}
 }
 
@@ -194,7 +192,7 @@ func cmdConfigGet(e *Engine, args [][]byte) Reply {
 			continue
 		}
 		for _, p := range configParams {
-			if !e.ver.Has(p.Since) {
+			if !p.in(e.ver) || p.Hidden {
 				continue
 			}
 			for _, n := range append([]string{p.Name}, p.Aliases...) {
@@ -245,6 +243,10 @@ func cmdConfigSet(e *Engine, args [][]byte) Reply {
 			errArg, errText, bad = name, "can't set immutable config", true
 			continue
 		}
+		if p.Protected { // enable-protected-configs is no (and immutable)
+			errArg, errText, bad = name, "can't set protected config", true
+			continue
+		}
 		for _, it := range items {
 			if it.p == p && it.alias == alias {
 				errArg, errText, bad = name, "duplicate parameter", true
@@ -271,7 +273,16 @@ func cmdConfigSet(e *Engine, args [][]byte) Reply {
 			for i := len(old) - 1; i >= 0; i-- {
 				e.cfg.set(old[i].p, old[i].printed, old[i].n)
 			}
-			return Err(cleanErr("ERR CONFIG SET failed (possibly related to argument '" + it.name + "') - " + msg))
+			// The error names the table entry (its name, or the alias entry's), not the
+			// argument as typed.
+			name := it.p.Name
+			if it.alias {
+				name = strings.ToLower(it.name)
+			}
+			if msg == errNoDetail {
+				return Err(cleanErr("ERR CONFIG SET failed (possibly related to argument '" + name + "')"))
+			}
+			return Err(cleanErr("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + msg))
 		}
 		old = append(old, saved{it.p, e.cfg.vals[it.p.Name], e.cfg.ints[it.p.Name]})
 		e.cfg.set(it.p, printed, n)
@@ -386,11 +397,11 @@ var commandMeta = map[string]cmdMeta{
 	"setnx":            {cats: "string"},
 	"setex":            {cats: "string"},
 	"strlen":           {cats: "string"},
-	"restore":          {cats: "keyspace dangerous"},
+	"restore":          {cats: "keyspace dangerous", specs: []string{"OW update"}},
 	"swapdb":           {cats: "keyspace dangerous"},
 	"shutdown":         {cats: "dangerous"},
 	"lastsave":         {cats: "dangerous"},
-	"dump":             {cats: "keyspace"},
+	"dump":             {cats: "keyspace", tips: "nondeterministic_output", specs: []string{"RO access"}},
 	"move":             {cats: "keyspace"},
 	"wait":             {cats: "connection"},
 	"quit":             {cats: "connection"},

@@ -57,7 +57,9 @@ func (e *Engine) lookupKey(key []byte) *Object {
 			return e.Lookup(key) // expires it, with its event
 		}
 	}
-	return e.db.keys[string(key)]
+	o := e.db.keys[string(key)]
+	e.touchObject(o) // LRU/LFU access (cmd_debug.go)
+	return o
 }
 
 // lookupStringKey returns key's value when it is a string; wrong is true for another type.

@@ -37,7 +37,9 @@ func (e *Engine) Lookup(key []byte) *Object {
 	if e.expireIfNeeded(k) {
 		return nil
 	}
-	return e.db.keys[k]
+	o := e.db.keys[k]
+	e.touchObject(o) // access time / LFU counter (cmd_debug.go)
+	return o
 }
 
 // lookupType returns the value if it has type t; wrongType is set when it exists with another type.
@@ -54,6 +56,7 @@ func (e *Engine) lookupType(key []byte, t ObjType) (o *Object, wrongType bool) {
 func (e *Engine) add(key []byte, o *Object) {
 	e.db.keys[string(key)] = o
 	e.keyBorn(string(key))
+	e.initLRU(o)
 	e.emit(KeyEvent{Key: string(key), Action: "created", Type: o.Type.String()})
 	if e.watching() {
 		e.signalModified(string(key))
@@ -67,6 +70,7 @@ func (e *Engine) setKey(key []byte, o *Object, keepTTL bool) {
 	k := string(key)
 	old, existed := e.db.keys[k]
 	e.db.keys[k] = o
+	e.initLRU(o)
 	if existed {
 		e.emit(KeyEvent{Key: k, Action: "overwritten", Type: o.Type.String()})
 		e.signalStreamGone(k, old) // dbOverwrite signals a stream replaced

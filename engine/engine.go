@@ -85,6 +85,7 @@ type Engine struct {
 	// lua is the scripting state (script.go), mon what other goroutines may read of it.
 	lua *scriptState
 	mon ScriptMonitor
+	dbg debugState // DEBUG switches (cmd_debug.go)
 	// Work counts the elementary steps (bytes scanned/moved, registers touched…) commands did;
 	// labs report it instead of wall time.
 	Work Work

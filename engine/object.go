@@ -66,6 +66,10 @@ type Object struct {
 	// field. Set when the object was created for a key with a TTL or when a TTL was added later
 	// (memory.go kvobjExpireSlot); it stays set when the TTL is removed. See kvobjUsable.
 	Expirable bool
+	// lru is the robj's 24-bit lru field (cmd_debug.go): the LRU clock in seconds of the last
+	// access under a non-LFU policy, or minutes<<8 | LFU counter under an LFU policy, written
+	// when the key is stored and on each access.
+	lru uint32
 }
 
 // StringBytes returns a string value's bytes (an int prints in decimal). The result may alias

@@ -64,6 +64,9 @@ func (e *Engine) newQuicklist() *quicklist.Quicklist {
 		Fill:  int(e.cfg.Int("list-max-listpack-size")),
 		Rules: e.quicklistRules(),
 		Alloc: e.alloc,
+		// DEBUG QUICKLIST-PACKED-THRESHOLD (cmd_debug.go); Redis's is global, this one applies
+		// to lists created after it.
+		PackedThreshold: e.dbg.packedThreshold,
 	})
 }
 

@@ -7,7 +7,7 @@ package quicklist
 //
 //	REDSCOPE_REDIS_PORT=7006 go test ./engine/quicklist -run Redis -v
 //
-// The server must run with `--rdbcompression no` (or this test sets it) so DUMP is not LZF'd.
+// The payloads are read with engine/rdb (LZF-compressed blobs included).
 
 import (
 	"bufio"
@@ -24,6 +24,7 @@ import (
 	"redscope/engine/alloc"
 	"redscope/engine/intset"
 	"redscope/engine/listpack"
+	"redscope/engine/rdb"
 )
 
 type rconn struct {
@@ -127,58 +128,6 @@ func ioReadFull(r *bufio.Reader, b []byte) (int, error) {
 	return n, nil
 }
 
-// rdbReader parses the DUMP payload.
-type rdbReader struct {
-	b   []byte
-	err error
-}
-
-func (r *rdbReader) byte() byte {
-	if len(r.b) == 0 {
-		r.err = errors.New("short dump")
-		return 0
-	}
-	c := r.b[0]
-	r.b = r.b[1:]
-	return c
-}
-
-func (r *rdbReader) length() (int, bool) {
-	c := r.byte()
-	switch c >> 6 {
-	case 0:
-		return int(c & 0x3F), false
-	case 1:
-		return int(c&0x3F)<<8 | int(r.byte()), false
-	case 2:
-		n := 4
-		if c == 0x81 {
-			n = 8
-		}
-		v := 0
-		for i := 0; i < n; i++ {
-			v = v<<8 | int(r.byte())
-		}
-		return v, false
-	}
-	return int(c & 0x3F), true // special encoding
-}
-
-func (r *rdbReader) str() []byte {
-	n, special := r.length()
-	if special {
-		r.err = fmt.Errorf("special string encoding %d (LZF? use --rdbcompression no)", n)
-		return nil
-	}
-	if n > len(r.b) {
-		r.err = errors.New("short string")
-		return nil
-	}
-	s := r.b[:n]
-	r.b = r.b[n:]
-	return s
-}
-
 // dumpBlobs returns the RDB type and the raw blobs (one for hash/zset/intset, one per node for a
 // quicklist; plain nodes are prefixed with "PLAIN:").
 func dumpBlobs(t *testing.T, c *rconn, key string) (byte, [][]byte) {
@@ -187,18 +136,22 @@ func dumpBlobs(t *testing.T, c *rconn, key string) (byte, [][]byte) {
 	if !ok {
 		t.Fatalf("DUMP %s failed", key)
 	}
-	r := &rdbReader{b: v}
-	typ := r.byte()
+	if _, _, ok := rdb.Verify(v, 12, false); !ok {
+		t.Fatalf("DUMP %s: bad footer", key)
+	}
+	r := &rdb.Reader{B: v}
+	typ := r.Byte()
 	var blobs [][]byte
+	str := func() []byte { s, _, _ := r.String(); return s }
 	switch typ {
-	case 11, 16, 17:
-		blobs = append(blobs, r.str())
-	case 18:
-		n, _ := r.length()
-		for i := 0; i < n; i++ {
-			container, _ := r.length()
-			s := r.str()
-			if container == 1 {
+	case rdb.TypeSetIntset, rdb.TypeHashListpack, rdb.TypeZSetListpack:
+		blobs = append(blobs, str())
+	case rdb.TypeListQuicklist2:
+		n := r.Len()
+		for i := uint64(0); i < n && r.Err == nil; i++ {
+			container := r.Len()
+			s := str()
+			if container == rdb.ContainerPlain {
 				s = append([]byte("PLAIN:"), s...)
 			}
 			blobs = append(blobs, s)
@@ -206,8 +159,8 @@ func dumpBlobs(t *testing.T, c *rconn, key string) (byte, [][]byte) {
 	default:
 		t.Fatalf("unexpected RDB type %d", typ)
 	}
-	if r.err != nil {
-		t.Fatal(r.err)
+	if r.Err != nil {
+		t.Fatal(r.Err)
 	}
 	return typ, blobs
 }
@@ -263,7 +216,6 @@ func randStr(r *rand.Rand, n int) string {
 
 func TestRedisHashListpack(t *testing.T) {
 	c := dialRedis(t)
-	c.do(t, "CONFIG", "SET", "rdbcompression", "no")
 	c.do(t, "CONFIG", "SET", "hash-max-listpack-value", "6000")
 	c.do(t, "CONFIG", "SET", "hash-max-listpack-entries", "512")
 	defer c.do(t, "CONFIG", "SET", "hash-max-listpack-value", "64")
@@ -331,7 +283,6 @@ func TestRedisHashListpack(t *testing.T) {
 
 func TestRedisZsetListpack(t *testing.T) {
 	c := dialRedis(t)
-	c.do(t, "CONFIG", "SET", "rdbcompression", "no")
 	c.do(t, "CONFIG", "SET", "zset-max-listpack-value", "6000")
 	defer c.do(t, "CONFIG", "SET", "zset-max-listpack-value", "64")
 	r := rand.New(rand.NewPCG(8, 8))
@@ -408,7 +359,6 @@ func TestRedisZsetListpack(t *testing.T) {
 
 func TestRedisIntset(t *testing.T) {
 	c := dialRedis(t)
-	c.do(t, "CONFIG", "SET", "rdbcompression", "no")
 	r := rand.New(rand.NewPCG(9, 9))
 	matched, memMatched, cases := 0, 0, 300
 	for i := 0; i < cases; i++ {
@@ -540,7 +490,6 @@ func listElem(r *rand.Rand, big int) string {
 
 func TestRedisQuicklist(t *testing.T) {
 	c := dialRedis(t)
-	c.do(t, "CONFIG", "SET", "rdbcompression", "no")
 	defer c.do(t, "CONFIG", "SET", "list-max-listpack-size", "-2")
 	r := rand.New(rand.NewPCG(10, 10))
 	fills := []int{-2, -1, -3, 1, 2, 5, 16, 0, -5, 100}
@@ -674,7 +623,6 @@ func TestRedisQuicklist(t *testing.T) {
 // are hit exactly (random workloads rarely land on the boundary byte).
 func TestRedisQuicklistBoundaries(t *testing.T) {
 	c := dialRedis(t)
-	c.do(t, "CONFIG", "SET", "rdbcompression", "no")
 	defer c.do(t, "CONFIG", "SET", "list-max-listpack-size", "-2")
 	rules := Rules70
 	if os.Getenv("REDSCOPE_QL_RULES") == "72" {
