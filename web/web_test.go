@@ -108,7 +108,7 @@ func TestHandler(t *testing.T) {
 func TestFingerprint(t *testing.T) {
 	dir := t.TempDir()
 	now := time.Now()
-	page := "<script src=\"wasm_exec.js\"></script><script>const sw = /*sw*/null; fetch(\"main.wasm\");</script>"
+	page := "<link href=\"main.wasm\"><script src=\"wasm_exec.js\"></script><script>const sw = /*sw*/null; fetch(\"main.wasm\");</script>"
 	write(t, filepath.Join(dir, "index.html"), page, now)
 	write(t, filepath.Join(dir, "main.wasm"), "\x00asm-one", now)
 	write(t, filepath.Join(dir, "wasm_exec.js"), "// go", now)
@@ -129,7 +129,7 @@ func TestFingerprint(t *testing.T) {
 		}
 	}
 	got, _ := os.ReadFile(filepath.Join(dir, "index.html"))
-	want := "<script src=\"" + js + "\"></script><script>const sw = \"sw.js\"; fetch(\"" + wasm + "\");</script>"
+	want := "<link href=\"" + wasm + "\"><script src=\"" + js + "\"></script><script>const sw = \"sw.js\"; fetch(\"" + wasm + "\");</script>"
 	if string(got) != want {
 		t.Errorf("index.html\n got %s\nwant %s", got, want)
 	}
