@@ -1,6 +1,8 @@
 // Package web serves the built browser app (dist/): static files with the right Content-Type
 // (application/wasm included) and, when the client accepts them, the precompressed `.br` or
-// `.gz` sibling of a file, with Content-Encoding and Vary headers.
+// `.gz` sibling of a file, with Content-Encoding and Vary headers. Content-hashed names
+// (main.<hash>.wasm, fingerprint.go) are cached for a year as immutable; index.html and sw.js
+// are revalidated on every visit.
 package web
 
 import (
@@ -72,7 +74,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A request for a compressed sibling itself is served as is.
 	hdr := w.Header()
 	hdr.Set("Content-Type", ContentType(name))
-	if strings.HasSuffix(name, ".html") {
+	switch {
+	case Hashed(name):
+		// A content-hashed name (fingerprint.go) never changes content: cache it for a year.
+		hdr.Set("Cache-Control", "public, max-age=31536000, immutable")
+	case strings.HasSuffix(name, ".html") || filepath.Base(name) == "sw.js":
+		// The page and the service worker are revalidated on every visit (a 304 when unchanged).
 		hdr.Set("Cache-Control", "no-cache")
 	}
 	hdr.Add("Vary", "Accept-Encoding")

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -101,5 +102,96 @@ func TestHandler(t *testing.T) {
 	h.ServeHTTP(rec, req)
 	if rec.Code != http.StatusMethodNotAllowed {
 		t.Errorf("POST: %d", rec.Code)
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	page := "<link href=\"main.wasm\"><script src=\"wasm_exec.js\"></script><script>const sw = /*sw*/null; fetch(\"main.wasm\");</script>"
+	write(t, filepath.Join(dir, "index.html"), page, now)
+	write(t, filepath.Join(dir, "main.wasm"), "\x00asm-one", now)
+	write(t, filepath.Join(dir, "wasm_exec.js"), "// go", now)
+	renamed, err := Fingerprint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wasm, js := renamed["main.wasm"], renamed["wasm_exec.js"]
+	if wasm != HashName("main.wasm", []byte("\x00asm-one")) || !Hashed(wasm) || !Hashed(js) {
+		t.Fatalf("renamed %v", renamed)
+	}
+	if HashName("main.wasm", []byte("\x00asm-two")) == wasm {
+		t.Fatal("two contents, one name")
+	}
+	for _, n := range []string{"main.wasm", "wasm_exec.js"} {
+		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
+			t.Errorf("%s still there", n)
+		}
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	want := "<link href=\"" + wasm + "\"><script src=\"" + js + "\"></script><script>const sw = \"sw.js\"; fetch(\"" + wasm + "\");</script>"
+	if string(got) != want {
+		t.Errorf("index.html\n got %s\nwant %s", got, want)
+	}
+	sw, err := os.ReadFile(filepath.Join(dir, "sw.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{`"./"`, `"` + wasm + `"`, `"` + js + `"`, "caches.match"} {
+		if !strings.Contains(string(sw), s) {
+			t.Errorf("sw.js lacks %s", s)
+		}
+	}
+	// A page whose loader lost a reference is refused, not half-rewritten.
+	dir2 := t.TempDir()
+	write(t, filepath.Join(dir2, "index.html"), "<script>fetch('main.wasm')</script>", now)
+	write(t, filepath.Join(dir2, "main.wasm"), "x", now)
+	write(t, filepath.Join(dir2, "wasm_exec.js"), "y", now)
+	if _, err := Fingerprint(dir2); err == nil {
+		t.Error("Fingerprint accepted a page without the references")
+	}
+}
+
+func TestCacheHeaders(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	hashed := HashName("main.wasm", []byte("\x00asm"))
+	write(t, filepath.Join(dir, "index.html"), "<html>", old)
+	write(t, filepath.Join(dir, "sw.js"), "//", old)
+	write(t, filepath.Join(dir, hashed), "\x00asm", old)
+	write(t, filepath.Join(dir, hashed+".br"), "BR", old)
+	write(t, filepath.Join(dir, "main.wasm"), "\x00asm", old)
+	write(t, filepath.Join(dir, "FORMAT.md"), "# f", old)
+	h := Handler(dir)
+	for _, c := range []struct{ path, enc, cc, ctype string }{
+		{"/" + hashed, "br", "public, max-age=31536000, immutable", "application/wasm"},
+		{"/" + hashed, "", "public, max-age=31536000, immutable", "application/wasm"},
+		{"/", "", "no-cache", "text/html; charset=utf-8"},
+		{"/index.html", "", "no-cache", "text/html; charset=utf-8"},
+		{"/sw.js", "", "no-cache", "text/javascript; charset=utf-8"},
+		{"/main.wasm", "", "", "application/wasm"}, // an unhashed name: the browser's heuristics
+		{"/FORMAT.md", "", "", "text/markdown; charset=utf-8"},
+	} {
+		r := get(t, h, c.path, c.enc)
+		if r.StatusCode != 200 || r.Header.Get("Cache-Control") != c.cc || r.Header.Get("Content-Type") != c.ctype {
+			t.Errorf("%s (%q): %d Cache-Control %q Content-Type %q, want %q %q", c.path, c.enc, r.StatusCode,
+				r.Header.Get("Cache-Control"), r.Header.Get("Content-Type"), c.cc, c.ctype)
+		}
+	}
+	// The page revalidates: a conditional request gets a 304.
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	req.Header.Set("If-Modified-Since", time.Now().UTC().Format(http.TimeFormat))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusNotModified {
+		t.Errorf("conditional GET / = %d, want 304", rec.Code)
+	}
+	for name, want := range map[string]bool{
+		"main.0123456789abcdef.wasm": true, "main.0123456789abcdef.wasm.br": true, "wasm_exec.0123456789abcdef.js": true,
+		"main.wasm": false, "main.0123456789abcde.wasm": false, "index.html": false, "sw.js": false,
+	} {
+		if Hashed(name) != want {
+			t.Errorf("Hashed(%q) = %v", name, !want)
+		}
 	}
 }
