@@ -127,11 +127,7 @@ cmd_dist() {
 	say "building dist/"
 	rm -rf dist
 	mkdir -p dist
-	# ebiten with its built-in shaders generated without text/template (web/ebitenpatch.go):
-	# 3.5 MB less of main.wasm. The reason is printed when the patch does not apply.
-	local modfile
-	modfile=$(go run ./web/dist modfile)
-	GOOS=js GOARCH=wasm go build ${modfile:+-modfile="$modfile"} -trimpath -ldflags='-s -w' -o dist/main.wasm ./wasm
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o dist/main.wasm ./wasm
 	local wexec
 	wexec="$(go env GOROOT)/lib/wasm/wasm_exec.js"
 	cp "$wexec" dist/wasm_exec.js
@@ -149,7 +145,7 @@ cmd_dist() {
 	fi
 	# Content-hashed names (main.<hash>.wasm, wasm_exec.<hash>.js) that web/ serves as immutable
 	# for a year, index.html rewritten to them, and sw.js, the offline service worker.
-	go run ./web/dist fingerprint dist
+	go run ./web/fingerprint dist
 	compress
 	local wasm
 	wasm=$(ls dist/main.*.wasm)

@@ -77,15 +77,7 @@ func buildDist(t *testing.T) string {
 
 func build(t *testing.T, dir string) error {
 	root := repoRoot(t)
-	args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "main.wasm")}
-	// The patched ebiten that ./build.sh dist uses (web/ebitenpatch.go), so that the tests run
-	// the binary that ships.
-	if m, err := web.EbitenModFile(root); err == nil {
-		args = append(args, "-modfile="+m)
-	} else {
-		t.Logf("ebiten patch not applied: %v", err)
-	}
-	cmd := exec.Command("go", append(args, "./wasm")...)
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "main.wasm"), "./wasm")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := cmd.CombinedOutput(); err != nil {
