@@ -39,7 +39,8 @@ type app struct {
 	history []string // console history, oldest first
 	histPos int
 
-	errMsg string
+	errMsg       string
+	errFromCheck bool // the error box holds a failed lesson check (cleared when the place moves)
 	ready  bool
 
 	execCost  execCost       // perf.go: the Go time of typed commands
@@ -148,6 +149,7 @@ func (a *app) guard(where string) {
 
 func (a *app) showError(msg string) {
 	a.errMsg = msg
+	a.errFromCheck = false
 	if api.Truthy() {
 		api.Set("error", msg)
 	}
@@ -159,6 +161,7 @@ func (a *app) showError(msg string) {
 // showCheckError shows a failed check's message with a ↺ Reset button beside it.
 func (a *app) showCheckError(msg string) {
 	a.showError(msg)
+	a.errFromCheck = true
 	ui.ByID("errorText").SetText(msg)
 	ui.ByID("errReset").SetBool("hidden", false)
 }

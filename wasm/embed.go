@@ -184,6 +184,8 @@ func (a *app) afterChange() {
 	from := 0
 	if p.Gen() == a.seenGen {
 		from = max(0, len(last)-1)
+	} else if a.errFromCheck {
+		a.showError("") // a failed check belongs to the place it was made at: the place moved
 	}
 	a.seenGen = p.Gen()
 	for i := from; i < len(last); i++ {
@@ -192,7 +194,8 @@ func (a *app) afterChange() {
 			a.showError(a.refusedText(x))
 		}
 		for _, c := range x.Checks {
-			if !c.OK && !x.Console {
+			// A lesson newer than the profile fails its checks by design: the notice says so.
+			if !c.OK && !x.Console && p.Needs() == 0 {
 				a.showCheckError(a.checkText(c))
 			}
 		}
