@@ -41,7 +41,7 @@ type app struct {
 
 	errMsg       string
 	errFromCheck bool // the error box holds a failed lesson check (cleared when the place moves)
-	ready  bool
+	ready        bool
 
 	execCost  execCost       // perf.go: the Go time of typed commands
 	tview     transcriptView // what the transcript's DOM holds
