@@ -273,7 +273,84 @@ func (s *Stream) shownNodes() (idx []int, skipped int) {
 // streamLabel is the smallest text the stream scene draws: 11 CSS px at least.
 func streamLabel(f float64) float64 { return max(f*0.75, 11) }
 
-// Frame implements Scene.
+// streamLegend is the strip's colour key.
+func (s *Stream) streamLegend() []legendItem {
+	items := []legendItem{{ByteColor(ByteLPHeader), "header", "header"}, {HeaderC, "master entry", "master entry"},
+		{DataC, "SAMEFIELDS (values only)", "SAMEFIELDS (chỉ value)"}, {RunC, "own fields", "field riêng"}, {Panel, "deleted", "đã xoá"}}
+	for i := range items {
+		if s.lang != "en" {
+			items[i].en = items[i].vi
+		}
+	}
+	return items
+}
+
+type legendItem struct {
+	c      Color
+	en, vi string
+}
+
+// legendRows lays the legend out in w: each item's x and row.
+func legendRows(items []legendItem, x0, w, small float64) (xs []float64, rows []int) {
+	x, row := x0, 0
+	for _, it := range items {
+		wd := small*1.2 + TextWidth(it.en, small, false) + small*0.8
+		if x+wd > x0+w && x > x0 {
+			x, row = x0, row+1
+		}
+		xs, rows = append(xs, x), append(rows, row)
+		x += wd
+	}
+	return xs, rows
+}
+
+// entryLine is one row of the entry table: how the entry is stored in its node.
+func (s *Stream) entryLine(n engine.StreamNodeView, e engine.StreamEntryView) string {
+	flags := 0
+	var what string
+	if e.Deleted {
+		flags |= 1
+	}
+	if e.SameFields {
+		flags |= 2
+	}
+	var kv []string
+	for i := 0; i+1 < len(e.Fields); i += 2 {
+		kv = append(kv, e.Fields[i]+"="+e.Fields[i+1])
+	}
+	switch {
+	case e.SameFields:
+		what = tr(s.lang, "values only", "chỉ value")
+	default:
+		what = tr(s.lang, "%d own fields", "%d field riêng", len(e.Fields)/2)
+	}
+	flagW := fmt.Sprintf("flags %d", flags)
+	if e.Deleted {
+		flagW += tr(s.lang, " deleted", " đã xoá")
+	}
+	return fmt.Sprintf("%s = %s%s · %s · %s · %s · %d B", e.ID, n.Master, StreamDelta(n.Master, e.ID), flagW, what, strings.Join(kv, " "), e.Size)
+}
+
+// detailNode is the node the step changed last (the last node when none).
+func (s *Stream) detailNode() int {
+	last := len(s.View.Nodes) - 1
+	for i := len(s.Events) - 1; i >= 0; i-- {
+		ev := s.Events[i]
+		if ev.Action == "entry-added" || ev.Action == "entry-deleted" || ev.Action == "node-created" {
+			for j, n := range s.View.Nodes {
+				if n.Master == ev.Master {
+					return j
+				}
+			}
+		}
+	}
+	return last
+}
+
+// Frame implements Scene. What must be drawn — the key's line, the nodes (at least small*3.4
+// high each), the groups — is laid out first; the rest goes in only when the stage has room, in
+// this order: the step's change, the legend, the radix-tree line, the entry table of the node the
+// step changed.
 func (s *Stream) Frame(r Rect, t float64) []Prim {
 	var l list
 	f := FontSize(r)
@@ -291,8 +368,72 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 	}
 	v := s.View
 	y := in.Y
+	bottom := in.Y + in.H
+	// Heights of the parts.
 	head := fmt.Sprintf("%s · stream · XLEN %d · MEMORY USAGE %d B", s.Key, v.Length, s.Info.Memory)
-	if MonoWidth(head, f) <= in.W {
+	oneLine := MonoWidth(head, f) <= in.W
+	headH := f*1.3 + small*1.5
+	if oneLine {
+		headH = f * 1.5
+	}
+	idx, skipped := s.shownNodes()
+	rows := float64(len(idx))
+	if skipped > 0 {
+		rows += 0.6
+	}
+	rowMin := small * 3.4
+	groupH := 0.0
+	for _, g := range v.Groups {
+		groupH += small*1.5 + float64(max(len(g.Consumers), 1))*small*1.9
+		if len(s.Acked) > 0 {
+			groupH += small * 1.5
+		}
+	}
+	freedH := float64(len(s.Freed)) * small * 1.4
+	change := s.change()
+	changeLines := WrapMono(change, in.W, small, 2)
+	if change == "" {
+		changeLines = nil
+	}
+	legend := s.streamLegend()
+	lxs, lrows := legendRows(legend, in.X, in.W, small)
+	legendH := float64(lrows[len(lrows)-1]+1)*small*1.4 + small*0.2
+	raxH := small * 1.5
+	free := bottom - y - headH - rows*rowMin - groupH - freedH
+	use := func(h float64) bool {
+		if free >= h {
+			free -= h
+			return true
+		}
+		return false
+	}
+	if !use(float64(len(changeLines))*small*1.3 + small*0.3) {
+		if len(changeLines) > 1 && use(small*1.6) {
+			changeLines = WrapMono(change, in.W, small, 1)
+		} else {
+			changeLines = nil
+		}
+	}
+	showLegend := use(legendH)
+	showRax := use(raxH)
+	dn := s.detailNode()
+	var table []string
+	if dn >= 0 {
+		n := v.Nodes[dn]
+		want := min(len(n.Entries), 8)
+		for want > 0 && !use(small*1.5+float64(want)*small*1.35+small*0.4) {
+			want--
+		}
+		if want > 0 {
+			// the last entries of the node (the ones an XADD appended)
+			for _, e := range n.Entries[len(n.Entries)-want:] {
+				table = append(table, s.entryLine(n, e))
+			}
+		}
+	}
+	rowH := min(rowMin+free/max(rows, 1), f*5)
+
+	if oneLine {
 		l.text(in.X, y, head, f, TextColor, Left, true)
 		y += f * 1.5
 	} else {
@@ -301,36 +442,25 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 		l.text(in.X, y, clipTo(fmt.Sprintf("XLEN %d · MEMORY USAGE %d B", v.Length, s.Info.Memory), in.W, small), small, Dim, Left, true)
 		y += small * 1.5
 	}
-	rax := tr(s.lang, "radix tree: %d keys, %d rax nodes · last ID %s", "radix tree: %d khoá, %d node rax · ID cuối %s", len(v.Nodes), v.RaxNodes, v.LastID)
-	l.text(in.X, y, clipTo(rax, in.W, small), small, Dim, Left, true)
-	y += small * 1.5
-
+	if showRax {
+		rax := tr(s.lang, "radix tree: %d keys, %d rax nodes · last ID %s", "radix tree: %d khoá, %d node rax · ID cuối %s", len(v.Nodes), v.RaxNodes, v.LastID)
+		l.text(in.X, y, clipTo(rax, in.W, small), small, Dim, Left, true)
+		y += raxH
+	}
 	// The nodes, one strip each, stacked; widths to the scale of their bytes.
-	idx, skipped := s.shownNodes()
 	maxB := 1
 	for _, i := range idx {
 		maxB = max(maxB, v.Nodes[i].Bytes)
 	}
-	groupH := 0.0
-	for _, g := range v.Groups {
-		groupH += small*1.5 + float64(max(len(g.Consumers), 1))*small*1.9
-	}
-	notes := small * 1.5 * 2
-	avail := in.Y + in.H - y - groupH - notes
-	rows := float64(len(idx))
-	if skipped > 0 {
-		rows += 0.6
-	}
-	rowH := min(max(avail/max(rows, 1), small*3.4), f*4.2)
 	stripH := rowH - small*1.6
 	for k, ni := range idx {
 		if skipped > 0 && k == len(idx)-1 {
 			l.text(in.X, y, tr(s.lang, "… %d nodes …", "… %d node …", skipped), small, Dim, Left, false)
-			y += rowH * 0.6
+			y += rowMin * 0.6
 		}
 		n := v.Nodes[ni]
 		opened := s.Opened != nil && s.Opened.Master == n.Master
-		cap := tr(s.lang, "master %s · count %d · deleted %d · %d B", "master %s · count %d · deleted %d · %d B", n.Master, n.Count, n.Deleted, n.Bytes)
+		cap := fmt.Sprintf("master %s · count %d · deleted %d · %d B", n.Master, n.Count, n.Deleted, n.Bytes)
 		if MonoWidth(cap, small) > in.W {
 			cap = fmt.Sprintf("%s · %d/%d · %d B", n.Master, n.Count, n.Deleted, n.Bytes)
 		}
@@ -343,7 +473,7 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 		sy := y + small*1.35
 		w := in.W * max(float64(n.Bytes)/float64(maxB), 0.4)
 		if opened {
-			l.frame(in.X-2, sy-2, w+4, stripH+4, 2, Accent.Alpha(Pulse(t)))
+			l.frame(in.X, sy-2, w, stripH+4, 2, Accent.Alpha(Pulse(t)))
 		}
 		s.frameStrip(&l, in.X, sy, w, stripH, n, small, t)
 		y += rowH
@@ -354,28 +484,32 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 		l.text(in.X, y, clipTo(txt, in.W, small), small, Accent.Alpha(Pulse(t)), Left, true)
 		y += small * 1.4
 	}
-	// Legend.
-	x := in.X
-	for _, it := range []struct {
-		c      Color
-		en, vi string
-	}{{ByteColor(ByteLPHeader), "header", "header"}, {HeaderC, "master entry", "master entry"}, {DataC, "SAMEFIELDS (values only)", "SAMEFIELDS (chỉ value)"}, {IndexC, "own fields", "field riêng"}, {Panel, "deleted", "đã xoá"}} {
-		word := it.vi
-		if s.lang == "en" {
-			word = it.en
+	if len(table) > 0 {
+		n := v.Nodes[dn]
+		l.text(in.X, y, clipTo(tr(s.lang, "node %s, its entries as stored (ID = master + delta):", "node %s, các entry như được lưu (ID = master + delta):", n.Master), in.W, small), small, Dim, Left, false)
+		y += small * 1.5
+		for i, line := range table {
+			e := n.Entries[len(n.Entries)-len(table)+i]
+			c := TextColor
+			if s.Added[e.ID] || s.Dead[e.ID] {
+				c = Accent
+			}
+			l.text(in.X, y, clipTo(line, in.W, small), small, c, Left, true)
+			y += small * 1.35
 		}
-		wd := small*1.2 + TextWidth(word, small, false) + small*0.8
-		if x+wd > in.X+in.W && x > in.X {
-			x, y = in.X, y+small*1.4
-		}
-		l.rect(x, y+small*0.15, small*0.9, small*0.9, it.c)
-		l.text(x+small*1.2, y, word, small, Dim, Left, false)
-		x += wd
+		y += small * 0.4
 	}
-	y += small * 1.6
+	if showLegend {
+		for i, it := range legend {
+			ly := y + float64(lrows[i])*small*1.4
+			l.rect(lxs[i], ly+small*0.15, small*0.9, small*0.9, it.c)
+			l.text(lxs[i]+small*1.2, ly, it.en, small, Dim, Left, false)
+		}
+		y += legendH
+	}
 	// What the step did.
-	if c := s.change(); c != "" {
-		for _, line := range WrapMono(c, in.W, small, 2) {
+	if len(changeLines) > 0 {
+		for _, line := range changeLines {
 			l.text(in.X, y, line, small, Accent, Left, true)
 			y += small * 1.3
 		}
@@ -387,7 +521,7 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 		if g.EntriesRead < 0 {
 			er = "?"
 		}
-		gh := tr(s.lang, "group %s · last-delivered-id %s · entries-read %s · PEL %d", "group %s · last-delivered-id %s · entries-read %s · PEL %d", g.Name, g.LastID, er, len(g.Pending))
+		gh := fmt.Sprintf("group %s · last-delivered-id %s · entries-read %s · PEL %d", g.Name, g.LastID, er, len(g.Pending))
 		if MonoWidth(gh, small) > in.W {
 			gh = fmt.Sprintf("%s · last %s · read %s · PEL %d", g.Name, g.LastID, er, len(g.Pending))
 		}
@@ -404,8 +538,9 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 			for i, id := range c.Pending {
 				chip := fmt.Sprintf("%s ×%d", id, count[id])
 				cw := MonoWidth(chip, small) + small*0.8
-				if cx+cw > in.X+in.W {
-					l.text(cx, y+small*0.25, tr(s.lang, "+%d", "+%d", len(c.Pending)-i), small, Dim, Left, true)
+				more := fmt.Sprintf("+%d", len(c.Pending)-i)
+				if cx+cw > in.X+in.W || (i < len(c.Pending)-1 && cx+cw+small*0.4+MonoWidth(more, small) > in.X+in.W && cx+cw > in.X+in.W-MonoWidth(more, small)) {
+					l.text(cx, y+small*0.25, more, small, Dim, Left, true)
 					break
 				}
 				fill := Panel
@@ -420,7 +555,7 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 				cx += cw + small*0.4
 			}
 			if len(c.Pending) == 0 {
-				l.text(cx, y+small*0.25, tr(s.lang, "(nothing pending)", "(không có gì chờ)"), small, Dim, Left, false)
+				l.text(cx, y+small*0.25, clipTo(tr(s.lang, "(nothing pending)", "(không có gì chờ)"), in.X+in.W-cx, small), small, Dim, Left, true)
 			}
 			y += small * 1.9
 		}
@@ -453,7 +588,7 @@ func (s *Stream) frameStrip(l *list, x, y, w, h float64, n engine.StreamNodeView
 			txt = "+" + strconv.Itoa(len(n.Entries)-StreamPerNode)
 		case StreamEntry:
 			e := n.Entries[c.Entry]
-			fill = IndexC
+			fill = RunC
 			if e.SameFields {
 				fill = DataC
 			}

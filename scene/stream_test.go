@@ -33,12 +33,18 @@ func streamOf(t *testing.T, a *Auto) *Stream {
 	return s
 }
 
-// checkStage: every text is at least 11 px and inside the stage's width.
+// checkStage: every text is at least 11 px and inside the stage; every box ends above its bottom.
 func checkStage(t *testing.T, prims []Prim, r Rect) {
 	t.Helper()
 	for _, p := range prims {
+		if (p.Kind == KRect || p.Kind == KFrame) && p.Y+p.H > r.Y+r.H+0.5 {
+			t.Errorf("box %+v ends below the stage (%.0f)", p, r.Y+r.H)
+		}
 		if p.Kind != KText {
 			continue
+		}
+		if p.Y+p.Size*1.2 > r.Y+r.H+0.5 {
+			t.Errorf("text %q at y %.1f below the stage (%.0f)", p.Text, p.Y, r.Y+r.H)
 		}
 		if p.Size < 11 {
 			t.Errorf("text %q at %.1f px", p.Text, p.Size)
@@ -110,7 +116,7 @@ func TestStreamNodeBoundary(t *testing.T) {
 			t.Errorf("describe %q lacks %q", d, want)
 		}
 	}
-	for _, r := range []Rect{{0, 0, 360, 300}, {0, 0, 820, 720}, {0, 0, 1460, 1080}} {
+	for _, r := range []Rect{{0, 0, 360, 333}, {0, 0, 820, 720}, {0, 0, 1460, 1080}} {
 		prims := a.Frame(r, 0)
 		checkStage(t, prims, r)
 		txt := allText(prims)
@@ -163,7 +169,7 @@ func TestStreamGroupPEL(t *testing.T) {
 	if len(s.Acked) != 1 || s.Acked[0] != "1-1" || len(s.View.Groups[0].Pending) != 2 {
 		t.Fatalf("acked %v pending %+v", s.Acked, s.View.Groups[0].Pending)
 	}
-	if !strings.Contains(allText(a.Frame(Rect{0, 0, 360, 300}, 0)), "✓ XACK 1-1") {
+	if !strings.Contains(allText(a.Frame(Rect{0, 0, 360, 333}, 0)), "✓ XACK 1-1") {
 		t.Error("XACK not drawn")
 	}
 	p.Exec("XAUTOCLAIM s g bob 0 0-0")
@@ -176,7 +182,7 @@ func TestStreamGroupPEL(t *testing.T) {
 	if !strings.Contains(d, "2 pending (alice 0, bob 2); last: 1-2 claimed by bob (delivery 2); 1-3 claimed by bob (delivery 2)") {
 		t.Errorf("describe %q", d)
 	}
-	for _, r := range []Rect{{0, 0, 360, 300}, {0, 0, 1200, 900}} {
+	for _, r := range []Rect{{0, 0, 360, 333}, {0, 0, 1200, 900}} {
 		prims := a.Frame(r, 0)
 		checkStage(t, prims, r)
 		var lit, bobRow bool
@@ -222,7 +228,7 @@ func TestStreamDelTrim(t *testing.T) {
 	if len(s.View.Nodes) != 1 || len(s.Freed) != 1 || s.Freed[0].Master != "1-1" || s.Freed[0].Count != 2 {
 		t.Fatalf("nodes %+v freed %+v", s.View.Nodes, s.Freed)
 	}
-	if !strings.Contains(allText(a.Frame(Rect{0, 0, 360, 300}, 0)), "✕ node 1-1 freed (2 live entries)") {
+	if !strings.Contains(allText(a.Frame(Rect{0, 0, 360, 333}, 0)), "✕ node 1-1 freed (2 live entries)") {
 		t.Error("freed node not drawn")
 	}
 }
@@ -258,7 +264,7 @@ func TestAutoScriptCalls(t *testing.T) {
 		if !strings.HasPrefix(d, want) {
 			t.Errorf("%s describe %q", lang, d)
 		}
-		r := Rect{0, 0, 360, 300}
+		r := Rect{0, 0, 360, 333}
 		prims := a.Frame(r, 0)
 		checkStage(t, prims, r)
 		txt := allText(prims)

@@ -14,6 +14,12 @@ func (b *browser) sceneDesc() string {
 	return b.eval(`document.getElementById("sceneDesc").textContent`).(string)
 }
 
+// top scrolls the page back to the stage (typing in the console scrolled it away on a phone).
+func (b *browser) top() {
+	b.t.Helper()
+	b.eval(`document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); true`)
+}
+
 // streamScript is the EVAL of TestStreamSceneTyped: three commands on three script lines.
 const streamScript = `EVAL "redis.call('SET', KEYS[1], 'v')\nredis.call('XADD', KEYS[2], '1-9', 'a', ARGV[1])\nreturn redis.call('XLEN', KEYS[2])" 2 k s 7`
 
@@ -41,6 +47,7 @@ func TestStreamSceneTyped(t *testing.T) {
 				if d := b.sceneDesc(); !strings.Contains(d, want) {
 					t.Errorf("%s: #sceneDesc %q lacks %q", lang, d, want)
 				}
+				b.top()
 				b.shot(fmt.Sprintf("stream-%s-%d-xadd.png", lang, size[0]))
 				for _, line := range []string{"XGROUP CREATE s g 0", "XREADGROUP GROUP g alice COUNT 2 STREAMS s >", "XREADGROUP GROUP g bob COUNT 1 STREAMS s >", "XACK s g 1-1"} {
 					b.eval(fmt.Sprintf(`window.redscope.exec(%q)`, line))
@@ -53,6 +60,7 @@ func TestStreamSceneTyped(t *testing.T) {
 				if d := b.sceneDesc(); !strings.Contains(d, want) {
 					t.Errorf("%s: #sceneDesc %q lacks %q", lang, d, want)
 				}
+				b.top()
 				b.shot(fmt.Sprintf("stream-%s-%d-group.png", lang, size[0]))
 				b.eval(fmt.Sprintf(`window.redscope.exec(%q)`, streamScript))
 				if sc, k := b.drawn(); sc != "stream" || k != "s" {
@@ -63,6 +71,7 @@ func TestStreamSceneTyped(t *testing.T) {
 				if d := b.sceneDesc(); !strings.HasPrefix(d, want) {
 					t.Errorf("%s: #sceneDesc %q does not start %q", lang, d, want)
 				}
+				b.top()
 				b.shot(fmt.Sprintf("stream-%s-%d-eval.png", lang, size[0]))
 			}
 		})
