@@ -173,7 +173,7 @@ func (s *Stream) change() string {
 	}
 	if s.Opened != nil {
 		if s.Opened.Reason != "" {
-			parts = append(parts, tr(s.lang, "new node (master %s): %s", "node mới (master %s): %s", s.Opened.Master, s.Opened.Reason))
+			parts = append(parts, tr(s.lang, "new node (master %s): %s", "node mới (master %s): %s", s.Opened.Master, nodeReason(s.lang, s.Opened.Reason)))
 		} else {
 			parts = append(parts, tr(s.lang, "new node (master %s)", "node mới (master %s)", s.Opened.Master))
 		}
@@ -189,6 +189,15 @@ func (s *Stream) change() string {
 		parts = append(parts, tr(s.lang, "%s acknowledged (left the PEL)", "%s đã xác nhận (rời PEL)", strings.Join(acked, ", ")))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// nodeReason is the engine's reason for closing a node ("stream-node-max-entries 3 reached") in
+// the scene's language.
+func nodeReason(lang, reason string) string {
+	if p, ok := strings.CutSuffix(reason, " reached"); ok && lang != "en" {
+		return "đã đạt " + p
+	}
+	return reason
 }
 
 // StreamCell is one drawn part of a node's strip.

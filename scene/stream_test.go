@@ -145,7 +145,25 @@ func TestStreamNodeBoundary(t *testing.T) {
 	}
 	_, a = streamAuto(t, "vi", append(streamFill, "XADD s 1-4 a 5")...)
 	if d := a.Describe(); !strings.HasPrefix(d, "stream s: 4 phần tử trong 2 node (master 1-1: 3 phần tử, 0 đã xoá, 58 B;") ||
-		!strings.Contains(d, "vừa rồi: thêm 1-4; node mới (master 1-4): stream-node-max-entries 3 reached") {
+		!strings.Contains(d, "vừa rồi: thêm 1-4; node mới (master 1-4): đã đạt stream-node-max-entries 3") {
+		t.Errorf("vi describe %q", d)
+	}
+}
+
+// TestStreamNodeMaxBytes: a node is also closed when the next entry would take it to
+// stream-node-max-bytes, and the scene says that limit.
+func TestStreamNodeMaxBytes(t *testing.T) {
+	big := strings.Repeat("x", 40)
+	_, a := streamAuto(t, "en", "CONFIG SET stream-node-max-bytes 64", "XADD s 1-1 a 1", "XADD s 1-2 a "+big)
+	s := streamOf(t, a)
+	if len(s.View.Nodes) != 2 || s.Opened == nil || s.Opened.Reason != "stream-node-max-bytes 64 reached" {
+		t.Fatalf("nodes %+v opened %+v", s.View.Nodes, s.Opened)
+	}
+	if d := a.Describe(); !strings.HasSuffix(d, "last: 1-2 appended; new node (master 1-2): stream-node-max-bytes 64 reached") {
+		t.Errorf("describe %q", d)
+	}
+	_, a = streamAuto(t, "vi", "CONFIG SET stream-node-max-bytes 64", "XADD s 1-1 a 1", "XADD s 1-2 a "+big)
+	if d := a.Describe(); !strings.HasSuffix(d, "vừa rồi: thêm 1-2; node mới (master 1-2): đã đạt stream-node-max-bytes 64") {
 		t.Errorf("vi describe %q", d)
 	}
 }
@@ -207,6 +225,16 @@ func TestStreamGroupPEL(t *testing.T) {
 	a.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "vi"})
 	if d := a.Describe(); !strings.Contains(d, "2 đang chờ (alice 0, bob 2); vừa rồi: 1-2 được bob nhận lại (lần giao 2)") {
 		t.Errorf("vi describe %q", d)
+	}
+	// XCLAIM moves 1-3 back to alice.
+	p.Exec("XCLAIM s g alice 0 1-3")
+	a.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "en"})
+	s = streamOf(t, a)
+	if s.Moved["1-3"] != "alice" || len(s.View.Groups[0].Consumers[0].Pending) != 1 {
+		t.Fatalf("XCLAIM: moved %v consumers %+v", s.Moved, s.View.Groups[0].Consumers)
+	}
+	if d := a.Describe(); !strings.Contains(d, "(alice 1, bob 1); last: 1-3 claimed by alice (delivery 3)") {
+		t.Errorf("XCLAIM describe %q", d)
 	}
 }
 

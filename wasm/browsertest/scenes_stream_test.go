@@ -43,7 +43,7 @@ func TestStreamSceneTyped(t *testing.T) {
 				if sc, k := b.drawn(); sc != "stream" || k != "s" {
 					t.Fatalf("%s XADD: %s/%s", lang, sc, k)
 				}
-				want := map[string]string{"en": "new node (master 1-4): stream-node-max-entries 3 reached", "vi": "node mới (master 1-4): stream-node-max-entries 3 reached"}[lang]
+				want := map[string]string{"en": "new node (master 1-4): stream-node-max-entries 3 reached", "vi": "node mới (master 1-4): đã đạt stream-node-max-entries 3"}[lang]
 				if d := b.sceneDesc(); !strings.Contains(d, want) {
 					t.Errorf("%s: #sceneDesc %q lacks %q", lang, d, want)
 				}
