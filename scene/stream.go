@@ -337,23 +337,30 @@ func (s *Stream) entryLine(n engine.StreamNodeView, e engine.StreamEntryView) st
 	if e.Deleted {
 		flagW += tr(s.lang, " deleted", " đã xoá")
 	}
-	return fmt.Sprintf("%s = %s%s · %s · %s · %s · %d B", e.ID, n.Master, StreamDelta(n.Master, e.ID), flagW, what, strings.Join(kv, " "), e.Size)
+	return fmt.Sprintf("%s: Δ %s · %s · %s · %s · %d B", e.ID, StreamDelta(n.Master, e.ID), flagW, what, strings.Join(kv, " "), e.Size)
 }
 
-// detailNode is the node the step changed last (the last node when none).
+// detailNode is the node the step changed last, or that holds the last entry it delivered,
+// claimed or acknowledged (the last node when none).
 func (s *Stream) detailNode() int {
-	last := len(s.View.Nodes) - 1
 	for i := len(s.Events) - 1; i >= 0; i-- {
 		ev := s.Events[i]
-		if ev.Action == "entry-added" || ev.Action == "entry-deleted" || ev.Action == "node-created" {
-			for j, n := range s.View.Nodes {
+		for j, n := range s.View.Nodes {
+			switch ev.Action {
+			case "entry-added", "entry-deleted", "node-created":
 				if n.Master == ev.Master {
 					return j
+				}
+			case "delivered", "acked":
+				for _, e := range n.Entries {
+					if e.ID == ev.ID {
+						return j
+					}
 				}
 			}
 		}
 	}
-	return last
+	return len(s.View.Nodes) - 1
 }
 
 // Frame implements Scene. What must be drawn — the key's line, the nodes (at least small*3.4
@@ -495,12 +502,12 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 	}
 	if len(table) > 0 {
 		n := v.Nodes[dn]
-		l.text(in.X, y, clipTo(tr(s.lang, "node %s, its entries as stored (ID = master + delta):", "node %s, các entry như được lưu (ID = master + delta):", n.Master), in.W, small), small, Dim, Left, false)
+		l.text(in.X, y, clipTo(tr(s.lang, "node %s: entries as stored, Δ = ID − master", "node %s: entry như được lưu, Δ = ID − master", n.Master), in.W, small), small, Dim, Left, false)
 		y += small * 1.5
 		for i, line := range table {
 			e := n.Entries[len(n.Entries)-len(table)+i]
 			c := TextColor
-			if s.Added[e.ID] || s.Dead[e.ID] {
+			if s.Added[e.ID] || s.Dead[e.ID] || s.Moved[e.ID] != "" {
 				c = Accent
 			}
 			l.text(in.X, y, clipTo(line, in.W, small), small, c, Left, true)

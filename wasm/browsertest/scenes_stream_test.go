@@ -14,10 +14,11 @@ func (b *browser) sceneDesc() string {
 	return b.eval(`document.getElementById("sceneDesc").textContent`).(string)
 }
 
-// top scrolls the page back to the stage (typing in the console scrolled it away on a phone).
+// top scrolls the page's panel back to its start: typing in the console scrolls it on a phone,
+// and headless Chromium then paints a black box over the stage's lower part in screenshots.
 func (b *browser) top() {
 	b.t.Helper()
-	b.eval(`document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); true`)
+	b.eval(`document.activeElement && document.activeElement.blur(); document.querySelectorAll("*").forEach(e => { if (e.scrollTop) e.scrollTop = 0 }); true`)
 }
 
 // streamScript is the EVAL of TestStreamSceneTyped: three commands on three script lines.
