@@ -256,10 +256,14 @@ func parseID(s string) (ms, seq uint64) {
 	return ms, seq
 }
 
-// StreamDelta is how an entry's ID is stored in its node: ms and seq minus the master's.
+// StreamDelta is how an entry's ID is stored in its node: ms and seq minus the master's, the seq
+// difference signed as the listpack holds it (master 1-5, entry 2-0: "+1-(−5)").
 func StreamDelta(master, id string) string {
 	mm, ms := parseID(master)
 	im, is := parseID(id)
+	if d := int64(is - ms); d < 0 {
+		return fmt.Sprintf("+%d-(−%d)", im-mm, -d)
+	}
 	return fmt.Sprintf("+%d-%d", im-mm, is-ms)
 }
 

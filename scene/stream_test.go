@@ -106,7 +106,7 @@ func TestStreamNodeBoundary(t *testing.T) {
 			t.Errorf("cell %+v: width %v, want %v", c, c.W, want)
 		}
 	}
-	if StreamDelta("1-1", "1-3") != "+0-2" || StreamDelta("5-7", "9-7") != "+4-0" {
+	if StreamDelta("1-1", "1-3") != "+0-2" || StreamDelta("5-7", "9-7") != "+4-0" || StreamDelta("1-5", "2-0") != "+1-(−5)" {
 		t.Errorf("delta %s %s", StreamDelta("1-1", "1-3"), StreamDelta("5-7", "9-7"))
 	}
 	d := a.Describe()
