@@ -990,7 +990,10 @@ type StreamNodeView struct {
 	Count   int64    // live entries (master entry's count)
 	Deleted int64    // entries flagged deleted
 	Fields  []string // the master entry's fields
-	Entries []StreamEntryView
+	// MasterBytes is the master entry's size in the listpack (count, deleted, num-fields, the
+	// fields and the 0 terminator), from byte 6 (after the listpack header).
+	MasterBytes int
+	Entries     []StreamEntryView
 }
 
 // StreamEntryView is one entry of a node, deleted ones included.
@@ -999,6 +1002,8 @@ type StreamEntryView struct {
 	Deleted    bool
 	SameFields bool // stored as values only (flag SAMEFIELDS)
 	Fields     []string
+	Offset     int // the entry's first byte (its flags) in the listpack
+	Size       int // its bytes, flags to lp-count included
 }
 
 // StreamGroupView is a consumer group.
@@ -1040,8 +1045,19 @@ func (e *Engine) StreamView(o *Object) (v StreamView, ok bool) {
 		for _, f := range mf {
 			nv.Fields = append(nv.Fields, string(f))
 		}
-		for _, en := range n.entries() {
-			ev := StreamEntryView{ID: en.id.String(), Deleted: en.flags&streamFlagDeleted != 0, SameFields: en.flags&streamFlagSameFields != 0}
+		ens := n.entries()
+		end := n.lp.TotalBytes() - 1 // the listpack's end byte
+		nv.MasterBytes = end - 6
+		if len(ens) > 0 {
+			nv.MasterBytes = ens[0].flagsPos - 6
+		}
+		for i, en := range ens {
+			ev := StreamEntryView{ID: en.id.String(), Deleted: en.flags&streamFlagDeleted != 0, SameFields: en.flags&streamFlagSameFields != 0, Offset: en.flagsPos}
+			next := end
+			if i+1 < len(ens) {
+				next = ens[i+1].flagsPos
+			}
+			ev.Size = next - en.flagsPos
 			for _, f := range en.fields {
 				ev.Fields = append(ev.Fields, string(f))
 			}

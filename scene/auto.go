@@ -15,7 +15,8 @@ import (
 //   - a command typed in the console: the scene of the key it touched — chosen from the key's
 //     type and encoding as the engine holds them, and the command's group in the command table
 //     (strings → sds, a bitmap command → bits, a HyperLogLog string or PF* → hll, hashes and sets
-//     → encoding, sorted sets → zset, lists → list, Bloom filters → bloom) — drawing only that
+//     → encoding, sorted sets → zset, lists → list, Bloom filters → bloom, streams → stream) —
+//     drawing only that
 //     command; a key the lesson's scene shows (one of the lesson's keys) stays with the lesson's
 //     scene;
 //   - a command that names no key (PING, DBSIZE, an unknown command): what the last typed command
@@ -26,6 +27,11 @@ import (
 // The key touched is the last key a trace event names that still exists, else the first key the
 // command table's key positions name that exists. An error reply of a console command is drawn as
 // a red band over the picture until the next command that succeeds.
+//
+// A script (EVAL, EVALSHA, FCALL…) is drawn as the commands it ran: when the last exchange's
+// events hold a ScriptEvent, a panel above the key's scene lists each redis.call / redis.pcall
+// with its script line and reply (its ScriptCallEvents, in order), and the key scene below shows
+// the key the script last wrote (the last key its commands' events name that still exists).
 type Auto struct {
 	base       Scene
 	baseName   string
@@ -37,7 +43,46 @@ type Auto struct {
 	sub        Input // what cur was last updated with (a keyless command redraws it)
 	ErrCmd     string
 	ErrText    string
+	Script     *ScriptRun // the last exchange ran a script: its commands
 	lang       string
+}
+
+// ScriptRun is what one script did, from its trace events.
+type ScriptRun struct {
+	Cmd     string // the EVAL / FCALL line
+	Name    string // SHA1 or function name
+	Outcome string // "end", "error", "killed", "stopped"; "" when the end was not traced
+	Calls   []engine.ScriptCallEvent
+}
+
+// scriptOf reads a script's run from an exchange's events (nil when it ran none).
+func scriptOf(x *lesson.Exchange) *ScriptRun {
+	if x == nil {
+		return nil
+	}
+	var run *ScriptRun
+	depth := 0
+	for _, ev := range x.Events {
+		switch e := ev.(type) {
+		case engine.ScriptEvent:
+			if e.Action == "start" {
+				if run == nil {
+					run = &ScriptRun{Cmd: x.Cmd, Name: e.Script}
+				}
+				depth++
+			} else {
+				depth--
+				if depth == 0 && run != nil {
+					run.Outcome = e.Action
+				}
+			}
+		case engine.ScriptCallEvent:
+			if run != nil && depth == 1 {
+				run.Calls = append(run.Calls, e)
+			}
+		}
+	}
+	return run
 }
 
 // NewAuto returns the page's scene for a lesson whose scene is called name ("" in free play) and
@@ -77,6 +122,7 @@ func (a *Auto) Update(in Input) {
 	if x != nil && x.Console && x.Error {
 		a.ErrCmd, a.ErrText = x.Cmd, x.Reply
 	}
+	a.Script = scriptOf(x)
 	// The exchange to draw: the last typed one that named a key, or the last picture.
 	for i := len(in.Last) - 1; i >= 0; i-- {
 		y := &in.Last[i]
@@ -245,6 +291,8 @@ func eventKey(ev engine.Event) (string, bool) {
 		return e.Key, true
 	case engine.BitopEvent:
 		return e.Dest, true
+	case engine.StreamEvent:
+		return e.Key, true
 	case engine.KeyEvent:
 		if e.Action == "renamed" {
 			return e.To, true
@@ -281,6 +329,8 @@ func SceneFor(e *engine.Engine, x lesson.Exchange, key string) string {
 		return "list"
 	case engine.TypeBloom:
 		return "bloom"
+	case engine.TypeStream:
+		return "stream"
 	}
 	return "keys"
 }
@@ -316,12 +366,23 @@ func drawnKey(sc Scene) string {
 // Focus implements Focuser.
 func (a *Auto) Focus() (string, string) { return a.curName, a.key }
 
-// Describe implements Describer: the inner scene's text, after the error when there is one; a
-// scene without its own text gets the key's figures.
+// Describe implements Describer: the inner scene's text, after the error and the script's
+// commands when there are; a scene without its own text gets the key's figures.
 func (a *Auto) Describe() string {
 	d := Describe(a.cur)
 	if d == "" && a.key != "" && a.sub.Engine != nil {
 		d = keySentence(a.lang, lesson.Measure(a.sub.Engine, a.key))
+	}
+	if a.Script != nil {
+		sc := a.Script.describe(a.lang)
+		if a.key != "" && len(a.Script.Calls) > 0 {
+			sc += tr(a.lang, "; drawn: %s", "; đang vẽ: %s", a.key)
+		}
+		if d == "" {
+			d = sc
+		} else {
+			d = sc + ". " + d
+		}
 	}
 	if a.ErrText != "" {
 		e := tr(a.lang, "Error: %s → %s", "Lỗi: %s → %s", a.ErrCmd, a.ErrText)
@@ -331,6 +392,68 @@ func (a *Auto) Describe() string {
 		return e + ". " + d
 	}
 	return d
+}
+
+// describe is e.g. "the script ran 3 commands: line 1 SET a 1 → OK; line 2 INCR n → (integer) 1".
+func (r *ScriptRun) describe(lang string) string {
+	n := len(r.Calls)
+	cmds := tr(lang, "%d commands", "%d lệnh", n)
+	if n == 1 && lang == "en" {
+		cmds = "1 command"
+	}
+	var parts []string
+	for _, c := range r.Calls {
+		parts = append(parts, tr(lang, "line %d %s → %s", "dòng %d %s → %s", c.Line, strings.Join(c.Cmd, " "), replyLine(c.Reply)))
+	}
+	out := tr(lang, "the script ran %s", "script đã chạy %s", cmds)
+	if len(parts) > 0 {
+		out += ": " + strings.Join(parts, "; ")
+	}
+	return out
+}
+
+// replyLine is a reply as redis-cli prints it, on one line.
+func replyLine(r engine.Reply) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(r.FormatCLI(), "\n", " ")), " ")
+}
+
+// ScriptMaxLines is how many of a script's commands the panel lists.
+const ScriptMaxLines = 6
+
+// scriptPanel draws the script's commands at the top of r; it returns the panel's height.
+func (a *Auto) scriptPanel(l *list, r Rect) float64 {
+	f := FontSize(r)
+	size := max(f*0.8, 11)
+	w := r.W - f*1.2
+	run := a.Script
+	n := len(run.Calls)
+	head := tr(a.lang, "script · %d commands", "script · %d lệnh", n)
+	if n == 1 && a.lang == "en" {
+		head = "script · 1 command"
+	}
+	lines := []string{clipTo("> "+run.Cmd, w, size), clipTo(head, w, size)}
+	for i, c := range run.Calls {
+		if i == ScriptMaxLines-1 && n > ScriptMaxLines {
+			lines = append(lines, tr(a.lang, "… %d more", "… thêm %d", n-i))
+			break
+		}
+		txt := tr(a.lang, "line %d: %s → %s", "dòng %d: %s → %s", c.Line, strings.Join(c.Cmd, " "), replyLine(c.Reply))
+		lines = append(lines, clipTo(txt, w, size))
+	}
+	h := float64(len(lines))*size*1.3 + f*0.6
+	l.rect(r.X, r.Y, r.W, h, Panel)
+	l.rect(r.X, r.Y, f*0.25, h, Accent)
+	for i, s := range lines {
+		c := TextColor
+		if i == 1 {
+			c = Dim
+		}
+		if i >= 2 && i-2 < n && run.Calls[i-2].Reply.IsError() {
+			c = ErrorC
+		}
+		l.text(r.X+f*0.6, r.Y+f*0.3+float64(i)*size*1.3, s, size, c, Left, true)
+	}
+	return h
 }
 
 // keySentence states a key's type, encoding, length and MEMORY USAGE.
@@ -345,29 +468,37 @@ func keySentence(lang string, k lesson.KeyInfo) string {
 	return s + fmt.Sprintf(", MEMORY USAGE %d B", k.Memory)
 }
 
-// Frame implements Scene: the inner scene, and the error band at the top when the last typed
-// command failed (the command, then the reply wrapped at word boundaries, at most ErrLines lines).
+// Frame implements Scene: the inner scene, the error band at the top when the last typed command
+// failed (the command, then the reply wrapped at word boundaries, at most ErrLines lines), and
+// below it the script's commands when the last exchange ran a script.
 func (a *Auto) Frame(r Rect, t float64) []Prim {
 	if a.cur == nil {
 		return nil
 	}
-	if a.ErrText == "" {
+	if a.ErrText == "" && a.Script == nil {
 		return a.cur.Frame(r, t)
 	}
-	f := FontSize(r)
-	size := f * 0.8
-	w := r.W - f*1.2
-	lines := append([]string{"> " + a.ErrCmd}, WrapMono(a.ErrText, w, size, ErrLines)...)
-	for i := range lines {
-		lines[i] = clipTo(lines[i], w, size)
-	}
-	bandH := float64(len(lines))*size*1.3 + f*0.6
-	out := a.cur.Frame(Rect{r.X, r.Y + bandH, r.W, max(r.H-bandH, 0)}, t)
 	var l list
-	l.rect(r.X, r.Y, r.W, bandH, ErrorC)
-	for i, s := range lines {
-		l.text(r.X+f*0.6, r.Y+f*0.3+float64(i)*size*1.3, s, size, TextOn(ErrorC), Left, true)
+	top := 0.0
+	if a.ErrText != "" {
+		f := FontSize(r)
+		size := f * 0.8
+		w := r.W - f*1.2
+		lines := append([]string{"> " + a.ErrCmd}, WrapMono(a.ErrText, w, size, ErrLines)...)
+		for i := range lines {
+			lines[i] = clipTo(lines[i], w, size)
+		}
+		bandH := float64(len(lines))*size*1.3 + f*0.6
+		l.rect(r.X, r.Y, r.W, bandH, ErrorC)
+		for i, s := range lines {
+			l.text(r.X+f*0.6, r.Y+f*0.3+float64(i)*size*1.3, s, size, TextOn(ErrorC), Left, true)
+		}
+		top = bandH
 	}
+	if a.Script != nil {
+		top += a.scriptPanel(&l, Rect{r.X, r.Y + top, r.W, max(r.H-top, 0)})
+	}
+	out := a.cur.Frame(Rect{r.X, r.Y + top, r.W, max(r.H-top, 0)}, t)
 	return append(out, l...)
 }
 

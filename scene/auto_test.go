@@ -43,6 +43,11 @@ func TestAutoSandboxTypes(t *testing.T) {
 			{"RPUSH jobs a b c", "list", "jobs"},
 			{"LRANGE jobs 0 -1", "list", "jobs"},
 			{"BF.ADD seen x", "bloom", "seen"},
+			{"XADD events 1-1 a 1", "stream", "events"},
+			{"XGROUP CREATE events g 0", "stream", "events"},
+			{"XREADGROUP GROUP g alice STREAMS events >", "stream", "events"},
+			{"XLEN events", "stream", "events"},
+			{"PING", "stream", "events"},
 			{"LMOVE jobs done LEFT RIGHT", "list", "done"},
 			{"PING", "list", "done"},   // no key: the last picture
 			{"DBSIZE", "list", "done"}, // likewise

@@ -116,7 +116,7 @@ func Describe(s Scene) string {
 }
 
 // Focuser is a scene that reports which scene it is drawing now (a registered name: "sds",
-// "bits", "hll", "encoding", "zset", "list", "bloom", "ring", "counters", "keys", …) and the key
+// "bits", "hll", "encoding", "zset", "list", "stream", "bloom", "ring", "counters", "keys", …) and the key
 // drawn ("" when none): window.redscope.state() gives them as scene and focus.
 type Focuser interface {
 	Focus() (scene, key string)
