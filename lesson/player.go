@@ -20,11 +20,11 @@ type Config struct {
 
 // Exchange is one command the player ran and what came back, or one clock move.
 type Exchange struct {
-	Cmd     string         `json:"cmd"`
-	Reply   string         `json:"reply"` // redis-cli --no-raw output without the final newline
-	Error   bool           `json:"error,omitempty"`
-	Console bool           `json:"console,omitempty"` // typed in the console, not part of the lesson
-	Advance string         `json:"advance,omitempty"` // a clock move ("10s"); Cmd and Reply are empty
+	Cmd     string `json:"cmd"`
+	Reply   string `json:"reply"` // redis-cli --no-raw output without the final newline
+	Error   bool   `json:"error,omitempty"`
+	Console bool   `json:"console,omitempty"` // typed in the console, not part of the lesson
+	Advance string `json:"advance,omitempty"` // a clock move ("10s"); Cmd and Reply are empty
 	// Client is the console client (1 … Clients) that sent the command, 0 for the lesson's own
 	// implicit client (steps without a `client` line).
 	Client int `json:"client,omitempty"`
@@ -33,7 +33,7 @@ type Exchange struct {
 	Blocked bool `json:"blocked,omitempty"`
 	// Woken: the reply of a command that had blocked, delivered after the command (another
 	// client's push, a clock move, CLIENT UNBLOCK) that ended the wait; Cmd is the blocked command.
-	Woken bool `json:"woken,omitempty"`
+	Woken   bool           `json:"woken,omitempty"`
 	Checks  []CheckResult  `json:"checks,omitempty"`
 	Refused string         `json:"refused,omitempty"` // the limit that refused the command (limits.go); it did not run
 	Events  []engine.Event `json:"-"`                 // trace events, in order
@@ -88,6 +88,15 @@ type State struct {
 	// Needs is the lesson's `since` when the selected profile is older ("8.8"), else "": the
 	// page says so, and the lesson's newer commands answer with Redis's unknown-command error.
 	Needs string `json:"needs,omitempty"`
+	// Clients are the console's clients (the page's tabs) and what each waits for.
+	Clients []ClientState `json:"clients"`
+	Active  int           `json:"active"` // the console's client
+}
+
+// ClientState is one console client in State.
+type ClientState struct {
+	N       int    `json:"n"`
+	Waiting string `json:"waiting,omitempty"` // the blocking command it waits in ("BRPOP jobs 0")
 }
 
 // Player runs a lesson step by step on its own engine. Back and Reset are exact: they rebuild a
@@ -667,6 +676,10 @@ func (p *Player) State() State {
 	}
 	if v := p.Needs(); v != 0 {
 		s.Needs = v.String()
+	}
+	s.Active = p.active
+	for n := 1; n <= Clients; n++ {
+		s.Clients = append(s.Clients, ClientState{N: n, Waiting: p.waiting[n]})
 	}
 	for _, k := range p.Watched() {
 		s.Outputs.Keys = append(s.Outputs.Keys, p.Key(k))
