@@ -23,7 +23,7 @@ var ui = map[string][2]string{ // id → {vi, en}
 	"blockedLine":  {"⏳ đang chờ %s", "⏳ blocked: %s"},
 	"wokenLine":    {"⏰ trả lời cho %s:", "⏰ reply to %s:"},
 	"clock":        {"⏱ +1 giây", "⏱ +1 s"},
-	"clockTitle":   {"Đồng hồ logic tiến 1 giây (hoặc gõ advance 5s): máy khách hết thời gian chờ sẽ nhận nil", "Move the logical clock 1 second (or type advance 5s): clients whose timeout passed get nil"},
+	"clockTitle":   {"Đồng hồ logic tiến 1 giây: máy khách hết thời gian chờ sẽ nhận nil", "Move the logical clock 1 second (or type advance 5s): clients whose timeout passed get nil"},
 	"outputs":      {"Kết quả đo trên engine", "Measured on the engine"},
 	"commands":     {"Lệnh và trả lời", "Commands and replies"},
 	"keys":         {"Khoá", "Keys"},
