@@ -655,7 +655,7 @@ func (a *app) renderTranscript() {
 func (a *app) appendExchange(tr ui.El, x *lesson.Exchange) {
 	box := tr.Append("div", "x", "")
 	if x.Advance != "" {
-		box.Append("div", "adv", "⏱ +"+x.Advance)
+		box.Append("div", "adv", "◷ +"+x.Advance)
 		return
 	}
 	who := ""
@@ -853,7 +853,7 @@ func (a *app) setClient(n int) bool {
 	return true
 }
 
-// renderClients labels the tabs: pressed for the console's client, "⏳ blocked: BRPOP jobs 0"
+// renderClients labels the tabs: pressed for the console's client, "◷ blocked: BRPOP jobs 0"
 // for a client that waits.
 func (a *app) renderClients() {
 	p := a.player

@@ -26,9 +26,9 @@ func waitingOf(st any, n int) string {
 }
 
 // TestQueueClients opens queue-brpop and steps through it: after step 1 client 1's tab reads
-// "⏳ blocked: BRPOP jobs 0" and the transcript marks the line as client 1's and blocked; after
+// "◷ blocked: BRPOP jobs 0" and the transcript marks the line as client 1's and blocked; after
 // step 2 the push of client 2 delivers client 1's reply (a woken exchange in state() and a
-// "⏰ reply to" line), and every state() equals the native Player's. Then it types by hand:
+// "↳ reply to" line), and every state() equals the native Player's. Then it types by hand:
 // BRPOP in client 1's tab, LPUSH in client 2's, and client 1's reply appears; Back replays the
 // blocked state exactly.
 func TestQueueClients(t *testing.T) {
@@ -62,11 +62,11 @@ func TestQueueClients(t *testing.T) {
 			if w := waitingOf(st, 1); w != "BRPOP jobs 0" {
 				t.Fatalf("step 1: client 1 waits %q", w)
 			}
-			if text, pressed := tab(1); text != "client 1 · ⏳ blocked: BRPOP jobs 0" || pressed != "true" {
+			if text, pressed := tab(1); text != "client 1 · ◷ blocked: BRPOP jobs 0" || pressed != "true" {
 				t.Fatalf("step 1: tab 1 %q pressed %s", text, pressed)
 			}
 			tr := b.str(`document.getElementById("transcript").textContent`)
-			if !strings.Contains(tr, "[client 1] > BRPOP jobs 0") || !strings.Contains(tr, "⏳ blocked: BRPOP jobs 0") || !strings.Contains(tr, "[client 2] > EXISTS jobs") {
+			if !strings.Contains(tr, "[client 1] > BRPOP jobs 0") || !strings.Contains(tr, "◷ blocked: BRPOP jobs 0") || !strings.Contains(tr, "[client 2] > EXISTS jobs") {
 				t.Fatalf("step 1 transcript: %q", tr)
 			}
 			b.shotQueue("queue-blocked-1280-en.png")
@@ -80,7 +80,7 @@ func TestQueueClients(t *testing.T) {
 				t.Fatalf("step 2: tab 1 %q", text)
 			}
 			tr := b.str(`document.getElementById("transcript").textContent`)
-			if !strings.Contains(tr, "[client 1] ⏰ reply to BRPOP jobs 0:") {
+			if !strings.Contains(tr, "[client 1] ↳ reply to BRPOP jobs 0:") {
 				t.Fatalf("step 2 transcript: %q", tr)
 			}
 			b.shotQueue("queue-woken-1280-en.png")
@@ -99,7 +99,7 @@ func TestQueueClients(t *testing.T) {
 	if _, pressed := tab(1); pressed != "false" {
 		t.Fatal("tab 1 still pressed")
 	}
-	if text, _ := tab(1); text != "client 1 · ⏳ blocked: BRPOP q 0" {
+	if text, _ := tab(1); text != "client 1 · ◷ blocked: BRPOP q 0" {
 		t.Fatalf("tab 1 %q", text)
 	}
 	b.do(chromedp.Click(chromedp.ID("console")), chromedp.SendKeys(chromedp.ID("console"), "LPUSH q hi\r"))
@@ -152,9 +152,9 @@ func TestQueueScreenshots(t *testing.T) {
 		b := start(t, sz[0], sz[1])
 		for _, lang := range []string{"vi", "en"} {
 			b.open("?lesson=queue-brpop&step=1&lang=" + lang)
-			want := "máy khách 1 · ⏳ đang chờ BRPOP jobs 0"
+			want := "máy khách 1 · ◷ đang chờ BRPOP jobs 0"
 			if lang == "en" {
-				want = "client 1 · ⏳ blocked: BRPOP jobs 0"
+				want = "client 1 · ◷ blocked: BRPOP jobs 0"
 			}
 			if got := b.str(`document.getElementById("client1").textContent`); got != want {
 				t.Errorf("%d %s: tab 1 %q", sz[0], lang, got)
