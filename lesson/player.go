@@ -124,6 +124,9 @@ type Player struct {
 	active  int                 // the console's client (1 … Clients)
 	waiting [Clients + 1]string // the command each client is blocked in ("" when not blocked)
 	woke    []wakeUp            // replies delivered by OnWake during the command running now
+	multi   bool                // a client other than 1 ran a command since the last fresh engine
+	// lessonClients: the lesson has `client` lines (set by Load).
+	lessonClients bool
 	// watched caches Watched for (gen, len(last)).
 	watched struct {
 		gen  uint64
@@ -159,6 +162,14 @@ func NewPlayer(cfg Config) *Player {
 func (p *Player) Load(l *Lesson) {
 	p.lesson = l
 	p.extras = nil
+	p.lessonClients = false
+	if l != nil {
+		for _, s := range l.Steps {
+			for _, a := range s.Actions {
+				p.lessonClients = p.lessonClients || a.Client != 0
+			}
+		}
+	}
 	p.Reset()
 }
 
@@ -229,6 +240,12 @@ func (p *Player) Typed() []string {
 	return out
 }
 
+// MultiClient: the lesson has `client` lines, or a client other than 1 has run a command (the
+// page then marks every line with its client; a one-client session keeps the plain look).
+func (p *Player) MultiClient() bool {
+	return p.multi || p.lessonClients
+}
+
 // ActiveClient is the console's client, 1 … Clients.
 func (p *Player) ActiveClient() int { return p.active }
 
@@ -292,6 +309,7 @@ func (p *Player) fresh() {
 	p.gen++
 	p.ring = nil
 	p.woke = nil
+	p.multi = false
 	for n := 1; n <= Clients; n++ {
 		c := p.eng.NewConsoleClient()
 		c.ID, c.Blocking = int64(n), true
@@ -482,6 +500,9 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check, c
 			x.Console = true
 			return x
 		}
+	}
+	if client > 1 {
+		p.multi = true
 	}
 	if client > 0 {
 		p.eng.SetClient(p.clients[client])

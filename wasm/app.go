@@ -659,7 +659,7 @@ func (a *app) appendExchange(tr ui.El, x *lesson.Exchange) {
 		return
 	}
 	who := ""
-	if x.Client > 0 {
+	if x.Client > 1 || (x.Client == 1 && a.player.MultiClient()) {
 		who = fmt.Sprintf(assets.T(a.lang, "clientTag"), x.Client)
 	}
 	if x.Woken {
