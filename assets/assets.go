@@ -55,9 +55,11 @@ var Order = []string{
 	"bit-offsets", "bitop", "bitop-new", "attendance", "bit-far", "bitfield",
 	"hll-registers", "hll-sparse", "hll-estimate", "hll-week",
 	// hashes and sets (001)
-	"encodings-hash", "encodings-set", "encodings-version",
+	"encodings-hash", "encodings-set", "encodings-version", "cart-script",
 	// choosing a structure: the daily top list (003)
 	"leaderboard",
+	// job queues: a list without ack, LMOVE with a processing list, a stream with a group (003)
+	"queue-brpop", "queue-lmove", "queue-stream",
 	// Bloom filters and consistent hashing (004)
 	"bloom", "ring",
 }

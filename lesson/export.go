@@ -60,7 +60,7 @@ func (p *Player) Transcript() string {
 	return transcript(p.lesson, p.extras)
 }
 
-func transcript(l *Lesson, extras [][]string) string {
+func transcript(l *Lesson, extras [][]typedLine) string {
 	var b strings.Builder
 	add := func(line string) {
 		if q, ok := transcriptLine(line); ok {
@@ -84,8 +84,8 @@ func transcript(l *Lesson, extras [][]string) string {
 			}
 		}
 		if i < len(extras) {
-			for _, line := range extras[i] {
-				add(line)
+			for _, t := range extras[i] {
+				add(t.line)
 			}
 		}
 	}

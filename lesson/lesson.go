@@ -80,6 +80,7 @@ type Action struct {
 	Advance time.Duration // clock move, when Cmd == ""
 	Expect  []Check
 	Line    int
+	Client  int    // the console client (1 … Clients) a `client N` line chose; 0: the lesson's own
 	Run     string // the full command line when "args" lines extended it (Cmd is then the short form shown)
 	// split is Run split into arguments once, at parse time (a 100 000-element line took a third
 	// of a step's time to split again on every replay); the Player runs a copy of it.
@@ -92,6 +93,7 @@ const (
 	CheckEncoding = "encoding" // OBJECT ENCODING key after the command
 	CheckLen      = "len"      // STRLEN key (string keys) after the command
 	CheckType     = "type"     // TYPE key after the command ("none" when missing)
+	CheckWoken    = "woken"    // the reply of the first blocked client the command (or clock move) ended
 )
 
 // Check is an optional expectation attached to the command before it.
@@ -163,7 +165,8 @@ func Parse(name string, src []byte) (*Lesson, error) {
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	var step *Step
 	var lastCmd *Action
-	lastWasReply := false
+	client := 0        // the client of the commands that follow (a `client N` line)
+	lastWasReply := "" // the kind of the check on the line before (reply or woken lines continue)
 	n := 0
 	for sc.Scan() {
 		n++
@@ -172,7 +175,7 @@ func Parse(name string, src []byte) (*Lesson, error) {
 		if n == 1 {
 			line = strings.TrimPrefix(line, "\ufeff")
 		}
-		replyCont := false
+		replyCont := ""
 		switch {
 		case line == "" || strings.HasPrefix(line, "#"):
 			continue
@@ -187,9 +190,10 @@ func Parse(name string, src []byte) (*Lesson, error) {
 			if _, err := engine.SplitArgs(cmd); err != nil {
 				return nil, bad(n, "cannot split command: %v", err)
 			}
-			step.Actions = append(step.Actions, Action{Cmd: cmd, Line: n})
+			step.Actions = append(step.Actions, Action{Cmd: cmd, Line: n, Client: client})
 			lastCmd = &step.Actions[len(step.Actions)-1]
 		case line == "step" || strings.HasPrefix(line, "step "):
+			client = 0 // each step starts on the lesson's own client
 			l.Steps = append(l.Steps, Step{Line: n})
 			step = &l.Steps[len(l.Steps)-1]
 			lastCmd = nil
@@ -219,30 +223,33 @@ func Parse(name string, src []byte) (*Lesson, error) {
 				f := strings.Fields(head)
 				c := Check{Want: want, Line: n}
 				switch {
-				case len(f) == 2 && f[1] == CheckReply:
-					c.Kind = CheckReply
+				case len(f) == 2 && (f[1] == CheckReply || f[1] == CheckWoken):
+					c.Kind = f[1]
 				case len(f) == 3 && (f[1] == CheckEncoding || f[1] == CheckLen || f[1] == CheckType):
 					c.Kind, c.Key = f[1], f[2]
 				default:
 					return nil, bad(n, "unknown check %q (want: expect reply: …, expect encoding KEY: …, expect len KEY: …, expect type KEY: …)", head)
 				}
-				if c.Kind == CheckReply && lastWasReply {
+				if lastCmd.Cmd == "" && c.Kind != CheckWoken {
+					return nil, bad(n, "only expect woken: may follow an advance line")
+				}
+				if c.Kind != CheckEncoding && c.Kind != CheckLen && c.Kind != CheckType && lastWasReply == c.Kind {
 					// Consecutive "expect reply:" lines form one multi-line reply.
 					last := &lastCmd.Expect[len(lastCmd.Expect)-1]
 					last.Want += "\n" + c.Want
 				} else {
 					lastCmd.Expect = append(lastCmd.Expect, c)
 				}
-				replyCont = c.Kind == CheckReply
+				replyCont = c.Kind
 			case word == "args":
-				if lastCmd == nil {
+				if lastCmd == nil || lastCmd.Cmd == "" {
 					return nil, bad(n, "args without a command before it in the step")
 				}
 				if err := lastCmd.moreArgs(strings.TrimSpace(rest)); err != nil {
 					return nil, bad(n, "%v", err)
 				}
 			case word == "arg":
-				if lastCmd == nil {
+				if lastCmd == nil || lastCmd.Cmd == "" {
 					return nil, bad(n, "arg without a command before it in the step")
 				}
 				if err := lastCmd.repeatedArg(strings.TrimSpace(rest)); err != nil {
@@ -257,6 +264,16 @@ func Parse(name string, src []byte) (*Lesson, error) {
 					return nil, bad(n, "advance needs a positive duration such as 1500ms or 10s")
 				}
 				step.Actions = append(step.Actions, Action{Advance: d, Line: n})
+				lastCmd = &step.Actions[len(step.Actions)-1] // for `expect woken:`
+			case word == "client":
+				if step == nil {
+					return nil, bad(n, "client before the first step")
+				}
+				c, err := strconv.Atoi(strings.TrimSpace(rest))
+				if err != nil || c < 0 || c > Clients {
+					return nil, bad(n, "client needs a number 1 … %d (0: the lesson's own client)", Clients)
+				}
+				client = c
 				lastCmd = nil
 			case word == "ring" && step != nil: // ring.go: the consistent-hash ring
 				if _, err := parseRing(line); err != nil {
@@ -436,4 +453,18 @@ func (a *Action) repeatedArg(spec string) error {
 	a.Run += " " + QuoteArg(arg)
 	a.Cmd += " " + QuoteArg(text) + "×" + strconv.Itoa(count)
 	return nil
+}
+
+// AdvanceLine reads a console line `advance 5s` (a move of the logical clock, as in a lesson):
+// the duration and true, or false for any other line.
+func AdvanceLine(line string) (time.Duration, bool) {
+	word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+	if !strings.EqualFold(word, "advance") {
+		return 0, false
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(rest))
+	if err != nil || d <= 0 {
+		return 0, false
+	}
+	return d, true
 }

@@ -240,7 +240,7 @@ func TestStateJSONAndRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"lesson":"demo","step":1,"steps":2,"version":"7.2","allocator":"jemalloc","outputs":{"commands":[{"cmd":"ECHO \"hello world\"","reply":"\"hello world\"","checks":[{"check":"expect reply: \"hello world\"","ok":true,"got":"\"hello world\""}]},{"cmd":"PING","reply":"PONG","checks":[{"check":"expect reply: PONG","ok":true,"got":"PONG"}]}],"keys":[{"key":"k","exists":false,"type":"none","encoding":"","len":-1,"memory":-1,"ttlMs":-2},{"key":"other","exists":false,"type":"none","encoding":"","len":-1,"memory":-1,"ttlMs":-2}]}}`
+	want := `{"lesson":"demo","step":1,"steps":2,"version":"7.2","allocator":"jemalloc","outputs":{"commands":[{"cmd":"ECHO \"hello world\"","reply":"\"hello world\"","checks":[{"check":"expect reply: \"hello world\"","ok":true,"got":"\"hello world\""}]},{"cmd":"PING","reply":"PONG","checks":[{"check":"expect reply: PONG","ok":true,"got":"PONG"}]}],"keys":[{"key":"k","exists":false,"type":"none","encoding":"","len":-1,"memory":-1,"ttlMs":-2},{"key":"other","exists":false,"type":"none","encoding":"","len":-1,"memory":-1,"ttlMs":-2}]},"clients":[{"n":1},{"n":2},{"n":3}],"active":1}`
 	if string(b) != want {
 		t.Fatalf("json\n%s\nwant\n%s", b, want)
 	}

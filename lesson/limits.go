@@ -611,6 +611,11 @@ func (p *Player) execLimited(x *Exchange, line string, pre [][]byte, console boo
 		return refuse(err)
 	}
 	res := p.guard.exec(p.eng, args)
+	if res.Blocked { // the reply comes later (Player.takeWoken)
+		x.Blocked, x.Events = true, res.Events
+		p.waiting[x.Client] = line
+		return true
+	}
 	r, cut := res.Reply, false
 	if n := p.guard.lim.ReplyBytes; n > 0 {
 		r, cut = boundReply(r, n)

@@ -3,6 +3,7 @@ package lesson
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"redscope/engine"
 	"redscope/engine/alloc"
@@ -19,11 +20,20 @@ type Config struct {
 
 // Exchange is one command the player ran and what came back, or one clock move.
 type Exchange struct {
-	Cmd     string         `json:"cmd"`
-	Reply   string         `json:"reply"` // redis-cli --no-raw output without the final newline
-	Error   bool           `json:"error,omitempty"`
-	Console bool           `json:"console,omitempty"` // typed in the console, not part of the lesson
-	Advance string         `json:"advance,omitempty"` // a clock move ("10s"); Cmd and Reply are empty
+	Cmd     string `json:"cmd"`
+	Reply   string `json:"reply"` // redis-cli --no-raw output without the final newline
+	Error   bool   `json:"error,omitempty"`
+	Console bool   `json:"console,omitempty"` // typed in the console, not part of the lesson
+	Advance string `json:"advance,omitempty"` // a clock move ("10s"); Cmd and Reply are empty
+	// Client is the console client (1 … Clients) that sent the command, 0 for the lesson's own
+	// implicit client (steps without a `client` line).
+	Client int `json:"client,omitempty"`
+	// Blocked: the command waits (BRPOP on an empty list); Reply is empty, and its reply comes
+	// later as a Woken exchange of the same client.
+	Blocked bool `json:"blocked,omitempty"`
+	// Woken: the reply of a command that had blocked, delivered after the command (another
+	// client's push, a clock move, CLIENT UNBLOCK) that ended the wait; Cmd is the blocked command.
+	Woken   bool           `json:"woken,omitempty"`
 	Checks  []CheckResult  `json:"checks,omitempty"`
 	Refused string         `json:"refused,omitempty"` // the limit that refused the command (limits.go); it did not run
 	Events  []engine.Event `json:"-"`                 // trace events, in order
@@ -78,6 +88,15 @@ type State struct {
 	// Needs is the lesson's `since` when the selected profile is older ("8.8"), else "": the
 	// page says so, and the lesson's newer commands answer with Redis's unknown-command error.
 	Needs string `json:"needs,omitempty"`
+	// Clients are the console's clients (the page's tabs) and what each waits for.
+	Clients []ClientState `json:"clients"`
+	Active  int           `json:"active"` // the console's client
+}
+
+// ClientState is one console client in State.
+type ClientState struct {
+	N       int    `json:"n"`
+	Waiting string `json:"waiting,omitempty"` // the blocking command it waits in ("BRPOP jobs 0")
 }
 
 // Player runs a lesson step by step on its own engine. Back and Reset are exact: they rebuild a
@@ -91,15 +110,23 @@ type Player struct {
 	eng    *engine.Engine
 	clock  *engine.ManualClock
 	pos    int
-	extras [][]string // extras[i]: console lines typed at position i
+	extras [][]typedLine // extras[i]: console lines typed at position i
 	last   []Exchange
 	stepN  int        // how many of last came from the lesson's step (the rest were typed)
 	gen    uint64     // changes whenever last is rebuilt rather than appended to (Gen)
 	guard  *guard     // the limits' running state; nil without Config.Limits
 	ring   *ringState // the consistent-hash ring of `ring` lines (ring.go); nil before one
-	// console is the console's connection: its own MULTI queue and watched keys, apart from the
-	// lesson's steps (which a student's WATCH sees as another client's writes).
-	console *engine.Client
+	// clients[1 … Clients] are the console's connections (the page's "client 1 / 2 / 3" tabs):
+	// each has its own MULTI queue and watched keys, apart from the lesson's steps without a
+	// `client` line (which a student's WATCH sees as another client's writes), and each can
+	// block (engine.Client.Blocking) until another client's push serves it.
+	clients [Clients + 1]*engine.Client
+	active  int                 // the console's client (1 … Clients)
+	waiting [Clients + 1]string // the command each client is blocked in ("" when not blocked)
+	woke    []wakeUp            // replies delivered by OnWake during the command running now
+	multi   bool                // a client other than 1 ran a command since the last fresh engine
+	// lessonClients: the lesson has `client` lines (set by Load).
+	lessonClients bool
 	// watched caches Watched for (gen, len(last)).
 	watched struct {
 		gen  uint64
@@ -109,9 +136,24 @@ type Player struct {
 	}
 }
 
+// Clients is how many console clients a Player has (the page's tabs).
+const Clients = 3
+
+// typedLine is one console line and the client it was typed in.
+type typedLine struct {
+	line   string
+	client int
+}
+
+// wakeUp is a blocked client's reply handed over by engine.Client.OnWake.
+type wakeUp struct {
+	client int
+	res    engine.Result
+}
+
 // NewPlayer makes a sandbox player; Load gives it a lesson.
 func NewPlayer(cfg Config) *Player {
-	p := &Player{cfg: cfg}
+	p := &Player{cfg: cfg, active: 1}
 	p.Reset()
 	return p
 }
@@ -120,6 +162,14 @@ func NewPlayer(cfg Config) *Player {
 func (p *Player) Load(l *Lesson) {
 	p.lesson = l
 	p.extras = nil
+	p.lessonClients = false
+	if l != nil {
+		for _, s := range l.Steps {
+			for _, a := range s.Actions {
+				p.lessonClients = p.lessonClients || a.Client != 0
+			}
+		}
+	}
 	p.Reset()
 }
 
@@ -183,9 +233,39 @@ func (p *Player) Gen() uint64 { return p.gen }
 func (p *Player) Typed() []string {
 	var out []string
 	for i := 0; i < p.pos && i < len(p.extras); i++ {
-		out = append(out, p.extras[i]...)
+		for _, t := range p.extras[i] {
+			out = append(out, t.line)
+		}
 	}
 	return out
+}
+
+// MultiClient: the lesson has `client` lines, or a client other than 1 has run a command (the
+// page then marks every line with its client; a one-client session keeps the plain look).
+func (p *Player) MultiClient() bool {
+	return p.multi || p.lessonClients
+}
+
+// ActiveClient is the console's client, 1 … Clients.
+func (p *Player) ActiveClient() int { return p.active }
+
+// SetActiveClient makes client n (1 … Clients) the console's; false when n is out of range. It
+// changes no engine state, so Back and Reset keep it.
+func (p *Player) SetActiveClient(n int) bool {
+	if n < 1 || n > Clients {
+		return false
+	}
+	p.active = n
+	return true
+}
+
+// Waiting is the command client n (1 … Clients) is blocked in, as typed ("BRPOP jobs 0"), or ""
+// when it is not blocked.
+func (p *Player) Waiting(n int) string {
+	if n < 1 || n > Clients {
+		return ""
+	}
+	return p.waiting[n]
 }
 
 // Needs is the lesson's oldest profile (`since`) when the engine's profile is older than it,
@@ -228,7 +308,17 @@ func (p *Player) fresh() {
 	p.stepN = 0
 	p.gen++
 	p.ring = nil
-	p.console = p.eng.NewConsoleClient()
+	p.woke = nil
+	p.multi = false
+	for n := 1; n <= Clients; n++ {
+		c := p.eng.NewConsoleClient()
+		c.ID, c.Blocking = int64(n), true
+		n := n
+		// OnWake runs inside another client's command: only remember the reply here.
+		c.OnWake = func(res engine.Result) { p.woke = append(p.woke, wakeUp{n, res}) }
+		p.clients[n] = c
+		p.waiting[n] = ""
+	}
 }
 
 // Reset goes back to position 0 with a fresh engine; console commands are forgotten.
@@ -288,8 +378,8 @@ func (p *Player) replay(n int) {
 		}
 		stepN := len(xs)
 		if i < len(p.extras) {
-			for _, line := range p.extras[i] {
-				xs = append(xs, p.exec(line, nil, true, nil))
+			for _, t := range p.extras[i] {
+				xs = p.execWoke(xs, t.line, nil, true, nil, t.client)
 			}
 		}
 		if final {
@@ -306,17 +396,62 @@ func (p *Player) runStep(i int, xs []Exchange) []Exchange {
 	}
 	for _, a := range p.lesson.Steps[i].Actions {
 		if a.Cmd == "" {
-			p.clock.Advance(a.Advance)
-			xs = append(xs, Exchange{Advance: a.Advance.String()})
+			xs = append(xs, p.advance(a.Advance))
+			xs = p.takeWoken(xs, a.Expect)
 			continue
 		}
 		line := a.Cmd
 		if a.Run != "" {
 			line = a.Run // "args" lines extended it; the transcript shows the short form
 		}
-		x := p.exec(line, a.Args(), false, a.Expect)
-		x.Cmd = a.Cmd
-		xs = append(xs, x)
+		n := len(xs)
+		xs = p.execWoke(xs, line, a.Args(), false, a.Expect, a.Client)
+		xs[n].Cmd = a.Cmd
+	}
+	return xs
+}
+
+// advance moves the logical clock and answers the blocked clients whose timeout passed
+// (engine.AdvanceClock); their replies are collected in p.woke.
+func (p *Player) advance(d time.Duration) Exchange {
+	p.eng.AdvanceClock(d)
+	return Exchange{Advance: d.String()}
+}
+
+// execWoke runs one line for client (0: the implicit client) and appends its exchange and then
+// the Woken exchanges of the clients it served, with the `expect woken` checks among checks.
+func (p *Player) execWoke(xs []Exchange, line string, pre [][]byte, console bool, checks []Check, client int) []Exchange {
+	var own, woken []Check
+	for _, c := range checks {
+		if c.Kind == CheckWoken {
+			woken = append(woken, c)
+		} else {
+			own = append(own, c)
+		}
+	}
+	x := p.exec(line, pre, console, own, client)
+	xs = append(xs, x)
+	return p.takeWoken(xs, woken)
+}
+
+// takeWoken appends one Woken exchange per reply OnWake delivered, in the order the engine
+// served them; checks (`expect woken`) measure the first.
+func (p *Player) takeWoken(xs []Exchange, checks []Check) []Exchange {
+	woke := p.woke
+	p.woke = nil
+	for i, w := range woke {
+		x := Exchange{Cmd: p.waiting[w.client], Client: w.client, Woken: true,
+			Reply: strings.TrimSuffix(w.res.Reply.FormatCLI(), "\n"), Error: w.res.Reply.IsError(), Events: w.res.Events}
+		p.waiting[w.client] = ""
+		var cs []Check
+		if i == 0 {
+			cs = checks
+			checks = nil
+		}
+		xs = append(xs, p.evalChecks(x, cs))
+	}
+	for _, c := range checks { // nobody was woken
+		xs[len(xs)-1].Checks = append(xs[len(xs)-1].Checks, CheckResult{Check: c.String(), Got: "(nobody woken)", Want: c.Want})
 	}
 	return xs
 }
@@ -327,16 +462,17 @@ func (p *Player) Exec(line string) Exchange {
 	for len(p.extras) <= p.pos {
 		p.extras = append(p.extras, nil)
 	}
-	p.extras[p.pos] = append(p.extras[p.pos], line)
+	p.extras[p.pos] = append(p.extras[p.pos], typedLine{line, p.active})
 	if p.guard != nil {
 		p.guard.elems = 0 // each console line has its own element budget
 	}
-	x := p.exec(line, nil, true, nil)
+	n := len(p.last)
+	p.last = p.execWoke(p.last, line, nil, true, nil, p.active)
+	x := p.last[n]
 	if x.Refused != "" {
 		// A refused line changed nothing: forget it (a replay would refuse it again).
 		p.extras[p.pos] = p.extras[p.pos][:len(p.extras[p.pos])-1]
 	}
-	p.last = append(p.last, x)
 	p.dropOldEvents(len(p.last) - 1 - RecentConsole)
 	return x
 }
@@ -349,8 +485,9 @@ func (p *Player) dropOldEvents(from int) {
 	}
 }
 
-// exec runs one line; pre, when not nil, is the line already split (Action.Args).
-func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check) Exchange {
+// exec runs one line for client (1 … Clients; 0: the engine's implicit client); pre, when not
+// nil, is the line already split (Action.Args).
+func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check, client int) Exchange {
 	if IsRingLine(line) {
 		return p.execRing(line, console, checks)
 	}
@@ -358,10 +495,20 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check) E
 		return p.execHelp(line) // help.go
 	}
 	if console {
-		p.eng.SetClient(p.console)
+		if d, ok := AdvanceLine(line); ok {
+			x := p.advance(d)
+			x.Console = true
+			return x
+		}
+	}
+	if client > 1 {
+		p.multi = true
+	}
+	if client > 0 {
+		p.eng.SetClient(p.clients[client])
 		defer p.eng.SetClient(nil)
 	}
-	x := Exchange{Cmd: line, Console: console}
+	x := Exchange{Cmd: line, Console: console, Client: client}
 	if p.guard != nil && p.execLimited(&x, line, pre, console) {
 		return p.evalChecks(x, checks)
 	}
@@ -375,9 +522,14 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check) E
 	case len(args) == 0:
 	default:
 		res := p.eng.Exec(args)
+		x.Events = res.Events
+		if res.Blocked {
+			x.Blocked = true
+			p.waiting[client] = line
+			break
+		}
 		x.Reply = strings.TrimSuffix(res.Reply.FormatCLI(), "\n")
 		x.Error = res.Reply.IsError()
-		x.Events = res.Events
 	}
 	return p.evalChecks(x, checks)
 }
@@ -392,7 +544,7 @@ func (p *Player) evalChecks(x Exchange, checks []Check) Exchange {
 }
 
 func (p *Player) measure(c Check, reply string) string {
-	if c.Kind == CheckReply {
+	if c.Kind == CheckReply || c.Kind == CheckWoken {
 		return reply
 	}
 	k := p.Key(c.Key)
@@ -545,6 +697,10 @@ func (p *Player) State() State {
 	}
 	if v := p.Needs(); v != 0 {
 		s.Needs = v.String()
+	}
+	s.Active = p.active
+	for n := 1; n <= Clients; n++ {
+		s.Clients = append(s.Clients, ClientState{N: n, Waiting: p.waiting[n]})
 	}
 	for _, k := range p.Watched() {
 		s.Outputs.Keys = append(s.Outputs.Keys, p.Key(k))

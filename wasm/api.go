@@ -27,6 +27,8 @@ import (
 //	state()      → {lesson, step, steps, version, allocator, outputs: {commands, keys}, scene,
 //	               focus} (scene: the name of the scene drawn, focus: the key it draws)
 //	transcript() → the lesson (all steps) and the console lines as a redis-cli input file
+//	client(n)    → n: the console's commands (exec) run as client n (1 … 3, the page's tabs), each
+//	               with its own MULTI state and able to block (BRPOP); client() → the current one
 //	link(step)   → the address of this lesson at step (-1 or none: no step)
 //	embedCode()  → an <iframe> showing this lesson
 //
@@ -96,6 +98,16 @@ var verbs = []verb{
 	}},
 	{name: "back", fn: func(a *app, _ []js.Value) (any, error) { return a.back(), nil }},
 	{name: "reset", fn: func(a *app, _ []js.Value) (any, error) { a.reset(); return true, nil }},
+	{name: "client", apiErr: false, fn: func(a *app, args []js.Value) (any, error) {
+		v := arg(args, 0)
+		if v.Type() == js.TypeUndefined {
+			return a.player.ActiveClient(), nil
+		}
+		if v.Type() != js.TypeNumber || !a.setClient(v.Int()) {
+			return nil, fmt.Errorf("client needs a number 1 … %d", lesson.Clients)
+		}
+		return a.player.ActiveClient(), nil
+	}},
 	{name: "state", fn: func(a *app, _ []js.Value) (any, error) {
 		// scene and focus: what the canvas draws now (scene.Auto: the typed key's scene).
 		st := struct {

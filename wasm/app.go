@@ -309,6 +309,7 @@ func (a *app) changed() {
 	a.scene.Update(scene.Input{Engine: a.player.Engine(), Keys: a.player.Watched(), Last: a.player.Recent(), Lang: a.lang})
 	a.changedAt = time.Now()
 	a.renderControls()
+	a.renderClients()
 	a.renderOutputs()
 	a.renderAccess()
 	setAPIVersion(a.player.Engine().Version().String())
@@ -383,6 +384,7 @@ func (a *app) initDOM() {
 		ui.ByID(id).SetBool("disabled", false)
 	}
 
+	a.initClients()
 	ui.ByID("reset").On("click", func(string) bool { a.post(a.reset); return false })
 	ui.ByID("errReset").On("click", func(string) bool { a.post(func() { a.reset(); a.showError("") }); return false })
 	ui.ByID("back").On("click", func(string) bool { a.post(func() { a.back() }); return false })
@@ -656,11 +658,21 @@ func (a *app) renderTranscript() {
 func (a *app) appendExchange(tr ui.El, x *lesson.Exchange) {
 	box := tr.Append("div", "x", "")
 	if x.Advance != "" {
-		box.Append("div", "adv", "⏱ +"+x.Advance)
+		box.Append("div", "adv", "◷ +"+x.Advance)
 		return
 	}
-	box.Append("div", "cmd", "> "+shortLine(x.Cmd))
+	who := ""
+	if x.Client > 1 || (x.Client == 1 && a.player.MultiClient()) {
+		who = fmt.Sprintf(assets.T(a.lang, "clientTag"), x.Client)
+	}
+	if x.Woken {
+		box.Append("div", "woke", who+fmt.Sprintf(assets.T(a.lang, "wokenLine"), shortLine(x.Cmd)))
+	} else {
+		box.Append("div", "cmd", who+"> "+shortLine(x.Cmd))
+	}
 	switch {
+	case x.Blocked:
+		box.Append("div", "wait", fmt.Sprintf(assets.T(a.lang, "blockedLine"), shortLine(x.Cmd)))
 	case x.Refused != "":
 		box.Append("div", "reply err", a.refusedText(x))
 	case x.Error:
@@ -814,5 +826,49 @@ func (a *app) renderAccess() {
 	}
 	if len(say) > 0 {
 		ui.ByID("live").SetText(strings.Join(say, " "))
+	}
+}
+
+// initClients wires the console's client tabs (client 1 … lesson.Clients: buttons with
+// aria-pressed, reached by Tab) and the clock button (advance 1s, as a console line: it is
+// replayed like one, so Back and Reset stay exact).
+func (a *app) initClients() {
+	ui.ByID("clients").SetAttr("aria-label", assets.T(a.lang, "clients"))
+	clk := ui.ByID("clock")
+	clk.SetText(assets.T(a.lang, "clock"))
+	clk.SetAttr("title", assets.T(a.lang, "clockTitle"))
+	clk.On("click", func(string) bool { a.post(func() { a.exec("advance 1s") }); return false })
+	for n := 1; n <= lesson.Clients; n++ {
+		n := n
+		ui.ByID(fmt.Sprintf("client%d", n)).On("click", func(string) bool {
+			a.post(func() { a.setClient(n) })
+			return false
+		})
+	}
+}
+
+// setClient makes client n the console's.
+func (a *app) setClient(n int) bool {
+	if !a.player.SetActiveClient(n) {
+		return false
+	}
+	a.renderClients()
+	return true
+}
+
+// renderClients labels the tabs: pressed for the console's client, "◷ blocked: BRPOP jobs 0"
+// for a client that waits.
+func (a *app) renderClients() {
+	p := a.player
+	for n := 1; n <= lesson.Clients; n++ {
+		id := fmt.Sprintf("client%d", n)
+		label := fmt.Sprintf(assets.T(a.lang, "client"), n)
+		w := p.Waiting(n)
+		if w != "" {
+			label = fmt.Sprintf(assets.T(a.lang, "clientWait"), n, shortLine(w))
+		}
+		ui.SetTextOnce(id, label)
+		ui.SetAttrOnce(id, "aria-pressed", fmt.Sprint(n == p.ActiveClient()), false)
+		ui.SetAttrOnce(id, "class", "blocked", w == "")
 	}
 }
