@@ -579,3 +579,24 @@ func (e *Engine) blockingDeadline(ms int64) int64 {
 	}
 	return ms + e.NowMs()
 }
+
+// Waiter is one client blocked on a key, for a picture of a queue: which client, in which
+// command, until when.
+type Waiter struct {
+	Client   int64  // Client.ID
+	Cmd      string // the blocked command, lowercase ("brpop")
+	Deadline int64  // absolute ms; 0 = forever
+}
+
+// Waiters lists the clients blocked on key in the current database, first blocked first (the
+// order they will be served in: db->blocking_keys's list). It changes nothing.
+func (e *Engine) Waiters(key string) []Waiter {
+	cs := e.blk.keys[watchKey{db: e.dbIndex(e.db), key: key}]
+	out := make([]Waiter, 0, len(cs))
+	for _, c := range cs {
+		if c.blk != nil {
+			out = append(out, Waiter{Client: c.ID, Cmd: c.blk.cmd, Deadline: c.blk.deadline})
+		}
+	}
+	return out
+}
