@@ -26,7 +26,11 @@ type List struct {
 	focus string     // Input.Keys[0]
 	Moves []engine.ListEvent
 	Conv  *engine.EncodingEvent
-	lang  string
+	// Waiting: the clients blocked on each drawn key (engine.Waiters, serving order), so that a
+	// worker waiting in BRPOP on an empty queue is in the picture.
+	Waiting map[string][]engine.Waiter
+	watch   []string
+	lang    string
 }
 
 // ListShow is one list key with its nodes.
@@ -64,8 +68,13 @@ func init() { Register("list", func() Scene { return &List{} }) }
 
 // Update implements Scene.
 func (s *List) Update(in Input) {
-	*s = List{lang: in.Lang}
+	*s = List{lang: in.Lang, watch: in.Keys, Waiting: map[string][]engine.Waiter{}}
 	keys := in.Keys
+	for _, k := range in.Keys {
+		if w := in.Engine.Waiters(k); len(w) > 0 {
+			s.Waiting[k] = w
+		}
+	}
 	if len(keys) == 0 {
 		if k := focusKey(in, nil); k != "" {
 			keys = []string{k}
@@ -287,6 +296,9 @@ func (s *List) Frame(r Rect, t float64) []Prim {
 	var l list
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
+	}
 	if len(s.Lists) == 0 {
 		l.text(in.X, in.Y, tr(s.lang, "No list yet. Try RPUSH jobs a b c.", "Chưa có list. Thử RPUSH jobs a b c."), f, Dim, Left, false)
 		return l
@@ -369,7 +381,7 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 		l.text(r.X, y, tr(s.lang, "head", "đầu"), small, Dim, Left, false)
 		l.text(r.X+r.W, y, tr(s.lang, "tail", "đuôi"), small, Dim, Right, false)
 		if popped != "" {
-			pc := Accent.Alpha(Pulse(t))
+			pc := Dim.Mix(Accent, Pulse(t)) // settles readable (contrast ≥ 4.5:1), not transparent
 			if ls.PopH {
 				l.text(r.X+MonoWidth("head ", small)+f*0.3, y, "← "+popped, small, pc, Left, true)
 			} else {
@@ -392,7 +404,7 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 		l.text(r.X, y+boxH/2-small*0.6, tr(s.lang, "head", "đầu"), small, Dim, Left, false)
 		l.text(r.X+r.W, y+boxH/2-small*0.6, tr(s.lang, "tail", "đuôi"), small, Dim, Right, false)
 		if popped != "" {
-			pc := Accent.Alpha(Pulse(t))
+			pc := Dim.Mix(Accent, Pulse(t)) // settles readable (contrast ≥ 4.5:1), not transparent
 			if ls.PopH {
 				l.text(r.X, y+boxH/2+small*0.7, "← "+popped, small, pc, Left, true)
 			} else {

@@ -376,6 +376,9 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)
 	small := streamLabel(f)
+	if c, ok := s.start(); ok && len(s.Events) == 0 {
+		return drawStart(r, s.lang, c)
+	}
 	if s.Key == "" || !s.Exists {
 		msg := tr(s.lang, "No stream yet. Try XADD s * a 1.", "Chưa có stream. Thử XADD s * a 1.")
 		if s.Key != "" {
@@ -463,7 +466,8 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 		y += small * 1.5
 	}
 	if showRax {
-		rax := tr(s.lang, "radix tree: %d keys, %d rax nodes · last ID %s", "radix tree: %d khoá, %d node rax · ID cuối %s", len(v.Nodes), v.RaxNodes, v.LastID)
+		rax := tr(s.lang, "radix tree: %s, %s · last ID %s", "radix tree: %s, %s · ID cuối %s",
+			trPlural(s.lang, int64(len(v.Nodes)), "key", "keys", "khoá"), trPlural(s.lang, int64(v.RaxNodes), "rax node", "rax nodes", "node rax"), v.LastID)
 		l.text(in.X, y, clipTo(rax, in.W, small), small, Dim, Left, true)
 		y += raxH
 	}
@@ -501,7 +505,7 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 	// Freed nodes: a ghost line.
 	for _, fr := range s.Freed {
 		txt := tr(s.lang, "✕ node %s freed (%d live entries)", "✕ node %s đã giải phóng (%d entry còn sống)", fr.Master, fr.Count)
-		l.text(in.X, y, clipTo(txt, in.W, small), small, Accent.Alpha(Pulse(t)), Left, true)
+		l.text(in.X, y, clipTo(txt, in.W, small), small, TextColor.Mix(Accent, Pulse(t)), Left, true)
 		y += small * 1.4
 	}
 	if len(table) > 0 {
@@ -543,7 +547,7 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 		}
 		gh := fmt.Sprintf("group %s · last-delivered-id %s · entries-read %s · PEL %d", g.Name, g.LastID, er, len(g.Pending))
 		if MonoWidth(gh, small) > in.W {
-			gh = fmt.Sprintf("%s · last %s · read %s · PEL %d", g.Name, g.LastID, er, len(g.Pending))
+			gh = fmt.Sprintf("%s · last-delivered-id %s · PEL %d", g.Name, g.LastID, len(g.Pending))
 		}
 		l.text(in.X, y, clipTo(gh, in.W, small), small, TextColor, Left, true)
 		y += small * 1.5
@@ -581,7 +585,7 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 		}
 		if len(s.Acked) > 0 {
 			txt := "✓ XACK " + strings.Join(s.Acked, ", ")
-			l.text(in.X, y, clipTo(txt, in.W, small), small, Accent.Alpha(Pulse(t)), Left, true)
+			l.text(in.X, y, clipTo(txt, in.W, small), small, TextColor.Mix(Accent, Pulse(t)), Left, true)
 			y += small * 1.5
 		}
 	}

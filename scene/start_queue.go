@@ -1,0 +1,67 @@
+package scene
+
+import "strings"
+
+// Start cards of the list and stream scenes (layout.go, drawStart), and the clients a list's
+// picture shows waiting on a key that does not exist yet.
+
+func (s *List) start() (startCard, bool) {
+	for _, ls := range s.Lists {
+		if ls.Info.Exists {
+			return startCard{}, false
+		}
+	}
+	c := startCard{
+		title: tr(s.lang, "A list is a quicklist: a chain of listpack nodes, pushed and popped at its head and tail",
+			"List là một quicklist: chuỗi node listpack, đẩy vào và lấy ra ở đầu và đuôi"),
+		keys: s.watch,
+		hint: tr(s.lang, "Type RPUSH jobs a b c below.", "Gõ RPUSH jobs a b c bên dưới."),
+		parts: []swatch{
+			{EncColor("quicklist"), "quicklist", tr(s.lang, "the chain of nodes (7.0; 7.2+ keeps a small list as one listpack)", "chuỗi node (7.0; từ 7.2 list nhỏ chỉ là một listpack)")},
+			{EncColor("listpack"), "listpack", tr(s.lang, "one node: its entries packed byte after byte", "một node: các phần tử xếp sát nhau từng byte")},
+			{Accent, tr(s.lang, "changed", "vừa đổi"), tr(s.lang, "what the last command pushed or popped", "phần tử lệnh vừa đẩy vào hay lấy ra")},
+		},
+	}
+	if len(s.watch) > 0 {
+		c.hint = ""
+	}
+	if w := s.waitingLines(); len(w) > 0 {
+		c.title = strings.Join(w, "\n")
+	}
+	return c, true
+}
+
+// waitingLines says who is blocked on each drawn key: "client 1 waits in BRPOP jobs (no timeout)".
+func (s *List) waitingLines() []string {
+	var out []string
+	for _, k := range s.watch {
+		for _, w := range s.Waiting[k] {
+			until := tr(s.lang, "no timeout", "không hết hạn")
+			if w.Deadline != 0 {
+				until = tr(s.lang, "until ms %d", "đến ms %d", w.Deadline)
+			}
+			out = append(out, tr(s.lang, "client %d waits in %s on %s (%s): the list does not exist yet",
+				"máy khách %d đang chờ %s trên %s (%s): list chưa tồn tại", w.Client, strings.ToUpper(w.Cmd), k, until))
+		}
+	}
+	return out
+}
+
+func (s *Stream) start() (startCard, bool) {
+	if s.Exists {
+		return startCard{}, false
+	}
+	c := startCard{
+		title: tr(s.lang, "A stream: a radix tree of listpack nodes, each with a master entry, and consumer groups with their pending entries",
+			"Stream: cây radix gồm các node listpack, mỗi node có master entry, cùng các consumer group và entry đang chờ của chúng"),
+		hint: tr(s.lang, "Type XADD s * a 1 below.", "Gõ XADD s * a 1 bên dưới."),
+		parts: []swatch{
+			{EncColor("listpack"), "listpack", tr(s.lang, "a node of the radix tree", "một node của cây radix")},
+			{Accent, tr(s.lang, "changed", "vừa đổi"), tr(s.lang, "what the last command added, delivered or acknowledged", "thứ lệnh vừa thêm, giao hay xác nhận")},
+		},
+	}
+	if s.Key != "" {
+		c.keys, c.hint = []string{s.Key}, ""
+	}
+	return c, true
+}
