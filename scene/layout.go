@@ -157,16 +157,17 @@ func drawStart(r Rect, lang string, c startCard) []Prim {
 }
 
 // Fitting a scene to its stage. Each scene lays itself out in any rectangle in units of
-// FontSize, which grows with the stage up to fontMax (26 px): on a projector's stage the base
-// text stops growing and the picture stays in the top of the stage. fitter zooms the whole
-// picture there: it
-// lays the scene out in a smaller rectangle of the stage's proportions and scales every primitive
-// up by z, so the picture fills the stage and its text grows with it. z is the largest factor
-// (at most fitMaxZoom, and the base text at most fitMaxText px) at which the smaller layout
-// loses nothing the full-size one draws (as many texts and shapes, no more texts shortened with
-// "…", no more pixel images). A phone's stage (narrower than fitMinWidth) is not zoomed: the scenes
-// have compact layouts for it. z is found once per scene update and stage size, on the settled frame (t = 1),
-// and kept for every animation frame.
+// FontSize, which follows the stage's width (up to fontMax, 26 px). A scene whose picture is a few
+// rows would then stay in the top of a tall stage (a laptop's 820×800 stage, a projector's
+// 1460×1080), its cells and text the size a narrow stage gives them. fitter enlarges the picture
+// there: it lays the scene out in a smaller rectangle of the stage's proportions while keeping the
+// stage's own base text (fitBase), and scales every primitive up by z, so the cells, rows and text
+// grow by z and the picture fills the stage. z is the largest factor (at most fitMaxZoom, the
+// base text at most fitMaxText) at which the smaller layout loses nothing the full-size one draws
+// (as many texts and shapes, no more texts shortened with "…", no more or smaller pixel images, nothing
+// drawn past the stage's bottom or right edge). A phone's stage (narrower than fitMinWidth) is
+// not zoomed: the scenes have compact layouts for it. z is found once per scene update and stage
+// size, on the settled frame (t = 1), and kept for every animation frame.
 type fitter struct {
 	stage Rect
 	z     float64
@@ -176,8 +177,27 @@ type fitter struct {
 const (
 	fitMinWidth = 760 // stages narrower than this are laid out as they are
 	fitMaxZoom  = 1.8
-	fitMaxText  = 34 // px: the base text of a zoomed projector stage
+	fitMaxText  = 34 // px: the largest base text of a zoomed laptop stage (a projector's: fitTextCap)
 )
+
+// fitTextCap is the largest base text fitter gives the stage r: 34 px, or on a projector's stage
+// a thirtieth of its width (1460 px wide: 48 px).
+func fitTextCap(r Rect) float64 { return math.Max(fitMaxText, math.Min(r.W/30, r.H/22)) }
+
+// fitBase, while fitter lays a scene out in its smaller rectangle, is the base text FontSize
+// gives (the stage's own); 0 otherwise. The page draws one scene at a time on one goroutine.
+var fitBase float64
+
+// layAt lays the scene out in r shrunk by z with the base text f (the full stage's).
+func layAt(r Rect, z, f, t float64, lay func(Rect, float64) []Prim) []Prim {
+	if z <= 1.001 {
+		return lay(r, t)
+	}
+	old := fitBase
+	fitBase = f
+	defer func() { fitBase = old }()
+	return lay(Rect{r.X, r.Y, r.W / z, r.H / z}, t)
+}
 
 // frame is the zoomed frame of lay (a scene's own Frame) in r at t.
 func (ft *fitter) frame(r Rect, t float64, lay func(Rect, float64) []Prim) []Prim {
@@ -187,7 +207,7 @@ func (ft *fitter) frame(r Rect, t float64, lay func(Rect, float64) []Prim) []Pri
 	if ft.z <= 1.001 {
 		return lay(r, t)
 	}
-	return zoom(lay(Rect{r.X, r.Y, r.W / ft.z, r.H / ft.z}, t), r.X, r.Y, ft.z)
+	return zoom(layAt(r, ft.z, FontSize(r), t, lay), r.X, r.Y, ft.z)
 }
 
 // zoomed maps a rectangle of the last layout to the stage (what zoom does to a primitive).
@@ -213,11 +233,20 @@ func (ft *fitter) reset() { ft.ok = false }
 type frameStats struct {
 	texts, ellipses, images, shapes int
 	minSize                         float64
+	right, bottom                   float64 // the drawn extent
+	imgArea                         float64 // the pixel images' drawn area
 }
 
 func statsOf(ps []Prim) frameStats {
-	st := frameStats{minSize: math.Inf(1)}
+	st := frameStats{minSize: math.Inf(1), right: math.Inf(-1), bottom: math.Inf(-1)}
 	for _, p := range ps {
+		if p.Kind == KText && p.Text != "" {
+			st.bottom = math.Max(st.bottom, p.Y+p.Size)
+			st.right = math.Max(st.right, p.X) // its alignment is not known here: its anchor
+		} else if p.Kind != KText {
+			st.right = math.Max(st.right, p.X+math.Max(p.W, 0))
+			st.bottom = math.Max(st.bottom, p.Y+math.Max(p.H, 0))
+		}
 		switch p.Kind {
 		case KText:
 			if p.Text == "" {
@@ -230,6 +259,7 @@ func statsOf(ps []Prim) frameStats {
 			}
 		case KImage:
 			st.images++
+			st.imgArea += p.W * p.H
 		default:
 			st.shapes++
 		}
@@ -241,19 +271,25 @@ func fitZoom(r Rect, lay func(Rect, float64) []Prim) float64 {
 	if r.W < fitMinWidth { // a phone: the scenes' own compact layouts
 		return 1
 	}
-	if FontSize(r) < fontMax {
-		// The base text follows the stage's width (FontSize): a smaller rectangle would only
-		// shrink it by the zoom, and the picture would come back the same.
-		return 1
-	}
+	f := FontSize(r)
 	base := statsOf(lay(r, 1))
 	if base.texts == 0 {
 		return 1
 	}
+	// How far past the stage's right and bottom edges the full-size layout draws (as a share of
+	// the stage): a zoomed one may not draw further.
+	overR := math.Max(1, (base.right-r.X)/r.W) + 0.005
+	overB := math.Max(1, (base.bottom-r.Y)/r.H) + 0.005
 	zMin := 1.0
-	zMax := math.Max(zMin, math.Min(fitMaxZoom, fitMaxText/FontSize(r)))
+	zMax := math.Max(zMin, math.Min(fitMaxZoom, fitTextCap(r)/f))
 	keeps := func(z float64) bool {
-		st := statsOf(lay(Rect{r.X, r.Y, r.W / z, r.H / z}, 1))
+		st := statsOf(layAt(r, z, f, 1, lay))
+		if (st.right-r.X)*z/r.W > overR || (st.bottom-r.Y)*z/r.H > overB {
+			return false
+		}
+		if st.imgArea*z*z < base.imgArea*0.98 { // a pixel image (the sparse strip) drawn smaller
+			return false
+		}
 		return st.texts >= base.texts && st.ellipses <= base.ellipses && st.images <= base.images && st.shapes >= base.shapes
 	}
 	lo := zMin
@@ -264,7 +300,7 @@ func fitZoom(r Rect, lay func(Rect, float64) []Prim) float64 {
 		return zMax
 	}
 	hi := zMax
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 6; i++ {
 		mid := (lo + hi) / 2
 		if keeps(mid) {
 			lo = mid
