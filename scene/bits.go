@@ -420,8 +420,7 @@ func (s *Bits) layout(r Rect, t float64) []Prim {
 	if s.Info.SDS != nil {
 		head += fmt.Sprintf(" · %s alloc %s", s.Info.SDS.Type, Num(int64(s.Info.SDS.Alloc)))
 	}
-	l.text(in.X, y, fitText(head, in.W, f, true), f, TextColor, Left, true)
-	y += f * 1.5
+	y += f*1.5 + float64(headText(&l, in.X, y, in.W, head, f, TextColor, true)-1)*f*1.25
 	// What happened, at most two lines (three on a tall stage).
 	note, noteC := s.note()
 	lines := 2
@@ -798,8 +797,7 @@ func (s *Bits) drawBitop(l *list, r Rect, f float64, t float64) {
 	op := strings.ToUpper(v.Op)
 	y := r.Y
 	head := fmt.Sprintf("BITOP %s %s ← %s", op, v.Dest, strings.Join(v.Sources, " "))
-	l.text(r.X, y, fitText(head, r.W, f, true), f, TextColor, Left, true)
-	y += f * 1.5
+	y += f*1.5 + float64(headText(l, r.X, y, r.W, head, f, TextColor, true)-1)*f*1.25
 	y = l.wrap(Rect{r.X, y, r.W, f * 0.8 * 1.3 * 2}, y, bitopRule(s.lang, v), tsz(f, 0.8), Accent)
 	if s.Error && s.Reply != "" {
 		y = l.wrap(Rect{r.X, y, r.W, f * 0.8 * 1.3}, y, s.Reply, tsz(f, 0.8), ErrorC)

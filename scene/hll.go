@@ -605,8 +605,7 @@ func (s *HLL) layout(r Rect, t float64) []Prim {
 	}
 	head := s.Key
 	head += fmt.Sprintf(" · %s · %s B · MEMORY USAGE %s", s.Info.HLL, Num(s.Info.Len), Num(s.Info.Memory))
-	l.text(in.X, y, fitText(head, in.W, f, true), f, TextColor, Left, true)
-	y += f * 1.6
+	y += f*1.6 + float64(headText(&l, in.X, y, in.W, head, f, TextColor, true)-1)*f*1.25
 	// Layout: register map left, panels beside it.
 	// The side panel gets room for its longest lines (about 44 characters), the map the rest.
 	fs := math.Max(10, f*0.8)

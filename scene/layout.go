@@ -321,3 +321,31 @@ func zoom(ps []Prim, ox, oy, z float64) []Prim {
 	}
 	return ps
 }
+
+// headText draws a one-line header at (x, y) in width w; a header too wide for one line (a phone)
+// goes on two, broken at its " · " separators (or its spaces), and only what still does not fit
+// is shortened with "…". It returns how many lines it drew.
+func headText(l *list, x, y, w float64, s string, size float64, c Color, mono bool) int {
+	if TextWidth(s, size, mono) <= w {
+		l.text(x, y, s, size, c, Left, mono)
+		return 1
+	}
+	sep := " · "
+	parts := strings.Split(s, sep)
+	if len(parts) < 2 {
+		sep, parts = " ", strings.Split(s, " ")
+	}
+	width := func(s string) float64 { return TextWidth(s, size, mono) }
+	first := parts[0]
+	i := 1
+	for ; i < len(parts) && width(first+sep+parts[i]) <= w; i++ {
+		first += sep + parts[i]
+	}
+	if i == len(parts) {
+		l.text(x, y, fitText(first, w, size, mono), size, c, Left, mono)
+		return 1
+	}
+	l.text(x, y, fitText(first, w, size, mono), size, c, Left, mono)
+	l.text(x, y+size*1.25, fitText(strings.Join(parts[i:], sep), w, size, mono), size, c, Left, mono)
+	return 2
+}

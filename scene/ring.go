@@ -258,8 +258,7 @@ func (s *Ring) drawRing(l *list, r Rect, f, t float64) {
 		head = fmt.Sprintf("%s · %s vnodes/node · %s · %s", ev.Hash, Num(int64(ev.VNodes)),
 			plural(int64(ev.Keys), "key", "keys"), plural(int64(len(ev.Nodes)), "node", "nodes"))
 	}
-	l.text(r.X, y, fitText(head, r.W, f*0.85, true), f*0.85, TextColor, Left, true)
-	y += f * 1.3
+	y += f*1.3 + float64(headText(l, r.X, y, r.W, head, f*0.85, TextColor, true)-1)*f*0.85*1.25
 	var note string
 	switch ev.Op {
 	case "nodes":
