@@ -292,23 +292,15 @@ func fitZoom(r Rect, lay func(Rect, float64) []Prim) float64 {
 		}
 		return st.texts >= base.texts && st.ellipses <= base.ellipses && st.images <= base.images && st.shapes >= base.shapes
 	}
-	lo := zMin
-	if zMax-lo < 0.02 {
-		return lo
-	}
-	if keeps(zMax) {
-		return zMax
-	}
-	hi := zMax
-	for i := 0; i < 6; i++ {
-		mid := (lo + hi) / 2
-		if keeps(mid) {
-			lo = mid
-		} else {
-			hi = mid
+	// Down from the largest factor in steps of 0.1: a scene's layout switches form at widths
+	// (a column moves under another, a table wraps), so what a factor keeps is not monotonic and a
+	// bisection could stop on a factor that loses something.
+	for z := zMax; z > zMin+0.02; z -= 0.1 {
+		if keeps(z) {
+			return z
 		}
 	}
-	return lo
+	return zMin
 }
 
 // zoom scales ps about (ox, oy) by z.

@@ -405,8 +405,9 @@ func (s *Ring) drawSlots(l *list, r Rect, f, t float64) {
 	}
 	mk := fs * 0.8
 	barH, rowH := fs*1.2, fs*1.35
-	if s.Ev == nil && r.H >= 500 { // the slots alone on a tall stage: a bigger bar and rows
-		mk, barH, rowH = fs*1.2, fs*3, fs*2
+	if s.Ev == nil { // the slots alone: the bar and the rows grow with the stage's height
+		mk = fs * 1.2
+		barH = math.Min(fs*3, math.Max(fs*1.2, (r.Y+r.H-y)*0.14))
 	}
 	y += mk * float64(stack)
 	for i, sh := range ClusterShards {
@@ -435,6 +436,9 @@ func (s *Ring) drawSlots(l *list, r Rect, f, t float64) {
 		l.rect(x-mk/2, y-mk*float64(n+1), mk, mk*0.85, keyColor(i).Mix(Accent, 0.3*pulse))
 	}
 	y += barH + fs*1.7
+	if n := len(s.Slots); s.Ev == nil && n > 0 {
+		rowH = math.Min(fs*2.4, math.Max(rowH, (r.Y+r.H-y)/float64(n)))
+	}
 	cw := MonoWidth("m", fs)
 	for i, si := range s.Slots {
 		if y+fs*1.3 > r.Y+r.H+0.01 {
