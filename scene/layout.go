@@ -172,6 +172,7 @@ type fitter struct {
 	stage Rect
 	z     float64
 	ok    bool
+	hint  float64 // the factor found before the last reset, on the same stage (0: none)
 }
 
 const (
@@ -202,7 +203,12 @@ func layAt(r Rect, z, f, t float64, lay func(Rect, float64) []Prim) []Prim {
 // frame is the zoomed frame of lay (a scene's own Frame) in r at t.
 func (ft *fitter) frame(r Rect, t float64, lay func(Rect, float64) []Prim) []Prim {
 	if !ft.ok || ft.stage != r {
-		ft.stage, ft.z, ft.ok = r, fitZoom(r, lay), true
+		hint := 0.0
+		if ft.stage == r {
+			hint = ft.hint
+		}
+		ft.stage, ft.z, ft.ok = r, fitZoom(r, lay, hint), true
+		ft.hint = ft.z
 	}
 	if ft.z <= 1.001 {
 		return lay(r, t)
@@ -267,7 +273,11 @@ func statsOf(ps []Prim) frameStats {
 	return st
 }
 
-func fitZoom(r Rect, lay func(Rect, float64) []Prim) float64 {
+// fitZoom finds the factor for the stage r. hint, when > 0, is the factor the scene had on this
+// stage before its update: a command seldom changes the picture's shape, so it is tried first
+// (kept when it still keeps everything and a tenth more does not), and a typed session lays
+// each picture out three times rather than up to ten.
+func fitZoom(r Rect, lay func(Rect, float64) []Prim, hint float64) float64 {
 	if r.W < fitMinWidth { // a phone: the scenes' own compact layouts
 		return 1
 	}
@@ -291,6 +301,11 @@ func fitZoom(r Rect, lay func(Rect, float64) []Prim) float64 {
 			return false
 		}
 		return st.texts >= base.texts && st.ellipses <= base.ellipses && st.images <= base.images && st.shapes >= base.shapes
+	}
+	if hint > 0 && hint <= zMax && (hint <= zMin+0.001 || keeps(hint)) {
+		if up := math.Min(zMax, hint+0.1); up-hint < 0.02 || !keeps(up) {
+			return hint
+		}
 	}
 	// Down from the largest factor in steps of 0.1: a scene's layout switches form at widths
 	// (a column moves under another, a table wraps), so what a factor keeps is not monotonic and a
