@@ -572,7 +572,11 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 	last := rows[len(rows)-1].byteNo
 	label := MonoWidth("byte "+strings.Repeat("0", max(6, len(strconv.FormatInt(last, 10))+1)), tsz(f, 0.8))
 	tail := MonoWidth(" 0xff  c", tsz(f, 0.8))
-	gw := math.Min(area.W-label-tail, f*2.2*8)
+	cellMax := f * 2.2
+	if float64(len(rows))*f*3.2 <= area.H*0.5 { // a few bytes on a tall stage: larger cells
+		cellMax = f * 3.2
+	}
+	gw := math.Min(area.W-label-tail, cellMax*8)
 	gh := math.Min(area.H, float64(len(rows))*gw/8)
 	grid := Rect{area.X + label, area.Y, gw, gh}
 	s.lay.grid = grid
