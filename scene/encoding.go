@@ -634,14 +634,16 @@ type GridLayout struct {
 // LayoutGrid chooses a grid for n byte cells in w x h at font size f: the largest cells (at
 // most 2.2 f wide) that fit, the column count a multiple of mult; one pixel per byte, scaled,
 // when cells would be under 4 px. A few bytes on a tall area (a 21-byte listpack on a laptop's
-// stage) get cells up to 3.2 f wide and 2.4 f tall while they take under half of it.
+// stage) get cells up to 3.2 f wide and 2.4 f tall where those fit.
 func LayoutGrid(n int, w, h, f float64, mult int) GridLayout {
 	mult = max(mult, 1)
 	if n <= 0 || w <= 0 || h <= 0 {
 		return GridLayout{Cols: mult, CW: 1, CH: 1}
 	}
-	if g, ok := cellGrid(n, w, h*0.45, f, mult, 3.2, 2.4); ok {
-		return g
+	if n <= 64 {
+		if g, ok := cellGrid(n, w, h, f, mult, 3.2, 2.4); ok {
+			return g
+		}
 	}
 	if g, ok := cellGrid(n, w, h, f, mult, 2.2, 1.6); ok {
 		return g
