@@ -420,8 +420,7 @@ func (s *Bits) layout(r Rect, t float64) []Prim {
 	if s.Info.SDS != nil {
 		head += fmt.Sprintf(" · %s alloc %s", s.Info.SDS.Type, Num(int64(s.Info.SDS.Alloc)))
 	}
-	l.text(in.X, y, fitText(head, in.W, f, true), f, TextColor, Left, true)
-	y += f * 1.5
+	y += f*1.5 + float64(headText(&l, in.X, y, in.W, head, f, TextColor, true)-1)*f*1.25
 	// What happened, at most two lines (three on a tall stage).
 	note, noteC := s.note()
 	lines := 2
@@ -573,7 +572,11 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 	last := rows[len(rows)-1].byteNo
 	label := MonoWidth("byte "+strings.Repeat("0", max(6, len(strconv.FormatInt(last, 10))+1)), tsz(f, 0.8))
 	tail := MonoWidth(" 0xff  c", tsz(f, 0.8))
-	gw := math.Min(area.W-label-tail, f*2.2*8)
+	cellMax := f * 2.2
+	if float64(len(rows))*f*3.2 <= area.H*0.5 { // a few bytes on a tall stage: larger cells
+		cellMax = f * 3.2
+	}
+	gw := math.Min(area.W-label-tail, cellMax*8)
 	gh := math.Min(area.H, float64(len(rows))*gw/8)
 	grid := Rect{area.X + label, area.Y, gw, gh}
 	s.lay.grid = grid
@@ -798,8 +801,7 @@ func (s *Bits) drawBitop(l *list, r Rect, f float64, t float64) {
 	op := strings.ToUpper(v.Op)
 	y := r.Y
 	head := fmt.Sprintf("BITOP %s %s ← %s", op, v.Dest, strings.Join(v.Sources, " "))
-	l.text(r.X, y, fitText(head, r.W, f, true), f, TextColor, Left, true)
-	y += f * 1.5
+	y += f*1.5 + float64(headText(l, r.X, y, r.W, head, f, TextColor, true)-1)*f*1.25
 	y = l.wrap(Rect{r.X, y, r.W, f * 0.8 * 1.3 * 2}, y, bitopRule(s.lang, v), tsz(f, 0.8), Accent)
 	if s.Error && s.Reply != "" {
 		y = l.wrap(Rect{r.X, y, r.W, f * 0.8 * 1.3}, y, s.Reply, tsz(f, 0.8), ErrorC)

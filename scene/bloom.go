@@ -234,8 +234,7 @@ func (s *Bloom) layout(r Rect, t float64) []Prim {
 	if s.lang != "en" {
 		head = fmt.Sprintf("%s · %s/%s phần tử · %s filter · MEMORY USAGE %s", s.Key, Num(int64(items)), Num(int64(capTotal)), Num(int64(len(s.Filters))), Num(s.Info.Memory))
 	}
-	l.text(in.X, y, fitText(head, in.W, fs, true), fs, TextColor, Left, true)
-	y += fs * 1.4
+	y += fs*1.4 + float64(headText(&l, in.X, y, in.W, head, fs, TextColor, true)-1)*fs*1.25
 	// The last item and its k positions.
 	if ev := s.Last; ev != nil {
 		verb := "BF.ADD"

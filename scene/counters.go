@@ -301,8 +301,18 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 	}
 	for _, v := range s.Rows {
 		need := spread
-		if narrow && (v.Reply != "" || v.Note != "") {
-			need = fs * 2.7
+		cmdW := in.W
+		if !narrow {
+			cmdW = in.W * 0.58
+		}
+		// A command too long for its column takes the row's width, its verdict the line under it
+		// (as on a phone), rather than ending in "…".
+		under := narrow || MonoWidth(v.Cmd, fs) > cmdW-cw
+		if under {
+			cmdW = in.W
+		}
+		if under && (v.Reply != "" || v.Note != "") {
+			need = math.Max(need, fs*2.7)
 		}
 		if y+need > in.Y+in.H+0.01 {
 			break
@@ -311,14 +321,10 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 		if v.Advance {
 			col = Dim
 		}
-		cmdW := in.W
-		if !narrow {
-			cmdW = in.W * 0.58
-		}
 		l.text(in.X, y, fitText(v.Cmd, cmdW-cw, fs, true), fs, col, Left, true)
 		if v.Reply != "" || v.Note != "" {
 			x, ry := in.X+cmdW, y
-			if narrow {
+			if under {
 				x, ry = in.X+cw*2, y+fs*1.3
 			}
 			res := v.Reply

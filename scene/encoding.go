@@ -633,26 +633,41 @@ type GridLayout struct {
 
 // LayoutGrid chooses a grid for n byte cells in w x h at font size f: the largest cells (at
 // most 2.2 f wide) that fit, the column count a multiple of mult; one pixel per byte, scaled,
-// when cells would be under 4 px.
+// when cells would be under 4 px. A few bytes on a tall area (a 21-byte listpack on a laptop's
+// stage) get cells up to 3.2 f wide and 2.4 f tall where those fit.
 func LayoutGrid(n int, w, h, f float64, mult int) GridLayout {
 	mult = max(mult, 1)
 	if n <= 0 || w <= 0 || h <= 0 {
 		return GridLayout{Cols: mult, CW: 1, CH: 1}
 	}
-	minCols := int(math.Ceil(w / (2.2 * f)))
+	if n <= 64 {
+		if g, ok := cellGrid(n, w, h, f, mult, 3.2, 2.4); ok {
+			return g
+		}
+	}
+	if g, ok := cellGrid(n, w, h, f, mult, 2.2, 1.6); ok {
+		return g
+	}
+	return imageGrid(n, w, h)
+}
+
+// cellGrid is the grid of the largest cells, at most maxW f wide and maxH f tall, that hold n
+// cells in w x h; false when they would be under 4 px.
+func cellGrid(n int, w, h, f float64, mult int, maxW, maxH float64) (GridLayout, bool) {
+	minCols := int(math.Ceil(w / (maxW * f)))
 	minCols = (minCols + mult - 1) / mult * mult
 	for cols := max(minCols, mult); cols <= 128; cols += mult {
 		cw := w / float64(cols)
 		if cw < 4 {
 			break
 		}
-		ch := math.Min(cw*1.15, f*1.6)
+		ch := math.Min(cw*1.15, f*maxH)
 		rows := (n + cols - 1) / cols
 		if float64(rows)*ch <= h {
-			return GridLayout{Cols: cols, CW: cw, CH: ch, Text: cw >= f*0.75 && ch >= f*0.9}
+			return GridLayout{Cols: cols, CW: cw, CH: ch, Text: cw >= f*0.75 && ch >= f*0.9}, true
 		}
 	}
-	return imageGrid(n, w, h)
+	return GridLayout{}, false
 }
 
 // MaxCells is the most byte cells drawn one by one when they are too small for characters;
@@ -986,8 +1001,12 @@ func drawLPBytes(l *list, v *LPView, r Rect, f, t float64, img *cachedImage, lan
 			case cls == ByteEOF:
 				txt = "ff"
 			}
-			if txt != "" && MonoWidth(txt, f*0.7) <= cell.W-2 {
-				l.text(cell.X+cell.W/2, cell.Y+(cell.H-f*0.7)/2, txt, f*0.7, Background, Center, true)
+			ts := math.Max(f*0.7, math.Min(f*1.1, g.CH*0.45)) // grows with a big cell
+			if MonoWidth(txt, ts) > cell.W-2 {
+				ts = f * 0.7
+			}
+			if txt != "" && MonoWidth(txt, ts) <= cell.W-2 {
+				l.text(cell.X+cell.W/2, cell.Y+(cell.H-ts)/2, txt, ts, Background, Center, true)
 			}
 		}
 	}

@@ -221,10 +221,14 @@ func TestEncodingVersionLesson(t *testing.T) {
 }
 
 func TestLayoutGrid(t *testing.T) {
-	// 17 bytes at a phone's font: one row of large cells with characters.
+	// 17 bytes at a phone's font: large cells with characters, inside the area.
 	g := LayoutGrid(17, 330, 120, 13, 8)
-	if g.Image || !g.Text || g.Cols%8 != 0 || g.CW > 2.2*13+0.01 || g.Height(17) > 120 {
+	if g.Image || !g.Text || g.Cols%8 != 0 || g.CW > 3.2*13+0.01 || g.Height(17) > 120 {
 		t.Fatalf("%+v", g)
+	}
+	// A short area keeps them at most 2.2 f wide; a few bytes on a taller one get larger cells.
+	if s := LayoutGrid(17, 330, 50, 13, 8); s.Image || s.CW > 2.2*13+0.01 || s.Height(17) > 50 || s.CW >= g.CW {
+		t.Fatalf("short %+v, tall %+v", s, g)
 	}
 	// 6192 bytes cannot be cells at 330 × 120: one pixel per byte, scaled, inside the area.
 	g = LayoutGrid(6192, 330, 120, 13, 8)

@@ -605,8 +605,7 @@ func (s *HLL) layout(r Rect, t float64) []Prim {
 	}
 	head := s.Key
 	head += fmt.Sprintf(" · %s · %s B · MEMORY USAGE %s", s.Info.HLL, Num(s.Info.Len), Num(s.Info.Memory))
-	l.text(in.X, y, fitText(head, in.W, f, true), f, TextColor, Left, true)
-	y += f * 1.6
+	y += f*1.6 + float64(headText(&l, in.X, y, in.W, head, f, TextColor, true)-1)*f*1.25
 	// Layout: register map left, panels beside it.
 	// The side panel gets room for its longest lines (about 44 characters), the map the rest.
 	fs := math.Max(10, f*0.8)
@@ -614,6 +613,17 @@ func (s *HLL) layout(r Rect, t float64) []Prim {
 	sz := math.Max(0, math.Min(in.H-(y-in.Y), math.Max(in.W-sideMin-f*0.8, in.W*0.36)))
 	mapR := Rect{in.X, y, sz, sz}
 	side := Rect{in.X + sz + f*0.8, y, in.W - sz - f*0.8, in.H - (y - in.Y)}
+	if len(s.Events) == 0 && !s.Sparse {
+		// No element this step and a dense string: the side says a few lines (the size, the
+		// limit, the reply), so the map takes the stage and those lines go under it when that
+		// draws it larger.
+		lines := 6 * fs * 1.4
+		if st := math.Min(in.W, in.H-(y-in.Y)-lines-f*0.6); st > sz {
+			sz = st
+			mapR = Rect{in.X, y, sz, sz}
+			side = Rect{in.X, y + sz + f*0.6, in.W, in.H - (y - in.Y) - sz - f*0.6}
+		}
+	}
 	l.rect(mapR.X-1, mapR.Y-1, mapR.W+2, mapR.H+2, Grid)
 	l = append(l, Prim{Kind: KImage, X: mapR.X, Y: mapR.Y, W: mapR.W, H: mapR.H, Img: &s.Img})
 	pulse := Pulse(t)

@@ -157,37 +157,63 @@ func drawStart(r Rect, lang string, c startCard) []Prim {
 }
 
 // Fitting a scene to its stage. Each scene lays itself out in any rectangle in units of
-// FontSize, which grows with the stage up to fontMax (26 px): on a projector's stage the base
-// text stops growing and the picture stays in the top of the stage. fitter zooms the whole
-// picture there: it
-// lays the scene out in a smaller rectangle of the stage's proportions and scales every primitive
-// up by z, so the picture fills the stage and its text grows with it. z is the largest factor
-// (at most fitMaxZoom, and the base text at most fitMaxText px) at which the smaller layout
-// loses nothing the full-size one draws (as many texts and shapes, no more texts shortened with
-// "…", no more pixel images). A phone's stage (narrower than fitMinWidth) is not zoomed: the scenes
-// have compact layouts for it. z is found once per scene update and stage size, on the settled frame (t = 1),
-// and kept for every animation frame.
+// FontSize, which follows the stage's width (up to fontMax, 26 px). A scene whose picture is a few
+// rows would then stay in the top of a tall stage (a laptop's 820×800 stage, a projector's
+// 1460×1080), its cells and text the size a narrow stage gives them. fitter enlarges the picture
+// there: it lays the scene out in a smaller rectangle of the stage's proportions while keeping the
+// stage's own base text (fitBase), and scales every primitive up by z, so the cells, rows and text
+// grow by z and the picture fills the stage. z is the largest factor (at most fitMaxZoom, the
+// base text at most fitMaxText) at which the smaller layout loses nothing the full-size one draws
+// (as many texts and shapes, no more texts shortened with "…", no more or smaller pixel images, nothing
+// drawn past the stage's bottom or right edge). A phone's stage (narrower than fitMinWidth) is
+// not zoomed: the scenes have compact layouts for it. z is found once per scene update and stage
+// size, on the settled frame (t = 1), and kept for every animation frame.
 type fitter struct {
 	stage Rect
 	z     float64
 	ok    bool
+	hint  float64 // the factor found before the last reset, on the same stage (0: none)
 }
 
 const (
 	fitMinWidth = 760 // stages narrower than this are laid out as they are
 	fitMaxZoom  = 1.8
-	fitMaxText  = 34 // px: the base text of a zoomed projector stage
+	fitMaxText  = 34 // px: the largest base text of a zoomed laptop stage (a projector's: fitTextCap)
 )
+
+// fitTextCap is the largest base text fitter gives the stage r: 34 px, or on a projector's stage
+// a thirtieth of its width (1460 px wide: 48 px).
+func fitTextCap(r Rect) float64 { return math.Max(fitMaxText, math.Min(r.W/30, r.H/22)) }
+
+// fitBase, while fitter lays a scene out in its smaller rectangle, is the base text FontSize
+// gives (the stage's own); 0 otherwise. The page draws one scene at a time on one goroutine.
+var fitBase float64
+
+// layAt lays the scene out in r shrunk by z with the base text f (the full stage's).
+func layAt(r Rect, z, f, t float64, lay func(Rect, float64) []Prim) []Prim {
+	if z <= 1.001 {
+		return lay(r, t)
+	}
+	old := fitBase
+	fitBase = f
+	defer func() { fitBase = old }()
+	return lay(Rect{r.X, r.Y, r.W / z, r.H / z}, t)
+}
 
 // frame is the zoomed frame of lay (a scene's own Frame) in r at t.
 func (ft *fitter) frame(r Rect, t float64, lay func(Rect, float64) []Prim) []Prim {
 	if !ft.ok || ft.stage != r {
-		ft.stage, ft.z, ft.ok = r, fitZoom(r, lay), true
+		hint := 0.0
+		if ft.stage == r {
+			hint = ft.hint
+		}
+		ft.stage, ft.z, ft.ok = r, fitZoom(r, lay, hint), true
+		ft.hint = ft.z
 	}
 	if ft.z <= 1.001 {
 		return lay(r, t)
 	}
-	return zoom(lay(Rect{r.X, r.Y, r.W / ft.z, r.H / ft.z}, t), r.X, r.Y, ft.z)
+	return zoom(layAt(r, ft.z, FontSize(r), t, lay), r.X, r.Y, ft.z)
 }
 
 // zoomed maps a rectangle of the last layout to the stage (what zoom does to a primitive).
@@ -213,11 +239,20 @@ func (ft *fitter) reset() { ft.ok = false }
 type frameStats struct {
 	texts, ellipses, images, shapes int
 	minSize                         float64
+	right, bottom                   float64 // the drawn extent
+	imgArea                         float64 // the pixel images' drawn area
 }
 
 func statsOf(ps []Prim) frameStats {
-	st := frameStats{minSize: math.Inf(1)}
+	st := frameStats{minSize: math.Inf(1), right: math.Inf(-1), bottom: math.Inf(-1)}
 	for _, p := range ps {
+		if p.Kind == KText && p.Text != "" {
+			st.bottom = math.Max(st.bottom, p.Y+p.Size)
+			st.right = math.Max(st.right, p.X) // its alignment is not known here: its anchor
+		} else if p.Kind != KText {
+			st.right = math.Max(st.right, p.X+math.Max(p.W, 0))
+			st.bottom = math.Max(st.bottom, p.Y+math.Max(p.H, 0))
+		}
 		switch p.Kind {
 		case KText:
 			if p.Text == "" {
@@ -230,6 +265,7 @@ func statsOf(ps []Prim) frameStats {
 			}
 		case KImage:
 			st.images++
+			st.imgArea += p.W * p.H
 		default:
 			st.shapes++
 		}
@@ -237,42 +273,49 @@ func statsOf(ps []Prim) frameStats {
 	return st
 }
 
-func fitZoom(r Rect, lay func(Rect, float64) []Prim) float64 {
+// fitZoom finds the factor for the stage r. hint, when > 0, is the factor the scene had on this
+// stage before its update: a command seldom changes the picture's shape, so it is tried first
+// (kept when it still keeps everything and a tenth more does not), and a typed session lays
+// each picture out three times rather than up to ten.
+func fitZoom(r Rect, lay func(Rect, float64) []Prim, hint float64) float64 {
 	if r.W < fitMinWidth { // a phone: the scenes' own compact layouts
 		return 1
 	}
-	if FontSize(r) < fontMax {
-		// The base text follows the stage's width (FontSize): a smaller rectangle would only
-		// shrink it by the zoom, and the picture would come back the same.
-		return 1
-	}
+	f := FontSize(r)
 	base := statsOf(lay(r, 1))
 	if base.texts == 0 {
 		return 1
 	}
+	// How far past the stage's right and bottom edges the full-size layout draws (as a share of
+	// the stage): a zoomed one may not draw further.
+	overR := math.Max(1, (base.right-r.X)/r.W) + 0.005
+	overB := math.Max(1, (base.bottom-r.Y)/r.H) + 0.005
 	zMin := 1.0
-	zMax := math.Max(zMin, math.Min(fitMaxZoom, fitMaxText/FontSize(r)))
+	zMax := math.Max(zMin, math.Min(fitMaxZoom, fitTextCap(r)/f))
 	keeps := func(z float64) bool {
-		st := statsOf(lay(Rect{r.X, r.Y, r.W / z, r.H / z}, 1))
+		st := statsOf(layAt(r, z, f, 1, lay))
+		if (st.right-r.X)*z/r.W > overR || (st.bottom-r.Y)*z/r.H > overB {
+			return false
+		}
+		if st.imgArea*z*z < base.imgArea*0.98 { // a pixel image (the sparse strip) drawn smaller
+			return false
+		}
 		return st.texts >= base.texts && st.ellipses <= base.ellipses && st.images <= base.images && st.shapes >= base.shapes
 	}
-	lo := zMin
-	if zMax-lo < 0.02 {
-		return lo
-	}
-	if keeps(zMax) {
-		return zMax
-	}
-	hi := zMax
-	for i := 0; i < 5; i++ {
-		mid := (lo + hi) / 2
-		if keeps(mid) {
-			lo = mid
-		} else {
-			hi = mid
+	if hint > 0 && hint <= zMax && (hint <= zMin+0.001 || keeps(hint)) {
+		if up := math.Min(zMax, hint+0.1); up-hint < 0.02 || !keeps(up) {
+			return hint
 		}
 	}
-	return lo
+	// Down from the largest factor in steps of 0.1: a scene's layout switches form at widths
+	// (a column moves under another, a table wraps), so what a factor keeps is not monotonic and a
+	// bisection could stop on a factor that loses something.
+	for z := zMax; z > zMin+0.02; z -= 0.1 {
+		if keeps(z) {
+			return z
+		}
+	}
+	return zMin
 }
 
 // zoom scales ps about (ox, oy) by z.
@@ -284,4 +327,32 @@ func zoom(ps []Prim, ox, oy, z float64) []Prim {
 		p.Size *= z
 	}
 	return ps
+}
+
+// headText draws a one-line header at (x, y) in width w; a header too wide for one line (a phone)
+// goes on two, broken at its " · " separators (or its spaces), and only what still does not fit
+// is shortened with "…". It returns how many lines it drew.
+func headText(l *list, x, y, w float64, s string, size float64, c Color, mono bool) int {
+	if TextWidth(s, size, mono) <= w {
+		l.text(x, y, s, size, c, Left, mono)
+		return 1
+	}
+	sep := " · "
+	parts := strings.Split(s, sep)
+	if len(parts) < 2 {
+		sep, parts = " ", strings.Split(s, " ")
+	}
+	width := func(s string) float64 { return TextWidth(s, size, mono) }
+	first := parts[0]
+	i := 1
+	for ; i < len(parts) && width(first+sep+parts[i]) <= w; i++ {
+		first += sep + parts[i]
+	}
+	if i == len(parts) {
+		l.text(x, y, fitText(first, w, size, mono), size, c, Left, mono)
+		return 1
+	}
+	l.text(x, y, fitText(first, w, size, mono), size, c, Left, mono)
+	l.text(x, y+size*1.25, fitText(strings.Join(parts[i:], sep), w, size, mono), size, c, Left, mono)
+	return 2
 }

@@ -297,6 +297,9 @@ func MonoWidth(s string, size float64) float64 {
 
 // FontSize is the base text size for a stage: readable on a phone (≥ 13) and on a projector.
 func FontSize(r Rect) float64 {
+	if fitBase > 0 { // fitter is enlarging the picture (layout.go)
+		return fitBase
+	}
 	return math.Max(fontMin, math.Min(fontMax, math.Min(r.W/38, r.H/24)))
 }
 

@@ -258,8 +258,7 @@ func (s *Ring) drawRing(l *list, r Rect, f, t float64) {
 		head = fmt.Sprintf("%s · %s vnodes/node · %s · %s", ev.Hash, Num(int64(ev.VNodes)),
 			plural(int64(ev.Keys), "key", "keys"), plural(int64(len(ev.Nodes)), "node", "nodes"))
 	}
-	l.text(r.X, y, fitText(head, r.W, f*0.85, true), f*0.85, TextColor, Left, true)
-	y += f * 1.3
+	y += f*1.3 + float64(headText(l, r.X, y, r.W, head, f*0.85, TextColor, true)-1)*f*0.85*1.25
 	var note string
 	switch ev.Op {
 	case "nodes":
@@ -406,8 +405,9 @@ func (s *Ring) drawSlots(l *list, r Rect, f, t float64) {
 	}
 	mk := fs * 0.8
 	barH, rowH := fs*1.2, fs*1.35
-	if s.Ev == nil && r.H >= 500 { // the slots alone on a tall stage: a bigger bar and rows
-		mk, barH, rowH = fs*1.2, fs*3, fs*2
+	if s.Ev == nil { // the slots alone: the bar and the rows grow with the stage's height
+		mk = fs * 1.2
+		barH = math.Min(fs*3, math.Max(fs*1.2, (r.Y+r.H-y)*0.14))
 	}
 	y += mk * float64(stack)
 	for i, sh := range ClusterShards {
@@ -436,6 +436,9 @@ func (s *Ring) drawSlots(l *list, r Rect, f, t float64) {
 		l.rect(x-mk/2, y-mk*float64(n+1), mk, mk*0.85, keyColor(i).Mix(Accent, 0.3*pulse))
 	}
 	y += barH + fs*1.7
+	if n := len(s.Slots); s.Ev == nil && n > 0 {
+		rowH = math.Min(fs*2.4, math.Max(rowH, (r.Y+r.H-y)/float64(n)))
+	}
 	cw := MonoWidth("m", fs)
 	for i, si := range s.Slots {
 		if y+fs*1.3 > r.Y+r.H+0.01 {
