@@ -504,7 +504,7 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 	}
 	// Freed nodes: a ghost line.
 	for _, fr := range s.Freed {
-		txt := tr(s.lang, "✕ node %s freed (%d live entries)", "✕ node %s đã giải phóng (%d entry còn sống)", fr.Master, fr.Count)
+		txt := tr(s.lang, "× node %s freed (%d live entries)", "× node %s đã giải phóng (%d entry còn sống)", fr.Master, fr.Count)
 		l.text(in.X, y, clipTo(txt, in.W, small), small, TextColor.Mix(Accent, Pulse(t)), Left, true)
 		y += small * 1.4
 	}
@@ -584,7 +584,7 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 			y += small * 1.9
 		}
 		if len(s.Acked) > 0 {
-			txt := "✓ XACK " + strings.Join(s.Acked, ", ")
+			txt := tr(s.lang, "XACK %s: out of the PEL", "XACK %s: rời PEL", strings.Join(s.Acked, ", "))
 			l.text(in.X, y, clipTo(txt, in.W, small), small, TextColor.Mix(Accent, Pulse(t)), Left, true)
 			y += small * 1.5
 		}

@@ -187,7 +187,7 @@ func TestStreamGroupPEL(t *testing.T) {
 	if len(s.Acked) != 1 || s.Acked[0] != "1-1" || len(s.View.Groups[0].Pending) != 2 {
 		t.Fatalf("acked %v pending %+v", s.Acked, s.View.Groups[0].Pending)
 	}
-	if !strings.Contains(allText(a.Frame(Rect{0, 0, 360, 333}, 0)), "✓ XACK 1-1") {
+	if !strings.Contains(allText(a.Frame(Rect{0, 0, 360, 333}, 0)), "XACK 1-1: out of the PEL") {
 		t.Error("XACK not drawn")
 	}
 	p.Exec("XAUTOCLAIM s g bob 0 0-0")
@@ -256,7 +256,7 @@ func TestStreamDelTrim(t *testing.T) {
 	if len(s.View.Nodes) != 1 || len(s.Freed) != 1 || s.Freed[0].Master != "1-1" || s.Freed[0].Count != 2 {
 		t.Fatalf("nodes %+v freed %+v", s.View.Nodes, s.Freed)
 	}
-	if !strings.Contains(allText(a.Frame(Rect{0, 0, 360, 333}, 0)), "✕ node 1-1 freed (2 live entries)") {
+	if !strings.Contains(allText(a.Frame(Rect{0, 0, 360, 333}, 0)), "× node 1-1 freed (2 live entries)") {
 		t.Error("freed node not drawn")
 	}
 }
