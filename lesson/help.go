@@ -165,11 +165,21 @@ func helpGroup(v engine.Version, lang, group string) string {
 	return "@" + group + "\n" + strings.Join(rows, "\n")
 }
 
+// blockedEn is the engine's answer to a command typed into a console client that is blocked
+// (engine/multi.go, errClientBlocked), as the console prints it.
+const blockedEn = "(error) ERR redscope: this client is blocked; its commands wait until it is served"
+
 // LocalReply is a reply as the console shows it in lang: the engine's "not simulated yet" error
 // says so in Vietnamese too; every other reply is Redis's own text.
 func LocalReply(reply, lang string) string {
+	if lang == "en" {
+		return reply
+	}
+	if reply == blockedEn {
+		return "(error) ERR redscope: máy khách này đang bị chặn; lệnh của nó phải chờ đến khi nó được phục vụ"
+	}
 	rest, ok := strings.CutPrefix(reply, "(error) "+engine.NotSimulatedPrefix)
-	if !ok || lang == "en" {
+	if !ok {
 		return reply
 	}
 	name, _, _ := strings.Cut(rest, "'")

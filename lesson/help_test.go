@@ -91,3 +91,21 @@ func TestNotSimulatedLimited(t *testing.T) {
 		t.Fatalf("help %q", x.Reply)
 	}
 }
+
+// TestLocalReplyBlocked: a command typed into a blocked console client is refused in the page's
+// language (the engine's text is English).
+func TestLocalReplyBlocked(t *testing.T) {
+	p := NewPlayer(Config{Version: engine.V70, Lang: "vi"})
+	p.Load(nil)
+	p.Exec("BRPOP jobs 0")
+	x := p.Exec("PING")
+	if x.Reply != "(error) ERR redscope: máy khách này đang bị chặn; lệnh của nó phải chờ đến khi nó được phục vụ" {
+		t.Fatalf("vi: %q", x.Reply)
+	}
+	en := NewPlayer(Config{Version: engine.V70, Lang: "en"})
+	en.Load(nil)
+	en.Exec("BRPOP jobs 0")
+	if x := en.Exec("PING"); x.Reply != blockedEn {
+		t.Fatalf("en: %q", x.Reply)
+	}
+}
