@@ -365,6 +365,13 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 	if !ls.Info.Exists || ls.Info.Type != "list" {
 		if len(ls.Popped) > 0 {
 			l.text(r.X, y, clipTo(tr(s.lang, "popped: %s (the last element: the key is deleted)", "đã lấy ra: %s (phần tử cuối: khoá bị xoá)", strings.Join(ls.Popped, ", ")), r.W, small), small, Accent, Left, true)
+			y += small * 1.5
+		}
+		for _, line := range s.waitingLines(ls.Key) {
+			for _, w := range WrapMono(line, r.W, small, 2) {
+				l.text(r.X, y, w, small, Accent, Left, true)
+				y += small * 1.3
+			}
 		}
 		return listAnchor{r.X, r.X + r.W, y, y + f}
 	}

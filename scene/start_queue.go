@@ -6,6 +6,10 @@ import "strings"
 // picture shows waiting on a key that does not exist yet.
 
 func (s *List) start() (startCard, bool) {
+	// Only before anything happened: no list yet, nothing moved, nobody waiting.
+	if len(s.Moves) > 0 || s.Conv != nil || len(s.Waiting) > 0 {
+		return startCard{}, false
+	}
 	for _, ls := range s.Lists {
 		if ls.Info.Exists {
 			return startCard{}, false
@@ -25,24 +29,20 @@ func (s *List) start() (startCard, bool) {
 	if len(s.watch) > 0 {
 		c.hint = ""
 	}
-	if w := s.waitingLines(); len(w) > 0 {
-		c.title = strings.Join(w, "\n")
-	}
 	return c, true
 }
 
-// waitingLines says who is blocked on each drawn key: "client 1 waits in BRPOP jobs (no timeout)".
-func (s *List) waitingLines() []string {
+// waitingLines says who is blocked on key, first served first: "client 1 waits in BRPOP on jobs
+// (no timeout)".
+func (s *List) waitingLines(key string) []string {
 	var out []string
-	for _, k := range s.watch {
-		for _, w := range s.Waiting[k] {
-			until := tr(s.lang, "no timeout", "không hết hạn")
-			if w.Deadline != 0 {
-				until = tr(s.lang, "until ms %d", "đến ms %d", w.Deadline)
-			}
-			out = append(out, tr(s.lang, "client %d waits in %s on %s (%s): the list does not exist yet",
-				"máy khách %d đang chờ %s trên %s (%s): list chưa tồn tại", w.Client, strings.ToUpper(w.Cmd), k, until))
+	for _, w := range s.Waiting[key] {
+		until := tr(s.lang, "no timeout", "không hết hạn")
+		if w.Deadline != 0 {
+			until = tr(s.lang, "until ms %d", "đến ms %d", w.Deadline)
 		}
+		out = append(out, tr(s.lang, "client %d waits in %s on %s (%s): an empty list does not exist",
+			"máy khách %d đang chờ %s trên %s (%s): list rỗng thì không tồn tại", w.Client, strings.ToUpper(w.Cmd), key, until))
 	}
 	return out
 }
