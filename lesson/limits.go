@@ -591,7 +591,7 @@ func (p *Player) execLimited(x *Exchange, line string, pre [][]byte, console boo
 	refuse := func(err *LimitError) bool {
 		x.Reply, x.Error, x.Refused = RefusedPrefix+err.Msg+" (limit "+err.Limit+")", true, err.Limit
 		if len(x.Cmd) > 200 {
-			x.Cmd = fmt.Sprintf("%s… (%d bytes)", x.Cmd[:200], len(line))
+			x.Cmd = fmt.Sprintf("%s… (%d B)", x.Cmd[:200], len(line))
 		}
 		return true
 	}

@@ -121,6 +121,10 @@ func (a *Auto) Update(in Input) {
 	a.ErrCmd, a.ErrText = "", ""
 	if x != nil && x.Console && x.Error {
 		a.ErrCmd, a.ErrText = x.Cmd, x.Reply
+		if x.Refused != "" { // the page's limits, not Redis: said in the page's language
+			a.ErrText = tr(a.lang, "refused by the app's limit %s: the command did not run",
+				"giới hạn %s của ứng dụng đã từ chối: lệnh không chạy", x.Refused)
+		}
 	}
 	a.Script = scriptOf(x)
 	// The exchange to draw: the last typed one that named a key, or the last picture.
