@@ -808,6 +808,31 @@ func (s *Bits) drawBitop(l *list, r Rect, f float64, t float64) {
 	}
 	y += f * 0.4
 	if v.Deleted || len(v.Result) == 0 {
+		// Every row is empty: each source and the result drawn as a row of zero bytes.
+		rows := append(append([]string(nil), v.Sources...), v.Dest)
+		if len(rows) > maxBitopRows+1 {
+			rows = append(rows[:maxBitopRows], v.Dest)
+		}
+		fs := tsz(f, 0.8)
+		nameW := 0.0
+		for _, k := range rows {
+			nameW = max(nameW, TextWidth(k, fs, true)+fs)
+		}
+		nameW = min(nameW, r.W*0.4)
+		for i, k := range rows {
+			if y+fs*2 > r.Y+r.H-fs*2.6 {
+				break
+			}
+			c := Grid
+			if i == len(rows)-1 {
+				c = Accent
+			}
+			l.text(r.X, y+fs*0.3, fitText(k, nameW-fs*0.5, fs, true), fs, TextColor, Left, true)
+			bw := r.W - nameW
+			l.frame(r.X+nameW, y, bw, fs*1.7, 1.5, c)
+			l.text(r.X+nameW+bw/2, y+fs*0.3, tr(s.lang, "0 bytes", "0 byte"), fs, Dim, Center, true)
+			y += fs * 2.1
+		}
 		l.wrap(Rect{r.X, y, r.W, r.Y + r.H - y}, y, tr(s.lang, "Every source is empty: the result has length 0, so %s is deleted and BITOP answers 0.",
 			"Mọi nguồn đều rỗng: kết quả dài 0, nên %s bị xoá và BITOP trả 0.", v.Dest), tsz(f, 0.85), TextColor)
 		return

@@ -254,6 +254,12 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 		if k.Touched {
 			c = TextColor.Mix(Accent, pulse)
 		}
+		// Each key is a slot of the keyspace: a panel behind its row, framed when the step
+		// touched it; a missing key's slot is empty.
+		l.rect(in.X-fs*0.3, y+fs*0.05, in.W+fs*0.6, rowH-fs*0.1, Panel)
+		if k.Touched {
+			l.frame(in.X-fs*0.3, y+fs*0.05, in.W+fs*0.6, rowH-fs*0.1, 1.5, Grid.Mix(Accent, pulse))
+		}
 		y += ty
 		l.text(in.X, y, fitText(k.Key, nameW-cw, fs, true), fs, c, Left, true)
 		val := tr(s.lang, "(missing)", "(không có)")

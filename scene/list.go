@@ -29,8 +29,12 @@ type List struct {
 	// Waiting: the clients blocked on each drawn key (engine.Waiters, serving order), so that a
 	// worker waiting in BRPOP on an empty queue is in the picture.
 	Waiting map[string][]engine.Waiter
+	// Clients: the cards under the lists (list_clients.go).
+	Clients []ListClient
+	now     int64
 	watch   []string
 	lang    string
+	fit     fitter // the zoom that fills the stage (layout.go)
 }
 
 // ListShow is one list key with its nodes.
@@ -75,6 +79,7 @@ func (s *List) Update(in Input) {
 			s.Waiting[k] = w
 		}
 	}
+	s.gatherClients(in)
 	if len(keys) == 0 {
 		if k := focusKey(in, nil); k != "" {
 			keys = []string{k}
@@ -173,6 +178,9 @@ func (s *List) Describe() string {
 	}
 	if s.Conv != nil {
 		parts = append(parts, tr(s.lang, "converted %s → %s", "chuyển %s → %s", s.Conv.From, s.Conv.To))
+	}
+	if len(s.Clients) > 0 {
+		parts = append(parts, s.describeClients())
 	}
 	return strings.Join(parts, "; ")
 }
@@ -292,7 +300,10 @@ func ListNodeRects(x, w, gap, maxW float64, n int) (xs []float64, bw float64) {
 type listAnchor struct{ headX, tailX, top, bottom float64 } // bottom: below the row's drawing; top: the row's top
 
 // Frame implements Scene.
-func (s *List) Frame(r Rect, t float64) []Prim {
+func (s *List) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+
+// layout lays the scene out in r (Frame zooms it to fill the stage).
+func (s *List) layout(r Rect, t float64) []Prim {
 	var l list
 	f := FontSize(r)
 	in := r.Inset(f * 0.8)
@@ -307,11 +318,32 @@ func (s *List) Frame(r Rect, t float64) []Prim {
 	if len(s.Lists) == 2 {
 		gap = f * 2.2 // room for LMOVE's arrow
 	}
-	rowH := (in.H - gap) / float64(len(s.Lists))
+	small := listLabel(f)
+	lane := 0.0
+	if len(s.Clients) > 0 {
+		lane = clientLaneH(small) + f*1.2 // the cards and room for their lines
+	}
+	rowH := (in.H - gap - lane) / float64(len(s.Lists))
 	var anchors []listAnchor
+	byKey := map[string]listAnchor{}
 	for i, ls := range s.Lists {
 		row := Rect{in.X, in.Y + float64(i)*(rowH+gap), in.W, rowH}
-		anchors = append(anchors, s.frameList(&l, row, ls, f, t))
+		a := s.frameList(&l, row, ls, f, t)
+		anchors = append(anchors, a)
+		byKey[ls.Key] = a
+	}
+	if lane > 0 {
+		// Under the lists' drawing, however far down it reached.
+		// Right under the lists' drawing, never over it: compact cards when the stage is short.
+		bottom := in.Y
+		for _, a := range anchors {
+			bottom = max(bottom, a.bottom)
+		}
+		top := bottom + f*1.2
+		if in.Y+in.H-top < clientLaneH(small) {
+			top = max(bottom+small*0.4, in.Y+in.H-clientLaneH(small))
+		}
+		s.frameClients(&l, Rect{in.X, top, in.W, in.Y + in.H - top}, byKey, f, small, t)
 	}
 	// LMOVE: the element travels from the end it left to the end it entered.
 	if len(anchors) == 2 && len(s.Lists[0].Popped) > 0 && s.Lists[1].PushH+s.Lists[1].PushT > 0 {
@@ -367,13 +399,20 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 			l.text(r.X, y, clipTo(tr(s.lang, "popped: %s (the last element: the key is deleted)", "đã lấy ra: %s (phần tử cuối: khoá bị xoá)", strings.Join(ls.Popped, ", ")), r.W, small), small, Accent, Left, true)
 			y += small * 1.5
 		}
-		for _, line := range s.waitingLines(ls.Key) {
-			for _, w := range WrapMono(line, r.W, small, 2) {
-				l.text(r.X, y, w, small, Accent, Left, true)
-				y += small * 1.3
-			}
+		if ls.Info.Exists {
+			return listAnchor{r.X, r.X + r.W, y, y + f}
 		}
-		return listAnchor{r.X, r.X + r.W, y, y + f}
+		// No key: the empty place the list would take, so the picture shows the empty queue.
+		bh := min(f*3.2, max(r.Y+r.H-y-small, f*1.6))
+		bw := min(r.W, f*26)
+		l.frame(r.X, y, bw, bh, 1.5, Grid)
+		lines := WrapMono(tr(s.lang, "empty: a list with no elements is no key at all", "trống: list không còn phần tử thì không còn key"), bw-small, small, 2)
+		ty := y + bh/2 - float64(len(lines))*small*0.65
+		for _, line := range lines {
+			l.text(r.X+bw/2, ty, line, small, Dim, Center, true)
+			ty += small * 1.3
+		}
+		return listAnchor{r.X + small, r.X + bw - small, y, y + bh}
 	}
 	v := ls.View
 	popped := ""

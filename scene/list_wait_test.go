@@ -16,7 +16,7 @@ func TestListWaiting(t *testing.T) {
 	if r := c.Exec([][]byte{[]byte("BRPOP"), []byte("jobs"), []byte("0")}); !r.Blocked {
 		t.Fatalf("did not block: %+v", r)
 	}
-	for lang, want := range map[string]string{"en": "client 1 waits in BRPOP on jobs", "vi": "máy khách 1 đang chờ BRPOP trên jobs"} {
+	for lang, want := range map[string]string{"en": "waiting · no timeout", "vi": "đang chờ · không hết hạn"} {
 		s := &List{}
 		s.Update(Input{Engine: e, Keys: []string{"jobs"}, Lang: lang})
 		if _, ok := s.start(); ok {
@@ -29,7 +29,7 @@ func TestListWaiting(t *testing.T) {
 	e.Do("LPUSH", "jobs", "a")
 	s := &List{}
 	s.Update(Input{Engine: e, Keys: []string{"jobs"}, Lang: "en"})
-	if got := allText(s.Frame(Rect{0, 0, 820, 800}, 1)); strings.Contains(got, "waits in") {
+	if got := allText(s.Frame(Rect{0, 0, 820, 800}, 1)); strings.Contains(got, "waiting ·") {
 		t.Fatalf("still waiting after the push: %q", got)
 	}
 }

@@ -1,13 +1,10 @@
 package scene
 
-import "strings"
-
-// Start cards of the list and stream scenes (layout.go, drawStart), and the clients a list's
-// picture shows waiting on a key that does not exist yet.
+// Start cards of the list and stream scenes (layout.go, drawStart).
 
 func (s *List) start() (startCard, bool) {
 	// Only before anything happened: no list yet, nothing moved, nobody waiting.
-	if len(s.Moves) > 0 || s.Conv != nil || len(s.Waiting) > 0 {
+	if len(s.Moves) > 0 || s.Conv != nil || len(s.Waiting) > 0 || len(s.Clients) > 0 {
 		return startCard{}, false
 	}
 	for _, ls := range s.Lists {
@@ -30,21 +27,6 @@ func (s *List) start() (startCard, bool) {
 		c.hint = ""
 	}
 	return c, true
-}
-
-// waitingLines says who is blocked on key, first served first: "client 1 waits in BRPOP on jobs
-// (no timeout)".
-func (s *List) waitingLines(key string) []string {
-	var out []string
-	for _, w := range s.Waiting[key] {
-		until := tr(s.lang, "no timeout", "không hết hạn")
-		if w.Deadline != 0 {
-			until = tr(s.lang, "until ms %d", "đến ms %d", w.Deadline)
-		}
-		out = append(out, tr(s.lang, "client %d waits in %s on %s (%s): an empty list does not exist",
-			"máy khách %d đang chờ %s trên %s (%s): list rỗng thì không tồn tại", w.Client, strings.ToUpper(w.Cmd), key, until))
-	}
-	return out
 }
 
 func (s *Stream) start() (startCard, bool) {
