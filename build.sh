@@ -92,7 +92,7 @@ cmd_test() {
 	say "engine tests under node (GOOS=js GOARCH=wasm)"
 	local exec
 	exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
-	GOOS=js GOARCH=wasm go test -count=1 -timeout 30m -exec="$exec" ./engine/...
+	GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec="$exec" ./engine/...
 	local ft="${FUZZTIME:-200000x}"
 	if [ "$ft" != "0" ]; then
 		say "fuzz FuzzExec ($ft)"

@@ -70,6 +70,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -794,6 +795,10 @@ var (
 func (e *Engine) scriptInterrupt(c *stepCtx) {
 	run := c.run
 	m := &e.mon
+	// Let the other goroutines run: the connection that will send SCRIPT KILL, a timer. Natively
+	// the scheduler preempts a long loop anyway; under js/wasm it cannot (one thread, no
+	// preemption), so without this a busy script starves every other goroutine for ever.
+	runtime.Gosched()
 	if m.killed.Load() {
 		c.stop, c.reason = closedChan, errScriptKilled
 		run.outcome = "killed"
