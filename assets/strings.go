@@ -21,6 +21,7 @@ var ui = map[string][2]string{ // id → {vi, en}
 	"clientWait":   {"máy khách %d · ◷ đang chờ %s", "client %d · ◷ blocked: %s"},
 	"clientTag":    {"[máy khách %d] ", "[client %d] "},
 	"blockedLine":  {"◷ đang chờ %s", "◷ blocked: %s"},
+	"clientNode":   {"máy khách → %s", "client → %s"},
 	"wokenLine":    {"↳ trả lời cho %s:", "↳ reply to %s:"},
 	"clock":        {"◷ +1 giây", "◷ +1 s"},
 	"clockTitle":   {"Đồng hồ logic tiến 1 giây: máy khách hết thời gian chờ sẽ nhận nil", "Move the logical clock 1 second (or type advance 5s): clients whose timeout passed get nil"},

@@ -36,6 +36,7 @@ import (
 	"encoding/hex"
 	"math"
 	"math/rand/v2"
+	"strconv"
 )
 
 // ClusterSlots is the number of hash slots.
@@ -85,6 +86,7 @@ type clusterNode struct {
 	conn      clusterConn // the flags of Exec's implicit client
 	inExec    bool        // running EXEC's queued commands: already checked
 	inScript  bool        // running a script's commands: ClusterScriptCheck routes them
+	served    int64       // keyed commands this node served (outside MULTI and scripts)
 }
 
 // clusterConn is a connection's cluster flags (CLIENT_ASKING, CLIENT_READONLY).
@@ -554,6 +556,7 @@ func (e *Engine) clusterBefore(c *Command, args [][]byte) (Reply, bool) {
 		if code != redirNone || to != n {
 			return redirReply(to, slot, code), true
 		}
+		n.served++
 	}
 	return clusterRefuse(c, args)
 }
@@ -699,3 +702,52 @@ func (c *Client) clusterExecBegin() func() {
 		c.cluster.asking = false
 	}
 }
+
+// What a scene reads of a cluster (read only; nothing here changes a node).
+
+// Cluster is the cluster e is a node of, nil when e is a standalone server.
+func (e *Engine) Cluster() *Cluster {
+	if e.cluster == nil {
+		return nil
+	}
+	return e.cluster.cl
+}
+
+// ClusterNode is e's index among its cluster's nodes, -1 when e is a standalone server.
+func (e *Engine) ClusterNode() int {
+	if e.cluster == nil {
+		return -1
+	}
+	return e.cluster.idx
+}
+
+// NodeAddr is node i's announced address, "127.0.0.1:7000".
+func (cl *Cluster) NodeAddr(i int) string {
+	n := cl.nodes[i]
+	return n.ip + ":" + strconv.Itoa(n.port)
+}
+
+// NodeByPort is the index of the node listening on port, -1 when none.
+func (cl *Cluster) NodeByPort(port int) int {
+	for i, n := range cl.nodes {
+		if n.port == port {
+			return i
+		}
+	}
+	return -1
+}
+
+// SlotCount is how many slots the slot map gives node i.
+func (cl *Cluster) SlotCount(i int) int {
+	c := 0
+	for _, o := range cl.slots {
+		if int(o) == i {
+			c++
+		}
+	}
+	return c
+}
+
+// Served is how many commands with keys node i served itself (not redirected): the per-node
+// request counter that makes a hot key visible.
+func (cl *Cluster) Served(i int) int64 { return cl.nodes[i].served }

@@ -99,7 +99,7 @@ func engineReplies(xs []Exchange) string {
 }
 
 // replayable: the lesson runs on 7.0, needs no module (BF.*), no clock moves (a real server's
-// clock cannot be moved) and no ring lines.
+// clock cannot be moved), no ring lines and no cluster.
 func replayable(l *Lesson) bool {
 	if l.Since != 0 && !engine.V70.Has(l.Since) {
 		return false
@@ -107,7 +107,7 @@ func replayable(l *Lesson) bool {
 	e := engine.New(engine.Options{Version: engine.V70})
 	for _, s := range l.Steps {
 		for _, a := range s.Actions {
-			if a.Cmd == "" || IsRingLine(a.Cmd) || a.Client != 0 { // clients: TestClientLessonsReplayOnRedis
+			if a.Cmd == "" || IsRingLine(a.Cmd) || IsClusterLine(a.Cmd) || a.Client != 0 { // cluster: internal/difftest TestClusterLessonsOnRealCluster // clients: TestClientLessonsReplayOnRedis
 				return false
 			}
 			args, err := engine.SplitArgs(a.Cmd)

@@ -281,6 +281,12 @@ func Parse(name string, src []byte) (*Lesson, error) {
 				}
 				step.Actions = append(step.Actions, Action{Cmd: line, Line: n})
 				lastCmd = &step.Actions[len(step.Actions)-1]
+			case IsClusterLine(line) && step != nil: // cluster.go: a Redis Cluster
+				if _, err := parseCluster(line); err != nil {
+					return nil, bad(n, "%v", err)
+				}
+				step.Actions = append(step.Actions, Action{Cmd: line, Line: n})
+				lastCmd = &step.Actions[len(step.Actions)-1]
 			case word == "repeat" && step != nil: // repeat.go: one command, many times
 				cmds, err := expandRepeat(rest)
 				if err != nil {
@@ -297,9 +303,9 @@ func Parse(name string, src []byte) (*Lesson, error) {
 			case word == "scene":
 				l.Scene = strings.TrimSpace(rest)
 				switch l.Scene {
-				case "sds", "bits", "hll", "none", "ring", "bloom", "counters", "encoding", "zset", "list", "stream":
+				case "sds", "bits", "hll", "none", "ring", "bloom", "counters", "encoding", "zset", "list", "stream", "cluster":
 				default:
-					return nil, bad(n, "unknown scene %q (want sds, bits, hll, ring, bloom, counters, encoding, zset, list or none)", l.Scene)
+					return nil, bad(n, "unknown scene %q (want sds, bits, hll, ring, bloom, counters, encoding, zset, list, stream, cluster or none)", l.Scene)
 				}
 			case word == "keys":
 				l.Keys = strings.Fields(rest)

@@ -116,6 +116,10 @@ type Player struct {
 	gen    uint64     // changes whenever last is rebuilt rather than appended to (Gen)
 	guard  *guard     // the limits' running state; nil without Config.Limits
 	ring   *ringState // the consistent-hash ring of `ring` lines (ring.go); nil before one
+	// cluster: the Redis Cluster of `cluster` lines (cluster.go); nil before one. While there is
+	// one, eng is its connected node.
+	cluster *clusterState
+	hopping bool // execInCluster is running a command (exec must not route it again)
 	// clients[1 … Clients] are the console's connections (the page's "client 1 / 2 / 3" tabs):
 	// each has its own MULTI queue and watched keys, apart from the lesson's steps without a
 	// `client` line (which a student's WATCH sees as another client's writes), and each can
@@ -308,6 +312,7 @@ func (p *Player) fresh() {
 	p.stepN = 0
 	p.gen++
 	p.ring = nil
+	p.cluster = nil
 	p.woke = nil
 	p.multi = false
 	for n := 1; n <= Clients; n++ {
@@ -491,6 +496,9 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check, c
 	if IsRingLine(line) {
 		return p.execRing(line, console, checks)
 	}
+	if IsClusterLine(line) {
+		return p.execClusterLine(line, console, checks) // cluster.go
+	}
 	if console && IsHelpLine(line) {
 		return p.execHelp(line) // help.go
 	}
@@ -500,6 +508,9 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check, c
 			x.Console = true
 			return x
 		}
+	}
+	if p.cluster != nil && !p.hopping {
+		return p.execInCluster(line, pre, console, checks)
 	}
 	if client > 1 {
 		p.multi = true

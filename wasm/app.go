@@ -867,6 +867,12 @@ func (a *app) renderClients() {
 		if w != "" {
 			label = fmt.Sprintf(assets.T(a.lang, "clientWait"), n, shortLine(w))
 		}
+		// On a cluster the console talks to the connected node: one tab, named after it.
+		node := p.ClusterNode()
+		ui.SetBoolOnce(id, "hidden", node != "" && n > 1)
+		if node != "" && n == 1 {
+			label = fmt.Sprintf(assets.T(a.lang, "clientNode"), node)
+		}
 		ui.SetTextOnce(id, label)
 		ui.SetAttrOnce(id, "aria-pressed", fmt.Sprint(n == p.ActiveClient()), false)
 		ui.SetAttrOnce(id, "class", "blocked", w == "")

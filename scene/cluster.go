@@ -1,0 +1,431 @@
+package scene
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"redscope/engine"
+)
+
+// Cluster draws a Redis Cluster (a lesson's `cluster` lines, lesson/cluster.go): one row per
+// node, the 16 384 hash slots as a strip across the stage with the ranges the node serves in its
+// colour (three masters: 0–5460, 5461–10922, 10923–16383, so each is a third of the strip), the
+// node's keys as marks at their slot (`{user:1}:name` and `{user:1}:cart` share slot 10778, so
+// their marks fall together), slots migrating or importing outlined, and beside each row its
+// address, slots, keys and the commands with keys it served (a hot key shows as one node's count
+// running away). What the step did is drawn over it from the trace: a MOVED or ASK hop as an
+// arrow from the node asked to the node that owns the slot, CROSSSLOT as the keys' slots marked
+// in red, keys migrated by a reshard as arrows from their old node to their new one.
+type Cluster struct {
+	Nodes   []ClusterRow
+	Conn    int // the connected node
+	Redir   []engine.ClusterRedirectEvent
+	Served  []engine.ClusterServedEvent
+	Moved   []engine.ClusterKeyMigratedEvent
+	Changed map[int]bool // slots whose owner changed in the step
+	lang    string
+	watch   []string
+}
+
+// ClusterRow is one node as drawn.
+type ClusterRow struct {
+	Addr      string
+	Ranges    [][2]int // the slot ranges it serves, in order
+	Slots     int
+	Keys      []string // its keys, sorted (at most ClusterKeysDrawn)
+	KeyCount  int
+	Served    int64
+	Migrating []int // slots migrating away
+	Importing []int
+}
+
+// ClusterKeysDrawn bounds the key marks of one node.
+const ClusterKeysDrawn = 64
+
+func init() { Register("cluster", func() Scene { return &Cluster{} }) }
+
+// Update implements Scene.
+func (s *Cluster) Update(in Input) {
+	*s = Cluster{lang: in.Lang, watch: in.Keys, Conn: -1, Changed: map[int]bool{}}
+	cl := in.Engine.Cluster()
+	if cl == nil {
+		return
+	}
+	s.Conn = in.Engine.ClusterNode()
+	for i, e := range cl.Nodes() {
+		row := ClusterRow{Addr: cl.NodeAddr(i), Slots: cl.SlotCount(i), Served: cl.Served(i)}
+		start := -1
+		for sl := 0; sl <= engine.ClusterSlots; sl++ {
+			mine := sl < engine.ClusterSlots && cl.SlotOwner(sl) == i
+			switch {
+			case mine && start < 0:
+				start = sl
+			case !mine && start >= 0:
+				row.Ranges = append(row.Ranges, [2]int{start, sl - 1})
+				start = -1
+			}
+			if sl < engine.ClusterSlots && mine {
+				if cl.MigratingTo(i, sl) >= 0 {
+					row.Migrating = append(row.Migrating, sl)
+				}
+			}
+			if sl < engine.ClusterSlots && cl.ImportingFrom(i, sl) >= 0 {
+				row.Importing = append(row.Importing, sl)
+			}
+		}
+		keys := e.SortedKeys()
+		row.KeyCount = len(keys)
+		if len(keys) > ClusterKeysDrawn {
+			keys = keys[:ClusterKeysDrawn]
+		}
+		row.Keys = keys
+		s.Nodes = append(s.Nodes, row)
+	}
+	for _, x := range in.Last {
+		for _, ev := range x.Events {
+			switch ev := ev.(type) {
+			case engine.ClusterRedirectEvent:
+				s.Redir = append(s.Redir, ev)
+			case engine.ClusterServedEvent:
+				s.Served = append(s.Served, ev)
+			case engine.ClusterKeyMigratedEvent:
+				s.Moved = append(s.Moved, ev)
+			case engine.ClusterSlotEvent:
+				if ev.Action == "owner" {
+					s.Changed[ev.Slot] = true
+				}
+			}
+		}
+	}
+}
+
+// Focus implements Focuser.
+func (s *Cluster) Focus() (string, string) {
+	if len(s.Served) > 0 && len(s.Served[len(s.Served)-1].Keys) > 0 {
+		return "cluster", s.Served[len(s.Served)-1].Keys[0]
+	}
+	return "cluster", ""
+}
+
+// Describe implements Describer: "cluster: 127.0.0.1:7000 slots 0–5460, 2 keys, 3 commands; …".
+func (s *Cluster) Describe() string {
+	if len(s.Nodes) == 0 {
+		return tr(s.lang, "no cluster yet", "chưa có cluster")
+	}
+	var parts []string
+	for i, n := range s.Nodes {
+		conn := ""
+		if i == s.Conn {
+			conn = tr(s.lang, " (connected)", " (đang kết nối)")
+		}
+		parts = append(parts, tr(s.lang, "%s%s: slots %s, %s, %s served", "%s%s: slot %s, %s, phục vụ %s",
+			n.Addr, conn, rangesText(n.Ranges, s.lang), trPlural(s.lang, int64(n.KeyCount), "key", "keys", "key"),
+			trPlural(s.lang, n.Served, "command", "commands", "lệnh")))
+	}
+	for _, r := range s.Redir {
+		parts = append(parts, s.redirText(r))
+	}
+	if len(s.Moved) > 0 {
+		parts = append(parts, s.movedText())
+	}
+	return "cluster: " + strings.Join(parts, "; ")
+}
+
+func rangesText(rs [][2]int, lang string) string {
+	if len(rs) == 0 {
+		return tr(lang, "none", "không có")
+	}
+	var out []string
+	for i, r := range rs {
+		if i == 3 {
+			out = append(out, tr(lang, "… %d ranges", "… %d đoạn", len(rs)))
+			break
+		}
+		if r[0] == r[1] {
+			out = append(out, strconv.Itoa(r[0]))
+		} else {
+			out = append(out, fmt.Sprintf("%d–%d", r[0], r[1]))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func (s *Cluster) addr(i int) string {
+	if i >= 0 && i < len(s.Nodes) {
+		return s.Nodes[i].Addr
+	}
+	return "?"
+}
+
+func (s *Cluster) redirText(r engine.ClusterRedirectEvent) string {
+	switch r.Redirect {
+	case "MOVED", "ASK":
+		return tr(s.lang, "%s: slot %d is served by %s, not %s", "%s: slot %d do %s phục vụ, không phải %s", r.Redirect, r.Slot, s.addr(r.To), s.addr(r.Node))
+	case "CROSSSLOT":
+		var sl []string
+		for _, x := range r.Slots {
+			sl = append(sl, strconv.Itoa(x))
+		}
+		return tr(s.lang, "CROSSSLOT: the keys are in slots %s, not one", "CROSSSLOT: các key nằm ở slot %s, không cùng một slot", strings.Join(sl, ", "))
+	}
+	return r.Redirect
+}
+
+func (s *Cluster) movedText() string {
+	from, to := s.Moved[0].From, s.Moved[0].To
+	return tr(s.lang, "%s moved from %s to %s", "%s chuyển từ %s sang %s", trPlural(s.lang, int64(len(s.Moved)), "key", "keys", "key"), s.addr(from), s.addr(to))
+}
+
+// Frame implements Scene.
+func (s *Cluster) Frame(r Rect, t float64) []Prim {
+	var l list
+	f := FontSize(r)
+	in := r.Inset(f * 0.8)
+	if len(s.Nodes) == 0 {
+		return drawStart(r, s.lang, startCard{
+			title: tr(s.lang, "Redis Cluster: 16 384 hash slots shared out among the masters; a key lives in slot CRC16(key) mod 16384",
+				"Redis Cluster: 16 384 hash slot chia cho các master; key nằm ở slot CRC16(key) mod 16384"),
+			keys: s.watch,
+			parts: []swatch{
+				{NodeColor(0), tr(s.lang, "a node's slots", "slot của một node"), tr(s.lang, "the ranges it serves, on a strip of all 16 384", "các đoạn nó phục vụ, trên dải 16 384 slot")},
+				{Accent, tr(s.lang, "a key", "một key"), tr(s.lang, "a mark at its slot", "một vạch tại slot của nó")},
+				{ErrorC, "MOVED / CROSSSLOT", tr(s.lang, "the step's redirection or refusal", "lệnh bị chuyển hướng hay từ chối")},
+			},
+		})
+	}
+	small := max(f*0.75, MinText)
+	compact := in.W < 560
+	labelW := 0.0
+	if !compact {
+		labelW = min(max(MonoWidth("127.0.0.1:7000 ►", small)+small, in.W*0.22), in.W*0.3)
+	}
+	stripX, stripW := in.X+labelW, in.W-labelW
+	// Header: what the strip is.
+	head := tr(s.lang, "%s · 16\u202f384 slots · connected to %s", "%s · 16\u202f384 slot · đang kết nối %s", trPlural(s.lang, int64(len(s.Nodes)), "node", "nodes", "node"), s.addr(s.Conn))
+	l.text(in.X, in.Y, fitText(head, in.W, f, false), f, TextColor, Left, false)
+	y := in.Y + f*1.6
+	notes := s.noteLines()
+	footer := small*1.5*float64(len(notes)) + small*2.2 // the notes and the slot axis
+	rowGap := small * 0.6
+	rowH := min(max((in.Y+in.H-y-footer)/float64(len(s.Nodes))-rowGap, small*3.2), f*5.5)
+	maxServed := int64(1)
+	for _, n := range s.Nodes {
+		maxServed = max(maxServed, n.Served)
+	}
+	xOf := func(slot int) float64 { return stripX + stripW*(float64(slot)+0.5)/engine.ClusterSlots }
+	rowY := make([]float64, len(s.Nodes))
+	for i, n := range s.Nodes {
+		rowY[i] = y
+		c := NodeColor(i)
+		slotsW := trPlural(s.lang, int64(n.Slots), "slot", "slots", "slot")
+		keysW := trPlural(s.lang, int64(n.KeyCount), "key", "keys", "key")
+		// the label: address, slots, keys, served (with a bar for the served count)
+		lx, ly := in.X, y
+		if compact {
+			line := fmt.Sprintf("%s · %s · %s", n.Addr, slotsW, keysW)
+			if i == s.Conn {
+				line = "► " + line
+			}
+			l.text(lx, ly, fitText(line, in.W, small, true), small, c, Left, true)
+			ly += small * 1.3
+		} else {
+			name := n.Addr
+			if i == s.Conn {
+				name += " ►"
+			}
+			l.text(lx, ly, fitText(name, labelW-small*0.5, small, true), small, c, Left, true)
+			l.text(lx, ly+small*1.3, fitText(slotsW+" · "+keysW, labelW-small*0.5, small, false), small, Dim, Left, false)
+			served := tr(s.lang, "%d served", "phục vụ %d", n.Served)
+			l.text(lx, ly+small*2.6, fitText(served, labelW-small*0.5, small, false), small, Dim, Left, false)
+			bw := (labelW - small) * float64(n.Served) / float64(maxServed)
+			if n.Served > 0 {
+				l.rect(lx, ly+small*3.9, max(bw, 2), small*0.4, c)
+			}
+		}
+		sy := ly
+		sh := rowH - (ly - y)
+		if compact {
+			sh = max(rowH-small*1.3, small*1.6)
+		}
+		markH := min(sh*0.4, small*1.4)
+		barY, barH := sy+markH, sh-markH
+		// the strip: all slots, the node's ranges in its colour
+		l.rect(stripX, barY, stripW, barH, Panel)
+		l.frame(stripX, barY, stripW, barH, 1, Grid)
+		for _, rg := range n.Ranges {
+			x0, x1 := stripX+stripW*float64(rg[0])/engine.ClusterSlots, stripX+stripW*float64(rg[1]+1)/engine.ClusterSlots
+			fill := c
+			for sl := range s.Changed {
+				if sl >= rg[0] && sl <= rg[1] {
+					fill = c.Mix(Accent, Pulse(t))
+					break
+				}
+			}
+			l.rect(x0, barY, max(x1-x0, 1.5), barH, fill)
+			if x1-x0 > MonoWidth("00000–00000", small)+small {
+				txt := fmt.Sprintf("%d–%d", rg[0], rg[1])
+				l.text((x0+x1)/2, barY+barH/2-small*0.6, txt, small, TextOn(fill), Center, true)
+			}
+		}
+		for _, sl := range n.Migrating {
+			l.frame(xOf(sl)-2, barY-1, 4, barH+2, 1.5, Accent)
+		}
+		for _, sl := range n.Importing {
+			l.frame(xOf(sl)-2, barY-1, 4, barH+2, 1.5, TextColor)
+		}
+		// the keys: a mark at each key's slot above the strip, named when there is room (the
+		// lesson's keys first, then the others in order, none over another)
+		// Keys sharing a slot (a hash tag) make one mark: "{user:1}:name +1".
+		bySlot := map[int][]string{}
+		var order []int
+		for _, k := range n.Keys {
+			sl := engine.KeySlot([]byte(k))
+			if _, ok := bySlot[sl]; !ok {
+				order = append(order, sl)
+			}
+			bySlot[sl] = append(bySlot[sl], k)
+		}
+		rank := func(sl int) int { // served first, then the lesson's keys, then the others
+			r := 2
+			for _, k := range bySlot[sl] {
+				if s.served(i, k) {
+					return 0
+				}
+				if s.isWatched(k) {
+					r = 1
+				}
+			}
+			return r
+		}
+		sort.SliceStable(order, func(a, b int) bool { return rank(order[a]) < rank(order[b]) })
+		var taken [][2]float64
+		for _, sl := range order {
+			ks := bySlot[sl]
+			sort.SliceStable(ks, func(a, b int) bool { return s.served(i, ks[a]) && !s.served(i, ks[b]) })
+			x := xOf(sl)
+			kc := Dim
+			if rank(sl) == 0 {
+				kc = Accent // lit for the whole step
+			}
+			l.line(x, barY-markH*0.9, x, barY+barH*0.35, 2, kc)
+			label := clip(ks[0], 16)
+			if len(ks) > 1 {
+				label += fmt.Sprintf(" +%d", len(ks)-1)
+			}
+			w := MonoWidth(label, small)
+			lx := x + 3
+			if lx+w > stripX+stripW {
+				lx = x - 3 - w
+			}
+			free := markH >= small*1.1
+			for _, sp := range taken {
+				if lx < sp[1]+small*0.5 && lx+w > sp[0]-small*0.5 {
+					free = false
+				}
+			}
+			if free {
+				taken = append(taken, [2]float64{lx, lx + w})
+				l.text(lx, barY-small*1.2, label, small, kc, Left, true)
+			}
+		}
+		y += rowH + rowGap
+	}
+	// the slot axis under the rows
+	for _, sl := range []int{0, 5461, 10923, 16383} {
+		x := stripX + stripW*float64(sl)/engine.ClusterSlots
+		a := Center
+		switch sl {
+		case 0:
+			a = Left
+		case 16383:
+			a, x = Right, stripX+stripW
+		}
+		l.text(x, y, strconv.Itoa(sl), small, Dim, a, true)
+	}
+	y += small * 1.6
+	// what the step did: hops, refusals, moves
+	for _, r := range s.Redir {
+		if (r.Redirect == "MOVED" || r.Redirect == "ASK") && r.Node >= 0 && r.Node < len(rowY) && r.To >= 0 && r.To < len(rowY) {
+			x := xOf(r.Slot)
+			c := ErrorC.Mix(Accent, 1-Pulse(t))
+			l.line(x, rowY[r.Node]+rowH*0.5, x, rowY[r.To]+rowH*0.5, 3, c)
+			l.frame(x-small*0.4, rowY[r.To]+rowH*0.5-small*0.4, small*0.8, small*0.8, 2, c)
+		}
+		if r.Redirect == "CROSSSLOT" && r.Node >= 0 && r.Node < len(rowY) {
+			for _, sl := range r.Slots {
+				x := xOf(sl)
+				l.frame(x-small*0.4, rowY[r.Node], small*0.8, rowH, 2, ErrorC)
+			}
+		}
+	}
+	for _, m := range s.Moved {
+		if m.From < len(rowY) && m.To < len(rowY) {
+			x := xOf(m.Slot)
+			l.line(x, rowY[m.From]+rowH*0.5, x+small, rowY[m.To]+rowH*0.3, 1.5, Accent)
+		}
+	}
+	for _, line := range notes {
+		l.text(in.X, y, fitText(line.text, in.W, small, true), small, line.c, Left, true)
+		y += small * 1.5
+	}
+	return l
+}
+
+type clusterNote struct {
+	text string
+	c    Color
+}
+
+// noteLines are the step's events in words, under the picture.
+func (s *Cluster) noteLines() []clusterNote {
+	var out []clusterNote
+	seen := map[string]bool{}
+	for _, r := range s.Redir {
+		t := s.redirText(r)
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, clusterNote{t, ErrorC})
+		}
+	}
+	if len(s.Moved) > 0 {
+		out = append(out, clusterNote{s.movedText(), Accent})
+	}
+	if len(s.Served) > 0 {
+		ev := s.Served[len(s.Served)-1]
+		keys := append([]string(nil), ev.Keys...)
+		sort.Strings(keys)
+		if len(keys) > 3 {
+			keys = append(keys[:3], "…")
+		}
+		out = append(out, clusterNote{tr(s.lang, "served by %s: slot %d (%s)", "%s phục vụ: slot %d (%s)", s.addr(ev.Node), ev.Slot, strings.Join(keys, ", ")), Accent})
+	}
+	if len(out) > 3 {
+		out = out[len(out)-3:]
+	}
+	return out
+}
+
+// served: node i served a command on key k in this step.
+func (s *Cluster) served(i int, k string) bool {
+	for _, ev := range s.Served {
+		if ev.Node == i {
+			for _, x := range ev.Keys {
+				if x == k {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (s *Cluster) isWatched(k string) bool {
+	for _, w := range s.watch {
+		if w == k {
+			return true
+		}
+	}
+	return false
+}
