@@ -132,6 +132,11 @@ func helpOverview(v engine.Version, lang string) string {
 		"  HELP <lệnh>      cú pháp, tóm tắt, phiên bản và nhóm (ví dụ HELP LPUSH)\n"))
 	b.WriteString(tr(lang, "  HELP @<group>    the commands of a group (e.g. HELP @list)\n",
 		"  HELP @<nhóm>     các lệnh của một nhóm (ví dụ HELP @list)\n"))
+	b.WriteString(tr(lang, "Lines of redscope's own (not Redis commands, as redis-cli does around a server):\n",
+		"Dòng riêng của redscope (không phải lệnh Redis; như redis-cli làm quanh server):\n"))
+	b.WriteString(tr(lang, "  cluster create 3 [empty 1]   a cluster on 127.0.0.1:7000…; cluster node 7001; cluster follow on (redis-cli -c); cluster reshard 0-99 7003\n",
+		"  cluster create 3 [empty 1]   một cluster ở 127.0.0.1:7000…; cluster node 7001; cluster follow on (redis-cli -c); cluster reshard 0-99 7003\n"))
+	b.WriteString(tr(lang, "  ring nodes a,b,c · ring add d  the consistent-hash ring\n", "  ring nodes a,b,c · ring add d  vòng băm nhất quán\n"))
 	b.WriteString(tr(lang, "Groups (commands simulated / not yet):", "Các nhóm (số lệnh đã mô phỏng / chưa):"))
 	names, sim, not := groups(lang)
 	for _, g := range names {

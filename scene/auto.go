@@ -137,6 +137,10 @@ func (a *Auto) Update(in Input) {
 			a.step(in) // back to the lesson's step
 			return
 		}
+		if in.Engine.Cluster() != nil { // on a cluster every typed line is drawn on its slot map
+			a.named(in, "cluster")
+			return
+		}
 		if lesson.IsRingLine(y.Cmd) || isKeyslot(*y) {
 			a.ring(in)
 			return
@@ -167,12 +171,15 @@ func (a *Auto) step(in Input) {
 	a.use(a.instance("keys"), "keys", in)
 }
 
-func (a *Auto) ring(in Input) {
-	if a.baseName == "ring" {
-		a.use(a.base, "ring", in)
+func (a *Auto) ring(in Input) { a.named(in, "ring") }
+
+// named draws with scene name: the lesson's own scene when it is that one.
+func (a *Auto) named(in Input, name string) {
+	if a.baseName == name {
+		a.use(a.base, name, in)
 		return
 	}
-	a.use(a.instance("ring"), "ring", in)
+	a.use(a.instance(name), name, in)
 }
 
 // typed draws exchange x, which touched keys.

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"redscope/assets"
@@ -67,4 +68,22 @@ func pictureSpan(prims []Prim, st Rect) string {
 		return fmt.Sprintf("%d shapes, drawing spans %.0f%% × %.0f%% of the stage", shapes, 100*w, 100*h)
 	}
 	return ""
+}
+
+// TestAutoCluster: in free play, `cluster create 3` typed in the console draws the cluster scene,
+// and so does every command typed on it (a MOVED hop included).
+func TestAutoCluster(t *testing.T) {
+	p := lesson.NewPlayer(lesson.Config{Version: engine.V70, Lang: "en"})
+	a := NewAuto("", nil)
+	for _, line := range []string{"cluster create 3", "SET foo bar", "cluster follow on", "SET foo bar"} {
+		p.Exec(line)
+		a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Recent(), Lang: "en"})
+		if name, _ := a.Focus(); name != "cluster" {
+			t.Fatalf("after %q: scene %q", line, name)
+		}
+	}
+	got := a.Describe()
+	if !strings.Contains(got, "127.0.0.1:7002 (connected)") || !strings.Contains(got, "MOVED: slot 12182 is served by 127.0.0.1:7002") {
+		t.Errorf("describe: %s", got)
+	}
 }
