@@ -506,6 +506,8 @@ func luaNumberString(n lua.LNumber) string {
 		return "inf"
 	case math.IsInf(f, -1):
 		return "-inf"
+	case math.IsNaN(f) && math.Signbit(f):
+		return "-nan" // glibc's printf shows a NaN's sign: 0/0 on x86-64 is the negative default NaN
 	case math.IsNaN(f):
 		return "nan"
 	}
