@@ -20,7 +20,6 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
-	"strconv"
 )
 
 // Layout constants (hyperloglog.c).
@@ -572,17 +571,7 @@ func appendOps(dst []byte, b []byte, from, to int) []byte {
 			dst = append(dst, ' ')
 		}
 		sep = true
-		switch {
-		case isZero(b[p]):
-			dst = append(dst, "z:"...)
-		case isXZero(b[p]):
-			dst = append(dst, "Z:"...)
-		default:
-			dst = append(dst, "v:"...)
-			dst = strconv.AppendInt(dst, int64(val), 10)
-			dst = append(dst, ',')
-		}
-		dst = strconv.AppendInt(dst, int64(span), 10)
+		dst = appendOp(dst, opKind(b[p]), val, span)
 		p += oplen
 	}
 	return dst
