@@ -5,6 +5,10 @@
 // estimator. It is pure: no engine, no allocator model. The engine (cmd_hll.go) owns the sds
 // allocation model and the commands.
 //
+// This package is the only code that knows the format: the page's scenes and the lesson player
+// read a key's header, opcodes and registers through read.go (Recognise, CachedCard, Ops,
+// DenseRegister, DenseRegisters, Decode), as hyperloglog.c alone decodes HLL strings in Redis.
+//
 // All functions take the whole string value (header included) and never panic on malformed
 // input: a run past the end or a sum of runs different from 16 384 is reported as invalid.
 //
