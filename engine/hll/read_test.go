@@ -139,13 +139,13 @@ func opsText(t *testing.T, b []byte) string {
 	return strings.Join(parts, " ")
 }
 
-// TestReadersAgainstRedis: strings GET returned from redis-server 7.0.15 after PFADDs
+// TestHLLReadersAgainstRedis: strings GET returned from redis-server 7.0.15 after PFADDs
 // (testdata/redis-7.0.15.txt). For each: this package's encoder, fed the same elements, builds
 // the same bytes; Ops walks the sparse ones into exactly the opcodes the server's PFDEBUG DECODE
 // printed; Decode and DenseRegisters give the registers PFDEBUG GETREG listed (register by
 // register for the dense one through DenseRegister too); Recognise names the encoding PFDEBUG
 // ENCODING gave; CachedCard reads a stale cache after PFADD and PFCOUNT's answer after it.
-func TestReadersAgainstRedis(t *testing.T) {
+func TestHLLReadersAgainstRedis(t *testing.T) {
 	blocks := readRedisFixture(t)
 	cases := []struct {
 		key   string
@@ -229,11 +229,11 @@ func TestReadersAgainstRedis(t *testing.T) {
 
 // ---- the readers against the encoder ----
 
-// TestOpsAgainstEncoder: after random SparseSet updates (spread out, or crowded onto a few
+// TestHLLOpsAgainstEncoder: after random SparseSet updates (spread out, or crowded onto a few
 // hundred registers for VAL splits and merges), Ops walks opcodes that lie end to end, print as
 // AppendDecode does, have the kind their first byte says and rebuild the model's registers;
 // Decode gives the same registers, and so does DenseRegisters after SparseToDense.
-func TestOpsAgainstEncoder(t *testing.T) {
+func TestHLLOpsAgainstEncoder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	kinds := [3]int{}
 	for round := 0; round < 40; round++ {
@@ -287,9 +287,9 @@ func TestOpsAgainstEncoder(t *testing.T) {
 	}
 }
 
-// TestOpsCorrupt: a walk stops before a cut XZERO, a run past register 16383 and anything after
+// TestHLLOpsCorrupt: a walk stops before a cut XZERO, a run past register 16383 and anything after
 // the last register, and Complete says the string is not valid; a short sum is not valid either.
-func TestOpsCorrupt(t *testing.T) {
+func TestHLLOpsCorrupt(t *testing.T) {
 	hdr := string(NewSparse()[:HdrSize])
 	walk := func(body string) (ops []string, complete bool) {
 		it := Ops([]byte(hdr + body))
@@ -338,10 +338,10 @@ func TestOpsCorrupt(t *testing.T) {
 	}
 }
 
-// TestDenseRegistersAgainstDenseSet: registers written with DenseSet (every bit position of the
+// TestHLLDenseRegistersAgainstDenseSet: registers written with DenseSet (every bit position of the
 // 3-byte / 4-register packing) read back through DenseRegister and DenseRegisters; a string of
 // the wrong length or encoding, or an index out of range, is refused.
-func TestDenseRegistersAgainstDenseSet(t *testing.T) {
+func TestHLLDenseRegistersAgainstDenseSet(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	b := make([]byte, DenseSize)
 	copy(b, "HYLL")
@@ -380,8 +380,8 @@ func TestDenseRegistersAgainstDenseSet(t *testing.T) {
 	}
 }
 
-// TestRecogniseAndCachedCard: the header checks and the cache field.
-func TestRecogniseAndCachedCard(t *testing.T) {
+// TestHLLRecogniseAndCachedCard: the header checks and the cache field.
+func TestHLLRecogniseAndCachedCard(t *testing.T) {
 	for in, want := range map[string]string{
 		string(NewSparse()):                       "sparse",
 		string(NewSparse()[:HdrSize]):             "sparse", // the header alone is enough
