@@ -110,28 +110,30 @@ func (it *OpIter) Next() bool {
 	if it.bad || it.p >= len(it.b) {
 		return false
 	}
-	c := it.b[it.p]
-	op := Op{Kind: opKind(c), Off: it.p, First: it.first}
-	switch op.Kind {
-	case OpZero:
-		op.Run = int(c&0x3f) + 1
-	case OpXZero:
-		if it.p+1 >= len(it.b) {
-			it.bad = true
-			return false
-		}
-		op.Run = (int(c&0x3f)<<8 | int(it.b[it.p+1])) + 1
-	default:
-		op.Run, op.Val = valLen(c), valValue(c)
-	}
-	if it.first+op.Run > Registers {
+	kind, run, val, n := readOp(it.b, it.p)
+	if n == 0 || it.first+run > Registers {
 		it.bad = true
 		return false
 	}
-	it.op = op
-	it.p += op.Len()
-	it.first += op.Run
+	it.op = Op{Kind: kind, Off: it.p, First: it.first, Run: run, Val: val}
+	it.p += n
+	it.first += run
 	return true
+}
+
+// readOp decodes the opcode at byte p < len(b): its kind, run, value and size in bytes (n = 0
+// for an XZERO cut by the end of b).
+func readOp(b []byte, p int) (kind, run, val, n int) {
+	c := b[p]
+	switch {
+	case isVal(c):
+		return OpVal, valLen(c), valValue(c), 1
+	case isZero(c):
+		return OpZero, int(c&0x3f) + 1, 0, 1
+	case p+1 < len(b):
+		return OpXZero, (int(c&0x3f)<<8 | int(b[p+1])) + 1, 0, 2
+	}
+	return OpXZero, 0, 0, 0
 }
 
 // Op is the opcode the last successful Next decoded.
@@ -207,16 +209,24 @@ func Decode(b []byte, regs *[Registers]uint8) bool {
 	switch Recognise(b) {
 	case "dense":
 		return DenseRegisters(b, regs)
-	case "sparse":
-		it := Ops(b)
-		for it.Next() {
-			op := it.Op()
-			r := regs[op.First : op.First+op.Run]
-			for k := range r {
-				r[k] = uint8(op.Val)
+	case "sparse": // Ops's walk, without an Op per opcode
+		first := 0
+		for p := HdrSize; p < len(b); {
+			_, run, val, n := readOp(b, p)
+			if n == 0 || first+run > Registers {
+				return false
 			}
+			if r := regs[first : first+run]; val == 0 {
+				clear(r)
+			} else {
+				for k := range r {
+					r[k] = uint8(val)
+				}
+			}
+			p += n
+			first += run
 		}
-		return it.Complete()
+		return first == Registers
 	}
 	return false
 }
