@@ -62,18 +62,6 @@ import (
 	"time"
 )
 
-// BlockEvent: a client started waiting, or stopped (served by a key, timed out, unblocked).
-type BlockEvent struct {
-	Client   int64    // Client.ID
-	Action   string   // "blocked", "woken" (in the waking command's trace), "served", "timeout", "unblocked"
-	Cmd      string   // the blocked command, lowercase
-	Keys     []string // the keys it waits on ("blocked")
-	Key      string   // the ready key that served it ("woken", "served")
-	Deadline int64    // absolute ms, 0 = no timeout
-}
-
-func (BlockEvent) Kind() string { return "block" }
-
 // blockState is what a blocked client waits for.
 type blockState struct {
 	args     [][]byte // the command, for the 7.2+ re-execution

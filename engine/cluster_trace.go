@@ -7,51 +7,9 @@ package engine
 // MOVED and ASK with the node to ask, CROSSSLOT with the keys' slots, TRYAGAIN, CLUSTERDOWN).
 // Slot ownership and migration states report ClusterSlotEvent; MIGRATE reports one
 // ClusterKeyMigratedEvent per key it handed over. Events are collected only while the node's
-// engine traces (Options.Trace).
+// engine traces (Options.Trace). The event types are declared with the others in trace.go.
 
 import "strconv"
-
-// ClusterServedEvent: node Node served a command on slot Slot.
-type ClusterServedEvent struct {
-	Node int
-	Slot int
-	Keys []string
-}
-
-// ClusterRedirectEvent: node Node refused a command: Redirect is "MOVED", "ASK", "CROSSSLOT",
-// "TRYAGAIN" or "CLUSTERDOWN"; To is the node to ask (MOVED, ASK) or -1; Slots are the slots of
-// the keys, in argument order.
-type ClusterRedirectEvent struct {
-	Node     int
-	Redirect string
-	Slot     int
-	To       int
-	Keys     []string
-	Slots    []int
-}
-
-// ClusterSlotEvent: slot Slot changed on node Node: Action is "owner" (now served by To; -1:
-// unassigned), "migrating" (to To), "importing" (from To) or "stable".
-type ClusterSlotEvent struct {
-	Node   int
-	Slot   int
-	Action string
-	To     int
-}
-
-// ClusterKeyMigratedEvent: MIGRATE handed Key (slot Slot) from node From to node To; Copy keeps
-// it on From too.
-type ClusterKeyMigratedEvent struct {
-	Key      string
-	Slot     int
-	From, To int
-	Copy     bool
-}
-
-func (ClusterServedEvent) Kind() string      { return "cluster-served" }
-func (ClusterRedirectEvent) Kind() string    { return "cluster-redirect" }
-func (ClusterSlotEvent) Kind() string        { return "cluster-slot" }
-func (ClusterKeyMigratedEvent) Kind() string { return "cluster-key-migrated" }
 
 var redirNames = [...]string{redirCrossSlot: "CROSSSLOT", redirUnstable: "TRYAGAIN", redirDownState: "CLUSTERDOWN",
 	redirDownUnbound: "CLUSTERDOWN", redirMoved: "MOVED", redirAsk: "ASK"}

@@ -36,39 +36,8 @@ var (
 	errBitopNot  = Err("ERR BITOP NOT must be called with a single source key.")
 )
 
-// BitopEvent: BITOP computed a result into Dest (or deleted Dest, when every source was empty).
-// For results up to BitopDetailBytes bytes it carries every source's bytes (zero-padded to the
-// result length) and the result bytes, so the visualizer can animate the operation byte by byte.
-type BitopEvent struct {
-	Dest       string
-	Op         string   // "and", "or", "xor", "not", "diff", "diff1", "andor", "one"
-	Sources    []string // source key names, in order
-	SourceLens []int    // their lengths in bytes (0 for a missing key)
-	ResultLen  int      // the reply: length of the longest source
-	Deleted    bool     // the result was empty, so Dest was deleted (or stayed absent)
-	Inputs     [][]byte // per source, zero-padded to ResultLen; nil when ResultLen > BitopDetailBytes
-	Result     []byte   // nil when ResultLen > BitopDetailBytes
-}
-
-// BitScanEvent: BITCOUNT or BITPOS went over a range of an existing string. First and Last are
-// absolute bit offsets (a byte range is converted: bytes 1..2 are bits 8..23), both included;
-// the event is not emitted when the range is empty or the key is missing.
-type BitScanEvent struct {
-	Key    string
-	Cmd    string // "bitcount" or "bitpos"
-	Bit    int    // BITPOS: the bit looked for
-	First  int64
-	Last   int64
-	Result int64 // BITCOUNT: the count; BITPOS: the reply (-1: none)
-	Past   bool  // BITPOS 0 without an end found none and answered the first bit past the string
-}
-
-func (BitScanEvent) Kind() string { return "bitscan" }
-
 // BitopDetailBytes is the longest result whose bytes a BitopEvent carries.
 const BitopDetailBytes = 64
-
-func (BitopEvent) Kind() string { return "bitop" }
 
 // bitOffset parses a bit offset argument (getBitOffsetFromArgument): a strict integer, or with
 // hash "#N" meaning N·bits; it must be ≥ 0 and address a byte below proto-max-bulk-len.

@@ -43,37 +43,6 @@ type BloomValue struct{ Chain *bloom.Chain }
 // CloneValue implements ValueCloner (COPY).
 func (v *BloomValue) CloneValue() any { return &BloomValue{Chain: v.Chain.Clone()} }
 
-// BloomEvent: one BF.ADD/BF.MADD/BF.EXISTS/BF.MEXISTS item and the bits it probed.
-type BloomEvent struct {
-	Key       string
-	Op        string // "add" or "exists"
-	Item      []byte
-	HashA     uint64 // MurmurHash64A(item, 0xc6a4a7935bd1e995)
-	HashB     uint64 // MurmurHash64A(item, HashA)
-	Filter    int    // sub-filter (0 = oldest) that took the item or whose probes were all set; for an absent item the newest
-	Filters   int    // sub-filters in the chain after the operation
-	Bits      uint64 // size in bits of that sub-filter
-	Positions []uint64
-	WasSet    []bool // each position's bit before the operation
-	Result    string // "added", "exists" (all probes of some sub-filter were set), "absent", "full"
-}
-
-// BloomFilterAddedEvent: a sub-filter was created (BF.RESERVE, BF.ADD on a missing key, or a full
-// chain growing).
-type BloomFilterAddedEvent struct {
-	Key      string
-	Index    int
-	Reason   string // "reserve", "autocreate", "expansion"
-	Capacity uint64
-	Error    float64
-	Bits     uint64
-	Bytes    uint64
-	Hashes   int
-}
-
-func (BloomEvent) Kind() string            { return "bloom" }
-func (BloomFilterAddedEvent) Kind() string { return "bloom-filter-added" }
-
 func (e *Engine) emitFilterAdded(key []byte, c *bloom.Chain, reason string) {
 	if !e.tracing {
 		return

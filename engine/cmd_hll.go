@@ -52,8 +52,7 @@ func isHLL(o *Object) (Reply, bool) {
 	} else {
 		o.Buf.ReadAt(hdr, 0)
 	}
-	if hdr[0] != 'H' || hdr[1] != 'Y' || hdr[2] != 'L' || hdr[3] != 'L' || hdr[4] > hll.EncSparse ||
-		(hdr[4] == hll.EncDense && n != hll.DenseSize) {
+	if enc := hll.Recognise(hdr); enc == "" || (enc == "dense" && n != hll.DenseSize) {
 		return errNotHLL, false
 	}
 	return Reply{}, true

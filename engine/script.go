@@ -91,27 +91,6 @@ func init() {
 		&ConfigParam{Name: "busy-reply-threshold", Aliases: []string{"lua-time-limit"}, Kind: "int", Default: "5000", Min: 0, Max: maxLong})
 }
 
-// ScriptCallEvent: a command a script ran through redis.call / redis.pcall, with its reply; the
-// command's own events come before it.
-type ScriptCallEvent struct {
-	Script string // SHA1 of an EVAL script, or the function name for FCALL
-	Cmd    []string
-	Reply  Reply
-	Line   int  // the script line that called it
-	Raised bool // redis.call turned an error reply into a Lua error
-}
-
-// ScriptEvent: a script started or ended.
-type ScriptEvent struct {
-	Script string // SHA1 or function name
-	Action string // "start", "end", "error", "killed", "stopped"
-	Calls  int    // commands run (on end)
-	Steps  int64  // Lua instructions run, counted in steps of the hook (on end)
-}
-
-func (ScriptCallEvent) Kind() string { return "script-call" }
-func (ScriptEvent) Kind() string     { return "script" }
-
 // ScriptMonitor is the part of the scripting state another goroutine may read while a script
 // runs (the RESP server answers BUSY and SCRIPT KILL from other connections with it).
 type ScriptMonitor struct {

@@ -203,26 +203,6 @@ func (e *Engine) hashGet(key []byte, o *Object, field []byte, lazy bool) (s []by
 	return nil, 0, false, getExpired
 }
 
-// FieldExpireEvent: a hash field was removed because its TTL passed (lazily on access, by an
-// HEXPIRE with a time in the past, or by HRANDFIELD's sweep).
-type FieldExpireEvent struct {
-	Key      string
-	Field    string
-	ExpireAt int64
-	Reason   string // "lazy", "past-time", "sweep"
-}
-
-// FieldTTLEvent: a hash field's TTL was set, changed or removed.
-type FieldTTLEvent struct {
-	Key    string
-	Field  string
-	Before int64 // unix ms, 0 = none
-	After  int64
-}
-
-func (FieldExpireEvent) Kind() string { return "hash-field-expired" }
-func (FieldTTLEvent) Kind() string    { return "hash-field-ttl" }
-
 // hashDelete is hashTypeDelete.
 func (e *Engine) hashDelete(o *Object, field []byte) bool {
 	v := hv(o)

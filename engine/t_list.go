@@ -24,31 +24,6 @@ type listValue struct {
 	key string
 }
 
-// QuicklistEvent: a quicklist node was created, deleted, split or merged, or a listpack inside a
-// node changed.
-type QuicklistEvent struct {
-	Key       string
-	Op        string // "node-new", "node-del", "split", "merge", "listpack"
-	NodeCount int    // nodes after the event
-	NodeBytes int    // the node's size (node->sz)
-	NodeElems int    // elements in the node
-	Change    listpack.Change
-}
-
-func (QuicklistEvent) Kind() string { return "quicklist" }
-
-// ListEvent: one element entered or left a list at an end (LPUSH/RPUSH, LPOP/RPOP and the two
-// halves of LMOVE/RPOPLPUSH), in the order it happened: the list scene moves it.
-type ListEvent struct {
-	Key   string
-	Op    string // "push" or "pop"
-	Head  bool   // at the head (LPUSH, LPOP, LMOVE … LEFT), else the tail
-	Value string // the element
-	Len   int    // the list's length after
-}
-
-func (ListEvent) Kind() string { return "list" }
-
 func (e *Engine) quicklistRules() quicklist.Rules {
 	switch {
 	case e.ver.Has(V74):

@@ -34,64 +34,6 @@ type setValue struct {
 
 // ---------------------------------------------------------------- trace events
 
-// ListpackEvent: one mutation of a hash's or set's listpack.
-type ListpackEvent struct {
-	Key      string
-	Op       string // "insert", "replace", "delete", "delete-range", "truncate"
-	Offset   int    // byte offset of the entry written or of the first one removed
-	Added    int    // bytes of the new entry
-	Removed  int    // bytes removed
-	Entries  int    // entries inserted or removed
-	Moved    int    // bytes memmove shifted
-	OldTotal int
-	NewTotal int
-	Realloc  bool
-	Value    string // the entry written (insert/replace)
-}
-
-// IntsetEvent: one intset insert, upgrade or removal.
-type IntsetEvent struct {
-	Key      string
-	Op       string // "insert", "upgrade", "remove"
-	Value    int64
-	Pos      int
-	OldWidth int // bytes per member before
-	NewWidth int
-	Moved    int // bytes shifted or rewritten
-	OldBytes int
-	NewBytes int
-}
-
-// DictEvent: a structural change of a value's hash table (a bucket insert/delete, a resize, a
-// rehash step); mirrors engine/dict's Event.
-type DictEvent struct {
-	Key       string
-	Op        string // dict.EventKind name: "insert", "delete", "resize", "rehash-step", "rehash-done"
-	Table     int
-	Index     uint64
-	ChainLen  int
-	Moved     int
-	Visited   int
-	Bucket    bool
-	RehashIdx int64
-	OldSize   uint64
-	NewSize   uint64
-}
-
-// RandomPickEvent: a random choice of SRANDMEMBER / SPOP / HRANDFIELD.
-type RandomPickEvent struct {
-	Key    string
-	Cmd    string
-	Method string // "rand-index" (listpack/intset rand()%n), "lp-next-random", "dict-fair-random", "dict-remove-fair"
-	Index  int    // listpack/intset index, -1 for dict picks
-	Member string
-}
-
-func (ListpackEvent) Kind() string   { return "listpack" }
-func (IntsetEvent) Kind() string     { return "intset" }
-func (DictEvent) Kind() string       { return "dict" }
-func (RandomPickEvent) Kind() string { return "random-pick" }
-
 func (e *Engine) emitLP(key string, ch listpack.Change, val []byte) {
 	if !e.tracing || ch.Kind == listpack.KindNone {
 		return

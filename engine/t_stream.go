@@ -198,35 +198,6 @@ func (s *idSet) remove(id StreamID) bool {
 	return false
 }
 
-// StreamEvent reports what a stream command did inside, for the stream scene:
-//
-//   - "node-created": a new rax node (listpack) was opened for entry ID; Node is its index,
-//     Master its master ID, Reason why the previous node was closed ("" for the first node).
-//   - "entry-added": entry ID was appended to node Node (Bytes = the listpack's total after it,
-//     SameFields = it was stored with the SAMEFIELDS flag).
-//   - "entry-deleted": entry ID in node Node was flagged deleted (XDEL, exact trimming).
-//   - "node-deleted": node Node (master Master) was freed (its last live entry went, or
-//     trimming removed it whole); Count = the live entries it held.
-//   - "delivered": entry ID was delivered to Consumer of Group (XREADGROUP, XCLAIM, XAUTOCLAIM);
-//     Count = its delivery count after.
-//   - "acked": entry ID left Group's PEL (XACK, or its entry no longer exists).
-//   - "group-created", "group-destroyed", "consumer-created", "consumer-deleted", "group-setid".
-type StreamEvent struct {
-	Key        string
-	Action     string
-	ID         string
-	Node       int
-	Master     string
-	Group      string
-	Consumer   string
-	Count      int64
-	Bytes      int
-	SameFields bool
-	Reason     string
-}
-
-func (StreamEvent) Kind() string { return "stream" }
-
 // stv returns a stream object's value.
 func stv(o *Object) *streamValue { return o.Val.(*streamValue) }
 

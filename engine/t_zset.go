@@ -56,15 +56,6 @@ type zsetValue struct {
 	key string
 }
 
-// SkiplistEvent: a skiplist node was inserted, deleted or had its score updated in place (level,
-// rank and the update vector with the spans after the change).
-type SkiplistEvent struct {
-	Key    string
-	Change skiplist.Change
-}
-
-func (SkiplistEvent) Kind() string { return "skiplist" }
-
 // newZsetValue makes an empty listpack zset.
 func (e *Engine) newZsetListpack() *Object {
 	lp := listpack.New()

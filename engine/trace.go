@@ -1,16 +1,48 @@
 package engine
 
-import "redscope/engine/sds"
+import (
+	"redscope/engine/listpack"
+	"redscope/engine/sds"
+	"redscope/engine/skiplist"
+)
 
-// Trace events: what a command did inside, in enough detail that the visualizer animates them
-// without re-deriving engine state. Each event is a small struct; Kind names it for JSON/JS.
+// Trace events: the contract between the engine and the renderer (scene/, lesson/, wasm/).
 //
-// Events are collected only while tracing is on (Options.Trace / SetTracing), so the protocol
-// server and benchmarks pay nothing for them. Every command's events come back in Result.Events,
-// in the order things happened.
+// Every event type the engine emits is declared in this file, grouped by data type. The engine
+// promises three things:
+//
+//   - Order. A command's events come back in Result.Events in the order things happened inside
+//     it (in the example below: the allocation, the key's creation, the growth the first element
+//     needed, the element, the rewrite of the opcodes). A renderer plays them in that order and
+//     may stop at any one of them.
+//   - Completeness. Each event carries every figure its picture needs, already computed by the
+//     same code that answered the command: byte offsets, lengths before and after, the register
+//     or node touched, the rule that fired (Why) with the numbers it compared. The renderer never
+//     re-derives engine state: it does not re-hash an element, re-run an encoding rule or
+//     recompute a size. (To draw a structure as it now stands a scene reads the value through
+//     Engine.Peek, and the engine's packages decode its bytes, e.g. engine/hll.)
+//   - No cost when off. Events are collected only while tracing is on (Options.Trace /
+//     SetTracing), so the protocol server and benchmarks pay nothing for them.
+//
+// Each event is a small struct; Kind names it for JSON and JavaScript.
+//
+// A real example: PFADD h a on a fresh 7.0 engine (alloc.Jemalloc, the default) answers (integer) 1 and reports
+// five events:
+//
+//	sds         Key h, pfadd: new sds5, Len 18 (an empty sparse HLL), Usable 24
+//	key         Key h "created", type string
+//	sds         Key h, Requested 21: sds5 → sds8, Len 18, Alloc 44, Usable 48 (Greedy, TypeChange)
+//	hll         Key h, Element "a", Hash 0x53d2470a9b43b1a7, Index 12711, Count 2, Old 0, New 2, sparse
+//	hll-sparse  Key h, "split": "Z:16384" → "Z:12711 v:2,1 Z:3672", 18 → 21 bytes, Merged 0
+//
+// The sds scene grows the allocation from the two SDSEvents; the HLL scene draws the hash's 14
+// index bits and run of zeros from HLLEvent and the opcode rewrite from HLLSparseEvent, without
+// redoing any of the work (TestTraceContractExample checks this sequence).
 type Event interface {
 	Kind() string
 }
+
+// ---------------------------------------------------------------- Keys and values, any type
 
 // KeyEvent: a key came into being, was removed, replaced by a new object, expired or renamed.
 type KeyEvent struct {
@@ -19,6 +51,30 @@ type KeyEvent struct {
 	Type   string // the value's type ("string", "hash", …) after the action (before, for deletions)
 	To     string // new name, for "renamed"
 }
+
+func (KeyEvent) Kind() string { return "key" }
+
+// TTLEvent: a key's expiry was set, cleared or kept by a write.
+type TTLEvent struct {
+	Key    string
+	Action string // "set", "cleared", "kept"
+	Before int64  // absolute ms, -1 = none
+	After  int64
+}
+
+func (TTLEvent) Kind() string { return "ttl" }
+
+// EncodingEvent: a value's encoding changed (int → raw, embstr → raw, sparse → dense, listpack → hashtable…).
+type EncodingEvent struct {
+	Key  string
+	From string
+	To   string
+	Why  Why // the rule that fired, typed (the page phrases it in its language)
+}
+
+func (EncodingEvent) Kind() string { return "encoding" }
+
+// ---------------------------------------------------------------- Strings (sds.go, t_string.c)
 
 // SDSEvent: a string value's sds allocation changed (created, grown, resized or freed).
 type SDSEvent struct {
@@ -32,13 +88,9 @@ type SDSEvent struct {
 	TypeChange bool // the header type changed (fresh malloc + copy rather than realloc)
 }
 
-// EncodingEvent: a value's encoding changed (int → raw, embstr → raw, sparse → dense, listpack → hashtable…).
-type EncodingEvent struct {
-	Key  string
-	From string
-	To   string
-	Why  Why // the rule that fired, typed (the page phrases it in its language)
-}
+func (SDSEvent) Kind() string { return "sds" }
+
+// ---------------------------------------------------------------- Bitmaps and bit fields (bitops.c)
 
 // BitEvent: one bit was read, set or cleared by SETBIT/GETBIT.
 type BitEvent struct {
@@ -50,6 +102,8 @@ type BitEvent struct {
 	New    int
 	Write  bool
 }
+
+func (BitEvent) Kind() string { return "bit" }
 
 // BitfieldEvent: one BITFIELD GET/SET/INCRBY.
 type BitfieldEvent struct {
@@ -65,6 +119,41 @@ type BitfieldEvent struct {
 	Outcome  string // "ok", "wrapped", "saturated", "failed"
 }
 
+func (BitfieldEvent) Kind() string { return "bitfield" }
+
+// BitopEvent: BITOP computed a result into Dest (or deleted Dest, when every source was empty).
+// For results up to BitopDetailBytes bytes it carries every source's bytes (zero-padded to the
+// result length) and the result bytes, so the visualizer can animate the operation byte by byte.
+type BitopEvent struct {
+	Dest       string
+	Op         string   // "and", "or", "xor", "not", "diff", "diff1", "andor", "one"
+	Sources    []string // source key names, in order
+	SourceLens []int    // their lengths in bytes (0 for a missing key)
+	ResultLen  int      // the reply: length of the longest source
+	Deleted    bool     // the result was empty, so Dest was deleted (or stayed absent)
+	Inputs     [][]byte // per source, zero-padded to ResultLen; nil when ResultLen > BitopDetailBytes
+	Result     []byte   // nil when ResultLen > BitopDetailBytes
+}
+
+func (BitopEvent) Kind() string { return "bitop" }
+
+// BitScanEvent: BITCOUNT or BITPOS went over a range of an existing string. First and Last are
+// absolute bit offsets (a byte range is converted: bytes 1..2 are bits 8..23), both included;
+// the event is not emitted when the range is empty or the key is missing.
+type BitScanEvent struct {
+	Key    string
+	Cmd    string // "bitcount" or "bitpos"
+	Bit    int    // BITPOS: the bit looked for
+	First  int64
+	Last   int64
+	Result int64 // BITCOUNT: the count; BITPOS: the reply (-1: none)
+	Past   bool  // BITPOS 0 without an end found none and answered the first bit past the string
+}
+
+func (BitScanEvent) Kind() string { return "bitscan" }
+
+// ---------------------------------------------------------------- HyperLogLog (hyperloglog.c; engine/hll holds the format)
+
 // HLLEvent: one PFADD element and the register it touched.
 type HLLEvent struct {
 	Key      string
@@ -76,6 +165,8 @@ type HLLEvent struct {
 	New      int    // after (== Old when unchanged)
 	Encoding string // "sparse" or "dense" at the time of the update
 }
+
+func (HLLEvent) Kind() string { return "hll" }
 
 // HLLSparseEvent: a sparse HLL's opcodes were rewritten by an update.
 type HLLSparseEvent struct {
@@ -89,6 +180,8 @@ type HLLSparseEvent struct {
 	Merged      int    // adjacent equal VAL opcodes merged afterwards (bytes saved)
 }
 
+func (HLLSparseEvent) Kind() string { return "hll-sparse" }
+
 // HLLPromoteEvent: a sparse HLL became dense.
 type HLLPromoteEvent struct {
 	Key         string
@@ -100,23 +193,277 @@ type HLLPromoteEvent struct {
 	Limit       int64 // hll-sparse-max-bytes at the time
 }
 
-// TTLEvent: a key's expiry was set, cleared or kept by a write.
-type TTLEvent struct {
+func (HLLPromoteEvent) Kind() string { return "hll-promote" }
+
+// ---------------------------------------------------------------- Bloom filters (RedisBloom's BF.* commands)
+
+// BloomEvent: one BF.ADD/BF.MADD/BF.EXISTS/BF.MEXISTS item and the bits it probed.
+type BloomEvent struct {
+	Key       string
+	Op        string // "add" or "exists"
+	Item      []byte
+	HashA     uint64 // MurmurHash64A(item, 0xc6a4a7935bd1e995)
+	HashB     uint64 // MurmurHash64A(item, HashA)
+	Filter    int    // sub-filter (0 = oldest) that took the item or whose probes were all set; for an absent item the newest
+	Filters   int    // sub-filters in the chain after the operation
+	Bits      uint64 // size in bits of that sub-filter
+	Positions []uint64
+	WasSet    []bool // each position's bit before the operation
+	Result    string // "added", "exists" (all probes of some sub-filter were set), "absent", "full"
+}
+
+func (BloomEvent) Kind() string { return "bloom" }
+
+// BloomFilterAddedEvent: a sub-filter was created (BF.RESERVE, BF.ADD on a missing key, or a full
+// chain growing).
+type BloomFilterAddedEvent struct {
+	Key      string
+	Index    int
+	Reason   string // "reserve", "autocreate", "expansion"
+	Capacity uint64
+	Error    float64
+	Bits     uint64
+	Bytes    uint64
+	Hashes   int
+}
+
+func (BloomFilterAddedEvent) Kind() string { return "bloom-filter-added" }
+
+// ---------------------------------------------------------------- Lists (t_list.c, quicklist.c) and the clients blocked on them (blocked.c)
+
+// QuicklistEvent: a quicklist node was created, deleted, split or merged, or a listpack inside a
+// node changed.
+type QuicklistEvent struct {
+	Key       string
+	Op        string // "node-new", "node-del", "split", "merge", "listpack"
+	NodeCount int    // nodes after the event
+	NodeBytes int    // the node's size (node->sz)
+	NodeElems int    // elements in the node
+	Change    listpack.Change
+}
+
+func (QuicklistEvent) Kind() string { return "quicklist" }
+
+// ListEvent: one element entered or left a list at an end (LPUSH/RPUSH, LPOP/RPOP and the two
+// halves of LMOVE/RPOPLPUSH), in the order it happened: the list scene moves it.
+type ListEvent struct {
+	Key   string
+	Op    string // "push" or "pop"
+	Head  bool   // at the head (LPUSH, LPOP, LMOVE … LEFT), else the tail
+	Value string // the element
+	Len   int    // the list's length after
+}
+
+func (ListEvent) Kind() string { return "list" }
+
+// BlockEvent: a client started waiting, or stopped (served by a key, timed out, unblocked).
+type BlockEvent struct {
+	Client   int64    // Client.ID
+	Action   string   // "blocked", "woken" (in the waking command's trace), "served", "timeout", "unblocked"
+	Cmd      string   // the blocked command, lowercase
+	Keys     []string // the keys it waits on ("blocked")
+	Key      string   // the ready key that served it ("woken", "served")
+	Deadline int64    // absolute ms, 0 = no timeout
+}
+
+func (BlockEvent) Kind() string { return "block" }
+
+// ---------------------------------------------------------------- Hashes and sets: their listpack, intset and hash-table storage (t_hash.c, t_set.c)
+
+// ListpackEvent: one mutation of a hash's or set's listpack.
+type ListpackEvent struct {
+	Key      string
+	Op       string // "insert", "replace", "delete", "delete-range", "truncate"
+	Offset   int    // byte offset of the entry written or of the first one removed
+	Added    int    // bytes of the new entry
+	Removed  int    // bytes removed
+	Entries  int    // entries inserted or removed
+	Moved    int    // bytes memmove shifted
+	OldTotal int
+	NewTotal int
+	Realloc  bool
+	Value    string // the entry written (insert/replace)
+}
+
+func (ListpackEvent) Kind() string { return "listpack" }
+
+// IntsetEvent: one intset insert, upgrade or removal.
+type IntsetEvent struct {
+	Key      string
+	Op       string // "insert", "upgrade", "remove"
+	Value    int64
+	Pos      int
+	OldWidth int // bytes per member before
+	NewWidth int
+	Moved    int // bytes shifted or rewritten
+	OldBytes int
+	NewBytes int
+}
+
+func (IntsetEvent) Kind() string { return "intset" }
+
+// DictEvent: a structural change of a value's hash table (a bucket insert/delete, a resize, a
+// rehash step); mirrors engine/dict's Event.
+type DictEvent struct {
+	Key       string
+	Op        string // dict.EventKind name: "insert", "delete", "resize", "rehash-step", "rehash-done"
+	Table     int
+	Index     uint64
+	ChainLen  int
+	Moved     int
+	Visited   int
+	Bucket    bool
+	RehashIdx int64
+	OldSize   uint64
+	NewSize   uint64
+}
+
+func (DictEvent) Kind() string { return "dict" }
+
+// RandomPickEvent: a random choice of SRANDMEMBER / SPOP / HRANDFIELD.
+type RandomPickEvent struct {
 	Key    string
-	Action string // "set", "cleared", "kept"
-	Before int64  // absolute ms, -1 = none
+	Cmd    string
+	Method string // "rand-index" (listpack/intset rand()%n), "lp-next-random", "dict-fair-random", "dict-remove-fair"
+	Index  int    // listpack/intset index, -1 for dict picks
+	Member string
+}
+
+func (RandomPickEvent) Kind() string { return "random-pick" }
+
+// FieldExpireEvent: a hash field was removed because its TTL passed (lazily on access, by an
+// HEXPIRE with a time in the past, or by HRANDFIELD's sweep).
+type FieldExpireEvent struct {
+	Key      string
+	Field    string
+	ExpireAt int64
+	Reason   string // "lazy", "past-time", "sweep"
+}
+
+func (FieldExpireEvent) Kind() string { return "hash-field-expired" }
+
+// FieldTTLEvent: a hash field's TTL was set, changed or removed.
+type FieldTTLEvent struct {
+	Key    string
+	Field  string
+	Before int64 // unix ms, 0 = none
 	After  int64
 }
 
-func (KeyEvent) Kind() string        { return "key" }
-func (SDSEvent) Kind() string        { return "sds" }
-func (EncodingEvent) Kind() string   { return "encoding" }
-func (BitEvent) Kind() string        { return "bit" }
-func (BitfieldEvent) Kind() string   { return "bitfield" }
-func (HLLEvent) Kind() string        { return "hll" }
-func (HLLSparseEvent) Kind() string  { return "hll-sparse" }
-func (HLLPromoteEvent) Kind() string { return "hll-promote" }
-func (TTLEvent) Kind() string        { return "ttl" }
+func (FieldTTLEvent) Kind() string { return "hash-field-ttl" }
+
+// ---------------------------------------------------------------- Sorted sets (t_zset.c)
+
+// SkiplistEvent: a skiplist node was inserted, deleted or had its score updated in place (level,
+// rank and the update vector with the spans after the change).
+type SkiplistEvent struct {
+	Key    string
+	Change skiplist.Change
+}
+
+func (SkiplistEvent) Kind() string { return "skiplist" }
+
+// ---------------------------------------------------------------- Streams (t_stream.c)
+
+// StreamEvent reports what a stream command did inside, for the stream scene:
+//
+//   - "node-created": a new rax node (listpack) was opened for entry ID; Node is its index,
+//     Master its master ID, Reason why the previous node was closed ("" for the first node).
+//   - "entry-added": entry ID was appended to node Node (Bytes = the listpack's total after it,
+//     SameFields = it was stored with the SAMEFIELDS flag).
+//   - "entry-deleted": entry ID in node Node was flagged deleted (XDEL, exact trimming).
+//   - "node-deleted": node Node (master Master) was freed (its last live entry went, or
+//     trimming removed it whole); Count = the live entries it held.
+//   - "delivered": entry ID was delivered to Consumer of Group (XREADGROUP, XCLAIM, XAUTOCLAIM);
+//     Count = its delivery count after.
+//   - "acked": entry ID left Group's PEL (XACK, or its entry no longer exists).
+//   - "group-created", "group-destroyed", "consumer-created", "consumer-deleted", "group-setid".
+type StreamEvent struct {
+	Key        string
+	Action     string
+	ID         string
+	Node       int
+	Master     string
+	Group      string
+	Consumer   string
+	Count      int64
+	Bytes      int
+	SameFields bool
+	Reason     string
+}
+
+func (StreamEvent) Kind() string { return "stream" }
+
+// ---------------------------------------------------------------- Scripting (script_lua.c, function_lua.c)
+
+// ScriptCallEvent: a command a script ran through redis.call / redis.pcall, with its reply; the
+// command's own events come before it.
+type ScriptCallEvent struct {
+	Script string // SHA1 of an EVAL script, or the function name for FCALL
+	Cmd    []string
+	Reply  Reply
+	Line   int  // the script line that called it
+	Raised bool // redis.call turned an error reply into a Lua error
+}
+
+func (ScriptCallEvent) Kind() string { return "script-call" }
+
+// ScriptEvent: a script started or ended.
+type ScriptEvent struct {
+	Script string // SHA1 or function name
+	Action string // "start", "end", "error", "killed", "stopped"
+	Calls  int    // commands run (on end)
+	Steps  int64  // Lua instructions run, counted in steps of the hook (on end)
+}
+
+func (ScriptEvent) Kind() string { return "script" }
+
+// ---------------------------------------------------------------- Cluster (cluster.c; cluster.go has the model, cluster_trace.go emits these)
+
+// ClusterServedEvent: node Node served a command on slot Slot.
+type ClusterServedEvent struct {
+	Node int
+	Slot int
+	Keys []string
+}
+
+func (ClusterServedEvent) Kind() string { return "cluster-served" }
+
+// ClusterRedirectEvent: node Node refused a command: Redirect is "MOVED", "ASK", "CROSSSLOT",
+// "TRYAGAIN" or "CLUSTERDOWN"; To is the node to ask (MOVED, ASK) or -1; Slots are the slots of
+// the keys, in argument order.
+type ClusterRedirectEvent struct {
+	Node     int
+	Redirect string
+	Slot     int
+	To       int
+	Keys     []string
+	Slots    []int
+}
+
+func (ClusterRedirectEvent) Kind() string { return "cluster-redirect" }
+
+// ClusterSlotEvent: slot Slot changed on node Node: Action is "owner" (now served by To; -1:
+// unassigned), "migrating" (to To), "importing" (from To) or "stable".
+type ClusterSlotEvent struct {
+	Node   int
+	Slot   int
+	Action string
+	To     int
+}
+
+func (ClusterSlotEvent) Kind() string { return "cluster-slot" }
+
+// ClusterKeyMigratedEvent: MIGRATE handed Key (slot Slot) from node From to node To; Copy keeps
+// it on From too.
+type ClusterKeyMigratedEvent struct {
+	Key      string
+	Slot     int
+	From, To int
+	Copy     bool
+}
+
+func (ClusterKeyMigratedEvent) Kind() string { return "cluster-key-migrated" }
 
 // Why is the rule behind a conversion, as a code and the figures it compared, so that the page
 // phrases it in the reader's language (scene/why.go) instead of showing an English sentence.

@@ -7,6 +7,7 @@ import (
 
 	"redscope/engine"
 	"redscope/engine/alloc"
+	"redscope/engine/hll"
 )
 
 // Config chooses the engine a Player runs on.
@@ -616,17 +617,10 @@ func Measure(e *engine.Engine, key string) KeyInfo {
 			h := o.SDS
 			k.SDS = &SDSInfo{Type: h.Type.String(), Header: h.Type.HeaderSize(), Len: h.Len, Alloc: h.Alloc, Avail: h.Avail()}
 		}
-		if o.Enc == engine.EncRaw && o.Buf.Len() >= 16 {
-			var hdr [5]byte
+		if o.Enc == engine.EncRaw && o.Buf.Len() >= hll.HdrSize {
+			var hdr [hll.HdrSize]byte
 			o.Buf.ReadAt(hdr[:], 0)
-			if string(hdr[:4]) == "HYLL" {
-				switch hdr[4] {
-				case 0:
-					k.HLL = "dense"
-				case 1:
-					k.HLL = "sparse"
-				}
-			}
+			k.HLL = hll.Recognise(hdr[:])
 		}
 	}
 	return k

@@ -1,13 +1,13 @@
 package scene
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"sort"
 	"strings"
 
 	"redscope/engine"
+	"redscope/engine/hll"
 	"redscope/lesson"
 )
 
@@ -16,10 +16,10 @@ import (
 // The register view (one watched key, or no watched set): the key's 16 384 registers as a
 // 128 x 128 image (one pixel per register, uploaded in one go and scaled up), the last element's
 // 64-bit hash with its 14 index bits and the run of zeros that gives the count, and the encoding:
-// while the HLL is sparse, its opcode stream (ZERO / XZERO / VAL, decoded from the key's bytes) as
-// a strip of one pixel per byte, with a gauge of the string's length against
-// hll-sparse-max-bytes (read from the engine's config), and the promotion to the 12 KB dense
-// form when a step caused one (engine.HLLPromoteEvent).
+// while the HLL is sparse, its opcode stream (ZERO / XZERO / VAL, read from the key's bytes by
+// engine/hll, the one package that decodes the format) as a strip of one pixel per byte, with a
+// gauge of the string's length against hll-sparse-max-bytes (read from the engine's config),
+// and the promotion to the 12 KB dense form when a step caused one (engine.HLLPromoteEvent).
 //
 // The counting view (a watched key holds a set): PFCOUNT's estimate against the exact count.
 // Every HLL and set of the database is a row; a watched HLL followed in the watched keys by a
@@ -89,13 +89,13 @@ func shortCmd(c string) string {
 }
 
 // HLLRegisters is m = 2^14.
-const HLLRegisters = 16384
+const HLLRegisters = hll.Registers
 
 // HLLSide is the register map's side: 128 x 128 registers.
 const HLLSide = 128
 
 // HLLDenseBytes is a dense HLL's length: 16-byte header + 16 384 × 6 bits.
-const HLLDenseBytes = 16 + HLLRegisters*6/8
+const HLLDenseBytes = hll.DenseSize
 
 // HLLStdErr is HyperLogLog's standard error with 16 384 registers: 1.04/√16384 = 1.04/128.
 const HLLStdErr = 1.04 / 128
@@ -106,14 +106,14 @@ const HLLStripCols = 100
 // hllStripMax caps the strip's bytes (hll-sparse-max-bytes may be set far higher).
 const hllStripMax = 16384
 
-// Opcode kinds of a sparse HLL.
+// Opcode kinds of a sparse HLL (engine/hll's).
 const (
-	OpZero  = iota // 00xxxxxx: 1..64 zero registers
-	OpXZero        // 01xxxxxx yyyyyyyy: 1..16384 zero registers
-	OpVal          // 1vvvvvxx: 1..4 registers of value 1..32
+	OpZero  = hll.OpZero  // 00xxxxxx: 1..64 zero registers
+	OpXZero = hll.OpXZero // 01xxxxxx yyyyyyyy: 1..16384 zero registers
+	OpVal   = hll.OpVal   // 1vvvvvxx: 1..4 registers of value 1..32
 )
 
-// HLLOp is one opcode of a sparse HLL.
+// HLLOp is one opcode of a sparse HLL, as engine/hll's Ops walk gives it (hll.Op).
 type HLLOp struct {
 	Kind  int
 	Off   int // byte offset in the string (the header's 16 bytes included)
@@ -123,60 +123,22 @@ type HLLOp struct {
 }
 
 // Len is the opcode's size in bytes.
-func (o HLLOp) Len() int {
-	if o.Kind == OpXZero {
-		return 2
-	}
-	return 1
-}
+func (o HLLOp) Len() int { return hll.Op(o).Len() }
 
 // String is the opcode as PFDEBUG DECODE prints it: z:RUN (ZERO), Z:RUN (XZERO), v:VAL,RUN.
-func (o HLLOp) String() string {
-	switch o.Kind {
-	case OpZero:
-		return fmt.Sprintf("z:%d", o.Run)
-	case OpXZero:
-		return fmt.Sprintf("Z:%d", o.Run)
-	}
-	return fmt.Sprintf("v:%d,%d", o.Val, o.Run)
-}
-
-// walkSparse calls fn for every opcode of a sparse body (the bytes after the 16-byte header);
-// false when the opcodes do not cover exactly the 16 384 registers.
-func walkSparse(body []byte, fn func(HLLOp)) bool {
-	i := 0
-	for j := 0; j < len(body); j++ {
-		op := HLLOp{Off: 16 + j, First: i}
-		c := body[j]
-		switch {
-		case c&0xc0 == 0:
-			op.Kind, op.Run = OpZero, int(c&0x3f)+1
-		case c&0xc0 == 0x40:
-			if j+1 >= len(body) {
-				return false
-			}
-			op.Kind, op.Run = OpXZero, (int(c&0x3f)<<8|int(body[j+1]))+1
-			j++
-		default:
-			op.Kind, op.Val, op.Run = OpVal, int(c>>2&0x1f)+1, int(c&3)+1
-		}
-		if i+op.Run > HLLRegisters {
-			return false
-		}
-		fn(op)
-		i += op.Run
-	}
-	return i == HLLRegisters
-}
+func (o HLLOp) String() string { return hll.Op(o).String() }
 
 // SparseOps decodes the opcodes of a sparse HLL string p (header included), appending them to
 // dst; false when p is not a valid sparse HLL.
 func SparseOps(p []byte, dst []HLLOp) ([]HLLOp, bool) {
-	if len(p) < 16 || string(p[:4]) != "HYLL" || p[4] != 1 {
+	if hll.Recognise(p) != "sparse" {
 		return dst, false
 	}
-	ok := walkSparse(p[16:], func(op HLLOp) { dst = append(dst, op) })
-	return dst, ok
+	it := hll.Ops(p)
+	for it.Next() {
+		dst = append(dst, HLLOp(it.Op()))
+	}
+	return dst, it.Complete()
 }
 
 // FormatOps writes opcodes as PFDEBUG DECODE does, space separated.
@@ -253,7 +215,7 @@ func (s *HLL) Update(in Input) {
 			s.Valid = DecodeHLL(p, &s.Regs)
 			if s.Valid {
 				s.Bytes = len(p)
-				s.Sparse = p[4] == 1
+				s.Sparse = hll.Recognise(p) == "sparse"
 				if s.Sparse {
 					s.Ops, _ = SparseOps(p, s.Ops)
 				}
@@ -324,7 +286,7 @@ func (s *HLL) paintStrip() {
 	head, room, past, bg := HeaderC, StripRoomColor(), ErrorC, Background
 	for i := 0; i < n; i++ {
 		switch {
-		case i < 16:
+		case i < hll.HdrSize:
 			put(i, head)
 		case int64(i) < s.Limit:
 			put(i, room)
@@ -375,14 +337,15 @@ func (s *HLL) countingView(in Input) bool {
 		if n, ok := o.SetLen(); ok {
 			row.Set, row.Count, row.Known = true, int64(n), true
 			row.Enc = o.Enc.String()
-		} else if o != nil && o.Type == engine.TypeString && o.Enc == engine.EncRaw && o.Buf.Len() >= 16 {
-			var hdr [16]byte
+		} else if o != nil && o.Type == engine.TypeString && o.Enc == engine.EncRaw && o.Buf.Len() >= hll.HdrSize {
+			var hdr [hll.HdrSize]byte
 			o.Buf.ReadAt(hdr[:], 0)
-			if string(hdr[:4]) != "HYLL" || hdr[4] > 1 {
+			enc := hll.Recognise(hdr[:])
+			if enc == "" {
 				return
 			}
 			row.Count, row.Known = HLLHeaderCard(hdr[:])
-			row.Enc = [2]string{"dense", "sparse"}[hdr[4]]
+			row.Enc = enc
 		} else {
 			return
 		}
@@ -499,41 +462,7 @@ func HLLBand(truth int64, k float64) (lo, hi float64) {
 
 // DecodeHLL reads the registers of a HyperLogLog string (dense or sparse, docs/internals.md §HyperLogLog);
 // false when p is not a valid HLL.
-func DecodeHLL(p []byte, regs *[HLLRegisters]uint8) bool {
-	if len(p) < 16 || string(p[:4]) != "HYLL" {
-		return false
-	}
-	body := p[16:]
-	switch p[4] {
-	case 0: // dense: 6-bit registers packed LSB first
-		if len(body) != HLLRegisters*6/8 {
-			return false
-		}
-		for i := range regs {
-			bit := 6 * i
-			b := bit / 8
-			sh := uint(bit % 8)
-			v := uint(body[b]) >> sh
-			if b+1 < len(body) {
-				v |= uint(body[b+1]) << (8 - sh)
-			}
-			regs[i] = uint8(v & 63)
-		}
-		return true
-	case 1: // sparse: ZERO, XZERO and VAL opcodes
-		return walkSparse(body, func(op HLLOp) {
-			r := regs[op.First : op.First+op.Run]
-			if op.Kind == OpVal {
-				for k := range r {
-					r[k] = uint8(op.Val)
-				}
-			} else {
-				clear(r)
-			}
-		})
-	}
-	return false
-}
+func DecodeHLL(p []byte, regs *[HLLRegisters]uint8) bool { return hll.Decode(p, regs) }
 
 // RegColor is a register value's colour: a quiet panel tone for 0, then blue to yellow as the
 // count grows (computed from the palette, so it follows the theme).
@@ -563,11 +492,11 @@ const (
 // (1 + number of zeros above the index bits).
 func HashBitClass(b, count int) int {
 	switch {
-	case b < 14:
+	case b < hll.P:
 		return BitIndex
-	case b < 14+count-1:
+	case b < hll.P+count-1:
 		return BitRun
-	case b == 14+count-1:
+	case b == hll.P+count-1:
 		return BitStop
 	}
 	return BitRest
@@ -883,11 +812,8 @@ func b2f(b bool) float64 {
 
 // HLLHeaderCard reads the cached cardinality of an HLL header and whether it is valid.
 func HLLHeaderCard(p []byte) (card int64, valid bool) {
-	if len(p) < 16 {
-		return 0, false
-	}
-	v := binary.LittleEndian.Uint64(p[8:16])
-	return int64(v &^ (1 << 63)), v>>63 == 0
+	c, ok := hll.CachedCard(p)
+	return int64(c), ok
 }
 
 // relErr is (est − truth) / truth.

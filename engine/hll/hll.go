@@ -5,6 +5,10 @@
 // estimator. It is pure: no engine, no allocator model. The engine (cmd_hll.go) owns the sds
 // allocation model and the commands.
 //
+// This package is the only code that knows the format: the page's scenes and the lesson player
+// read a key's header, opcodes and registers through read.go (Recognise, CachedCard, Ops,
+// DenseRegister, DenseRegisters, Decode), as hyperloglog.c alone decodes HLL strings in Redis.
+//
 // All functions take the whole string value (header included) and never panic on malformed
 // input: a run past the end or a sum of runs different from 16 384 is reported as invalid.
 //
@@ -20,7 +24,6 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
-	"strconv"
 )
 
 // Layout constants (hyperloglog.c).
@@ -572,17 +575,7 @@ func appendOps(dst []byte, b []byte, from, to int) []byte {
 			dst = append(dst, ' ')
 		}
 		sep = true
-		switch {
-		case isZero(b[p]):
-			dst = append(dst, "z:"...)
-		case isXZero(b[p]):
-			dst = append(dst, "Z:"...)
-		default:
-			dst = append(dst, "v:"...)
-			dst = strconv.AppendInt(dst, int64(val), 10)
-			dst = append(dst, ',')
-		}
-		dst = strconv.AppendInt(dst, int64(span), 10)
+		dst = appendOp(dst, opKind(b[p]), val, span)
 		p += oplen
 	}
 	return dst
