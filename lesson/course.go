@@ -35,6 +35,7 @@ func (r CourseRef) String() string { return r.Article + " " + r.Section }
 type Article struct {
 	ID       string // the article's number prefix, "000"
 	Title    Text   // as the course names it (vi), and in English
+	Short    Text   // a short name, for the app's lesson list ("article — section")
 	Sections []Section
 }
 
@@ -54,7 +55,7 @@ type Section struct {
 
 // Course is the course's articles and sections, in the course's order.
 var Course = []Article{
-	{ID: "000", Title: Text{VI: "String, Bitmap, Bitfield, HyperLogLog", EN: "Strings, bitmaps, bitfields, HyperLogLog"}, Sections: []Section{
+	{ID: "000", Title: Text{VI: "String, Bitmap, Bitfield, HyperLogLog", EN: "Strings, bitmaps, bitfields, HyperLogLog"}, Short: Text{VI: "String, Bitmap, HLL", EN: "Strings, bitmaps, HLL"}, Sections: []Section{
 		{ID: "1", Title: Text{VI: "1. Bài toán gốc và bối cảnh ra đời", EN: "1. The problem it was made for"}},
 		{ID: "2", Title: Text{VI: "2. Mô hình tư duy cốt lõi", EN: "2. The core mental model"}},
 		{ID: "3", Title: Text{VI: "3. Internals và quyết định thiết kế", EN: "3. Internals and design decisions"}},
@@ -83,7 +84,7 @@ var Course = []Article{
 		{ID: "9", Title: Text{VI: "9. Anti-patterns và bài học thực tế", EN: "9. Anti-patterns and lessons from practice"}},
 		{ID: "10", Title: Text{VI: "10. Câu hỏi phụ interviewer hay hỏi tiếp", EN: "10. Follow-up questions interviewers ask"}},
 	}},
-	{ID: "001", Title: Text{VI: "Hash và Set", EN: "Hashes and sets"}, Sections: []Section{
+	{ID: "001", Title: Text{VI: "Hash và Set", EN: "Hashes and sets"}, Short: Text{VI: "Hash và Set", EN: "Hashes and sets"}, Sections: []Section{
 		{ID: "1", Title: Text{VI: "1. Bài toán gốc và bối cảnh ra đời", EN: "1. The problem they were made for"}},
 		{ID: "2", Title: Text{VI: "2. Mô hình tư duy cốt lõi", EN: "2. The core mental model"},
 			Lessons: []string{"encodings-set", "encodings-version"}},
@@ -108,7 +109,7 @@ var Course = []Article{
 		{ID: "9", Title: Text{VI: "9. Anti-patterns và bài học thực tế", EN: "9. Anti-patterns and lessons from practice"}},
 		{ID: "10", Title: Text{VI: "10. Câu hỏi phụ interviewer hay hỏi tiếp", EN: "10. Follow-up questions interviewers ask"}},
 	}},
-	{ID: "003", Title: Text{VI: "Chọn kiểu dữ liệu theo use case", EN: "Choosing a data type by use case"}, Sections: []Section{
+	{ID: "003", Title: Text{VI: "Chọn kiểu dữ liệu theo use case", EN: "Choosing a data type by use case"}, Short: Text{VI: "Sáu use case", EN: "Six use cases"}, Sections: []Section{
 		{ID: "uc1", Title: Text{VI: "Use case 1: Cache profile user", EN: "Use case 1: caching user profiles"},
 			Lessons: []string{"profile-hash"}},
 		{ID: "uc2", Title: Text{VI: "Use case 2: Giỏ hàng", EN: "Use case 2: the shopping cart"},
@@ -122,7 +123,7 @@ var Course = []Article{
 		{ID: "uc6", Title: Text{VI: "Use case 6: Hàng đợi việc nhẹ như gửi email", EN: "Use case 6: a queue of light jobs such as emails"},
 			Lessons: []string{"queue-brpop", "queue-lmove", "queue-stream"}},
 	}},
-	{ID: "004", Title: Text{VI: "Bloom filter, HyperLogLog và consistent hashing", EN: "Bloom filters, HyperLogLog and consistent hashing"}, Sections: []Section{
+	{ID: "004", Title: Text{VI: "Bloom filter, HyperLogLog và consistent hashing", EN: "Bloom filters, HyperLogLog and consistent hashing"}, Short: Text{VI: "Bloom, HLL, consistent hashing", EN: "Bloom, HLL, consistent hashing"}, Sections: []Section{
 		{ID: "c1", Title: Text{VI: "Khái niệm: cấu trúc xác suất, đổi độ chính xác lấy memory", EN: "Concept: probabilistic structures trade accuracy for memory"}},
 		{ID: "c2", Title: Text{VI: "Khái niệm: Bloom filter, k hash function trên một mảng bit", EN: "Concept: a Bloom filter, k hash functions over a bit array"},
 			Lessons: []string{"bloom"}},
@@ -189,13 +190,13 @@ type CourseGroup struct {
 	Lessons []*Lesson
 }
 
-// Label is the group's name in lang: "article — section", or other for the lessons that follow
-// no section.
+// Label is the group's name in lang: "article — section" (the article's short name), or other
+// for the lessons that follow no section.
 func (g CourseGroup) Label(lang, other string) string {
 	if g.Section == nil {
 		return other
 	}
-	return g.Article.Title.In(lang) + " — " + g.Section.Title.In(lang)
+	return g.Article.Short.In(lang) + " — " + g.Section.Title.In(lang)
 }
 
 // CourseGroups sorts lessons (headers are enough) into the course's order: a group for each
