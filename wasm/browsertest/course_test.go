@@ -166,8 +166,8 @@ func TestLessonListCourse(t *testing.T) {
 
 // TestLessonListShots writes the page and its lesson list at 360, 1280 and 1920 px in vi and
 // en. Headless Chromium does not draw a native select's popup in a screenshot, so the list
-// shot shows the same <select> unfolded as a list box (size = 16), its groups as the browser
-// draws them.
+// shots show the same <select> unfolded as a list box (size = 16), its groups as the browser
+// draws them, at the top of the list and scrolled to its end.
 func TestLessonListShots(t *testing.T) {
 	for _, sz := range [][2]int{{360, 740}, {1280, 800}, {1920, 1080}} {
 		b := start(t, sz[0], sz[1])
@@ -176,6 +176,8 @@ func TestLessonListShots(t *testing.T) {
 			b.shot(fmt.Sprintf("course-page-%d-%s.png", sz[0], lang))
 			b.eval(`(s => { s.size = 16; s.scrollIntoView(); s.focus(); })(document.getElementById("lesson"))`)
 			b.shot(fmt.Sprintf("course-list-%d-%s.png", sz[0], lang))
+			b.eval(`(s => { s.scrollTop = s.scrollHeight; })(document.getElementById("lesson"))`)
+			b.shot(fmt.Sprintf("course-list-end-%d-%s.png", sz[0], lang))
 		}
 		b.stop()
 	}
