@@ -6,7 +6,6 @@ package assets
 import (
 	"embed"
 	"io/fs"
-	"sort"
 	"strings"
 )
 
@@ -19,9 +18,11 @@ type Lesson struct {
 	Src  []byte
 }
 
-// Lessons lists the built-in lessons in a fixed order (the course order first, then by name).
+// Lessons lists the built-in lessons by file name. Their course order comes from their
+// `course` lines and the course table (lesson.CourseGroups, lesson/course.go): the app's lesson
+// list groups them by article and section.
 func Lessons() []Lesson {
-	ents, _ := fs.ReadDir(lessonFiles, "lessons")
+	ents, _ := fs.ReadDir(lessonFiles, "lessons") // sorted by file name
 	var out []Lesson
 	for _, e := range ents {
 		b, err := lessonFiles.ReadFile("lessons/" + e.Name())
@@ -30,36 +31,5 @@ func Lessons() []Lesson {
 		}
 		out = append(out, Lesson{Name: strings.TrimSuffix(e.Name(), ".lesson"), Src: b})
 	}
-	rank := func(n string) int {
-		for i, o := range Order {
-			if o == n {
-				return i
-			}
-		}
-		return len(Order)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		ri, rj := rank(out[i].Name), rank(out[j].Name)
-		if ri != rj {
-			return ri < rj
-		}
-		return out[i].Name < out[j].Name
-	})
 	return out
-}
-
-// Order is the course order of the built-in lessons.
-var Order = []string{
-	// strings, counters, bitmaps, HyperLogLog (course article 000)
-	"sds-growth", "sds-big", "ttl", "counters", "locks",
-	"bit-offsets", "bitop", "bitop-new", "attendance", "bit-far", "bitfield",
-	"hll-registers", "hll-sparse", "hll-estimate", "hll-week",
-	// hashes and sets (001)
-	"encodings-hash", "encodings-set", "encodings-version", "cart-script",
-	// choosing a structure: the daily top list (003)
-	"leaderboard",
-	// job queues: a list without ack, LMOVE with a processing list, a stream with a group (003)
-	"queue-brpop", "queue-lmove", "queue-stream",
-	// Bloom filters and consistent hashing (004)
-	"bloom", "ring",
 }

@@ -1,6 +1,7 @@
 package assets
 
 import (
+	"reflect"
 	"testing"
 
 	"redscope/lesson"
@@ -27,7 +28,7 @@ func BenchmarkBuiltinLessons(b *testing.B) {
 }
 
 // The app lists the lessons with lesson.ParseHeader and parses one only when it opens: the
-// header scan must give every built-in lesson's name and title as Parse does.
+// header scan must give every built-in lesson's name, title and course lines as Parse does.
 func TestParseHeaderOfBuiltinLessons(t *testing.T) {
 	for _, src := range Lessons() {
 		h, err := lesson.ParseHeader(src.Name+".lesson", src.Src)
@@ -38,8 +39,8 @@ func TestParseHeaderOfBuiltinLessons(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h.Name != l.Name || h.Title != l.Title {
-			t.Errorf("%s: header %q %+v, Parse %q %+v", src.Name, h.Name, h.Title, l.Name, l.Title)
+		if h.Name != l.Name || h.Title != l.Title || !reflect.DeepEqual(h.Course, l.Course) {
+			t.Errorf("%s: header %q %+v %v, Parse %q %+v %v", src.Name, h.Name, h.Title, h.Course, l.Name, l.Title, l.Course)
 		}
 	}
 }

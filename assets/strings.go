@@ -13,6 +13,7 @@ var ui = map[string][2]string{ // id → {vi, en}
 	"scrubber":     {"Chọn bước", "Choose a step"},
 	"lesson":       {"Bài", "Lesson"},
 	"sandbox":      {"(tự do: chỉ dùng console)", "(free play: console only)"},
+	"otherLessons": {"Khác", "Other"},
 	"version":      {"Phiên bản Redis", "Redis version"},
 	"console":      {"Gõ lệnh Redis rồi Enter (↑/↓: lịch sử)", "Type a Redis command and press Enter (↑/↓: history)"},
 	"consoleLabel": {"Console", "Console"},

@@ -64,7 +64,10 @@ type Lesson struct {
 	Keys  []string // keys the scene draws and the outputs measure
 	Seed  uint64
 	Since engine.Version // oldest profile the lesson runs on (0 = all)
-	Steps []Step
+	// Course is what the lesson follows, one `course ARTICLE SECTION` line each (course.go);
+	// the first places it in the app's lesson list. Empty: it follows no section.
+	Course []CourseRef
+	Steps  []Step
 }
 
 // Step is what one press of Next does.
@@ -121,14 +124,16 @@ type ParseError struct {
 
 func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
-// ParseHeader reads only what a lesson list needs, the name and the title, from the lines before
-// the first step: a cheap scan (the app lists every built-in lesson at start-up and parses one
-// with Parse only when it is opened). It does not validate the rest.
+// ParseHeader reads only what a lesson list needs, the name, the title and the course lines
+// (checked against Course as Parse checks them), from the lines before the first step: a cheap
+// scan (the app lists every built-in lesson at start-up and parses one with Parse only when it
+// is opened). It does not validate the rest.
 func ParseHeader(name string, src []byte) (*Lesson, error) {
 	l := &Lesson{Name: strings.TrimSuffix(name, ".lesson")}
 	if i := strings.LastIndexByte(l.Name, '/'); i >= 0 {
 		l.Name = l.Name[i+1:]
 	}
+	n := 0
 	for rest := src; len(rest) > 0; {
 		line := rest
 		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
@@ -136,6 +141,7 @@ func ParseHeader(name string, src []byte) (*Lesson, error) {
 		} else {
 			rest = nil
 		}
+		n++
 		t := strings.TrimSpace(string(line))
 		if t == "step" || strings.HasPrefix(t, "step ") {
 			break
@@ -144,6 +150,10 @@ func ParseHeader(name string, src []byte) (*Lesson, error) {
 			l.Title.add(key[6:], strings.TrimSpace(val))
 		} else if word, r, _ := strings.Cut(t, " "); word == "lesson" {
 			l.Name = strings.TrimSpace(r)
+		} else if word == "course" {
+			if err := l.addCourse(r); err != nil {
+				return nil, &ParseError{File: name, Line: n, Msg: err.Error()}
+			}
 		}
 	}
 	if l.Title.VI == "" && l.Title.EN == "" {
@@ -300,6 +310,10 @@ func Parse(name string, src []byte) (*Lesson, error) {
 				return nil, bad(n, "unknown line in a step: %q", line)
 			case word == "lesson":
 				l.Name = strings.TrimSpace(rest)
+			case word == "course":
+				if err := l.addCourse(rest); err != nil {
+					return nil, bad(n, "%v", err)
+				}
 			case word == "scene":
 				l.Scene = strings.TrimSpace(rest)
 				switch l.Scene {
@@ -348,6 +362,21 @@ func Parse(name string, src []byte) (*Lesson, error) {
 		}
 	}
 	return l, nil
+}
+
+// addCourse applies a `course ARTICLE SECTION` header line (course.go).
+func (l *Lesson) addCourse(rest string) error {
+	r, err := parseCourse(rest)
+	if err != nil {
+		return err
+	}
+	for _, c := range l.Course {
+		if c == r {
+			return fmt.Errorf("course %s given twice", r)
+		}
+	}
+	l.Course = append(l.Course, r)
+	return nil
 }
 
 // MaxArgGroups is the most argument groups one "args" line may add.

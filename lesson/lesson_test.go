@@ -378,7 +378,7 @@ func TestActionArgsMatchRun(t *testing.T) {
 // ParseHeader gives the name and title Parse gives, for every built-in lesson shape.
 func TestParseHeaderMatchesParse(t *testing.T) {
 	for _, src := range []string{
-		"lesson a-b\ntitle vi: Một\ntitle vi: hai\ntitle en: One\nscene sds\nkeys a\nvi: intro\nstep\n> SET a 1\n",
+		"lesson a-b\ntitle vi: Một\ntitle vi: hai\ntitle en: One\ncourse 001 3.2\nscene sds\nkeys a\ncourse 003 uc1\nvi: intro\nstep\n> SET a 1\n",
 		"title en: only english\nstep\nen: title vi: not a title\n> PING\n",
 		"# c\n  title vi:   x  \nstep 2\n> PING\n",
 	} {
@@ -390,8 +390,8 @@ func TestParseHeaderMatchesParse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h.Name != l.Name || h.Title != l.Title {
-			t.Errorf("%q: header %q %+v, Parse %q %+v", src, h.Name, h.Title, l.Name, l.Title)
+		if h.Name != l.Name || h.Title != l.Title || !reflect.DeepEqual(h.Course, l.Course) {
+			t.Errorf("%q: header %q %+v %v, Parse %q %+v %v", src, h.Name, h.Title, h.Course, l.Name, l.Title, l.Course)
 		}
 	}
 	if _, err := ParseHeader("t", []byte("step\ntitle en: late\n")); err == nil {

@@ -24,7 +24,8 @@ import (
 // the two never interleave inside a method.
 type app struct {
 	lang    string
-	lessons []*builtinLesson // listed by header, parsed when opened
+	lessons []*builtinLesson     // listed by header, parsed when opened; in the course's order
+	groups  []lesson.CourseGroup // the lesson list's groups (lesson.CourseGroups)
 	player  *lesson.Player
 	scene   scene.Scene
 	reduced bool
@@ -76,13 +77,24 @@ func newApp() *app {
 	// Only the headers at start-up (names and titles for the selector); a lesson is parsed when
 	// it is opened: parsing all of them (100 000-element args lines) took ~2 s before the first
 	// frame.
+	// The list follows the course (lesson/course.go): grouped by article and section, in the
+	// course's order, the lessons that follow no section last.
+	srcOf := map[*lesson.Lesson][]byte{}
+	var heads []*lesson.Lesson
 	for _, src := range assets.Lessons() {
 		h, err := lesson.ParseHeader(src.Name+".lesson", src.Src)
 		if err != nil {
 			bad = append(bad, err.Error())
 			continue
 		}
-		a.lessons = append(a.lessons, &builtinLesson{head: h, src: src.Src})
+		heads = append(heads, h)
+		srcOf[h] = src.Src
+	}
+	a.groups = lesson.CourseGroups(heads)
+	for _, g := range a.groups {
+		for _, h := range g.Lessons {
+			a.lessons = append(a.lessons, &builtinLesson{head: h, src: srcOf[h]})
+		}
 	}
 	a.player = lesson.NewPlayer(cfg)
 	a.reduced = ui.ReducedMotion()
@@ -352,13 +364,18 @@ func (a *app) animT() float64 {
 
 func (a *app) initDOM() {
 	ui.SetLang(a.lang)
-	vals := []string{"sandbox"}
-	labels := []string{assets.T(a.lang, "sandbox")}
-	for _, l := range a.lessons {
-		vals = append(vals, l.head.Name)
-		labels = append(labels, l.head.Title.In(a.lang))
+	// The lesson list: free play first, then one group per "article — section" of the course,
+	// every label in the page's language.
+	var groups []ui.OptGroup
+	for _, g := range a.groups {
+		og := ui.OptGroup{Label: g.Label(a.lang, assets.T(a.lang, "otherLessons"))}
+		for _, l := range g.Lessons {
+			og.Values = append(og.Values, l.Name)
+			og.Labels = append(og.Labels, l.Title.In(a.lang))
+		}
+		groups = append(groups, og)
 	}
-	ui.ByID("lesson").Options(vals, labels)
+	ui.ByID("lesson").GroupedOptions([]string{"sandbox"}, []string{assets.T(a.lang, "sandbox")}, groups)
 	var vv, vl []string
 	for _, v := range engine.Versions {
 		vv = append(vv, v.String())

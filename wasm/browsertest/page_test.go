@@ -54,7 +54,7 @@ func (b *browser) alive() {
 // wrong in the page's language; the page works afterwards. The controls start disabled.
 func TestPageBadURLs(t *testing.T) {
 	b := start(t, 1280, 800)
-	first := assets.Lessons()[0].Name
+	first := courseFirst(t)
 	firstTitle := builtin(t, first).Title
 	for _, c := range []struct {
 		query, lesson string

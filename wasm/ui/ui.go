@@ -132,6 +132,33 @@ func (el El) Options(values, labels []string) {
 	}
 }
 
+// OptGroup is one labelled group of a select's options (an <optgroup>).
+type OptGroup struct {
+	Label          string
+	Values, Labels []string
+}
+
+// GroupedOptions replaces a select's options with the ungrouped (value, label) pairs first, then
+// one <optgroup label=…> per group: a native select, which keyboards and screen readers know
+// (arrows walk through the options, the group's label is announced with them).
+func (el El) GroupedOptions(values, labels []string, groups []OptGroup) {
+	if !el.ok() {
+		return
+	}
+	el.Options(values, labels)
+	for _, g := range groups {
+		og := wrap(doc.Call("createElement", "optgroup"))
+		og.e.SetAttribute("label", g.Label) // an attribute value: text, never markup
+		for i, v := range g.Values {
+			o := wrap(doc.Call("createElement", "option"))
+			o.e.SetAttribute("value", v)
+			o.e.SetTextContent(g.Labels[i])
+			og.e.Underlying().Call("appendChild", o.e.Underlying())
+		}
+		el.e.Underlying().Call("appendChild", og.e.Underlying())
+	}
+}
+
 // OnDocKey listens for keydown on the document; fn gets the key and the focused element's tag
 // name (INPUT, SELECT, BUTTON, …) and returns true to prevent the default action.
 func OnDocKey(fn func(key, tag string) bool) {
