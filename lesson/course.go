@@ -134,7 +134,7 @@ var Course = []Article{
 		{ID: "c6", Title: Text{VI: "Khái niệm: consistent hashing chỉ di chuyển khoảng 1/N key", EN: "Concept: consistent hashing moves only about 1/N of the keys"},
 			Lessons: []string{"ring"}},
 		{ID: "c7", Title: Text{VI: "Khái niệm: hash slot của Redis Cluster và hot key", EN: "Concept: Redis Cluster's hash slots and hot keys"},
-			Lessons: []string{"ring"}},
+			Lessons: []string{"cluster-slots", "ring"}},
 		{ID: "ex1", Title: Text{VI: "Ví dụ: Bloom filter, kích thước, false positive và khi đầy quá tải", EN: "Example: a Bloom filter's size, false positives and overfilling"},
 			Lessons: []string{"bloom"}},
 		{ID: "ex2", Title: Text{VI: "Ví dụ: HyperLogLog, unique theo ngày và theo tuần", EN: "Example: HyperLogLog, unique visitors per day and per week"},
