@@ -91,6 +91,7 @@ func cmdHSet(e *Engine, args [][]byte) Reply {
 			created++
 		}
 	}
+	e.signalModifiedKey(e.db, string(args[1]))
 	if args[0][1] == 's' || args[0][1] == 'S' {
 		return Int(created)
 	}
@@ -124,6 +125,7 @@ func cmdHSetNX(e *Engine, args [][]byte) Reply {
 	}
 	e.hashTryConversion(o, args[2:4])
 	e.hashSet(o, args[2], args[3], false)
+	e.signalModifiedKey(e.db, string(args[1]))
 	return Int(1)
 }
 
@@ -181,6 +183,9 @@ func cmdHDel(e *Engine, args [][]byte) Reply {
 				break
 			}
 		}
+	}
+	if deleted > 0 {
+		e.signalModifiedKey(e.db, string(args[1]))
 	}
 	return Int(deleted)
 }
@@ -287,6 +292,7 @@ func cmdHIncrBy(e *Engine, args [][]byte) Reply {
 	}
 	value += incr
 	e.hashSet(o, args[2], strconv.AppendInt(nil, value, 10), true)
+	e.signalModifiedKey(e.db, string(args[1]))
 	return Int(value)
 }
 
@@ -322,6 +328,7 @@ func cmdHIncrByFloat(e *Engine, args [][]byte) Reply {
 	}
 	out := appendLongDouble(nil, sum)
 	e.hashSet(o, args[2], out, true)
+	e.signalModifiedKey(e.db, string(args[1]))
 	return Bulk(out)
 }
 
