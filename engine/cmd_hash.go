@@ -635,6 +635,9 @@ func cmdHExpire(e *Engine, args [][]byte) Reply {
 		res := e.hashSetExpiry(o, f, expire, cond)
 		deleted = deleted || res == 2
 		out[i] = Int(res)
+		if res == 1 || res == 2 {
+			e.signalModifiedKey(e.db, string(args[1]))
+		}
 	}
 	if deleted && hashLen(o) == 0 {
 		e.Delete(args[1])
@@ -696,6 +699,9 @@ func cmdHPersist(e *Engine, args [][]byte) Reply {
 			continue
 		}
 		out[i] = Int(e.hashPersist(o, f))
+		if out[i].Int == 1 {
+			e.signalModifiedKey(e.db, string(args[1]))
+		}
 	}
 	return Reply{Kind: KindArray, Array: out}
 }
@@ -840,6 +846,7 @@ func cmdHSetEx(e *Engine, args [][]byte) Reply {
 			e.Delete(args[1])
 		}
 	}
+	e.signalModifiedKey(e.db, string(args[1]))
 	return Int(1)
 }
 
@@ -901,14 +908,18 @@ func cmdHGetEx(e *Engine, args [][]byte) Reply {
 		if hasExp {
 			e.hashPrepareHFE(o)
 			for _, f := range fields {
-				e.hashSetExpiry(o, f, expireAt, "")
+				if res := e.hashSetExpiry(o, f, expireAt, ""); res == 1 || res == 2 {
+					e.signalModifiedKey(e.db, string(args[1]))
+				}
 			}
 			if hashLen(o) == 0 {
 				e.Delete(args[1])
 			}
 		} else if o.Enc != EncListpack {
 			for _, f := range fields {
-				e.hashPersist(o, f)
+				if e.hashPersist(o, f) == 1 {
+					e.signalModifiedKey(e.db, string(args[1]))
+				}
 			}
 		}
 	}
@@ -936,6 +947,7 @@ func cmdHGetDel(e *Engine, args [][]byte) Reply {
 		case getOK:
 			out[i] = valueReply(s, iv, isInt)
 			e.hashDelete(o, f)
+			e.signalModifiedKey(e.db, string(args[1]))
 			if hashLen(o) == 0 {
 				e.Delete(args[1])
 				o = nil

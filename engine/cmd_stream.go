@@ -1476,6 +1476,7 @@ func cmdXdelex(e *Engine, args [][]byte) Reply {
 		}
 	}
 	if deleted > 0 {
+		e.signalModifiedKey(e.db, string(args[1]))
 		if s.length == 0 {
 			s.firstID = StreamID{}
 		} else if first {
