@@ -16,8 +16,9 @@ package engine
 //     Redis makes it: the db hooks (a key created, overwritten, deleted, expired lazily, a TTL set
 //     or removed) and each command that changes a value in place. So a write that changes nothing
 //     touches exactly when Redis's does: SADD of a member already there, SET NX of an existing key,
-//     DEL of a missing key do not; HSET of the same value, SET of the same value, APPEND "",
-//     INCRBY 0, SETBIT of the same bit, LSET, LTRIM 0 -1, PFMERGE, BITFIELD SET do. FLUSHDB,
+//     DEL of a missing key, ZADD of the same score, SETBIT or BITFIELD SET of the bits already
+//     there (unless the string grows) do not; HSET of the same value, SET of the same value,
+//     APPEND "", INCRBY 0, LSET of the same element, LTRIM 0 -1, PFMERGE of nothing do. FLUSHDB,
 //     FLUSHALL and SWAPDB mark the watchers of the keys that exist (touchAllWatchedKeysInDb). A
 //     key that was already expired when WATCHed is not touched by its own deletion; a key alive
 //     at WATCH that has expired by EXEC aborts it (7.0's isWatchedKeyExpired). Trace events play

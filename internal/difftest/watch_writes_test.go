@@ -287,6 +287,16 @@ var watchCases = []watchCase{
 	wc("xack", "XADD k 1-1 f v ; XGROUP CREATE k g 0 ; XREADGROUP GROUP g c STREAMS k >", "XACK k g 1-1", untouched),
 	wc("xclaim", "XADD k 1-1 f v ; XGROUP CREATE k g 0 ; XREADGROUP GROUP g c STREAMS k >", "XCLAIM k g d 0 1-1", untouched),
 	wc("xautoclaim", "XADD k 1-1 f v ; XGROUP CREATE k g 0 ; XREADGROUP GROUP g c STREAMS k > ; XDEL k 1-1", "XAUTOCLAIM k g d 0 0", untouched),
+
+	// writes made by a script, by a transaction of the writer, by DEBUG RELOAD
+	wc("eval", "HSET k f v", `EVAL "return redis.call('HSET', KEYS[1], 'f', 'v')" 1 k`, touched),
+	wc("eval", "SADD k a", `EVAL "return redis.call('SADD', KEYS[1], 'a')" 1 k`, untouched),
+	wc("eval", "SET k v", `EVAL "redis.call('SET', KEYS[1], 'w') return redis.call('DEL', KEYS[1])" 1 k`, touched),
+	wc("fcall", "SET k 5 ; FUNCTION LOAD REPLACE \"#!lua name=watchlib\nredis.register_function('incr0', function(keys) return redis.call('INCRBY', keys[1], 0) end)\"", "FCALL incr0 1 k", touched),
+	wc("exec", "SET k v", "MULTI ; SETRANGE k 0 v ; EXEC", touched),
+	wc("exec", "SET k v", "MULTI ; SETRANGE k 0 v ; DISCARD", untouched),
+	wc("debug", "SET k v", "DEBUG RELOAD", touched), // emptyData before the load
+	wc("debug", "SET j v", "DEBUG RELOAD", untouched), // k does not exist
 }
 
 // watchUncovered: the write commands without a case, and why.
@@ -303,7 +313,7 @@ var watchUncovered = map[string]string{
 
 // watchExtra: commands that are not flagged write but may write a key (the cases above cover
 // them too).
-var watchExtra = []string{"pfcount"}
+var watchExtra = []string{"pfcount", "eval", "fcall", "exec", "debug"}
 
 func TestWatchWritesCoverTable(t *testing.T) {
 	e := newEngine70()
@@ -392,6 +402,7 @@ func TestWatchWrites(t *testing.T) {
 		for _, s := range splitCmds(wcase.setup) {
 			steps = append(steps, step{1, s})
 		}
+		nsetup := len(steps)
 		steps = append(steps, step{1, "SELECT 0"}, step{0, "WATCH " + watch})
 		for _, s := range splitCmds(wcase.write) {
 			steps = append(steps, step{1, s})
@@ -413,6 +424,9 @@ func TestWatchWrites(t *testing.T) {
 				t.Fatalf("case %d %s, %q: redscope: %v", i, wcase.write, st.cmd, err)
 			}
 			compared++
+			if j < nsetup && refR.IsError() {
+				t.Errorf("case %d: setup %s: redis-server answered %s", i, st.cmd, refR.FormatCLI())
+			}
 			if wcase.random && j > 0 && j < len(steps)-3 && steps[j-1].cmd == "WATCH "+watch {
 				refRaw, gotRaw = []byte{refRaw[0]}, []byte{gotRaw[0]}
 			}
@@ -437,4 +451,36 @@ func TestWatchWrites(t *testing.T) {
 	}
 	t.Logf("%d cases, %d replies compared; on redis-server %d touched the watched key, %d did not",
 		len(watchCases), compared, nTouched, nUntouched)
+}
+
+// A client blocked in BLMOVE and served by another's push writes its destination as the command
+// would (t_list.c lmoveHandlePush signals it): the WATCHer of the destination is touched. The
+// source was signalled by the push already.
+var watchBlockingScenarios = []bscenario{
+	{"a served BLMOVE touches its destination", []bstep{
+		bsend(2, "BLMOVE src dst LEFT RIGHT 0", 1), bat(0, "WATCH dst", "OK"),
+		bat(1, "LPUSH src x", "(integer) 1"), brecv(2, `"x"`),
+		bat(0, "MULTI", "OK"), bat(0, "PING", "QUEUED"), bat(0, "EXEC", "(nil)"),
+	}},
+	{"a served BRPOPLPUSH touches an existing destination", []bstep{
+		bat(1, "RPUSH dst a", "(integer) 1"), bsend(2, "BRPOPLPUSH src dst 0", 1), bat(0, "WATCH dst", "OK"),
+		bat(1, "RPUSH src x", "(integer) 1"), brecv(2, `"x"`),
+		bat(0, "MULTI", "OK"), bat(0, "PING", "QUEUED"), bat(0, "EXEC", "(nil)"),
+	}},
+	{"a served BLPOP leaves other keys alone", []bstep{
+		bsend(2, "BLPOP src 0", 1), bat(0, "WATCH dst", "OK"),
+		bat(1, "LPUSH src x", "(integer) 1"), brecv(2, `1) "src"`, `2) "x"`),
+		bat(0, "MULTI", "OK"), bat(0, "PING", "QUEUED"), bat(0, "EXEC", "1) PONG"),
+	}},
+	{"a served BZPOPMIN: the ZADD touched the key", []bstep{
+		bsend(2, "BZPOPMIN z 0", 1), bat(0, "WATCH z", "OK"),
+		bat(1, "ZADD z 1 a", "(integer) 1"), brecv(2, `1) "z"`, `2) "a"`, `3) "1"`),
+		bat(0, "MULTI", "OK"), bat(0, "PING", "QUEUED"), bat(0, "EXEC", "(nil)"),
+	}},
+}
+
+func TestWatchBlockedClientServed(t *testing.T) {
+	if n := playBlockingScenarios(t, watchBlockingScenarios); n == 0 {
+		t.Fatal("nothing compared")
+	}
 }
