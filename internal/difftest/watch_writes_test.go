@@ -292,10 +292,10 @@ var watchCases = []watchCase{
 	wc("eval", "HSET k f v", `EVAL "return redis.call('HSET', KEYS[1], 'f', 'v')" 1 k`, touched),
 	wc("eval", "SADD k a", `EVAL "return redis.call('SADD', KEYS[1], 'a')" 1 k`, untouched),
 	wc("eval", "SET k v", `EVAL "redis.call('SET', KEYS[1], 'w') return redis.call('DEL', KEYS[1])" 1 k`, touched),
-	wc("fcall", "SET k 5 ; FUNCTION LOAD REPLACE \"#!lua name=watchlib\nredis.register_function('incr0', function(keys) return redis.call('INCRBY', keys[1], 0) end)\"", "FCALL incr0 1 k", touched),
+	wc("fcall", "SET k 5 ; FUNCTION LOAD REPLACE \"#!lua name=watchlib\nredis.register_function('incr0', function(keys) return redis.call('INCRBY', keys[1], 0) end)\"", "FCALL incr0 1 k ; FUNCTION DELETE watchlib", touched),
 	wc("exec", "SET k v", "MULTI ; SETRANGE k 0 v ; EXEC", touched),
 	wc("exec", "SET k v", "MULTI ; SETRANGE k 0 v ; DISCARD", untouched),
-	wc("debug", "SET k v", "DEBUG RELOAD", touched), // emptyData before the load
+	wc("debug", "SET k v", "DEBUG RELOAD", touched),   // emptyData before the load
 	wc("debug", "SET j v", "DEBUG RELOAD", untouched), // k does not exist
 }
 
