@@ -173,10 +173,15 @@ func (e *Engine) PeekMemoryUsage(key []byte, samples int) (size int64, ok bool) 
 // value: yes). It marks the clients WATCHing the key (multi.c touchWatchedKey); with nobody
 // watching it is one length test.
 func (e *Engine) signalModifiedKey(d *DB, key string) {
-	if len(e.wst.keys) == 0 || e.wst.names[key] == 0 {
-		return
+	if len(e.wst.keys) != 0 { // (inlined: nothing more while nobody watches)
+		e.signalWatchers(d, key)
 	}
-	e.touch(e.dbIndex(d), key)
+}
+
+func (e *Engine) signalWatchers(d *DB, key string) {
+	if e.wst.names[key] > 0 {
+		e.touch(e.dbIndex(d), key)
+	}
 }
 
 // signalFlushedDb is db.c's: database db (-1: all of them) is about to be emptied, so the
