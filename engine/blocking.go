@@ -345,23 +345,8 @@ func (e *Engine) serveKey(wk watchKey, woke []Event) (out []Event) {
 			continue
 		}
 		e.events = nil
-		// Serving writes like the command would: WATCHers of the keys see it (lmoveHandlePush
-		// signals BLMOVE's destination).
-		var wargs [][]byte
-		var wcmd *Command
-		var fps []fingerprint
-		if e.watching() {
-			wargs = [][]byte{[]byte(st.cmd), []byte(wk.key)}
-			if st.target != nil {
-				wargs = append(wargs, st.target)
-			}
-			wcmd = lookupCommand(wargs[0])
-			fps, _, _ = e.watchBefore(wargs, wcmd)
-		}
+		// (serving writes like the command would: the pop and push helpers signal the keys)
 		r, ok := safeServe(func() (Reply, bool) { return st.serve([]byte(wk.key)) })
-		if wargs != nil && e.watching() {
-			e.watchAfter(wargs, wcmd, r, fps, nil, false)
-		}
 		if !ok {
 			continue
 		}
@@ -426,12 +411,7 @@ func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
 		e.unblock(c)
 		e.events = nil
 		e.blocker, e.blockArgs, e.running = c, st.args, st.args[0]
-		r, _ := safeServe(func() (Reply, bool) {
-			if e.watching() {
-				return e.dispatchWatched(st.args), true
-			}
-			return e.dispatch(st.args), true
-		})
+		r, _ := safeServe(func() (Reply, bool) { return e.dispatch(st.args), true })
 		e.blocker, e.blockArgs, e.running = nil, nil, nil
 		if c.blk != nil {
 			continue // blocked again, now last in the queue

@@ -120,6 +120,7 @@ func (e *Engine) bitfield(args [][]byte, readonlyCmd bool) Reply {
 	}
 
 	var o *Object
+	var dirty bool // the string was created or grown: any write op signals it
 	key := args[1]
 	if readonly {
 		var wrong bool
@@ -132,7 +133,7 @@ func (e *Engine) bitfield(args [][]byte, readonlyCmd bool) Reply {
 		}
 		var errReply Reply
 		var ok bool
-		if o, errReply, ok = e.lookupStringForBit(key, highest, "bitfield"); !ok {
+		if o, dirty, errReply, ok = e.lookupStringForBit(key, highest, "bitfield"); !ok {
 			return errReply
 		}
 	}
@@ -140,6 +141,9 @@ func (e *Engine) bitfield(args [][]byte, readonlyCmd bool) Reply {
 	out := make([]Reply, len(ops))
 	for i := range ops {
 		out[i] = e.bitfieldExec(key, o, &ops[i])
+		if dirty && ops[i].code != bfGet && out[i].Kind != KindNil {
+			e.signalModifiedKey(e.db, string(key))
+		}
 	}
 	return Reply{Kind: KindArray, Array: out}
 }
@@ -212,6 +216,9 @@ func (e *Engine) bitfieldExec(key []byte, o *Object, op *bitfieldOp) Reply {
 		return NilReply
 	}
 	bitops.Set(b, op.offset, op.bits, uint64(newv))
+	if oldv != newv {
+		e.signalModifiedKey(e.db, string(key))
+	}
 	ev.Old, ev.New = oldv, newv
 	if overflow != 0 {
 		ev.Outcome = "wrapped"

@@ -71,22 +71,24 @@ func readBuf(o *Object) *sds.Buf {
 
 // lookupStringForBit is lookupStringForBitCommand: the string at key made writable and at least
 // maxbit/8+1 bytes long — a new key is an exact raw sds, an existing value is unshared and grown
-// greedily (its TTL stays). A non-string answers WRONGTYPE.
-func (e *Engine) lookupStringForBit(key []byte, maxbit uint64, cmd string) (*Object, Reply, bool) {
+// greedily (its TTL stays). A non-string answers WRONGTYPE. dirty: the key was created or its
+// length changed (the caller signals it then, whatever its bits).
+func (e *Engine) lookupStringForBit(key []byte, maxbit uint64, cmd string) (o *Object, dirty bool, _ Reply, _ bool) {
 	o, wrong := e.lookupType(key, TypeString)
 	if wrong {
-		return nil, ErrWrongType, false
+		return nil, false, ErrWrongType, false
 	}
 	n := int(maxbit>>3) + 1
 	if o == nil {
 		o = e.newRawString(key, n, cmd)
 		e.add(key, o)
-		return o, Reply{}, true
+		return o, true, Reply{}, true
 	}
 	o = e.unshareString(key, o, cmd)
+	dirty = o.Buf.Len() < n
 	e.growString(key, o, n, cmd)
 	e.emitTTLKept(key)
-	return o, Reply{}, true
+	return o, dirty, Reply{}, true
 }
 
 func cmdSetbit(e *Engine, args [][]byte) Reply {
@@ -98,7 +100,7 @@ func cmdSetbit(e *Engine, args [][]byte) Reply {
 	if !ok || on&^1 != 0 {
 		return errBitValue
 	}
-	o, errReply, ok := e.lookupStringForBit(args[1], off, "setbit")
+	o, dirty, errReply, ok := e.lookupStringForBit(args[1], off, "setbit")
 	if !ok {
 		return errReply
 	}
@@ -107,6 +109,9 @@ func cmdSetbit(e *Engine, args [][]byte) Reply {
 	old := int64(c>>shift) & 1
 	if old != on {
 		o.Buf.SetAt(byteIdx, c&^(1<<shift)|byte(on)<<shift)
+	}
+	if dirty || old != on {
+		e.signalModifiedKey(e.db, string(args[1]))
 	}
 	e.Work.Steps++
 	if e.tracing {

@@ -91,6 +91,7 @@ func cmdHSet(e *Engine, args [][]byte) Reply {
 			created++
 		}
 	}
+	e.signalModifiedKey(e.db, string(args[1]))
 	if args[0][1] == 's' || args[0][1] == 'S' {
 		return Int(created)
 	}
@@ -124,6 +125,7 @@ func cmdHSetNX(e *Engine, args [][]byte) Reply {
 	}
 	e.hashTryConversion(o, args[2:4])
 	e.hashSet(o, args[2], args[3], false)
+	e.signalModifiedKey(e.db, string(args[1]))
 	return Int(1)
 }
 
@@ -181,6 +183,9 @@ func cmdHDel(e *Engine, args [][]byte) Reply {
 				break
 			}
 		}
+	}
+	if deleted > 0 {
+		e.signalModifiedKey(e.db, string(args[1]))
 	}
 	return Int(deleted)
 }
@@ -287,6 +292,7 @@ func cmdHIncrBy(e *Engine, args [][]byte) Reply {
 	}
 	value += incr
 	e.hashSet(o, args[2], strconv.AppendInt(nil, value, 10), true)
+	e.signalModifiedKey(e.db, string(args[1]))
 	return Int(value)
 }
 
@@ -322,6 +328,7 @@ func cmdHIncrByFloat(e *Engine, args [][]byte) Reply {
 	}
 	out := appendLongDouble(nil, sum)
 	e.hashSet(o, args[2], out, true)
+	e.signalModifiedKey(e.db, string(args[1]))
 	return Bulk(out)
 }
 
@@ -628,6 +635,9 @@ func cmdHExpire(e *Engine, args [][]byte) Reply {
 		res := e.hashSetExpiry(o, f, expire, cond)
 		deleted = deleted || res == 2
 		out[i] = Int(res)
+		if res == 1 || res == 2 {
+			e.signalModifiedKey(e.db, string(args[1]))
+		}
 	}
 	if deleted && hashLen(o) == 0 {
 		e.Delete(args[1])
@@ -689,6 +699,9 @@ func cmdHPersist(e *Engine, args [][]byte) Reply {
 			continue
 		}
 		out[i] = Int(e.hashPersist(o, f))
+		if out[i].Int == 1 {
+			e.signalModifiedKey(e.db, string(args[1]))
+		}
 	}
 	return Reply{Kind: KindArray, Array: out}
 }
@@ -833,6 +846,7 @@ func cmdHSetEx(e *Engine, args [][]byte) Reply {
 			e.Delete(args[1])
 		}
 	}
+	e.signalModifiedKey(e.db, string(args[1]))
 	return Int(1)
 }
 
@@ -894,14 +908,18 @@ func cmdHGetEx(e *Engine, args [][]byte) Reply {
 		if hasExp {
 			e.hashPrepareHFE(o)
 			for _, f := range fields {
-				e.hashSetExpiry(o, f, expireAt, "")
+				if res := e.hashSetExpiry(o, f, expireAt, ""); res == 1 || res == 2 {
+					e.signalModifiedKey(e.db, string(args[1]))
+				}
 			}
 			if hashLen(o) == 0 {
 				e.Delete(args[1])
 			}
 		} else if o.Enc != EncListpack {
 			for _, f := range fields {
-				e.hashPersist(o, f)
+				if e.hashPersist(o, f) == 1 {
+					e.signalModifiedKey(e.db, string(args[1]))
+				}
 			}
 		}
 	}
@@ -929,6 +947,7 @@ func cmdHGetDel(e *Engine, args [][]byte) Reply {
 		case getOK:
 			out[i] = valueReply(s, iv, isInt)
 			e.hashDelete(o, f)
+			e.signalModifiedKey(e.db, string(args[1]))
 			if hashLen(o) == 0 {
 				e.Delete(args[1])
 				o = nil

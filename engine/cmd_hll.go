@@ -289,6 +289,7 @@ func pfaddCommand(e *Engine, args [][]byte) Reply {
 	}
 	if updated > 0 {
 		hllInvalidate(o)
+		e.signalModifiedKey(e.db, string(key))
 		return Int(1)
 	}
 	return Int(0)
@@ -333,6 +334,7 @@ func pfcountCommand(e *Engine, args [][]byte) Reply {
 	}
 	hll.SetCache(hdr[:], card)
 	o.Buf.WriteAt(hdr[8:], 8) // PFCOUNT writes the cache: a write
+	e.signalModifiedKey(e.db, string(key))
 	return Int(int64(card))
 }
 
@@ -373,6 +375,7 @@ func pfmergeCommand(e *Engine, args [][]byte) Reply {
 		}
 	}
 	hllInvalidate(o)
+	e.signalModifiedKey(e.db, string(key))
 	return OK
 }
 

@@ -235,6 +235,8 @@ func cmdRename(e *Engine, args [][]byte) Reply {
 		e.db.expires[d] = when
 		e.emit(TTLEvent{Key: d, Action: "set", Before: -1, After: when})
 	}
+	e.signalModifiedKey(e.db, s)
+	e.signalModifiedKey(e.db, d)
 	if nx {
 		return Int(1)
 	}
@@ -328,6 +330,7 @@ func cmdFlush(e *Engine, args [][]byte) Reply {
 		return ErrSyntax
 	}
 	if eqFold(args[0], "flushall") {
+		e.signalFlushedDb(-1)
 		cur := e.db
 		for i, d := range e.dbs {
 			e.db = d
@@ -338,6 +341,7 @@ func cmdFlush(e *Engine, args [][]byte) Reply {
 		}
 		e.db = cur
 	} else {
+		e.signalFlushedDb(e.dbIndex(e.db))
 		e.flushCurrent()
 	}
 	return OK

@@ -104,6 +104,8 @@ func cmdSwapdb(e *Engine, args [][]byte) Reply {
 		return OK
 	}
 	cur := e.CurrentDB()
+	e.touchAllWatchedKeysInDb(int(id1), int(id2))
+	e.touchAllWatchedKeysInDb(int(id2), int(id1))
 	e.scanDeletedStreams(int(id1), e.dbs[id2])
 	e.scanDeletedStreams(int(id2), e.dbs[id1])
 	e.dbs[id1], e.dbs[id2] = e.dbs[id2], e.dbs[id1]

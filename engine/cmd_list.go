@@ -75,12 +75,14 @@ func cmdPush(e *Engine, args [][]byte) Reply {
 	for _, a := range args[2:] {
 		l.push(a, head)
 	}
+	e.signalModifiedKey(e.db, string(args[1]))
 	return Int(int64(l.length()))
 }
 
 // elementsRemoved is listElementsRemoved: delete the key when empty, else try the shrinking
 // conversion.
 func (e *Engine) listElementsRemoved(key []byte, o *Object, l *listValue) {
+	e.signalModifiedKey(e.db, string(key))
 	if l.length() == 0 {
 		e.Delete(key)
 		return
@@ -234,6 +236,7 @@ func cmdLset(e *Engine, args [][]byte) Reply {
 		return errOutOfRange
 	}
 	l.tryConvertQuicklist(o)
+	e.signalModifiedKey(e.db, string(args[1]))
 	return OK
 }
 
@@ -291,6 +294,7 @@ func cmdLinsert(e *Engine, args [][]byte) Reply {
 	if !inserted {
 		return Int(-1)
 	}
+	e.signalModifiedKey(e.db, string(args[1]))
 	return Int(int64(l.length()))
 }
 
@@ -449,6 +453,7 @@ func cmdLrem(e *Engine, args [][]byte) Reply {
 		e.Delete(args[1])
 	} else if removed > 0 {
 		l.tryConvertQuicklist(o)
+		e.signalModifiedKey(e.db, string(args[1]))
 	}
 	return Int(removed)
 }
@@ -630,6 +635,8 @@ func (e *Engine) lmoveServe(src, dst []byte, fromHead, toHead bool) Reply {
 		dl.tryConvertListpack(do, add, 1)
 	}
 	dl.push(v, toHead)
+	e.signalModifiedKey(e.db, string(dst)) // lmoveHandlePush
+	e.signalModifiedKey(e.db, string(src))
 	if sl.length() == 0 {
 		e.Delete(src)
 	} else {

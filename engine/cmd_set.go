@@ -76,6 +76,9 @@ func cmdSAdd(e *Engine, args [][]byte) Reply {
 			added++
 		}
 	}
+	if added > 0 {
+		e.signalModifiedKey(e.db, string(key))
+	}
 	return Int(added)
 }
 
@@ -96,6 +99,9 @@ func cmdSRem(e *Engine, args [][]byte) Reply {
 				break
 			}
 		}
+	}
+	if deleted > 0 {
+		e.signalModifiedKey(e.db, string(args[1]))
 	}
 	return Int(deleted)
 }
@@ -124,12 +130,15 @@ func cmdSMove(e *Engine, args [][]byte) Reply {
 	if setSize(src) == 0 {
 		e.Delete(args[1])
 	}
+	e.signalModifiedKey(e.db, string(args[1]))
 	if dst == nil {
 		dst = e.setTypeCreate(ele, 1)
 		e.traceSet(args[2], dst)
 		e.add(args[2], dst)
 	}
-	e.setAdd(dst, ele)
+	if e.setAdd(dst, ele) {
+		e.signalModifiedKey(e.db, string(args[2]))
+	}
 	return Int(1)
 }
 
@@ -452,6 +461,7 @@ func cmdSPop(e *Engine, args [][]byte) Reply {
 	if setSize(o) == 0 {
 		e.Delete(args[1])
 	}
+	e.signalModifiedKey(e.db, string(args[1]))
 	return rep
 }
 
@@ -580,6 +590,7 @@ func (e *Engine) spopWithCount(args [][]byte) Reply {
 		}
 		o.Enc, o.Val = nset.Enc, nset.Val
 	}
+	e.signalModifiedKey(e.db, string(args[1]))
 	return Reply{Kind: KindArray, Array: out}
 }
 

@@ -355,6 +355,7 @@ func cmdXadd(e *Engine, args [][]byte) Reply {
 		return errStreamTooLarge
 	}
 	e.streamTrim(args[1], s, &a)
+	e.signalModifiedKey(e.db, string(args[1]))
 	e.signalReady(string(args[1]), TypeStream)
 	return BulkStr(got.String())
 }
@@ -372,7 +373,11 @@ func cmdXtrim(e *Engine, args [][]byte) Reply {
 	if o == nil {
 		return Int(0)
 	}
-	return Int(e.streamTrim(args[1], stv(o), &a))
+	n := e.streamTrim(args[1], stv(o), &a)
+	if n > 0 {
+		e.signalModifiedKey(e.db, string(args[1]))
+	}
+	return Int(n)
 }
 
 func cmdXlen(e *Engine, args [][]byte) Reply {
@@ -1358,6 +1363,7 @@ func cmdXdel(e *Engine, args [][]byte) Reply {
 		}
 	}
 	if n > 0 {
+		e.signalModifiedKey(e.db, string(args[1]))
 		if s.length == 0 {
 			s.firstID = StreamID{}
 		} else if first {
@@ -1470,6 +1476,7 @@ func cmdXdelex(e *Engine, args [][]byte) Reply {
 		}
 	}
 	if deleted > 0 {
+		e.signalModifiedKey(e.db, string(args[1]))
 		if s.length == 0 {
 			s.firstID = StreamID{}
 		} else if first {

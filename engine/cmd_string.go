@@ -168,6 +168,7 @@ func (e *Engine) storeArgString(key, val []byte, old *Object, keepTTL bool, cmd 
 				e.removeExpire(string(key))
 			}
 		}
+		e.signalModifiedKey(e.db, string(key))
 	} else {
 		o = e.fillArgString(nil, key, val, hasExpire)
 		e.setKey(key, o, keepTTL)
@@ -589,6 +590,7 @@ func cmdAppend(e *Engine, args [][]byte) Reply {
 	}
 	o = e.unshareString(key, o, "append")
 	e.appendString(key, o, val, "append")
+	e.signalModifiedKey(e.db, string(key))
 	e.emitTTLKept(key)
 	return Int(int64(o.Buf.Len()))
 }
@@ -726,6 +728,7 @@ func cmdSetrange(e *Engine, args [][]byte) Reply {
 		}
 		o = e.unshareString(key, o, "setrange")
 		e.growString(key, o, int(offset)+len(val), "setrange")
+		e.signalModifiedKey(e.db, string(key))
 		e.emitTTLKept(key)
 	}
 	o.Buf.WriteAt(val, int(offset))
@@ -793,6 +796,7 @@ func (e *Engine) incrDecr(key []byte, incr int64, cmd string) Reply {
 	}
 	v += incr
 	e.storeInt(key, o, v, cmd)
+	e.signalModifiedKey(e.db, string(key))
 	return Int(v)
 }
 

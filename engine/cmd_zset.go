@@ -169,6 +169,9 @@ done:
 			score = ns
 		}
 	}
+	if added+updated > 0 {
+		e.signalModifiedKey(e.db, string(key))
+	}
 reply:
 	if incr {
 		if processed > 0 {
@@ -370,6 +373,9 @@ func cmdZrem(e *Engine, args [][]byte) Reply {
 			e.Delete(args[1])
 			break
 		}
+	}
+	if deleted > 0 {
+		e.signalModifiedKey(e.db, string(args[1]))
 	}
 	return Int(deleted)
 }
@@ -598,6 +604,9 @@ func cmdZpop(e *Engine, args [][]byte) Reply {
 		m := z.memberString(el)
 		out = append(out, BulkStr(m), e.doubleReply(el.score))
 		z.del([]byte(m))
+	}
+	if count > 0 {
+		e.signalModifiedKey(e.db, string(args[1]))
 	}
 	if z.card() == 0 {
 		e.Delete(args[1])

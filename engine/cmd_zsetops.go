@@ -137,6 +137,9 @@ func cmdZremrange(e *Engine, args [][]byte) Reply {
 		if z.card() == 0 {
 			e.Delete(key)
 		}
+		if deleted > 0 {
+			e.signalModifiedKey(e.db, string(key))
+		}
 		return Int(deleted)
 	}
 	removed := func(n *skiplist.Node) { z.dict.Delete(n.Member) }
@@ -162,6 +165,9 @@ func cmdZremrange(e *Engine, args [][]byte) Reply {
 		e.Delete(key)
 	} else if v74 {
 		z.dict.ShrinkIfNeeded()
+	}
+	if n > 0 {
+		e.signalModifiedKey(e.db, string(key))
 	}
 	return Int(int64(n))
 }
@@ -774,6 +780,9 @@ func (e *Engine) zpopGeneric(keys [][]byte, max bool, count int64, nested bool) 
 			out = append(out, BulkStr(m), e.doubleReply(el.score))
 		}
 		z.del(bstrOf(m))
+	}
+	if n > 0 {
+		e.signalModifiedKey(e.db, string(key))
 	}
 	if z.card() == 0 {
 		e.Delete(key)

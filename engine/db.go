@@ -25,9 +25,7 @@ func (e *Engine) expireIfNeeded(key string) bool {
 		e.emit(KeyEvent{Key: key, Action: "expired", Type: o.Type.String()})
 		e.signalStreamGone(key, o)
 	}
-	if e.watching() {
-		e.signalModified(key)
-	}
+	e.signalModifiedKey(e.db, key)
 	return true
 }
 
@@ -58,9 +56,7 @@ func (e *Engine) add(key []byte, o *Object) {
 	e.keyBorn(string(key))
 	e.initLRU(o)
 	e.emit(KeyEvent{Key: string(key), Action: "created", Type: o.Type.String()})
-	if e.watching() {
-		e.signalModified(string(key))
-	}
+	e.signalModifiedKey(e.db, string(key))
 	e.signalReady(string(key), o.Type)
 }
 
@@ -82,9 +78,7 @@ func (e *Engine) setKey(key []byte, o *Object, keepTTL bool) {
 	if !keepTTL {
 		e.removeExpire(k)
 	}
-	if e.watching() {
-		e.signalModified(k)
-	}
+	e.signalModifiedKey(e.db, k)
 }
 
 // Delete removes key; it reports whether it existed.
@@ -98,9 +92,7 @@ func (e *Engine) Delete(key []byte) bool {
 	delete(e.db.expires, k)
 	e.emit(KeyEvent{Key: k, Action: "deleted", Type: o.Type.String()})
 	e.signalStreamGone(k, o)
-	if e.watching() {
-		e.signalModified(k)
-	}
+	e.signalModifiedKey(e.db, k)
 	return true
 }
 
@@ -125,9 +117,7 @@ func (e *Engine) setExpire(key string, when int64) {
 	before := e.Expire(key)
 	e.db.expires[key] = when
 	e.emit(TTLEvent{Key: key, Action: "set", Before: before, After: when})
-	if e.watching() {
-		e.signalModified(key)
-	}
+	e.signalModifiedKey(e.db, key)
 }
 
 func (e *Engine) removeExpire(key string) bool {
@@ -135,9 +125,7 @@ func (e *Engine) removeExpire(key string) bool {
 	if ok {
 		delete(e.db.expires, key)
 		e.emit(TTLEvent{Key: key, Action: "cleared", Before: w, After: -1})
-		if e.watching() {
-			e.signalModified(key)
-		}
+		e.signalModifiedKey(e.db, key)
 	}
 	return ok
 }
@@ -175,4 +163,33 @@ func (e *Engine) PeekMemoryUsage(key []byte, samples int) (size int64, ok bool) 
 		return 0, false
 	}
 	return e.objectMemory(key, o, samples) + e.clusterEntryExtra(), true
+}
+
+// signalModifiedKey is db.c's signalModifiedKey: key of database d was written. It is the one
+// call every write makes, wherever Redis makes it: the db hooks above (a key created, replaced,
+// deleted, expired, a TTL set or removed) and each command that changes a value in place (HSET on
+// an existing hash, SETRANGE, LPUSH…), at the place Redis calls it, so that a write that changes
+// nothing signals exactly when Redis's does (SADD of a member already there: no; HSET of the same
+// value: yes). It marks the clients WATCHing the key (multi.c touchWatchedKey); with nobody
+// watching it is one length test.
+func (e *Engine) signalModifiedKey(d *DB, key string) {
+	if len(e.wst.keys) != 0 { // (inlined: nothing more while nobody watches)
+		e.signalWatchers(d, key)
+	}
+}
+
+func (e *Engine) signalWatchers(d *DB, key string) {
+	if e.wst.names[key] > 0 {
+		e.touch(e.dbIndex(d), key)
+	}
+}
+
+// signalFlushedDb is db.c's: database db (-1: all of them) is about to be emptied, so the
+// clients watching one of its keys are marked (touchAllWatchedKeysInDb).
+func (e *Engine) signalFlushedDb(db int) {
+	for i := range e.dbs {
+		if db == -1 || db == i {
+			e.touchAllWatchedKeysInDb(i, -1)
+		}
+	}
 }

@@ -179,9 +179,6 @@ func (e *Engine) exec(args [][]byte) (res Result) {
 		e.running = running
 		e.execDepth--
 	}()
-	if e.watching() {
-		return Result{Reply: e.dispatchWatched(args), Events: e.events}
-	}
 	r := e.dispatch(args)
 	return Result{Reply: r, Events: e.events}
 }

@@ -12,22 +12,22 @@ package engine
 //     the transaction, so that EXEC answers EXECABORT. SAVE, SHUTDOWN, SYNC and PSYNC are refused
 //     ("Command not allowed inside a transaction") and mark it too. Nested MULTI and WATCH inside
 //     MULTI are answered with an error but do not mark it.
-//   - A watched key is touched by whatever Redis calls signalModifiedKey for: keys created,
-//     overwritten, deleted, expired (lazily), TTLs set or removed (the hooks in db.go), values
-//     changed in place (a before/after fingerprint of the watched keys a command names), the
-//     writes Redis signals even when nothing changes (HSET of the same value, APPEND "", INCRBY 0,
-//     LSET, LTRIM, SETRANGE, BITFIELD SET, RPOPLPUSH/LMOVE of one list), and FLUSHDB, FLUSHALL and
-//     SWAPDB for the watched keys that exist (touchAllWatchedKeysInDb). A key that was already
-//     expired when WATCHed is not touched by its own deletion; a key alive at WATCH that has
-//     expired by EXEC aborts it (7.0's isWatchedKeyExpired).
+//   - A watched key is touched by signalModifiedKey (db.go), the one call every write makes where
+//     Redis makes it: the db hooks (a key created, overwritten, deleted, expired lazily, a TTL set
+//     or removed) and each command that changes a value in place. So a write that changes nothing
+//     touches exactly when Redis's does: SADD of a member already there, SET NX of an existing key,
+//     DEL of a missing key, ZADD of the same score, SETBIT or BITFIELD SET of the bits already
+//     there (unless the string grows) do not; HSET of the same value, SET of the same value,
+//     APPEND "", INCRBY 0, LSET of the same element, LTRIM 0 -1, PFMERGE of nothing do. FLUSHDB,
+//     FLUSHALL and SWAPDB mark the watchers of the keys that exist (touchAllWatchedKeysInDb). A
+//     key that was already expired when WATCHed is not touched by its own deletion; a key alive
+//     at WATCH that has expired by EXEC aborts it (7.0's isWatchedKeyExpired). Trace events play
+//     no part: WATCH works the same with tracing off.
 //   - Nothing is checked while nobody watches: one length test on the hot path.
 //   - A blocking command never blocks in EXEC: it answers at once (blocking.go); the keys the
 //     transaction made ready are served after EXEC, like after any command (Client.Exec).
 
-import (
-	"hash/maphash"
-	"strings"
-)
+import "strings"
 
 func init() {
 	cmd := func(name string, arity int, flags int) *Command {
@@ -508,15 +508,6 @@ func (e *Engine) dbIndex(d *DB) int {
 	return -1
 }
 
-// signalModified is touchWatchedKey for key of the current database (called by the db.go hooks
-// when somebody watches).
-func (e *Engine) signalModified(key string) {
-	if e.wst.names[key] == 0 {
-		return
-	}
-	e.touch(e.dbIndex(e.db), key)
-}
-
 // touch is touchWatchedKey(db, key).
 func (e *Engine) touch(db int, key string) {
 	list := e.wst.keys[watchKey{db, key}]
@@ -539,14 +530,16 @@ func (e *Engine) touch(db int, key string) {
 	}
 }
 
-// flushPlan is touchAllWatchedKeysInDb(emptied, replacedWith) worked out before the command;
-// it is applied once the command succeeded.
-type flushAction struct {
-	wk     *watchedKey
-	action uint8 // 0 dirty, 1 clear expired, 2 set expired
-}
-
-func (e *Engine) planFlush(emptied, replacedWith int, out []flushAction) []flushAction {
+// touchAllWatchedKeysInDb(emptied, replacedWith) is multi.c's: database emptied is about to be
+// flushed (replacedWith -1) or to receive the contents of database replacedWith (SWAPDB). Every
+// client watching a key that exists in either is marked dirty, except where nothing logically
+// changes: a key already expired at WATCH that is now simply gone (its flag is cleared), or one
+// replaced by a key that is itself expired (the flag is set). Unlike touch, the clients keep their
+// watched keys until EXEC.
+func (e *Engine) touchAllWatchedKeysInDb(emptied, replacedWith int) {
+	if len(e.wst.keys) == 0 {
+		return
+	}
 	for k, list := range e.wst.keys {
 		if k.db != emptied {
 			continue
@@ -562,260 +555,14 @@ func (e *Engine) planFlush(emptied, replacedWith int, out []flushAction) []flush
 		for _, wk := range list {
 			switch {
 			case wk.expired && !inReplaced:
-				out = append(out, flushAction{wk, 1})
+				wk.expired = false // the expired key is now deleted: no logical change
 			case wk.expired && e.keyExpiredIn(replacedWith, k.key):
-			case wk.expired:
-				out = append(out, flushAction{wk, 0})
-			case !inEmptied && e.keyExpiredIn(replacedWith, k.key):
-				out = append(out, flushAction{wk, 2})
+				// it stays expired
+			case !wk.expired && !inEmptied && e.keyExpiredIn(replacedWith, k.key):
+				wk.expired = true // a missing key replaced with an expired one
 			default:
-				out = append(out, flushAction{wk, 0})
+				wk.c.dirtyCAS = true
 			}
 		}
 	}
-	return out
-}
-
-func applyFlush(plan []flushAction) {
-	for _, a := range plan {
-		switch a.action {
-		case 0:
-			a.wk.c.dirtyCAS = true
-		case 1:
-			a.wk.expired = false
-		case 2:
-			a.wk.expired = true
-		}
-	}
-}
-
-// fingerprint is what a watched key looks like, to see whether a command changed it in place.
-type fingerprint struct {
-	db      int
-	key     string
-	pos     int // argument index
-	present bool
-	expire  int64
-	digest  uint64
-	opaque  bool // a type the digest does not read (module types): any write touches it
-}
-
-// alwaysTouch: commands Redis signals even when the value does not change (checked on 7.0.15).
-var alwaysTouch = map[string]bool{
-	"hset": true, "hmset": true, "hincrby": true, "hincrbyfloat": true, "append": true,
-	"incr": true, "decr": true, "incrby": true, "decrby": true, "incrbyfloat": true,
-	"lset": true, "ltrim": true, "setrange": true,
-	"rpoplpush": true, "lmove": true, "brpoplpush": true, "blmove": true,
-}
-
-// watchBefore fingerprints the watched keys that args names, or plans a flush.
-func (e *Engine) watchBefore(args [][]byte, cmd *Command) (fps []fingerprint, plan []flushAction, flush bool) {
-	name := args[0]
-	switch {
-	case eqFold(name, "flushdb"):
-		return nil, e.planFlush(e.dbIndex(e.db), -1, nil), true
-	case eqFold(name, "flushall"):
-		for i := range e.dbs {
-			plan = e.planFlush(i, -1, plan)
-		}
-		return nil, plan, true
-	case eqFold(name, "swapdb"):
-		if len(args) == 3 {
-			a, ok1 := string2ll(args[1])
-			b, ok2 := string2ll(args[2])
-			if ok1 && ok2 && a >= 0 && b >= 0 && a < int64(len(e.dbs)) && b < int64(len(e.dbs)) && a != b {
-				plan = e.planFlush(int(a), int(b), nil)
-				plan = e.planFlush(int(b), int(a), plan)
-			}
-		}
-		return nil, plan, true
-	}
-	// Read-only commands change nothing, but PFCOUNT stores the cardinality it computed in the
-	// HyperLogLog's header (and signals the key when it did).
-	if cmd != nil && cmd.Flags&FlagReadonly != 0 && !eqFold(name, "pfcount") {
-		return nil, nil, false
-	}
-	for i := 1; i < len(args); i++ {
-		if e.wst.names[string(args[i])] == 0 {
-			continue
-		}
-		for db := range e.dbs {
-			if len(e.wst.keys[watchKey{db, string(args[i])}]) > 0 {
-				fps = append(fps, e.fingerprint(db, string(args[i]), i))
-			}
-		}
-	}
-	return fps, nil, false
-}
-
-// watchAfter touches the keys the command changed.
-func (e *Engine) watchAfter(args [][]byte, cmd *Command, r Reply, fps []fingerprint, plan []flushAction, flush bool) {
-	if flush {
-		if !r.IsError() {
-			applyFlush(plan)
-		}
-		return
-	}
-	var name string
-	if len(fps) > 0 {
-		name = strings.ToLower(string(args[0]))
-	}
-	for _, before := range fps {
-		after := e.fingerprint(before.db, before.key, before.pos)
-		changed := after.present != before.present || after.expire != before.expire ||
-			after.digest != before.digest
-		// (a nil or a nil array: nothing was written, e.g. BLMOVE that blocked or timed out)
-		if !changed && after.present && !r.IsError() && r.Kind != KindNil && r.Kind != KindNilArray {
-			switch {
-			case after.opaque:
-				changed = cmd != nil && cmd.Flags&FlagWrite != 0
-			case before.pos == 1 && alwaysTouch[name]:
-				changed = touchesAlways(name, args)
-			case before.pos == 2 && (name == "rpoplpush" || name == "lmove" || name == "brpoplpush" || name == "blmove"):
-				changed = true
-			}
-		}
-		if changed {
-			e.touch(before.db, before.key)
-		}
-	}
-}
-
-// touchesAlways refines alwaysTouch: SETRANGE with an empty value changes nothing and signals
-// nothing.
-func touchesAlways(name string, args [][]byte) bool {
-	if name == "setrange" {
-		return len(args) == 4 && len(args[3]) > 0
-	}
-	return true
-}
-
-var digestSeed = maphash.MakeSeed()
-
-// fingerprint reads key of database db without side effects (a key past its TTL reads as
-// missing).
-func (e *Engine) fingerprint(db int, key string, pos int) fingerprint {
-	fp := fingerprint{db: db, key: key, pos: pos, expire: -1}
-	d := e.dbs[db]
-	o := d.keys[key]
-	if o == nil || e.keyExpiredIn(db, key) {
-		return fp
-	}
-	fp.present = true
-	if w, ok := d.expires[key]; ok {
-		fp.expire = w
-	}
-	fp.digest, fp.opaque = e.valueDigest(db, key, o)
-	return fp
-}
-
-// valueDigest hashes a value's content: in order for strings, lists and sorted sets, as a
-// multiset for sets and hashes (their iteration order is not content).
-func (e *Engine) valueDigest(db int, key string, o *Object) (sum uint64, opaque bool) {
-	item := func(parts ...[]byte) uint64 {
-		var x maphash.Hash
-		x.SetSeed(digestSeed)
-		for _, p := range parts {
-			x.Write(p)
-			x.WriteByte(0)
-			x.WriteByte(byte(len(p)))
-		}
-		return x.Sum64()
-	}
-	var nb [24]byte
-	switch o.Type {
-	case TypeString:
-		return item(o.StringBytes()), false
-	case TypeSet:
-		setEach(o, func(s []byte, iv int64, isInt bool) bool {
-			sum += item(memberBytes(s, iv, isInt, nb[:0]))
-			return true
-		})
-		return sum, false
-	case TypeHash:
-		hashEach(o, func(f, v []byte, iv int64, isInt bool, expire int64) bool {
-			var eb [8]byte
-			for i := range eb {
-				eb[i] = byte(uint64(expire) >> (8 * i))
-			}
-			sum += item(f, memberBytes(v, iv, isInt, nb[:0]), eb[:])
-			return true
-		})
-		return sum, false
-	case TypeList:
-		return e.replyDigest(db, "lrange", key, "0", "-1")
-	case TypeZSet:
-		return e.replyDigest(db, "zrange", key, "0", "-1", "withscores")
-	case TypeStream:
-		// The entries only: Redis signals a stream key when entries are added or removed (XADD,
-		// XDEL, XTRIM), not for consumer-group changes (XREADGROUP, XACK, XCLAIM, XGROUP SETID)
-		// nor XSETID.
-		return e.replyDigest(db, "xrange", key, "-", "+")
-	}
-	return 0, true
-}
-
-// replyDigest hashes the reply of a read command run on database db without tracing, Work
-// counting or a change of the current database.
-func (e *Engine) replyDigest(db int, args ...string) (uint64, bool) {
-	if !e.HasCommand(args[0]) {
-		return 0, true
-	}
-	b := make([][]byte, len(args))
-	for i, a := range args {
-		b[i] = []byte(a)
-	}
-	cur, tracing, events, work := e.db, e.tracing, e.events, e.Work
-	defer func() { e.db, e.tracing, e.events, e.Work = cur, tracing, events, work }()
-	e.db, e.tracing = e.dbs[db], false
-	r := e.dispatch(b)
-	if r.IsError() {
-		return 0, true
-	}
-	var h maphash.Hash
-	h.SetSeed(digestSeed)
-	h.Write(r.AppendRESP2(nil))
-	return h.Sum64(), false
-}
-
-// dispatchWatched is dispatch while some client watches keys: the keys the command names are
-// fingerprinted before and after it (see watchBefore/watchAfter).
-func (e *Engine) dispatchWatched(args [][]byte) Reply {
-	if len(args) == 0 {
-		return e.dispatch(args)
-	}
-	cmd := lookupCommand(args[0])
-	if cmd != nil && cmd.Sub != nil && len(args) >= 2 {
-		if sub := cmd.Sub[strings.ToLower(string(args[1]))]; sub != nil {
-			cmd = sub
-		}
-	}
-	fps, plan, flush := e.watchBefore(args, cmd)
-	// SET, GETSET, MSET… overwrite a string in place (storeArgString) and say so only with a
-	// KeyEvent "overwritten": trace the command to see it.
-	tracing, from := e.tracing, len(e.events)
-	if len(fps) > 0 {
-		e.tracing = true
-	}
-	r := e.dispatch(args)
-	if len(fps) > 0 {
-		e.tracing = tracing
-		var over []string
-		for _, ev := range e.events[from:] {
-			if k, ok := ev.(KeyEvent); ok && k.Action == "overwritten" && e.wst.names[k.Key] > 0 {
-				over = append(over, k.Key)
-			}
-		}
-		if !tracing {
-			e.events = e.events[:from]
-		}
-		db := e.dbIndex(e.db)
-		for _, k := range over {
-			e.touch(db, k)
-		}
-	}
-	if e.watching() {
-		e.watchAfter(args, cmd, r, fps, plan, flush)
-	}
-	return r
 }

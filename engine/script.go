@@ -1278,12 +1278,7 @@ func (e *Engine) luaRedisCall(L *lua.LState, raise bool) int {
 		e.mon.dirty.Store(true)
 	}
 	run.calls++
-	var r Reply
-	if e.watching() {
-		r = e.dispatchWatched(argv)
-	} else {
-		r = e.dispatch(argv)
-	}
+	r := e.dispatch(argv)
 	if e.tracing {
 		ev := ScriptCallEvent{Script: run.name, Reply: r, Raised: raise && r.IsError()}
 		for _, a := range argv {
