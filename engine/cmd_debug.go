@@ -282,7 +282,8 @@ func debugReload(e *Engine, args [][]byte) Reply {
 		}
 	}
 	if save {
-		e.dbg.lastRDB = e.rdbSnapshot()
+		// An empty dataset saves an empty file, which loads: DEBUG RELOAD answers OK.
+		e.dbg.lastRDB = append([]byte{}, e.rdbSnapshot()...)
 	}
 	if e.dbg.lastRDB == nil {
 		return Err("ERR Error trying to load the RDB dump")
