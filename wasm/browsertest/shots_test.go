@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
 	"redscope/assets"
 	"redscope/scene"
 )
@@ -82,6 +85,13 @@ func TestShotsEveryLessonEnd(t *testing.T) {
 func shotsAt(t *testing.T, sz [2]int) {
 	{
 		b := start(t, sz[0], sz[1])
+		// Reduced motion: each last step is drawn settled at once (what a reader sees once the
+		// animation ends), so a shot needs one frame, not the animation's 900 ms.
+		if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+		}); err != nil {
+			t.Fatal(err)
+		}
 		for _, lang := range []string{"vi", "en"} {
 			b.open("?lang=" + lang)
 			for _, src := range assets.Lessons() {
@@ -101,7 +111,7 @@ func shotsAt(t *testing.T, sz [2]int) {
 				if e := b.eval(`window.redscope.error`); e != "" {
 					t.Errorf("%s %s %d: error shown: %v", src.Name, lang, sz[0], e)
 				}
-				time.Sleep(900 * time.Millisecond) // the last step's animation settles
+				time.Sleep(250 * time.Millisecond) // a frame of the last step (drawn settled)
 				p := b.shot(fmt.Sprintf("shot-%s-%d-%s.png", src.Name, sz[0], lang))
 				lk := inkAt(t, p, sz[0], sz[1], scene.Dark.Background)
 				if lk.imgW != sz[0] || lk.imgH != sz[1] {

@@ -97,6 +97,12 @@ func TestThemeLightCanvas(t *testing.T) {
 		t.Fatalf("page theme %q", got)
 	}
 	expectTheme(t, b.shot("theme-light-open-vi.png"), 1280, 800, &scene.Light)
+	// Reduced motion: a step is drawn settled at once, so one frame is enough to look at it.
+	if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
 	for _, src := range assets.Lessons() {
 		if ok := b.eval(fmt.Sprintf(`window.redscope.lesson(%q)`, src.Name)); ok != true {
 			t.Fatalf("lesson(%q) = %v", src.Name, ok)
@@ -106,7 +112,7 @@ func TestThemeLightCanvas(t *testing.T) {
 				break
 			}
 		}
-		time.Sleep(1200 * time.Millisecond) // the step's animation settles
+		time.Sleep(300 * time.Millisecond) // a frame of the step (drawn settled)
 		expectTheme(t, b.shot("theme-light-"+src.Name+"-vi.png"), 1280, 800, &scene.Light)
 	}
 	// Positions with pixel images and chains: a hashtable's bucket map, a dense HLL, the slots.
