@@ -27,13 +27,13 @@ const TypeBloom ObjType = 64
 func init() {
 	moduleTypeNames[TypeBloom] = "MBbloom--"
 	register(
-		&Command{Name: "bf.reserve", Arity: -1, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBFReserve},
-		&Command{Name: "bf.add", Arity: -1, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBFAdd},
-		&Command{Name: "bf.madd", Arity: -1, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBFAdd},
-		&Command{Name: "bf.exists", Arity: -1, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBFExists},
-		&Command{Name: "bf.mexists", Arity: -1, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBFExists},
-		&Command{Name: "bf.info", Arity: -1, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBFInfo},
-		&Command{Name: "bf.card", Arity: -1, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBFCard},
+		&Command{Name: "bf.reserve", Arity: -1, Flags: FlagWrite | FlagDenyOOM, Fn: cmdBFReserve},
+		&Command{Name: "bf.add", Arity: -1, Flags: FlagWrite | FlagDenyOOM, Fn: cmdBFAdd},
+		&Command{Name: "bf.madd", Arity: -1, Flags: FlagWrite | FlagDenyOOM, Fn: cmdBFAdd},
+		&Command{Name: "bf.exists", Arity: -1, Flags: FlagReadonly | FlagFast, Fn: cmdBFExists},
+		&Command{Name: "bf.mexists", Arity: -1, Flags: FlagReadonly | FlagFast, Fn: cmdBFExists},
+		&Command{Name: "bf.info", Arity: -1, Flags: FlagReadonly | FlagFast, Fn: cmdBFInfo},
+		&Command{Name: "bf.card", Arity: -1, Flags: FlagReadonly | FlagFast, Fn: cmdBFCard},
 	)
 }
 

@@ -13,7 +13,7 @@ package engine
 // with the error Redis gives when that allocation fails.
 
 func init() {
-	register(&Command{Name: "lcs", Arity: -3, Flags: FlagReadonly, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdLcs})
+	register(&Command{Name: "lcs", Arity: -3, Flags: FlagReadonly, FirstKey: 1, LastKey: 2, Step: 1, Cats: "string", Fn: cmdLcs})
 }
 
 // lcsMaxTableBytes is the largest table the engine allocates (Redis: whatever malloc gives).

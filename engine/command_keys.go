@@ -1,34 +1,193 @@
 package engine
 
-import "strings"
+import (
+	"errors"
+	"strings"
+)
 
-// CommandKeys lists the keys a command line names, from the command table's key positions
-// (first, last, step — what COMMAND GETKEYS reports), for the visualizer to pick the key a typed
-// command touched. Commands whose keys move (LMPOP, ZUNIONSTORE, SINTERCARD …: first key 0 in the
-// table) and names the profile does not know give none; the caller also has the trace events.
-func (e *Engine) CommandKeys(args [][]byte) []string {
+// LookupCommand finds the command a call names in profile v: the subcommand for a container
+// (CONFIG GET, OBJECT ENCODING …), nil when v's Redis lacks it (or, for a container, lacks the
+// subcommand). It needs no engine: the table is the same for every engine of a profile.
+func LookupCommand(v Version, args [][]byte) *Command {
 	if len(args) == 0 {
 		return nil
 	}
 	c := lookupCommand(args[0])
-	if c == nil || !e.ver.Has(c.Since) {
+	if c == nil || !v.Has(c.Since) {
 		return nil
 	}
 	if c.Sub != nil && len(args) >= 2 {
-		if s := c.Sub[strings.ToLower(string(args[1]))]; s != nil && e.ver.Has(s.Since) {
-			c = s
+		s := c.Sub[strings.ToLower(string(args[1]))]
+		if s == nil || !v.Has(s.Since) {
+			return nil
+		}
+		return s
+	}
+	return c
+}
+
+// LookupCommand is LookupCommand for the engine's profile.
+func (e *Engine) LookupCommand(args [][]byte) *Command { return LookupCommand(e.ver, args) }
+
+// hasKeys is Redis's doesCommandHaveKeys: a key range, a KeyNum spec or a KeysFn.
+func (c *Command) hasKeys() bool {
+	return c.FirstKey > 0 || c.KeyNum.NumIdx > 0 || c.KeysFn != nil
+}
+
+// keyIndexes lists the argument indexes of the keys of a call to c whose arity was checked, as
+// Redis's getKeysFromCommand does: KeysFn when the command has one, else the range
+// FirstKey..LastKey (every Step), then the KeyNum keys. A count that is not a number, or asks
+// for more keys than there are arguments, gives no keys at all (the command answers its own
+// error).
+func (c *Command) keyIndexes(args [][]byte) []int {
+	if c.KeysFn != nil {
+		return c.KeysFn(args)
+	}
+	var out []int
+	if c.FirstKey > 0 {
+		last := c.LastKey
+		if last < 0 {
+			last += len(args)
+		}
+		for i := c.FirstKey; i <= last && i < len(args); i += max(c.Step, 1) {
+			out = append(out, i)
 		}
 	}
-	if c.FirstKey <= 0 || !arityOK(c.Arity, len(args)) {
-		return nil
-	}
-	last := c.LastKey
-	if last < 0 {
-		last = len(args) + last
-	}
-	var out []string
-	for i := c.FirstKey; i <= last && i < len(args); i += max(c.Step, 1) {
-		out = append(out, string(args[i]))
+	if k := c.KeyNum; k.NumIdx > 0 {
+		if k.NumIdx >= len(args) {
+			return nil
+		}
+		n, ok := string2ll(args[k.NumIdx])
+		if !ok || n < 0 || n > int64(len(args)-k.NumIdx-k.First+k.Step-1)/int64(max(k.Step, 1)) {
+			return nil
+		}
+		for i, j := k.NumIdx+k.First, int64(0); j < n; i, j = i+k.Step, j+1 {
+			out = append(out, i)
+		}
 	}
 	return out
+}
+
+// keysOf is keyIndexes as the arguments themselves.
+func (c *Command) keysOf(args [][]byte) [][]byte {
+	idx := c.keyIndexes(args)
+	if len(idx) == 0 {
+		return nil
+	}
+	out := make([][]byte, len(idx))
+	for i, j := range idx {
+		out[i] = args[j]
+	}
+	return out
+}
+
+// Key errors of CommandKeys: COMMAND GETKEYS's error texts without their "ERR ".
+var (
+	ErrKeysUnknownCommand = errors.New("Invalid command specified")
+	ErrKeysNoKeys         = errors.New("The command has no key arguments")
+	ErrKeysArity          = errors.New("Invalid number of arguments specified for command")
+	ErrKeysInvalid        = errors.New("Invalid arguments specified for command")
+)
+
+// CommandKeys lists the keys a call names, from the command table's key specs — what COMMAND
+// GETKEYS answers, with its errors (ErrKeys*): an unknown command, one without key arguments, a
+// wrong number of arguments, or arguments that name no key when the command needs one (a
+// count out of range). EVAL with numkeys 0 names none, without error.
+func (e *Engine) CommandKeys(args [][]byte) ([]string, error) {
+	if len(args) == 0 {
+		return nil, ErrKeysUnknownCommand
+	}
+	c := e.LookupCommand(args)
+	if c == nil {
+		return nil, ErrKeysUnknownCommand
+	}
+	if !c.hasKeys() {
+		return nil, ErrKeysNoKeys
+	}
+	if !arityOK(c.Arity, len(args)) {
+		return nil, ErrKeysArity
+	}
+	keys := c.keysOf(args)
+	if len(keys) == 0 && c.Flags&FlagNoMandatoryKeys == 0 {
+		return nil, ErrKeysInvalid
+	}
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = string(k)
+	}
+	return out, nil
+}
+
+// sortKeys is SORT's key search (Redis's sortGetKeys): the sorted key, and STORE's destination
+// (LIMIT's two numbers and GET's and BY's patterns are skipped, so a pattern "store" is no
+// keyword).
+func sortKeys(args [][]byte) []int {
+	out := []int{1}
+	for i := 2; i < len(args); i++ {
+		switch {
+		case eqFold(args[i], "limit"):
+			i += 2
+		case eqFold(args[i], "get"), eqFold(args[i], "by"):
+			i++
+		case eqFold(args[i], "store") && i+1 < len(args):
+			out = append(out, i+1)
+			i++
+		}
+	}
+	return out
+}
+
+// migrateKeys is MIGRATE's (migrateGetKeys): the key argument, or with an empty key the
+// arguments after KEYS.
+func migrateKeys(args [][]byte) []int {
+	if len(args[3]) == 0 {
+		for i := 6; i < len(args); i++ {
+			if eqFold(args[i], "keys") {
+				var out []int
+				for j := i + 1; j < len(args); j++ {
+					out = append(out, j)
+				}
+				return out
+			}
+		}
+	}
+	return []int{3}
+}
+
+// xreadKeys is XREAD's and XREADGROUP's (xreadGetKeys): the first half of what follows STREAMS,
+// none when that is an odd number of arguments.
+func xreadKeys(args [][]byte) []int {
+	for i := 1; i < len(args); i++ {
+		if eqFold(args[i], "streams") {
+			rest := len(args) - i - 1
+			if rest%2 != 0 {
+				return nil
+			}
+			var out []int
+			for j := 0; j < rest/2; j++ {
+				out = append(out, i+1+j)
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// Cost is what one call asks of the engine beyond its arguments, for the callers that bound the
+// work of a command before running it (the browser app's limits, lesson/limits.go). A zero field
+// means nothing out of the ordinary. Engine.CommandCost computes it with the command's own rules.
+type Cost struct {
+	// CopyBytes: the most bytes the call copies out of one string into its reply or a new value
+	// (GET: the string; GETRANGE: the clamped range; LCS: the longer of its two strings).
+	CopyBytes int64
+	// StoreBytes: the bytes the string the call writes will hold afterwards (APPEND, SETRANGE),
+	// counting a long sparse string by its allocated pages.
+	StoreBytes int64
+	// Cells: the cells of a table the call fills (LCS: (len(a)+1)×(len(b)+1)).
+	Cells int64
+	// ReplyItems: the elements a count argument asks for (SRANDMEMBER k -N repeats members and
+	// is not bounded by the set's size).
+	ReplyItems int64
+	// AllocBytes: memory the call allocates at once whatever the data (BF.RESERVE's filter).
+	AllocBytes int64
 }
