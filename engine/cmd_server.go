@@ -422,12 +422,8 @@ func keySpecs(c *Command) Reply {
 			Array(BulkStr("lastkey"), Int(int64(lastkey)), BulkStr("keystep"), Int(int64(max(c.Step, 1))), BulkStr("limit"), Int(0))))
 	}
 	out := []Reply{}
-	n := 0 // specs of the range
+	n := rangeSpecs(c)
 	if c.FirstKey > 0 {
-		n = max(len(flags), 1)
-		if c.KeyNum.NumIdx > 0 && n > 1 {
-			n--
-		}
 		for i := 0; i < n; i++ {
 			at, last := c.FirstKey+i, 0
 			if i == n-1 {
@@ -605,32 +601,15 @@ func cmdCommandList(e *Engine, args [][]byte) Reply {
 	return Reply{Kind: KindArray, Array: out}
 }
 
-// COMMAND GETKEYS command arg...: keys from the key positions of the table.
+// COMMAND GETKEYS command arg...: the keys from the command table's key specs (CommandKeys).
 func cmdCommandGetKeys(e *Engine, args [][]byte) Reply {
-	cargs := args[2:]
-	c := lookupCommand(cargs[0])
-	if c == nil || !e.ver.Has(c.Since) {
-		return Err("ERR Invalid command specified")
+	keys, err := e.CommandKeys(args[2:])
+	if err != nil {
+		return Err("ERR " + err.Error())
 	}
-	if c.Sub != nil && len(cargs) >= 2 {
-		if s := c.Sub[strings.ToLower(string(cargs[1]))]; s != nil && e.ver.Has(s.Since) {
-			c = s
-		}
-	}
-	if c.FirstKey <= 0 {
-		return Err("ERR The command has no key arguments")
-	}
-	if !arityOK(c.Arity, len(cargs)) {
-		return Err("ERR Invalid number of arguments specified for command")
-	}
-	last := c.LastKey
-	if last < 0 {
-		last = len(cargs) + last
-	}
-	step := max(c.Step, 1)
-	out := []Reply{}
-	for i := c.FirstKey; i <= last && i < len(cargs); i += step {
-		out = append(out, Bulk(cargs[i]))
+	out := make([]Reply, len(keys))
+	for i, k := range keys {
+		out[i] = BulkStr(k)
 	}
 	return Reply{Kind: KindArray, Array: out}
 }

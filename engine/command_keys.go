@@ -49,6 +49,10 @@ func (c *Command) keyIndexes(args [][]byte) []int {
 		if last < 0 {
 			last += len(args)
 		}
+		// With several specs (SDIFFSTORE: destination, sources) each must begin inside the call.
+		if c.FirstKey+rangeSpecs(c)-1 >= len(args) {
+			return nil
+		}
 		for i := c.FirstKey; i <= last && i < len(args); i += max(c.Step, 1) {
 			out = append(out, i)
 		}
@@ -58,7 +62,7 @@ func (c *Command) keyIndexes(args [][]byte) []int {
 			return nil
 		}
 		n, ok := string2ll(args[k.NumIdx])
-		if !ok || n < 0 || n > int64(len(args)-k.NumIdx-k.First+k.Step-1)/int64(max(k.Step, 1)) {
+		if !ok || n < 1 || n > int64(len(args)-k.NumIdx-k.First+k.Step-1)/int64(max(k.Step, 1)) {
 			return nil
 		}
 		for i, j := k.NumIdx+k.First, int64(0); j < n; i, j = i+k.Step, j+1 {
@@ -66,6 +70,19 @@ func (c *Command) keyIndexes(args [][]byte) []int {
 		}
 	}
 	return out
+}
+
+// rangeSpecs is the number of key specs the range FirstKey..LastKey makes (keySpecs): one per
+// KeyFlags entry, the last of them taking the rest of the range, less the KeyNum spec's entry.
+func rangeSpecs(c *Command) int {
+	if c.FirstKey <= 0 {
+		return 0
+	}
+	n := max(len(c.KeyFlags), 1)
+	if c.KeyNum.NumIdx > 0 && n > 1 {
+		n--
+	}
+	return n
 }
 
 // keysOf is keyIndexes as the arguments themselves.
@@ -118,11 +135,11 @@ func (e *Engine) CommandKeys(args [][]byte) ([]string, error) {
 	return out, nil
 }
 
-// sortKeys is SORT's key search (Redis's sortGetKeys): the sorted key, and STORE's destination
-// (LIMIT's two numbers and GET's and BY's patterns are skipped, so a pattern "store" is no
-// keyword).
+// sortKeys is SORT's key search (Redis's sortGetKeys): the sorted key, and the last STORE's
+// destination (LIMIT's two numbers and GET's and BY's patterns are skipped, so a pattern "store"
+// is no keyword).
 func sortKeys(args [][]byte) []int {
-	out := []int{1}
+	out, store := []int{1}, 0
 	for i := 2; i < len(args); i++ {
 		switch {
 		case eqFold(args[i], "limit"):
@@ -130,39 +147,47 @@ func sortKeys(args [][]byte) []int {
 		case eqFold(args[i], "get"), eqFold(args[i], "by"):
 			i++
 		case eqFold(args[i], "store") && i+1 < len(args):
-			out = append(out, i+1)
+			store = i + 1
 			i++
 		}
+	}
+	if store > 0 {
+		out = append(out, store)
 	}
 	return out
 }
 
-// migrateKeys is MIGRATE's (migrateGetKeys): the key argument, or with an empty key the
-// arguments after KEYS.
+// migrateKeys is MIGRATE's (migrateGetKeys): the key argument, or the arguments after KEYS
+// (none when the key argument is not empty then); AUTH's one and AUTH2's two arguments are
+// skipped in the search.
 func migrateKeys(args [][]byte) []int {
-	if len(args[3]) == 0 {
-		for i := 6; i < len(args); i++ {
-			if eqFold(args[i], "keys") {
-				var out []int
-				for j := i + 1; j < len(args); j++ {
-					out = append(out, j)
-				}
-				return out
+	for i := 6; i < len(args); i++ {
+		switch {
+		case eqFold(args[i], "keys"):
+			if len(args[3]) > 0 {
+				return nil
 			}
+			var out []int
+			for j := i + 1; j < len(args); j++ {
+				out = append(out, j)
+			}
+			return out
+		case eqFold(args[i], "auth"):
+			i++
+		case eqFold(args[i], "auth2"):
+			i += 2
 		}
 	}
 	return []int{3}
 }
 
-// xreadKeys is XREAD's and XREADGROUP's (xreadGetKeys): the first half of what follows STREAMS,
-// none when that is an odd number of arguments.
+// xreadKeys is XREAD's and XREADGROUP's key spec: the keyword STREAMS, then the first half of
+// the arguments after it (of an odd number, the half rounded down; the command answers its own
+// error).
 func xreadKeys(args [][]byte) []int {
 	for i := 1; i < len(args); i++ {
 		if eqFold(args[i], "streams") {
 			rest := len(args) - i - 1
-			if rest%2 != 0 {
-				return nil
-			}
 			var out []int
 			for j := 0; j < rest/2; j++ {
 				out = append(out, i+1+j)
