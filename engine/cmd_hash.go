@@ -29,7 +29,7 @@ func init() {
 		&Command{Name: "hincrby", Arity: 4, Flags: FlagWrite | FlagDenyOOM | FlagFast, Cats: "hash", KeyFlags: []string{"RW access update"}, Fn: cmdHIncrBy},
 		&Command{Name: "hincrbyfloat", Arity: 4, Flags: FlagWrite | FlagDenyOOM | FlagFast, Cats: "hash", KeyFlags: []string{"RW access update"}, Fn: cmdHIncrByFloat},
 		&Command{Name: "hscan", Arity: -3, Flags: FlagReadonly, Cats: "hash", Tips: "nondeterministic_output", Fn: cmdHScan},
-		&Command{Name: "hrandfield", Arity: -2, Flags: FlagReadonly, Cats: "hash", Tips: "nondeterministic_output", Fn: cmdHRandField},
+		&Command{Name: "hrandfield", Arity: -2, Flags: FlagReadonly, Cats: "hash", Tips: "nondeterministic_output", Cost: countCost, Fn: cmdHRandField},
 		&Command{Name: "hexpire", Arity: -6, Flags: FlagWrite | FlagDenyOOM | FlagFast, Since: V74, Cats: "hash", Fn: cmdHExpire},
 		&Command{Name: "hpexpire", Arity: -6, Flags: FlagWrite | FlagDenyOOM | FlagFast, Since: V74, Cats: "hash", Fn: cmdHExpire},
 		&Command{Name: "hexpireat", Arity: -6, Flags: FlagWrite | FlagDenyOOM | FlagFast, Since: V74, Cats: "hash", Fn: cmdHExpire},

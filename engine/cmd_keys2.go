@@ -24,7 +24,7 @@ import (
 
 func init() {
 	register(
-		&Command{Name: "move", Arity: 3, Flags: FlagWrite | FlagFast, Cats: "keyspace", KeyFlags: []string{"RW access update"}, Fn: cmdMove},
+		&Command{Name: "move", Arity: 3, Flags: FlagWrite | FlagFast, Cats: "keyspace", KeyFlags: []string{"RW access update"}, Paged: true, Fn: cmdMove},
 		&Command{Name: "swapdb", Arity: 3, Flags: FlagWrite | FlagFast, Cats: "keyspace dangerous", Keyless: true, Fn: cmdSwapdb},
 		&Command{Name: "sort", Arity: -2, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 1, Step: 1, Cats: "set sortedset list dangerous", KeysFn: sortKeys, Fn: cmdSort},
 		&Command{Name: "sort_ro", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: 1, Step: 1, Cats: "set sortedset list dangerous", KeysFn: sortKeys, Fn: cmdSort},

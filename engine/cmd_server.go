@@ -14,14 +14,14 @@ import (
 func init() {
 	register(
 		&Command{Name: "object", Arity: -2, Sub: map[string]*Command{
-			"encoding": {Name: "encoding", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Cats: "keyspace", Tips: "nondeterministic_output", KeyFlags: []string{"RO"}, Fn: cmdObject},
-			"refcount": {Name: "refcount", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Cats: "keyspace", Tips: "nondeterministic_output", KeyFlags: []string{"RO"}, Fn: cmdObject},
-			"idletime": {Name: "idletime", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Cats: "keyspace", Tips: "nondeterministic_output", KeyFlags: []string{"RO"}, Fn: cmdObject},
-			"freq":     {Name: "freq", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Cats: "keyspace", Tips: "nondeterministic_output", KeyFlags: []string{"RO"}, Fn: cmdObject},
+			"encoding": {Name: "encoding", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Cats: "keyspace", Tips: "nondeterministic_output", KeyFlags: []string{"RO"}, Paged: true, Fn: cmdObject},
+			"refcount": {Name: "refcount", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Cats: "keyspace", Tips: "nondeterministic_output", KeyFlags: []string{"RO"}, Paged: true, Fn: cmdObject},
+			"idletime": {Name: "idletime", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Cats: "keyspace", Tips: "nondeterministic_output", KeyFlags: []string{"RO"}, Paged: true, Fn: cmdObject},
+			"freq":     {Name: "freq", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Cats: "keyspace", Tips: "nondeterministic_output", KeyFlags: []string{"RO"}, Paged: true, Fn: cmdObject},
 			"help":     {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "keyspace", Fn: helpReply(objectHelp)},
 		}},
 		&Command{Name: "memory", Arity: -2, Sub: map[string]*Command{
-			"usage": {Name: "usage", Arity: -3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, KeyFlags: []string{"RO"}, Fn: cmdMemoryUsage},
+			"usage": {Name: "usage", Arity: -3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, KeyFlags: []string{"RO"}, Paged: true, Fn: cmdMemoryUsage},
 			"purge": {Name: "purge", Arity: 2, Tips: "request_policy:all_shards response_policy:all_succeeded", Fn: func(e *Engine, args [][]byte) Reply { return OK }},
 			"help":  {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: helpReply(memoryHelp)},
 		}},

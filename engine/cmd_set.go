@@ -20,7 +20,7 @@ func init() {
 		&Command{Name: "scard", Arity: 2, Flags: FlagReadonly | FlagFast, Cats: "set", KeyFlags: []string{"RO"}, Fn: cmdSCard},
 		&Command{Name: "smembers", Arity: 2, Flags: FlagReadonly, Cats: "set", Tips: "nondeterministic_output_order", Fn: cmdSMembers},
 		&Command{Name: "sscan", Arity: -3, Flags: FlagReadonly, Cats: "set", Tips: "nondeterministic_output", Fn: cmdSScan},
-		&Command{Name: "srandmember", Arity: -2, Flags: FlagReadonly, Cats: "set", Tips: "nondeterministic_output", Fn: cmdSRandMember},
+		&Command{Name: "srandmember", Arity: -2, Flags: FlagReadonly, Cats: "set", Tips: "nondeterministic_output", Cost: countCost, Fn: cmdSRandMember},
 		&Command{Name: "spop", Arity: -2, Flags: FlagWrite | FlagFast, Cats: "set", Tips: "nondeterministic_output", KeyFlags: []string{"RW access delete"}, Fn: cmdSPop},
 		&Command{Name: "smove", Arity: 4, Flags: FlagWrite | FlagFast, FirstKey: 1, LastKey: 2, Step: 1, Cats: "set", KeyFlags: []string{"RW access delete", "RW insert"}, Fn: cmdSMove},
 		&Command{Name: "sinter", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: -1, Step: 1, Cats: "set", Tips: "nondeterministic_output_order", Fn: cmdSInter},

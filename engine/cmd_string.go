@@ -29,11 +29,11 @@ func init() {
 		&Command{Name: "mget", Arity: -2, Flags: r | f, FirstKey: 1, LastKey: -1, Step: 1, Cats: "string", Tips: "request_policy:multi_shard", Fn: cmdMget},
 		&Command{Name: "mset", Arity: -3, Flags: w | d, FirstKey: 1, LastKey: -1, Step: 2, Cats: "string", Tips: "request_policy:multi_shard response_policy:all_succeeded", KeyFlags: []string{"OW update"}, Fn: cmdMset},
 		&Command{Name: "msetnx", Arity: -3, Flags: w | d, FirstKey: 1, LastKey: -1, Step: 2, Cats: "string", Tips: "request_policy:multi_shard response_policy:agg_min", KeyFlags: []string{"OW insert"}, Fn: cmdMsetnx},
-		&Command{Name: "append", Arity: 3, Flags: w | d | f, Cats: "string", KeyFlags: []string{"RW insert"}, Fn: cmdAppend},
-		&Command{Name: "strlen", Arity: 2, Flags: r | f, Cats: "string", KeyFlags: []string{"RO"}, Fn: cmdStrlen},
-		&Command{Name: "getrange", Arity: 4, Flags: r, Cats: "string", Fn: cmdGetrange},
-		&Command{Name: "substr", Arity: 4, Flags: r, Cats: "string", Fn: cmdGetrange},
-		&Command{Name: "setrange", Arity: 4, Flags: w | d, Cats: "string", Fn: cmdSetrange},
+		&Command{Name: "append", Arity: 3, Flags: w | d | f, Cats: "string", KeyFlags: []string{"RW insert"}, Paged: true, Cost: appendCost, Fn: cmdAppend},
+		&Command{Name: "strlen", Arity: 2, Flags: r | f, Cats: "string", KeyFlags: []string{"RO"}, Paged: true, Fn: cmdStrlen},
+		&Command{Name: "getrange", Arity: 4, Flags: r, Cats: "string", Paged: true, Cost: getrangeCost, Fn: cmdGetrange},
+		&Command{Name: "substr", Arity: 4, Flags: r, Cats: "string", Paged: true, Cost: getrangeCost, Fn: cmdGetrange},
+		&Command{Name: "setrange", Arity: 4, Flags: w | d, Cats: "string", Paged: true, Cost: appendCost, Fn: cmdSetrange},
 		&Command{Name: "incr", Arity: 2, Flags: w | d | f, Cats: "string", KeyFlags: []string{"RW access update"}, Fn: cmdIncr},
 		&Command{Name: "decr", Arity: 2, Flags: w | d | f, Cats: "string", KeyFlags: []string{"RW access update"}, Fn: cmdDecr},
 		&Command{Name: "incrby", Arity: 3, Flags: w | d | f, Cats: "string", KeyFlags: []string{"RW access update"}, Fn: cmdIncrby},
@@ -639,7 +639,25 @@ func cmdGetrange(e *Engine, args [][]byte) Reply {
 	} else {
 		n = int64(o.Buf.Len())
 	}
-	if e.ver.Has(V80) {
+	start, end, ok = getrangeBounds(e.ver, start, end, n)
+	if !ok {
+		return empty
+	}
+	if str != nil {
+		return BulkStr(string(str[start : end+1]))
+	}
+	if o.Buf.Len() <= 1<<20 {
+		return BulkStr(string(o.Buf.Bytes()[start : end+1]))
+	}
+	out := make([]byte, end-start+1)
+	o.Buf.ReadAt(out, int(start))
+	return Reply{Kind: KindBulk, Str: string(out)}
+}
+
+// getrangeBounds clamps GETRANGE's start and end to a string of n bytes, by the profile's rules;
+// ok false: the reply is "". The command and its Cost (the bytes it copies) share it.
+func getrangeBounds(v Version, start, end, n int64) (int64, int64, bool) {
+	if v.Has(V80) {
 		// 8.0 (#12272): negative indexes count from the end; an end before the string, a start
 		// past it, or start > end give "".
 		if start < 0 {
@@ -649,7 +667,7 @@ func cmdGetrange(e *Engine, args [][]byte) Reply {
 			end += n
 		}
 		if n == 0 || start >= n || end < 0 || start > end {
-			return empty
+			return 0, 0, false
 		}
 		if start < 0 {
 			start = 0
@@ -659,7 +677,7 @@ func cmdGetrange(e *Engine, args [][]byte) Reply {
 		}
 	} else {
 		if start < 0 && end < 0 && start > end {
-			return empty
+			return 0, 0, false
 		}
 		if start < 0 {
 			start += n
@@ -677,18 +695,40 @@ func cmdGetrange(e *Engine, args [][]byte) Reply {
 			end = n - 1
 		}
 		if start > end || n == 0 {
-			return empty
+			return 0, 0, false
 		}
 	}
-	if str != nil {
-		return BulkStr(string(str[start : end+1]))
+	return start, end, true
+}
+
+// getrangeCost: GETRANGE copies the clamped range.
+func getrangeCost(e *Engine, args [][]byte) Cost {
+	if e == nil {
+		return Cost{}
 	}
-	if o.Buf.Len() <= 1<<20 {
-		return BulkStr(string(o.Buf.Bytes()[start : end+1]))
+	start, ok1 := string2ll(args[2])
+	end, ok2 := string2ll(args[3])
+	o := e.Peek(args[1])
+	if !ok1 || !ok2 || o == nil || o.Type != TypeString {
+		return Cost{}
 	}
-	out := make([]byte, end-start+1)
-	o.Buf.ReadAt(out, int(start))
-	return Reply{Kind: KindBulk, Str: string(out)}
+	if s, t, ok := getrangeBounds(e.ver, start, end, int64(o.StringLen())); ok {
+		return Cost{CopyBytes: t - s + 1}
+	}
+	return Cost{}
+}
+
+// appendCost: APPEND and SETRANGE leave the string storing what it stores now plus the bytes
+// written (a write into a long sparse string allocates at most those).
+func appendCost(e *Engine, args [][]byte) Cost {
+	if e == nil {
+		return Cost{}
+	}
+	val := args[len(args)-1]
+	if len(val) == 0 {
+		return Cost{}
+	}
+	return Cost{StoreBytes: e.storedBytes(args[1]) + int64(len(val))}
 }
 
 func cmdSetrange(e *Engine, args [][]byte) Reply {

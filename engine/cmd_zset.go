@@ -35,7 +35,7 @@ func init() {
 		&Command{Name: "zrevrangebylex", Arity: -4, Flags: FlagReadonly, Cats: "sortedset", Fn: cmdZrange},
 		&Command{Name: "zpopmin", Arity: -2, Flags: FlagWrite | FlagFast, Cats: "sortedset", KeyFlags: []string{"RW access delete"}, Fn: cmdZpop},
 		&Command{Name: "zpopmax", Arity: -2, Flags: FlagWrite | FlagFast, Cats: "sortedset", KeyFlags: []string{"RW access delete"}, Fn: cmdZpop},
-		&Command{Name: "zrandmember", Arity: -2, Flags: FlagReadonly, Cats: "sortedset", Tips: "nondeterministic_output", Fn: cmdZrandmember},
+		&Command{Name: "zrandmember", Arity: -2, Flags: FlagReadonly, Cats: "sortedset", Tips: "nondeterministic_output", Cost: countCost, Fn: cmdZrandmember},
 		&Command{Name: "zscan", Arity: -3, Flags: FlagReadonly, Cats: "sortedset", Tips: "nondeterministic_output", Fn: cmdZscan},
 	)
 }

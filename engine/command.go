@@ -65,7 +65,8 @@ type Command struct {
 	// KeyNotes are the specs' "notes", where Redis gives one (SET: why RW and ACCESS).
 	KeyNotes []string
 	// Cost, when set, tells what a call asks of the engine beyond its arguments when that
-	// depends on them and on the data (Engine.CommandCost).
+	// depends on them and on the data (Engine.CommandCost). e is nil when only the arguments
+	// are known (ArgsCost): the estimate is then what they alone say.
 	Cost func(e *Engine, args [][]byte) Cost
 	// Paged: the command may name a string of any length, because it reads or writes it a few
 	// bytes or a page at a time, or not at all (SETBIT, BITCOUNT, DEL, EXPIRE …): the zero pages

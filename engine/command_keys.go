@@ -2,7 +2,10 @@ package engine
 
 import (
 	"errors"
+	"math"
 	"strings"
+
+	"redscope/engine/sds"
 )
 
 // LookupCommand finds the command a call names in profile v: the subcommand for a container
@@ -215,4 +218,70 @@ type Cost struct {
 	ReplyItems int64
 	// AllocBytes: memory the call allocates at once whatever the data (BF.RESERVE's filter).
 	AllocBytes int64
+}
+
+// CommandCost is what a call asks of the engine beyond its arguments (Cost), from the command
+// table: the command's own Cost when it has one, and for a command that is not Paged, the
+// length of the longest string key it names (it reads or copies the string whole: GET, GETDEL,
+// DUMP, LCS …). A call the profile does not know, or with the wrong number of arguments,
+// costs nothing (it answers an error).
+func (e *Engine) CommandCost(args [][]byte) Cost {
+	c := e.LookupCommand(args)
+	if c == nil || !arityOK(c.Arity, len(args)) {
+		return Cost{}
+	}
+	var cost Cost
+	if c.Cost != nil {
+		cost = c.Cost(e, args)
+	}
+	if !c.Paged {
+		for _, k := range c.keysOf(args) {
+			if o := e.Peek(k); o != nil && o.Type == TypeString {
+				cost.CopyBytes = max(cost.CopyBytes, int64(o.StringLen()))
+			}
+		}
+	}
+	return cost
+}
+
+// ArgsCost is the part of CommandCost the arguments alone tell, without data (a count, a
+// filter's size), for checking a lesson's text before it runs; the table of the newest profile.
+func ArgsCost(args [][]byte) Cost {
+	c := LookupCommand(V88, args)
+	if c == nil || c.Cost == nil || !arityOK(c.Arity, len(args)) {
+		return Cost{}
+	}
+	return c.Cost(nil, args)
+}
+
+// storedBytes is what the string at key really stores: its length, or for a long string kept
+// in pages, its allocated pages (0 for a missing key or another type).
+func (e *Engine) storedBytes(key []byte) int64 {
+	o := e.Peek(key)
+	if o == nil || o.Type != TypeString {
+		return 0
+	}
+	if o.Enc == EncRaw && o.Buf.Cap() == 0 && o.Buf.Len() > sds.DenseLimit {
+		return int64(o.Buf.PagesInUse()) * sds.PageSize
+	}
+	return int64(o.StringLen())
+}
+
+// countCost is the Cost of SRANDMEMBER, HRANDFIELD and ZRANDMEMBER key count: a negative count
+// repeats elements, so the reply holds |count| of them whatever the collection's size.
+func countCost(e *Engine, args [][]byte) Cost {
+	if len(args) < 3 {
+		return Cost{}
+	}
+	n, ok := string2ll(args[2])
+	if !ok {
+		return Cost{}
+	}
+	if n < 0 {
+		if n == math.MinInt64 {
+			return Cost{ReplyItems: math.MaxInt64}
+		}
+		n = -n
+	}
+	return Cost{ReplyItems: n}
 }
