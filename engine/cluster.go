@@ -353,7 +353,7 @@ func (n *clusterNode) meet(x *clusterNode) {
 // keynumSpec is a "keynum" key spec: the number of keys at NumIdx, the keys from NumIdx+First,
 // every Step; Before lists key positions before the count (ZUNIONSTORE's destination).
 // commandKeys lists the key arguments of a command whose name and arity were checked, from the
-// command table (Command.keyIndexes, Redis's getKeysFromCommand).
+// command table (Command.keyRefs, Redis's getKeysFromCommand).
 func commandKeys(c *Command, args [][]byte) [][]byte { return c.keysOf(args) }
 
 type clusterRedir int

@@ -11,7 +11,7 @@ import (
 
 func init() {
 	register(
-		&Command{Name: "bitfield", Arity: -2, Flags: FlagWrite | FlagDenyOOM, Cats: "bitmap", KeyFlags: []string{"RW access update variable_flags"}, KeyNotes: []string{"This command allows both access and modification of the key"}, Paged: true, Fn: cmdBitfield},
+		&Command{Name: "bitfield", Arity: -2, Flags: FlagWrite | FlagDenyOOM, Cats: "bitmap", KeyFlags: []string{"RW access update variable_flags"}, KeyNotes: []string{"This command allows both access and modification of the key"}, Paged: true, KeyFlagsFn: bitfieldKeyFlags, Fn: cmdBitfield},
 		&Command{Name: "bitfield_ro", Arity: -2, Flags: FlagReadonly | FlagFast, Cats: "bitmap", Paged: true, Fn: cmdBitfieldRO},
 	)
 }

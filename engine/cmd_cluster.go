@@ -77,7 +77,7 @@ func init() {
 		&Command{Name: "asking", Arity: 1, Flags: FlagFast, Cats: "connection", Fn: cmdAsking},
 		&Command{Name: "readonly", Arity: 1, Flags: FlagFast | FlagLoading | FlagStale, Cats: "connection", Fn: cmdReadonly},
 		&Command{Name: "readwrite", Arity: 1, Flags: FlagFast | FlagLoading | FlagStale, Cats: "connection", Fn: cmdReadwrite},
-		&Command{Name: "migrate", Arity: -6, Flags: FlagWrite, FirstKey: 3, LastKey: 3, Step: 1, Cats: "keyspace dangerous", Tips: "nondeterministic_output", KeyFlags: []string{"RW access delete"}, KeysFn: migrateKeys, Fn: cmdMigrate},
+		&Command{Name: "migrate", Arity: -6, Flags: FlagWrite, FirstKey: 3, LastKey: 3, Step: 1, Cats: "keyspace dangerous", Tips: "nondeterministic_output", KeyFlags: []string{"RW access delete"}, KeyExtra: []KeySpec{{Flags: "RW access delete incomplete", Keyword: "KEYS", StartFrom: -2, LastKey: -1, Step: 1}}, KeysFn: migrateKeys, Fn: cmdMigrate},
 	)
 }
 

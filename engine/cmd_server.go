@@ -35,12 +35,13 @@ func init() {
 			"help": {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: helpReply(configHelp)},
 		}},
 		&Command{Name: "command", Arity: -1, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandAll, Sub: map[string]*Command{
-			"count":   {Name: "count", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: cmdCommandCount},
-			"list":    {Name: "list", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandList},
-			"info":    {Name: "info", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandInfo},
-			"docs":    {Name: "docs", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandDocs},
-			"getkeys": {Name: "getkeys", Arity: -4, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: cmdCommandGetKeys},
-			"help":    {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: helpReply(commandHelp)},
+			"count":           {Name: "count", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: cmdCommandCount},
+			"list":            {Name: "list", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandList},
+			"info":            {Name: "info", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandInfo},
+			"docs":            {Name: "docs", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandDocs},
+			"getkeysandflags": {Name: "getkeysandflags", Arity: -4, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: cmdCommandGetKeysAndFlags},
+			"getkeys":         {Name: "getkeys", Arity: -4, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: cmdCommandGetKeys},
+			"help":            {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: helpReply(commandHelp)},
 		}},
 		&Command{Name: "debug", Arity: -2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdDebug},
 		&Command{Name: "time", Arity: 1, Flags: FlagLoading | FlagStale | FlagFast, Tips: "nondeterministic_output", Fn: cmdTime},
@@ -438,6 +439,21 @@ func keySpecs(c *Command) Reply {
 		out = append(out, spec(flag(n), index(k.NumIdx), Array(BulkStr("type"), BulkStr("keynum"), BulkStr("spec"),
 			Array(BulkStr("keynumidx"), Int(0), BulkStr("firstkey"), Int(int64(k.First)), BulkStr("keystep"), Int(int64(k.Step))))))
 	}
+	for _, x := range c.KeyExtra {
+		unknown := Array(BulkStr("type"), BulkStr("unknown"), BulkStr("spec"), EmptyArr)
+		begin, find := unknown, unknown
+		if x.Keyword != "" {
+			begin = Array(BulkStr("type"), BulkStr("keyword"), BulkStr("spec"),
+				Array(BulkStr("keyword"), BulkStr(x.Keyword), BulkStr("startfrom"), Int(int64(x.StartFrom))))
+			find = Array(BulkStr("type"), BulkStr("range"), BulkStr("spec"),
+				Array(BulkStr("lastkey"), Int(int64(x.LastKey)), BulkStr("keystep"), Int(int64(x.Step)), BulkStr("limit"), Int(int64(x.Limit))))
+		}
+		r := spec(x.Flags, begin, find)
+		if x.Notes != "" {
+			r.Array = append([]Reply{BulkStr("notes"), BulkStr(x.Notes)}, r.Array...)
+		}
+		out = append(out, r)
+	}
 	return Reply{Kind: KindArray, Array: out}
 }
 
@@ -449,7 +465,7 @@ func (e *Engine) commandInfo(c *Command) Reply {
 	}
 	return Array(
 		BulkStr(c.FullName()),
-		Int(int64(c.Arity)),
+		Int(int64(c.ArityIn(e.ver))),
 		statusList(commandFlagNames(c.Flags)),
 		Int(int64(c.FirstKey)), Int(int64(c.LastKey)), Int(int64(c.Step)),
 		statusList(commandCategories(c)),
@@ -610,6 +626,19 @@ func cmdCommandGetKeys(e *Engine, args [][]byte) Reply {
 	out := make([]Reply, len(keys))
 	for i, k := range keys {
 		out[i] = BulkStr(k)
+	}
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// COMMAND GETKEYSANDFLAGS command arg...: each key with its key spec's flags.
+func cmdCommandGetKeysAndFlags(e *Engine, args [][]byte) Reply {
+	refs, err := e.CommandKeyRefs(args[2:])
+	if err != nil {
+		return Err("ERR " + err.Error())
+	}
+	out := make([]Reply, len(refs))
+	for i, r := range refs {
+		out[i] = Array(Bulk(args[2+r.Arg]), statusList(strings.Fields(r.Flags)))
 	}
 	return Reply{Kind: KindArray, Array: out}
 }

@@ -19,7 +19,7 @@ func init() {
 	const w, r, f, d = FlagWrite, FlagReadonly, FlagFast, FlagDenyOOM
 	register(
 		&Command{Name: "get", Arity: 2, Flags: r | f, Cats: "string", Fn: cmdGet},
-		&Command{Name: "set", Arity: -3, Flags: w | d, Cats: "string", KeyFlags: []string{"RW access update variable_flags"}, KeyNotes: []string{"RW and ACCESS due to the optional `GET` argument"}, Fn: cmdSet},
+		&Command{Name: "set", Arity: -3, Flags: w | d, Cats: "string", KeyFlags: []string{"RW access update variable_flags"}, KeyNotes: []string{"RW and ACCESS due to the optional `GET` argument"}, KeyFlagsFn: setKeyFlags, Fn: cmdSet},
 		&Command{Name: "setnx", Arity: 3, Flags: w | d | f, Cats: "string", KeyFlags: []string{"OW insert"}, Fn: cmdSetnx},
 		&Command{Name: "setex", Arity: 4, Flags: w | d, Cats: "string", KeyFlags: []string{"OW update"}, Fn: cmdSetex},
 		&Command{Name: "psetex", Arity: 4, Flags: w | d, Cats: "string", KeyFlags: []string{"OW update"}, Fn: cmdPsetex},

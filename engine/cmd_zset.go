@@ -21,8 +21,8 @@ func init() {
 		&Command{Name: "zincrby", Arity: 4, Flags: w, Cats: "sortedset", KeyFlags: []string{"RW access update"}, Fn: cmdZincrby},
 		&Command{Name: "zscore", Arity: 3, Flags: r, Cats: "sortedset", Fn: cmdZscore},
 		&Command{Name: "zmscore", Arity: -3, Flags: r, Cats: "sortedset", Fn: cmdZmscore},
-		&Command{Name: "zrank", Arity: -3, Flags: r, Cats: "sortedset", Fn: cmdZrank},
-		&Command{Name: "zrevrank", Arity: -3, Flags: r, Cats: "sortedset", Fn: cmdZrank},
+		&Command{Name: "zrank", Arity: -3, Flags: r, Cats: "sortedset", OldArity: oldArity3, Fn: cmdZrank},
+		&Command{Name: "zrevrank", Arity: -3, Flags: r, Cats: "sortedset", OldArity: oldArity3, Fn: cmdZrank},
 		&Command{Name: "zcard", Arity: 2, Flags: r, Cats: "sortedset", KeyFlags: []string{"RO"}, Fn: cmdZcard},
 		&Command{Name: "zcount", Arity: 4, Flags: r, Cats: "sortedset", Fn: cmdZcount},
 		&Command{Name: "zlexcount", Arity: 4, Flags: r, Cats: "sortedset", Fn: cmdZlexcount},
@@ -216,6 +216,12 @@ func cmdZmscore(e *Engine, args [][]byte) Reply {
 	}
 	return Array(out...)
 }
+
+// oldArity3: ZRANK's and ZREVRANK's arity before WITHSCORE (7.2).
+var oldArity3 = struct {
+	Until Version
+	Arity int
+}{V72, 3}
 
 // ZRANK / ZREVRANK key member [WITHSCORE] (WITHSCORE since 7.2; 7.0's arity is exactly 3).
 func cmdZrank(e *Engine, args [][]byte) Reply {

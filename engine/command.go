@@ -39,10 +39,16 @@ const (
 // single-key range 1, 1, 1 unless it sets other positions, is Keyless (FLUSHALL, SCAN …) or has
 // movable keys (KeyNum, KeysFn). CommandKeys and COMMAND GETKEYS find the keys from them.
 type Command struct {
-	Name     string // lowercase, e.g. "get", or "get" under a container such as "config"
-	Arity    int    // Redis arity: n exact, -n at least n (counting the name)
-	Flags    int
-	Since    Version // first profile that has it
+	Name  string // lowercase, e.g. "get", or "get" under a container such as "config"
+	Arity int    // Redis arity: n exact, -n at least n (counting the name)
+	Flags int
+	Since Version // first profile that has it
+	// OldArity is the arity of the profiles before OldArity.Until, when a later Redis changed it
+	// (ZRANK's WITHSCORE, 7.2: 3 before, -3 since). Zero: none.
+	OldArity struct {
+		Until Version
+		Arity int
+	}
 	FirstKey int
 	LastKey  int
 	Step     int
@@ -51,8 +57,11 @@ type Command struct {
 	// KeyNum: keys counted by an argument (LMPOP numkeys key…, EVAL script numkeys key…).
 	KeyNum KeyNum
 	// KeysFn finds keys by keyword (SORT … STORE dst, MIGRATE … KEYS k…, XREAD … STREAMS k… id…):
-	// the indexes into args of the keys, or nil when the arguments name none.
-	KeysFn func(args [][]byte) []int
+	// the keys' argument indexes and flags, or nil when the arguments name none.
+	KeysFn func(args [][]byte) []KeyRef
+	// KeyFlagsFn gives the flags of a key spec Redis marks variable_flags for one call (SET: "OW
+	// update", or "RW access update" with GET).
+	KeyFlagsFn func(args [][]byte) string
 	// Cats are the ACL categories COMMAND INFO lists beyond those the flags imply (Redis's
 	// setImplicitACLCategories: @write, @read, @admin, @dangerous, @fast/@slow, @blocking),
 	// space-separated without "@", e.g. "keyspace" or "set sortedset list dangerous".
@@ -64,6 +73,10 @@ type Command struct {
 	KeyFlags []string
 	// KeyNotes are the specs' "notes", where Redis gives one (SET: why RW and ACCESS).
 	KeyNotes []string
+	// KeyExtra are the key specs COMMAND INFO lists after the range and KeyNum ones, for the
+	// commands whose keys a KeysFn finds: a keyword search (XREAD … STREAMS, MIGRATE … KEYS) or
+	// an "unknown" spec (SORT's BY/GET patterns and STORE).
+	KeyExtra []KeySpec
 	// Cost, when set, tells what a call asks of the engine beyond its arguments when that
 	// depends on them and on the data (Engine.CommandCost). e is nil when only the arguments
 	// are known (ArgsCost): the estimate is then what they alone say.
@@ -82,6 +95,24 @@ type Command struct {
 // NumIdx+First and the next ones every Step (LMPOP: 1, 1, 1; EVAL: 2, 1, 1; MSETEX: 1, 1, 2).
 // NumIdx 0: none.
 type KeyNum struct{ NumIdx, First, Step int }
+
+// KeySpec is a key spec of KeyExtra: begin_search by Keyword, searched from StartFrom (negative:
+// from the end), then find_keys as a range (LastKey, Step, Limit); without Keyword, both are
+// "unknown".
+type KeySpec struct {
+	Flags, Notes         string
+	Keyword              string
+	StartFrom            int
+	LastKey, Step, Limit int
+}
+
+// ArityIn is the command's arity in profile v (COMMAND INFO's, and COMMAND GETKEYS's check).
+func (c *Command) ArityIn(v Version) int {
+	if c.OldArity.Until != 0 && !v.Has(c.OldArity.Until) {
+		return c.OldArity.Arity
+	}
+	return c.Arity
+}
 
 // MayGrow reports whether the command may grow the dataset (Redis's denyoom flag).
 func (c *Command) MayGrow() bool { return c.Flags&FlagDenyOOM != 0 }

@@ -37,27 +37,38 @@ func (c *Command) hasKeys() bool {
 	return c.FirstKey > 0 || c.KeyNum.NumIdx > 0 || c.KeysFn != nil
 }
 
-// keyIndexes lists the argument indexes of the keys of a call to c whose arity was checked, as
-// Redis's getKeysFromCommand does: KeysFn when the command has one, else the range
-// FirstKey..LastKey (every Step), then the KeyNum keys. A count that is not a number, or asks
-// for more keys than there are arguments, gives no keys at all (the command answers its own
-// error).
-func (c *Command) keyIndexes(args [][]byte) []int {
+// KeyRef is one key of a call: its argument index and the flags of the key spec that found it
+// (COMMAND GETKEYSANDFLAGS: "RW access delete" …).
+type KeyRef struct {
+	Arg   int
+	Flags string
+}
+
+// keyRefs lists the keys of a call to c whose arity was checked, as Redis's getKeysFromCommand
+// does: KeysFn when the command has one, else the range FirstKey..LastKey (every Step), then the
+// KeyNum keys. A count that is not a number, or asks for more keys than there are arguments, gives
+// no keys at all (the command answers its own error).
+func (c *Command) keyRefs(args [][]byte) []KeyRef {
 	if c.KeysFn != nil {
 		return c.KeysFn(args)
 	}
-	var out []int
+	flags := c.specFlags()
+	if c.KeyFlagsFn != nil {
+		flags = []string{c.KeyFlagsFn(args)}
+	}
+	var out []KeyRef
 	if c.FirstKey > 0 {
 		last := c.LastKey
 		if last < 0 {
 			last += len(args)
 		}
+		n := rangeSpecs(c)
 		// With several specs (SDIFFSTORE: destination, sources) each must begin inside the call.
-		if c.FirstKey+rangeSpecs(c)-1 >= len(args) {
+		if c.FirstKey+n-1 >= len(args) {
 			return nil
 		}
 		for i := c.FirstKey; i <= last && i < len(args); i += max(c.Step, 1) {
-			out = append(out, i)
+			out = append(out, KeyRef{i, flags[min(i-c.FirstKey, n-1)]})
 		}
 	}
 	if k := c.KeyNum; k.NumIdx > 0 {
@@ -68,11 +79,24 @@ func (c *Command) keyIndexes(args [][]byte) []int {
 		if !ok || n < 1 || n > int64(len(args)-k.NumIdx-k.First+k.Step-1)/int64(max(k.Step, 1)) {
 			return nil
 		}
+		fl := flags[min(rangeSpecs(c), len(flags)-1)]
 		for i, j := k.NumIdx+k.First, int64(0); j < n; i, j = i+k.Step, j+1 {
-			out = append(out, i)
+			out = append(out, KeyRef{i, fl})
 		}
 	}
 	return out
+}
+
+// specFlags are the flags of the range and KeyNum specs, in COMMAND INFO's order (KeyFlags, or
+// the default: "RW update" for a write command, "RO access" else).
+func (c *Command) specFlags() []string {
+	if len(c.KeyFlags) > 0 {
+		return c.KeyFlags
+	}
+	if c.Flags&FlagWrite != 0 {
+		return []string{"RW update"}
+	}
+	return []string{"RO access"}
 }
 
 // rangeSpecs is the number of key specs the range FirstKey..LastKey makes (keySpecs): one per
@@ -88,15 +112,15 @@ func rangeSpecs(c *Command) int {
 	return n
 }
 
-// keysOf is keyIndexes as the arguments themselves.
+// keysOf is keyRefs as the arguments themselves.
 func (c *Command) keysOf(args [][]byte) [][]byte {
-	idx := c.keyIndexes(args)
-	if len(idx) == 0 {
+	refs := c.keyRefs(args)
+	if len(refs) == 0 {
 		return nil
 	}
-	out := make([][]byte, len(idx))
-	for i, j := range idx {
-		out[i] = args[j]
+	out := make([][]byte, len(refs))
+	for i, r := range refs {
+		out[i] = args[r.Arg]
 	}
 	return out
 }
@@ -114,6 +138,20 @@ var (
 // wrong number of arguments, or arguments that name no key when the command needs one (a
 // count out of range). EVAL with numkeys 0 names none, without error.
 func (e *Engine) CommandKeys(args [][]byte) ([]string, error) {
+	refs, err := e.CommandKeyRefs(args)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = string(args[r.Arg])
+	}
+	return out, nil
+}
+
+// CommandKeyRefs is CommandKeys with each key's argument index and flags (COMMAND
+// GETKEYSANDFLAGS).
+func (e *Engine) CommandKeyRefs(args [][]byte) ([]KeyRef, error) {
 	if len(args) == 0 {
 		return nil, ErrKeysUnknownCommand
 	}
@@ -124,25 +162,48 @@ func (e *Engine) CommandKeys(args [][]byte) ([]string, error) {
 	if !c.hasKeys() {
 		return nil, ErrKeysNoKeys
 	}
-	if !arityOK(c.Arity, len(args)) {
+	if !arityOK(c.ArityIn(e.ver), len(args)) {
 		return nil, ErrKeysArity
 	}
-	keys := c.keysOf(args)
-	if len(keys) == 0 && c.Flags&FlagNoMandatoryKeys == 0 {
+	refs := c.keyRefs(args)
+	if len(refs) == 0 && c.Flags&FlagNoMandatoryKeys == 0 {
 		return nil, ErrKeysInvalid
 	}
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		out[i] = string(k)
+	return refs, nil
+}
+
+// setKeyFlags: SET's key is read too when GET is given (setGetKeys).
+func setKeyFlags(args [][]byte) string {
+	for _, a := range args[3:] {
+		if eqFold(a, "get") {
+			return "RW access update"
+		}
 	}
-	return out, nil
+	return "OW update"
+}
+
+// bitfieldKeyFlags: BITFIELD only reads when it is made of GETs (and OVERFLOWs) only; a SET, an
+// INCRBY or anything malformed counts as a write (bitfieldGetKeys).
+func bitfieldKeyFlags(args [][]byte) string {
+	for i := 2; i < len(args); i++ {
+		more := len(args) - i - 1
+		switch {
+		case eqFold(args[i], "get") && more >= 2:
+			i += 2
+		case eqFold(args[i], "overflow") && more >= 1:
+			i++
+		default:
+			return "RW access update"
+		}
+	}
+	return "RO access"
 }
 
 // sortKeys is SORT's key search (Redis's sortGetKeys): the sorted key, and the last STORE's
 // destination (LIMIT's two numbers and GET's and BY's patterns are skipped, so a pattern "store"
 // is no keyword).
-func sortKeys(args [][]byte) []int {
-	out, store := []int{1}, 0
+func sortKeys(args [][]byte) []KeyRef {
+	out, store := []KeyRef{{1, "RO access"}}, 0
 	for i := 2; i < len(args); i++ {
 		switch {
 		case eqFold(args[i], "limit"):
@@ -155,7 +216,7 @@ func sortKeys(args [][]byte) []int {
 		}
 	}
 	if store > 0 {
-		out = append(out, store)
+		out = append(out, KeyRef{store, "OW update"})
 	}
 	return out
 }
@@ -163,16 +224,16 @@ func sortKeys(args [][]byte) []int {
 // migrateKeys is MIGRATE's (migrateGetKeys): the key argument, or the arguments after KEYS
 // (none when the key argument is not empty then); AUTH's one and AUTH2's two arguments are
 // skipped in the search.
-func migrateKeys(args [][]byte) []int {
+func migrateKeys(args [][]byte) []KeyRef {
 	for i := 6; i < len(args); i++ {
 		switch {
 		case eqFold(args[i], "keys"):
 			if len(args[3]) > 0 {
 				return nil
 			}
-			var out []int
+			var out []KeyRef
 			for j := i + 1; j < len(args); j++ {
-				out = append(out, j)
+				out = append(out, KeyRef{j, "RW access delete"})
 			}
 			return out
 		case eqFold(args[i], "auth"):
@@ -181,19 +242,19 @@ func migrateKeys(args [][]byte) []int {
 			i += 2
 		}
 	}
-	return []int{3}
+	return []KeyRef{{3, "RW access delete"}}
 }
 
 // xreadKeys is XREAD's and XREADGROUP's key spec: the keyword STREAMS, then the first half of
 // the arguments after it (of an odd number, the half rounded down; the command answers its own
 // error).
-func xreadKeys(args [][]byte) []int {
+func xreadKeys(args [][]byte) []KeyRef {
 	for i := 1; i < len(args); i++ {
 		if eqFold(args[i], "streams") {
 			rest := len(args) - i - 1
-			var out []int
+			var out []KeyRef
 			for j := 0; j < rest/2; j++ {
-				out = append(out, i+1+j)
+				out = append(out, KeyRef{i + 1 + j, "RO access"})
 			}
 			return out
 		}
@@ -227,7 +288,7 @@ type Cost struct {
 // costs nothing (it answers an error).
 func (e *Engine) CommandCost(args [][]byte) Cost {
 	c := e.LookupCommand(args)
-	if c == nil || !arityOK(c.Arity, len(args)) {
+	if c == nil || !arityOK(c.ArityIn(e.ver), len(args)) {
 		return Cost{}
 	}
 	var cost Cost
