@@ -49,6 +49,7 @@ func TestCommandCost(t *testing.T) {
 		{"GET big", Cost{CopyBytes: 1 << 29}},
 		{"DEL big", Cost{}},
 		{"OBJECT ENCODING big", Cost{}},
+		{"DEBUG OBJECT big", Cost{CopyBytes: 1 << 29}}, // no key specs: every argument
 		{"APPEND s xyz", Cost{StoreBytes: 13}},
 		{"APPEND s \"\"", Cost{}},
 		{"SETRANGE big 0 xyz", Cost{StoreBytes: 65536 + 3}}, // one page stored

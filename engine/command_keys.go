@@ -284,7 +284,7 @@ type Cost struct {
 // CommandCost is what a call asks of the engine beyond its arguments (Cost), from the command
 // table: the command's own Cost when it has one, and for a command that is not Paged, the
 // length of the longest string key it names (it reads or copies the string whole: GET, GETDEL,
-// DUMP, LCS …). A call the profile does not know, or with the wrong number of arguments,
+// DUMP, LCS …; for a command without key specs, such as DEBUG, any argument naming a string). A call the profile does not know, or with the wrong number of arguments,
 // costs nothing (it answers an error).
 func (e *Engine) CommandCost(args [][]byte) Cost {
 	c := e.LookupCommand(args)
@@ -296,7 +296,11 @@ func (e *Engine) CommandCost(args [][]byte) Cost {
 		cost = c.Cost(e, args)
 	}
 	if !c.Paged {
-		for _, k := range c.keysOf(args) {
+		keys := c.keysOf(args)
+		if !c.hasKeys() {
+			keys = args[1:] // the table names no key (DEBUG OBJECT k …): any argument may be one
+		}
+		for _, k := range keys {
 			if o := e.Peek(k); o != nil && o.Type == TypeString {
 				cost.CopyBytes = max(cost.CopyBytes, int64(o.StringLen()))
 			}

@@ -124,6 +124,8 @@ func TestCostLimits(t *testing.T) {
 			{"GET k", "StringBytes"},
 			{"LCS k k", "StringBytes"},
 			{"STRLEN k", ""},
+			{"DEBUG OBJECT k", "StringBytes"}, // no key specs: its arguments are taken as keys
+			{"OBJECT ENCODING k", ""},
 			{"HRANDFIELD h -100001", "ReplyItems"},
 			{"ZRANDMEMBER z 100000", ""},
 			{"SRANDMEMBER s -9223372036854775808", "ReplyItems"},
