@@ -20,9 +20,9 @@ package engine
 //     an importing node only after ASKING. Inside MULTI each queued command is checked alone
 //     (an error flags the transaction, so EXEC answers EXECABORT); EXEC checks all queued
 //     commands together and answers CROSSSLOT when they span slots.
-//   - The keys of a command come from the command table (FirstKey, LastKey, Step); the commands
-//     Redis marks movablekeys (a numkeys argument, SORT … STORE, MIGRATE … KEYS) are described by
-//     keynumSpecs below, the "keynum" key specs of Redis's command table.
+//   - The keys of a command come from the command table (command.go: FirstKey, LastKey, Step,
+//     and for the commands Redis marks movablekeys — a numkeys argument, SORT … STORE, MIGRATE …
+//     KEYS — KeyNum and KeysFn).
 //   - Node IDs are 40 hex characters drawn from the seed, so a run is reproducible.
 //
 // For a scene: Options.Trace gives each node's commands their cluster events (cluster_trace.go),
@@ -354,77 +354,9 @@ func (n *clusterNode) meet(x *clusterNode) {
 
 // keynumSpec is a "keynum" key spec: the number of keys at NumIdx, the keys from NumIdx+First,
 // every Step; Before lists key positions before the count (ZUNIONSTORE's destination).
-type keynumSpec struct {
-	numIdx, first, step int
-}
-
-// keynumSpecs are the movablekeys commands' key specs (commands.def of 7.0 and later).
-var keynumSpecs = map[string]keynumSpec{
-	"sintercard": {1, 1, 1}, "zintercard": {1, 1, 1}, "zunion": {1, 1, 1}, "zinter": {1, 1, 1},
-	"zdiff": {1, 1, 1}, "lmpop": {1, 1, 1}, "zmpop": {1, 1, 1}, "blmpop": {2, 1, 1}, "bzmpop": {2, 1, 1},
-	"zunionstore": {2, 1, 1}, "zinterstore": {2, 1, 1}, "zdiffstore": {2, 1, 1}, "msetex": {1, 1, 2},
-	"eval": {2, 1, 1}, "evalsha": {2, 1, 1}, "eval_ro": {2, 1, 1}, "evalsha_ro": {2, 1, 1},
-	"fcall": {2, 1, 1}, "fcall_ro": {2, 1, 1},
-}
-
-// commandKeys lists the key arguments of a command whose name and arity were checked, as
-// getKeysFromCommand does: the command table's range, then the movable keys. A malformed count
-// gives no movable keys (the command then answers its own error).
-func commandKeys(c *Command, args [][]byte) [][]byte {
-	var keys [][]byte
-	if c.FirstKey > 0 {
-		last := c.LastKey
-		if last < 0 {
-			last = len(args) + last
-		}
-		for i := c.FirstKey; i <= last && i < len(args); i += max(c.Step, 1) {
-			keys = append(keys, args[i])
-		}
-	}
-	if ks, ok := keynumSpecs[c.FullName()]; ok && ks.numIdx < len(args) {
-		n, ok := string2ll(args[ks.numIdx])
-		if ok && n > 0 && n <= int64(len(args)-ks.numIdx-1) {
-			for i, k := ks.numIdx+ks.first, int64(0); k < n && i < len(args); i, k = i+ks.step, k+1 {
-				keys = append(keys, args[i])
-			}
-		}
-	}
-	switch c.FullName() {
-	case "sort", "sort_ro": // sortGetKeys: STORE's destination
-		for i := 2; i+1 < len(args); i++ {
-			switch {
-			case eqFold(args[i], "limit"):
-				i += 2
-			case eqFold(args[i], "get"), eqFold(args[i], "by"):
-				i++
-			case eqFold(args[i], "store"):
-				keys = append(keys, args[i+1])
-				i++
-			}
-		}
-	case "migrate": // migrateGetKeys
-		keys = nil
-		if len(args) > 6 {
-			for i := 6; i < len(args); i++ {
-				if eqFold(args[i], "keys") && len(args[3]) == 0 {
-					return append(keys, args[i+1:]...)
-				}
-			}
-		}
-		keys = append(keys, args[3])
-	case "xread", "xreadgroup": // xreadGetKeys: half of what follows STREAMS
-		for i := 1; i < len(args); i++ {
-			if eqFold(args[i], "streams") {
-				rest := args[i+1:]
-				if len(rest)%2 == 0 {
-					keys = append(keys, rest[:len(rest)/2]...)
-				}
-				break
-			}
-		}
-	}
-	return keys
-}
+// commandKeys lists the key arguments of a command whose name and arity were checked, from the
+// command table (Command.keyRefs, Redis's getKeysFromCommand).
+func commandKeys(c *Command, args [][]byte) [][]byte { return c.keysOf(args) }
 
 type clusterRedir int
 
@@ -602,16 +534,7 @@ func (e *Engine) clusterAfter(c *Command, inMulti bool) {
 	}
 }
 
-func hasMovableKeys(c *Command) bool {
-	if _, ok := keynumSpecs[c.FullName()]; ok {
-		return true
-	}
-	switch c.FullName() {
-	case "sort", "sort_ro", "migrate", "xread", "xreadgroup":
-		return true
-	}
-	return false
-}
+func hasMovableKeys(c *Command) bool { return c.Flags&FlagMovableKeys != 0 }
 
 // lookupChecked finds the command (or subcommand) of args, or nil.
 func (e *Engine) lookupChecked(args [][]byte) *Command {

@@ -11,8 +11,8 @@ import (
 
 func init() {
 	register(
-		&Command{Name: "bitfield", Arity: -2, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBitfield},
-		&Command{Name: "bitfield_ro", Arity: -2, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBitfieldRO},
+		&Command{Name: "bitfield", Arity: -2, Flags: FlagWrite | FlagDenyOOM, Cats: "bitmap", KeyFlags: []string{"RW access update variable_flags"}, KeyNotes: []string{"This command allows both access and modification of the key"}, Paged: true, KeyFlagsFn: bitfieldKeyFlags, Fn: cmdBitfield},
+		&Command{Name: "bitfield_ro", Arity: -2, Flags: FlagReadonly | FlagFast, Cats: "bitmap", Paged: true, Fn: cmdBitfieldRO},
 	)
 }
 

@@ -21,11 +21,11 @@ import (
 
 func init() {
 	register(
-		&Command{Name: "setbit", Arity: 4, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdSetbit},
-		&Command{Name: "getbit", Arity: 3, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdGetbit},
-		&Command{Name: "bitcount", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBitcount},
-		&Command{Name: "bitpos", Arity: -3, Flags: FlagReadonly, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBitpos},
-		&Command{Name: "bitop", Arity: -4, Flags: FlagWrite | FlagDenyOOM, FirstKey: 2, LastKey: -1, Step: 1, Fn: cmdBitop},
+		&Command{Name: "setbit", Arity: 4, Flags: FlagWrite | FlagDenyOOM, Cats: "bitmap", KeyFlags: []string{"RW access update"}, Paged: true, Fn: cmdSetbit},
+		&Command{Name: "getbit", Arity: 3, Flags: FlagReadonly | FlagFast, Cats: "bitmap", Paged: true, Fn: cmdGetbit},
+		&Command{Name: "bitcount", Arity: -2, Flags: FlagReadonly, Cats: "bitmap", Paged: true, Fn: cmdBitcount},
+		&Command{Name: "bitpos", Arity: -3, Flags: FlagReadonly, Cats: "bitmap", Paged: true, Fn: cmdBitpos},
+		&Command{Name: "bitop", Arity: -4, Flags: FlagWrite | FlagDenyOOM, FirstKey: 2, LastKey: -1, Step: 1, Cats: "bitmap", KeyFlags: []string{"OW update", "RO access"}, Paged: true, Fn: cmdBitop},
 	)
 }
 

@@ -27,13 +27,13 @@ const TypeBloom ObjType = 64
 func init() {
 	moduleTypeNames[TypeBloom] = "MBbloom--"
 	register(
-		&Command{Name: "bf.reserve", Arity: -1, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBFReserve},
-		&Command{Name: "bf.add", Arity: -1, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBFAdd},
-		&Command{Name: "bf.madd", Arity: -1, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBFAdd},
-		&Command{Name: "bf.exists", Arity: -1, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBFExists},
-		&Command{Name: "bf.mexists", Arity: -1, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBFExists},
-		&Command{Name: "bf.info", Arity: -1, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBFInfo},
-		&Command{Name: "bf.card", Arity: -1, Flags: FlagReadonly | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdBFCard},
+		&Command{Name: "bf.reserve", Arity: -1, Flags: FlagWrite | FlagDenyOOM, Cost: bfReserveCost, Fn: cmdBFReserve},
+		&Command{Name: "bf.add", Arity: -1, Flags: FlagWrite | FlagDenyOOM, Fn: cmdBFAdd},
+		&Command{Name: "bf.madd", Arity: -1, Flags: FlagWrite | FlagDenyOOM, Fn: cmdBFAdd},
+		&Command{Name: "bf.exists", Arity: -1, Flags: FlagReadonly | FlagFast, Fn: cmdBFExists},
+		&Command{Name: "bf.mexists", Arity: -1, Flags: FlagReadonly | FlagFast, Fn: cmdBFExists},
+		&Command{Name: "bf.info", Arity: -1, Flags: FlagReadonly | FlagFast, Fn: cmdBFInfo},
+		&Command{Name: "bf.card", Arity: -1, Flags: FlagReadonly | FlagFast, Fn: cmdBFCard},
 	)
 }
 
@@ -174,6 +174,24 @@ func cmdBFReserve(e *Engine, args [][]byte) Reply {
 	}
 	e.newBloomObject(args[1], c, "reserve")
 	return OK
+}
+
+// bfReserveCost: BF.RESERVE allocates its first filter at once, sized by the error rate and the
+// capacity (bloom.SizeFilter, as NewChain sizes it).
+func bfReserveCost(e *Engine, args [][]byte) Cost {
+	if len(args) < 4 {
+		return Cost{}
+	}
+	rate, ok1 := parseStrtod(args[2])
+	capacity, ok2 := string2ll(args[3])
+	if !ok1 || !ok2 || capacity <= 0 {
+		return Cost{}
+	}
+	f, err := bloom.SizeFilter(uint64(capacity), rate)
+	if err != nil {
+		return Cost{}
+	}
+	return Cost{AllocBytes: int64(f.Bits / 8)}
 }
 
 func cmdBFAdd(e *Engine, args [][]byte) Reply {

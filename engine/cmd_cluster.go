@@ -60,17 +60,25 @@ func init() {
 		}
 		sub[s.name] = &Command{Name: s.name, Arity: s.arity, Since: s.since, Flags: FlagStale, Fn: fn}
 	}
+	// COMMAND INFO's flags and tips of the subcommands (7.0.15).
+	for _, n := range strings.Fields("addslots addslotsrange bumpepoch count-failure-reports delslots delslotsrange failover flushslots forget meet replicas replicate reset saveconfig set-config-epoch setslot slaves") {
+		sub[n].Flags |= FlagAdmin
+	}
+	for _, n := range strings.Fields("addslots addslotsrange bumpepoch delslots delslotsrange failover flushslots forget meet replicate saveconfig set-config-epoch setslot") {
+		sub[n].Flags |= FlagNoAsyncLoading
+	}
+	for _, n := range strings.Fields("bumpepoch count-failure-reports getkeysinslot info links nodes replicas shards slaves slots") {
+		sub[n].Tips = "nondeterministic_output"
+	}
+	sub["help"].Flags |= FlagLoading
+	sub["reset"].Flags |= FlagNoScript
 	register(&Command{Name: "cluster", Arity: -2, Sub: sub})
 	register(
-		&Command{Name: "asking", Arity: 1, Flags: FlagFast, Fn: cmdAsking},
-		&Command{Name: "readonly", Arity: 1, Flags: FlagFast | FlagLoading | FlagStale, Fn: cmdReadonly},
-		&Command{Name: "readwrite", Arity: 1, Flags: FlagFast | FlagLoading | FlagStale, Fn: cmdReadwrite},
-		&Command{Name: "migrate", Arity: -6, Flags: FlagWrite, FirstKey: 3, LastKey: 3, Step: 1, Fn: cmdMigrate},
+		&Command{Name: "asking", Arity: 1, Flags: FlagFast, Cats: "connection", Fn: cmdAsking},
+		&Command{Name: "readonly", Arity: 1, Flags: FlagFast | FlagLoading | FlagStale, Cats: "connection", Fn: cmdReadonly},
+		&Command{Name: "readwrite", Arity: 1, Flags: FlagFast | FlagLoading | FlagStale, Cats: "connection", Fn: cmdReadwrite},
+		&Command{Name: "migrate", Arity: -6, Flags: FlagWrite, FirstKey: 3, LastKey: 3, Step: 1, Cats: "keyspace dangerous", Tips: "nondeterministic_output", KeyFlags: []string{"RW access delete"}, KeyExtra: []KeySpec{{Flags: "RW access delete incomplete", Keyword: "KEYS", StartFrom: -2, LastKey: -1, Step: 1}}, KeysFn: migrateKeys, Fn: cmdMigrate},
 	)
-	commandMeta["asking"] = cmdMeta{cats: "connection"}
-	commandMeta["readonly"] = cmdMeta{cats: "connection"}
-	commandMeta["readwrite"] = cmdMeta{cats: "connection"}
-	commandMeta["migrate"] = cmdMeta{cats: "keyspace dangerous", tips: "nondeterministic_output", specs: []string{"RW access delete"}}
 }
 
 var errClusterDisabled = Err("ERR This instance has cluster support disabled")

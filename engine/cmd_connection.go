@@ -4,9 +4,9 @@ package engine
 
 func init() {
 	register(
-		&Command{Name: "ping", Arity: -1, Flags: FlagFast | FlagStale, Fn: cmdPing},
-		&Command{Name: "echo", Arity: 2, Flags: FlagFast, Fn: cmdEcho},
-		&Command{Name: "select", Arity: 2, Flags: FlagFast | FlagLoading | FlagStale, Fn: cmdSelect},
+		&Command{Name: "ping", Arity: -1, Flags: FlagFast, Cats: "connection", Tips: "request_policy:all_shards response_policy:all_succeeded", Fn: cmdPing},
+		&Command{Name: "echo", Arity: 2, Flags: FlagFast | FlagLoading | FlagStale, Cats: "connection", Fn: cmdEcho},
+		&Command{Name: "select", Arity: 2, Flags: FlagFast | FlagLoading | FlagStale, Cats: "connection", Fn: cmdSelect},
 	)
 }
 

@@ -7,8 +7,8 @@ import "errors"
 
 func init() {
 	register(
-		&Command{Name: "dump", Arity: 2, Flags: FlagReadonly, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdDump},
-		&Command{Name: "restore", Arity: -4, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdRestore},
+		&Command{Name: "dump", Arity: 2, Flags: FlagReadonly, Cats: "keyspace", Tips: "nondeterministic_output", Fn: cmdDump},
+		&Command{Name: "restore", Arity: -4, Flags: FlagWrite | FlagDenyOOM, Cats: "keyspace dangerous", KeyFlags: []string{"OW update"}, Fn: cmdRestore},
 	)
 }
 

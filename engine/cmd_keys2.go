@@ -24,10 +24,10 @@ import (
 
 func init() {
 	register(
-		&Command{Name: "move", Arity: 3, Flags: FlagWrite | FlagFast, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdMove},
-		&Command{Name: "swapdb", Arity: 3, Flags: FlagWrite | FlagFast, Fn: cmdSwapdb},
-		&Command{Name: "sort", Arity: -2, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdSort},
-		&Command{Name: "sort_ro", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdSort},
+		&Command{Name: "move", Arity: 3, Flags: FlagWrite | FlagFast, Cats: "keyspace", KeyFlags: []string{"RW access update"}, Paged: true, Fn: cmdMove},
+		&Command{Name: "swapdb", Arity: 3, Flags: FlagWrite | FlagFast, Cats: "keyspace dangerous", Keyless: true, Fn: cmdSwapdb},
+		&Command{Name: "sort", Arity: -2, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 1, Step: 1, Cats: "set sortedset list dangerous", KeyFlags: []string{"RO access"}, KeyExtra: []KeySpec{KeySpec{Flags: "RO access", Notes: "For the optional BY/GET keyword. It is marked 'unknown' because the key names derive from the content of the key we sort"}, KeySpec{Flags: "OW update", Notes: "For the optional STORE keyword. It is marked 'unknown' because the keyword can appear anywhere in the argument array"}}, KeysFn: sortKeys, Fn: cmdSort},
+		&Command{Name: "sort_ro", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: 1, Step: 1, Cats: "set sortedset list dangerous", KeyExtra: []KeySpec{KeySpec{Flags: "RO access", Notes: "For the optional BY/GET keyword. It is marked 'unknown' because the key names derive from the content of the key we sort"}}, KeysFn: sortKeys, Fn: cmdSort},
 	)
 }
 

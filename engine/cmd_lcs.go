@@ -13,11 +13,26 @@ package engine
 // with the error Redis gives when that allocation fails.
 
 func init() {
-	register(&Command{Name: "lcs", Arity: -3, Flags: FlagReadonly, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdLcs})
+	register(&Command{Name: "lcs", Arity: -3, Flags: FlagReadonly, FirstKey: 1, LastKey: 2, Step: 1, Cats: "string", Cost: lcsCost, Fn: cmdLcs})
 }
 
 // lcsMaxTableBytes is the largest table the engine allocates (Redis: whatever malloc gives).
 const lcsMaxTableBytes = 256 << 20
+
+// lcsCost: LCS fills a table of (len(a)+1)×(len(b)+1) cells whatever its options (and reads
+// both strings whole: CommandCost's CopyBytes).
+func lcsCost(e *Engine, args [][]byte) Cost {
+	if e == nil {
+		return Cost{}
+	}
+	n := func(k []byte) int64 {
+		if o := e.Peek(k); o != nil && o.Type == TypeString {
+			return int64(o.StringLen())
+		}
+		return 0
+	}
+	return Cost{Cells: (n(args[1]) + 1) * (n(args[2]) + 1)}
+}
 
 type lcsCell interface{ ~uint8 | ~uint16 | ~uint32 }
 

@@ -13,29 +13,28 @@ import (
 // cannot wait (Engine.Exec) the timeout's nil array.
 
 func init() {
-	k := func(c *Command) *Command { c.FirstKey, c.LastKey, c.Step = 1, 1, 1; return c }
 	w := FlagWrite | FlagDenyOOM | FlagFast
 	register(
-		k(&Command{Name: "lpush", Arity: -3, Flags: w, Fn: cmdPush}),
-		k(&Command{Name: "rpush", Arity: -3, Flags: w, Fn: cmdPush}),
-		k(&Command{Name: "lpushx", Arity: -3, Flags: w, Fn: cmdPush}),
-		k(&Command{Name: "rpushx", Arity: -3, Flags: w, Fn: cmdPush}),
-		k(&Command{Name: "lpop", Arity: -2, Flags: FlagWrite | FlagFast, Fn: cmdPop}),
-		k(&Command{Name: "rpop", Arity: -2, Flags: FlagWrite | FlagFast, Fn: cmdPop}),
-		k(&Command{Name: "llen", Arity: 2, Flags: FlagReadonly | FlagFast, Fn: cmdLlen}),
-		k(&Command{Name: "lrange", Arity: 4, Flags: FlagReadonly, Fn: cmdLrange}),
-		k(&Command{Name: "lindex", Arity: 3, Flags: FlagReadonly, Fn: cmdLindex}),
-		k(&Command{Name: "lset", Arity: 4, Flags: FlagWrite | FlagDenyOOM, Fn: cmdLset}),
-		k(&Command{Name: "linsert", Arity: 5, Flags: FlagWrite | FlagDenyOOM, Fn: cmdLinsert}),
-		k(&Command{Name: "lpos", Arity: -3, Flags: FlagReadonly, Fn: cmdLpos}),
-		k(&Command{Name: "lrem", Arity: 4, Flags: FlagWrite, Fn: cmdLrem}),
-		k(&Command{Name: "ltrim", Arity: 4, Flags: FlagWrite, Fn: cmdLtrim}),
-		&Command{Name: "lmove", Arity: 5, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdLmove},
-		&Command{Name: "rpoplpush", Arity: 3, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdLmove},
-		&Command{Name: "blmove", Arity: 6, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdLmove},
-		&Command{Name: "brpoplpush", Arity: 4, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdLmove},
-		&Command{Name: "blpop", Arity: -3, Flags: FlagWrite, FirstKey: 1, LastKey: -2, Step: 1, Fn: cmdBpop},
-		&Command{Name: "brpop", Arity: -3, Flags: FlagWrite, FirstKey: 1, LastKey: -2, Step: 1, Fn: cmdBpop},
+		&Command{Name: "lpush", Arity: -3, Flags: w, Cats: "list", KeyFlags: []string{"RW insert"}, Fn: cmdPush},
+		&Command{Name: "rpush", Arity: -3, Flags: w, Cats: "list", KeyFlags: []string{"RW insert"}, Fn: cmdPush},
+		&Command{Name: "lpushx", Arity: -3, Flags: w, Cats: "list", KeyFlags: []string{"RW insert"}, Fn: cmdPush},
+		&Command{Name: "rpushx", Arity: -3, Flags: w, Cats: "list", KeyFlags: []string{"RW insert"}, Fn: cmdPush},
+		&Command{Name: "lpop", Arity: -2, Flags: FlagWrite | FlagFast, Cats: "list", KeyFlags: []string{"RW access delete"}, Fn: cmdPop},
+		&Command{Name: "rpop", Arity: -2, Flags: FlagWrite | FlagFast, Cats: "list", KeyFlags: []string{"RW access delete"}, Fn: cmdPop},
+		&Command{Name: "llen", Arity: 2, Flags: FlagReadonly | FlagFast, Cats: "list", KeyFlags: []string{"RO"}, Fn: cmdLlen},
+		&Command{Name: "lrange", Arity: 4, Flags: FlagReadonly, Cats: "list", Fn: cmdLrange},
+		&Command{Name: "lindex", Arity: 3, Flags: FlagReadonly, Cats: "list", Fn: cmdLindex},
+		&Command{Name: "lset", Arity: 4, Flags: FlagWrite | FlagDenyOOM, Cats: "list", Fn: cmdLset},
+		&Command{Name: "linsert", Arity: 5, Flags: FlagWrite | FlagDenyOOM, Cats: "list", KeyFlags: []string{"RW insert"}, Fn: cmdLinsert},
+		&Command{Name: "lpos", Arity: -3, Flags: FlagReadonly, Cats: "list", Fn: cmdLpos},
+		&Command{Name: "lrem", Arity: 4, Flags: FlagWrite, Cats: "list", KeyFlags: []string{"RW delete"}, Fn: cmdLrem},
+		&Command{Name: "ltrim", Arity: 4, Flags: FlagWrite, Cats: "list", KeyFlags: []string{"RW delete"}, Fn: cmdLtrim},
+		&Command{Name: "lmove", Arity: 5, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 2, Step: 1, Cats: "list", KeyFlags: []string{"RW access delete", "RW insert"}, Fn: cmdLmove},
+		&Command{Name: "rpoplpush", Arity: 3, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: 2, Step: 1, Cats: "list", KeyFlags: []string{"RW access delete", "RW insert"}, Fn: cmdLmove},
+		&Command{Name: "blmove", Arity: 6, Flags: FlagWrite | FlagDenyOOM | FlagBlocking | FlagNoScript, FirstKey: 1, LastKey: 2, Step: 1, Cats: "list", KeyFlags: []string{"RW access delete", "RW insert"}, Fn: cmdLmove},
+		&Command{Name: "brpoplpush", Arity: 4, Flags: FlagWrite | FlagDenyOOM | FlagBlocking | FlagNoScript, FirstKey: 1, LastKey: 2, Step: 1, Cats: "list", KeyFlags: []string{"RW access delete", "RW insert"}, Fn: cmdLmove},
+		&Command{Name: "blpop", Arity: -3, Flags: FlagWrite | FlagBlocking | FlagNoScript, FirstKey: 1, LastKey: -2, Step: 1, Cats: "list", KeyFlags: []string{"RW access delete"}, Fn: cmdBpop},
+		&Command{Name: "brpop", Arity: -3, Flags: FlagWrite | FlagBlocking | FlagNoScript, FirstKey: 1, LastKey: -2, Step: 1, Cats: "list", KeyFlags: []string{"RW access delete"}, Fn: cmdBpop},
 	)
 }
 

@@ -10,8 +10,8 @@ package engine
 
 func init() {
 	register(
-		&Command{Name: "lmpop", Arity: -4, Flags: FlagWrite, Fn: cmdLmpop},
-		&Command{Name: "blmpop", Arity: -5, Flags: FlagWrite, Fn: cmdLmpop},
+		&Command{Name: "lmpop", Arity: -4, Flags: FlagWrite, Cats: "list", KeyNum: KeyNum{1, 1, 1}, KeyFlags: []string{"RW access delete"}, Fn: cmdLmpop},
+		&Command{Name: "blmpop", Arity: -5, Flags: FlagWrite | FlagBlocking, Cats: "list", KeyNum: KeyNum{2, 1, 1}, KeyFlags: []string{"RW access delete"}, Fn: cmdLmpop},
 	)
 }
 

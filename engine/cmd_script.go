@@ -27,29 +27,35 @@ import (
 )
 
 func init() {
-	const f = FlagNoScript | FlagStale
+	const f = FlagNoScript | FlagStale | FlagSkipMonitor | FlagNoMandatoryKeys
 	ev := func(name string, flags int, fn cmdFunc) *Command {
-		return &Command{Name: name, Arity: -3, Flags: flags, Fn: fn}
+		kf, note := scriptKeySpec(flags)
+		return &Command{Name: name, Arity: -3, Flags: flags, Cats: "scripting", KeyNum: KeyNum{2, 1, 1}, KeyFlags: []string{kf}, KeyNotes: note, Fn: fn}
 	}
+	noNote := func(c *Command) *Command { c.KeyNotes = nil; return c }
 	register(
 		ev("eval", f, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, false, false) }),
-		ev("evalsha", f, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, false) }),
+		noNote(ev("evalsha", f, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, false) })),
 		ev("eval_ro", f|FlagReadonly, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, false, true) }),
-		ev("evalsha_ro", f|FlagReadonly, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, true) }),
+		noNote(ev("evalsha_ro", f|FlagReadonly, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, true) })),
 		&Command{Name: "script", Arity: -2, Sub: map[string]*Command{
-			"load":   {Name: "load", Arity: 3, Flags: FlagNoScript | FlagStale, Fn: cmdScriptLoad},
-			"exists": {Name: "exists", Arity: -3, Flags: FlagNoScript, Fn: cmdScriptExists},
-			"flush":  {Name: "flush", Arity: -2, Flags: FlagNoScript, Fn: cmdScriptFlush},
-			"kill":   {Name: "kill", Arity: 2, Flags: FlagNoScript | FlagAllowBusy, Fn: func(e *Engine, a [][]byte) Reply { return e.mon.Kill(true) }},
-			"debug":  {Name: "debug", Arity: 3, Flags: FlagNoScript, Fn: cmdScriptDebug},
-			"help":   {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: helpReply(scriptHelp)},
+			"load":   {Name: "load", Arity: 3, Flags: FlagNoScript | FlagStale, Cats: "scripting", Tips: "request_policy:all_nodes response_policy:all_succeeded", Fn: cmdScriptLoad},
+			"exists": {Name: "exists", Arity: -3, Flags: FlagNoScript, Cats: "scripting", Tips: "request_policy:all_shards response_policy:agg_logical_and", Fn: cmdScriptExists},
+			"flush":  {Name: "flush", Arity: -2, Flags: FlagNoScript, Cats: "scripting", Tips: "request_policy:all_nodes response_policy:all_succeeded", Fn: cmdScriptFlush},
+			"kill":   {Name: "kill", Arity: 2, Flags: FlagNoScript | FlagAllowBusy, Cats: "scripting", Tips: "request_policy:all_shards response_policy:one_succeeded", Fn: func(e *Engine, a [][]byte) Reply { return e.mon.Kill(true) }},
+			"debug":  {Name: "debug", Arity: 3, Flags: FlagNoScript, Cats: "scripting", Fn: cmdScriptDebug},
+			"help":   {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "scripting", Fn: helpReply(scriptHelp)},
 		}},
 	)
-	for _, n := range []string{"eval", "evalsha", "script|load", "script|exists", "script|flush", "script|kill", "script|debug", "script|help"} {
-		commandMeta[n] = cmdMeta{cats: "scripting"}
+}
+
+// scriptKeySpec is the key spec of EVAL, FCALL and their _RO forms: the keys' use is unknown, so
+// the worst is assumed (EVALSHA and EVALSHA_RO give no note).
+func scriptKeySpec(flags int) (string, []string) {
+	if flags&FlagReadonly != 0 {
+		return "RO access", []string{"We cannot tell how the keys will be used so we assume the worst, RO and ACCESS"}
 	}
-	commandMeta["eval_ro"] = cmdMeta{cats: ""}
-	commandMeta["evalsha_ro"] = cmdMeta{cats: ""}
+	return "RW access update", []string{"We cannot tell how the keys will be used so we assume the worst, RW and UPDATE"}
 }
 
 var scriptHelp = []string{

@@ -14,36 +14,37 @@ import (
 func init() {
 	register(
 		&Command{Name: "object", Arity: -2, Sub: map[string]*Command{
-			"encoding": {Name: "encoding", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Fn: cmdObject},
-			"refcount": {Name: "refcount", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Fn: cmdObject},
-			"idletime": {Name: "idletime", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Fn: cmdObject},
-			"freq":     {Name: "freq", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Fn: cmdObject},
-			"help":     {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: helpReply(objectHelp)},
+			"encoding": {Name: "encoding", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Cats: "keyspace", Tips: "nondeterministic_output", KeyFlags: []string{"RO"}, Paged: true, Fn: cmdObject},
+			"refcount": {Name: "refcount", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Cats: "keyspace", Tips: "nondeterministic_output", KeyFlags: []string{"RO"}, Paged: true, Fn: cmdObject},
+			"idletime": {Name: "idletime", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Cats: "keyspace", Tips: "nondeterministic_output", KeyFlags: []string{"RO"}, Paged: true, Fn: cmdObject},
+			"freq":     {Name: "freq", Arity: 3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Cats: "keyspace", Tips: "nondeterministic_output", KeyFlags: []string{"RO"}, Paged: true, Fn: cmdObject},
+			"help":     {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "keyspace", Fn: helpReply(objectHelp)},
 		}},
 		&Command{Name: "memory", Arity: -2, Sub: map[string]*Command{
-			"usage": {Name: "usage", Arity: -3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, Fn: cmdMemoryUsage},
-			"purge": {Name: "purge", Arity: 2, Fn: func(e *Engine, args [][]byte) Reply { return OK }},
+			"usage": {Name: "usage", Arity: -3, Flags: FlagReadonly, FirstKey: 2, LastKey: 2, Step: 1, KeyFlags: []string{"RO"}, Paged: true, Fn: cmdMemoryUsage},
+			"purge": {Name: "purge", Arity: 2, Tips: "request_policy:all_shards response_policy:all_succeeded", Fn: func(e *Engine, args [][]byte) Reply { return OK }},
 			"help":  {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: helpReply(memoryHelp)},
 		}},
 		&Command{Name: "config", Arity: -2, Sub: map[string]*Command{
 			"get":       {Name: "get", Arity: -3, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdConfigGet},
-			"set":       {Name: "set", Arity: -4, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdConfigSet},
+			"set":       {Name: "set", Arity: -4, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Tips: "request_policy:all_nodes response_policy:all_succeeded", Fn: cmdConfigSet},
 			"resetstat": {Name: "resetstat", Arity: 2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: func(e *Engine, args [][]byte) Reply { return OK }},
 			"rewrite": {Name: "rewrite", Arity: 2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: func(e *Engine, args [][]byte) Reply {
 				return Err("ERR The server is running without a config file")
 			}},
 			"help": {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: helpReply(configHelp)},
 		}},
-		&Command{Name: "command", Arity: -1, Flags: FlagLoading | FlagStale, Fn: cmdCommandAll, Sub: map[string]*Command{
-			"count":   {Name: "count", Arity: 2, Flags: FlagLoading | FlagStale, Fn: cmdCommandCount},
-			"list":    {Name: "list", Arity: -2, Flags: FlagLoading | FlagStale, Fn: cmdCommandList},
-			"info":    {Name: "info", Arity: -2, Flags: FlagLoading | FlagStale, Fn: cmdCommandInfo},
-			"docs":    {Name: "docs", Arity: -2, Flags: FlagLoading | FlagStale, Fn: cmdCommandDocs},
-			"getkeys": {Name: "getkeys", Arity: -4, Flags: FlagLoading | FlagStale, Fn: cmdCommandGetKeys},
-			"help":    {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: helpReply(commandHelp)},
+		&Command{Name: "command", Arity: -1, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandAll, Sub: map[string]*Command{
+			"count":           {Name: "count", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: cmdCommandCount},
+			"list":            {Name: "list", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandList},
+			"info":            {Name: "info", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandInfo},
+			"docs":            {Name: "docs", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandDocs},
+			"getkeysandflags": {Name: "getkeysandflags", Arity: -4, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: cmdCommandGetKeysAndFlags},
+			"getkeys":         {Name: "getkeys", Arity: -4, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: cmdCommandGetKeys},
+			"help":            {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: helpReply(commandHelp)},
 		}},
 		&Command{Name: "debug", Arity: -2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdDebug},
-		&Command{Name: "time", Arity: 1, Flags: FlagLoading | FlagStale | FlagFast, Fn: cmdTime},
+		&Command{Name: "time", Arity: 1, Flags: FlagLoading | FlagStale | FlagFast, Tips: "nondeterministic_output", Fn: cmdTime},
 	)
 	registerDebug("sdslen", 3, debugSDSLen)
 }
@@ -316,172 +317,26 @@ var commandHelp = []string{
 	"    Prints this help.",
 }
 
-// cmdMeta is what COMMAND INFO reports beyond the Command table: ACL categories that the flags do
-// not imply, command tips and key-spec flags (one entry per key spec, "" = derive from flags).
-type cmdMeta struct {
-	cats  string // explicit categories, e.g. "keyspace dangerous"
-	tips  string // space-separated
-	specs []string
-}
-
-// commandMeta holds 7.0.15's COMMAND INFO details for the commands of this file and cmd_keys.go.
-var commandMeta = map[string]cmdMeta{
-	"del":              {cats: "keyspace", tips: "request_policy:multi_shard response_policy:agg_sum", specs: []string{"RM delete"}},
-	"unlink":           {cats: "keyspace", tips: "request_policy:multi_shard response_policy:agg_sum", specs: []string{"RM delete"}},
-	"exists":           {cats: "keyspace", tips: "request_policy:multi_shard response_policy:agg_sum", specs: []string{"RO"}},
-	"touch":            {cats: "keyspace", tips: "request_policy:multi_shard response_policy:agg_sum", specs: []string{"RO"}},
-	"type":             {cats: "keyspace", specs: []string{"RO"}},
-	"ttl":              {cats: "keyspace", tips: "nondeterministic_output", specs: []string{"RO access"}},
-	"pttl":             {cats: "keyspace", tips: "nondeterministic_output", specs: []string{"RO access"}},
-	"expiretime":       {cats: "keyspace", specs: []string{"RO access"}},
-	"pexpiretime":      {cats: "keyspace", specs: []string{"RO access"}},
-	"expire":           {cats: "keyspace", specs: []string{"RW update"}},
-	"pexpire":          {cats: "keyspace", specs: []string{"RW update"}},
-	"expireat":         {cats: "keyspace", specs: []string{"RW update"}},
-	"pexpireat":        {cats: "keyspace", specs: []string{"RW update"}},
-	"persist":          {cats: "keyspace", specs: []string{"RW update"}},
-	"rename":           {cats: "keyspace", specs: []string{"RW access delete", "OW update"}},
-	"renamenx":         {cats: "keyspace", specs: []string{"RW access delete", "OW insert"}},
-	"copy":             {cats: "keyspace", specs: []string{"RO access", "OW update"}},
-	"dbsize":           {cats: "keyspace", tips: "request_policy:all_shards response_policy:agg_sum"},
-	"flushall":         {cats: "keyspace dangerous", tips: "request_policy:all_shards response_policy:all_succeeded"},
-	"flushdb":          {cats: "keyspace dangerous", tips: "request_policy:all_shards response_policy:all_succeeded"},
-	"keys":             {cats: "keyspace dangerous", tips: "request_policy:all_shards nondeterministic_output_order"},
-	"scan":             {cats: "keyspace", tips: "nondeterministic_output request_policy:special"},
-	"randomkey":        {cats: "keyspace", tips: "request_policy:all_shards nondeterministic_output"},
-	"time":             {tips: "nondeterministic_output"},
-	"object|encoding":  {cats: "keyspace", tips: "nondeterministic_output", specs: []string{"RO"}},
-	"object|refcount":  {cats: "keyspace", tips: "nondeterministic_output", specs: []string{"RO"}},
-	"object|idletime":  {cats: "keyspace", tips: "nondeterministic_output", specs: []string{"RO"}},
-	"object|freq":      {cats: "keyspace", tips: "nondeterministic_output", specs: []string{"RO"}},
-	"object|help":      {cats: "keyspace"},
-	"memory|usage":     {specs: []string{"RO"}},
-	"memory|purge":     {tips: "request_policy:all_shards response_policy:all_succeeded"},
-	"config|set":       {tips: "request_policy:all_nodes response_policy:all_succeeded"},
-	"command":          {cats: "connection", tips: "nondeterministic_output_order"},
-	"command|count":    {cats: "connection"},
-	"command|list":     {cats: "connection", tips: "nondeterministic_output_order"},
-	"command|info":     {cats: "connection", tips: "nondeterministic_output_order"},
-	"command|docs":     {cats: "connection", tips: "nondeterministic_output_order"},
-	"command|getkeys":  {cats: "connection"},
-	"command|help":     {cats: "connection"},
-	"ping":             {cats: "connection", tips: "request_policy:all_shards response_policy:all_succeeded"},
-	"echo":             {cats: "connection"},
-	"select":           {cats: "connection"},
-	"pfdebug":          {cats: "hyperloglog"},
-	"pfselftest":       {cats: "hyperloglog"},
-	"bitfield_ro":      {cats: "bitmap"},
-	"substr":           {cats: "string"},
-	"sort":             {cats: "set sortedset list dangerous"},
-	"setrange":         {cats: "string"},
-	"getrange":         {cats: "string"},
-	"lcs":              {cats: "string"},
-	"smismember":       {cats: "set"},
-	"spop":             {cats: "set"},
-	"srandmember":      {cats: "set"},
-	"sadd":             {cats: "set"},
-	"scard":            {cats: "set"},
-	"sismember":        {cats: "set"},
-	"smembers":         {cats: "set"},
-	"smove":            {cats: "set"},
-	"srem":             {cats: "set"},
-	"sscan":            {cats: "set"},
-	"sinter":           {cats: "set"},
-	"sintercard":       {cats: "set"},
-	"sinterstore":      {cats: "set"},
-	"sunion":           {cats: "set"},
-	"sunionstore":      {cats: "set"},
-	"sdiff":            {cats: "set"},
-	"sdiffstore":       {cats: "set"},
-	"set":              {cats: "string"},
-	"setnx":            {cats: "string"},
-	"setex":            {cats: "string"},
-	"strlen":           {cats: "string"},
-	"restore":          {cats: "keyspace dangerous", specs: []string{"OW update"}},
-	"swapdb":           {cats: "keyspace dangerous"},
-	"shutdown":         {cats: "dangerous"},
-	"lastsave":         {cats: "dangerous"},
-	"dump":             {cats: "keyspace", tips: "nondeterministic_output", specs: []string{"RO access"}},
-	"move":             {cats: "keyspace"},
-	"wait":             {cats: "connection"},
-	"quit":             {cats: "connection"},
-	"hello":            {cats: "connection"},
-	"auth":             {cats: "connection"},
-	"client":           {cats: "connection"},
-	"reset":            {cats: "connection"},
-	"info":             {cats: "dangerous"},
-	"debug":            {cats: "dangerous"},
-	"config":           {},
-	"memory":           {},
-	"object":           {},
-	"pfadd":            {cats: "hyperloglog"},
-	"pfcount":          {cats: "hyperloglog"},
-	"pfmerge":          {cats: "hyperloglog"},
-	"bitop":            {cats: "bitmap"},
-	"bitcount":         {cats: "bitmap"},
-	"bitpos":           {cats: "bitmap"},
-	"bitfield":         {cats: "bitmap"},
-	"setbit":           {cats: "bitmap"},
-	"getbit":           {cats: "bitmap"},
-	"config|get":       {},
-	"config|resetstat": {},
-	"config|rewrite":   {},
-	"config|help":      {},
-	"memory|help":      {},
-}
-
 // aclCategories lists Redis's ACL categories in flag order (COMMAND INFO prints them so).
 var aclCategories = []string{"keyspace", "read", "write", "set", "sortedset", "list", "hash", "string",
 	"bitmap", "hyperloglog", "geo", "stream", "pubsub", "admin", "fast", "slow", "blocking",
 	"dangerous", "connection", "transaction", "scripting"}
 
-// guessCategory gives the data-type category of a command that has no commandMeta entry.
-func guessCategory(name string) string {
-	switch {
-	case strings.HasPrefix(name, "pf"):
-		return "hyperloglog"
-	case strings.HasPrefix(name, "bit") || name == "setbit" || name == "getbit":
-		return "bitmap"
-	case strings.HasPrefix(name, "h"):
-		return "hash"
-	case strings.HasPrefix(name, "z") || name == "bzpopmin" || name == "bzpopmax" || name == "bzmpop":
-		return "sortedset"
-	case strings.HasPrefix(name, "l") || strings.HasPrefix(name, "rpop") || strings.HasPrefix(name, "rpush") ||
-		strings.HasPrefix(name, "bl") || strings.HasPrefix(name, "br"):
-		return "list"
-	case strings.HasPrefix(name, "s") && !strings.HasPrefix(name, "set") && !strings.HasPrefix(name, "str"):
-		return "set"
-	case strings.HasPrefix(name, "x"):
-		return "stream"
-	case strings.HasPrefix(name, "geo"):
-		return "geo"
-	}
-	switch name {
-	case "get", "set", "append", "strlen", "incr", "decr", "incrby", "decrby", "incrbyfloat", "mget",
-		"mset", "msetnx", "getset", "getdel", "getex", "setex", "psetex", "setnx", "setrange",
-		"getrange", "substr", "lcs", "delex", "digest", "msetex", "increx":
-		return "string"
-	}
-	return ""
-}
-
 // commandCategories is the category list: implicit ones from the flags (Redis's
 // setImplicitACLCategories) plus the explicit ones.
 func commandCategories(c *Command) []string {
 	set := map[string]bool{}
-	meta, known := commandMeta[c.FullName()]
-	if known {
-		for _, s := range strings.Fields(meta.cats) {
-			set[s] = true
-		}
-	} else if g := guessCategory(c.Name); g != "" && c.parent == nil {
-		set[g] = true
+	for _, s := range strings.Fields(c.Cats) {
+		set[s] = true
 	}
 	if c.Flags&FlagWrite != 0 {
 		set["write"] = true
 	}
-	if c.Flags&FlagReadonly != 0 {
+	if c.Flags&FlagReadonly != 0 && !set["scripting"] { // scripts are not @read (EVAL_RO)
 		set["read"] = true
+	}
+	if c.Flags&FlagBlocking != 0 {
+		set["blocking"] = true
 	}
 	if c.Flags&FlagAdmin != 0 {
 		set["admin"] = true
@@ -523,8 +378,9 @@ func commandFlagNames(f int) []string {
 		bit  int
 		name string
 	}{{FlagWrite, "write"}, {FlagReadonly, "readonly"}, {FlagDenyOOM, "denyoom"}, {FlagAdmin, "admin"},
-		{FlagNoScript, "noscript"}, {FlagLoading, "loading"}, {FlagStale, "stale"}, {FlagSkipSlowlog, "skip_slowlog"},
-		{FlagFast, "fast"}, {FlagAllowBusy, "allow_busy"}} {
+		{FlagNoScript, "noscript"}, {FlagBlocking, "blocking"}, {FlagLoading, "loading"}, {FlagStale, "stale"},
+		{FlagSkipMonitor, "skip_monitor"}, {FlagSkipSlowlog, "skip_slowlog"}, {FlagFast, "fast"},
+		{FlagNoMandatoryKeys, "no_mandatory_keys"}, {FlagNoAsyncLoading, "no_async_loading"}, {FlagMovableKeys, "movablekeys"}, {FlagAllowBusy, "allow_busy"}} {
 		if f&x.bit != 0 {
 			out = append(out, x.name)
 		}
@@ -532,53 +388,84 @@ func commandFlagNames(f int) []string {
 	return out
 }
 
-// keySpecs builds the key specifications: one range spec from FirstKey/LastKey/Step, or one
-// per key for commands whose keys play different roles (RENAME, COPY…).
+// keySpecs builds COMMAND INFO's key specifications from the table: for the key range
+// FirstKey..LastKey one range spec, or, when KeyFlags has several entries, one spec per key
+// playing its own role and the last one taking the rest of the range (RENAME: source, destination;
+// SDIFFSTORE: destination, then the sources up to the last argument); then the KeyNum spec.
+// KeyFlags gives the specs' flags in that order ("RW update" for a write command, "RO access"
+// else, when it is empty).
 func keySpecs(c *Command) Reply {
-	if c.FirstKey <= 0 {
-		return EmptyArr
+	flags := c.KeyFlags
+	def := "RO access"
+	if c.Flags&FlagWrite != 0 {
+		def = "RW update"
 	}
-	meta := commandMeta[c.FullName()]
-	flags := meta.specs
-	if len(flags) == 0 {
-		switch {
-		case c.Flags&FlagWrite != 0:
-			flags = []string{"RW update"}
-		default:
-			flags = []string{"RO access"}
+	flag := func(i int) string {
+		if i < len(flags) {
+			return flags[i]
+		}
+		return def
+	}
+	index := func(i int) Reply {
+		return Array(BulkStr("type"), BulkStr("index"), BulkStr("spec"), Array(BulkStr("index"), Int(int64(i))))
+	}
+	specs := 0
+	spec := func(fl string, begin, find Reply) Reply {
+		r := Array(BulkStr("flags"), statusList(strings.Fields(fl)), BulkStr("begin_search"), begin, BulkStr("find_keys"), find)
+		if specs < len(c.KeyNotes) && c.KeyNotes[specs] != "" {
+			r.Array = append([]Reply{BulkStr("notes"), BulkStr(c.KeyNotes[specs])}, r.Array...)
+		}
+		specs++
+		return r
+	}
+	rangeSpec := func(fl string, at, lastkey int) Reply {
+		return spec(fl, index(at), Array(BulkStr("type"), BulkStr("range"), BulkStr("spec"),
+			Array(BulkStr("lastkey"), Int(int64(lastkey)), BulkStr("keystep"), Int(int64(max(c.Step, 1))), BulkStr("limit"), Int(0))))
+	}
+	out := []Reply{}
+	n := rangeSpecs(c)
+	if c.FirstKey > 0 {
+		for i := 0; i < n; i++ {
+			at, last := c.FirstKey+i, 0
+			if i == n-1 {
+				if last = c.LastKey; last > 0 {
+					last -= at
+				}
+			}
+			out = append(out, rangeSpec(flag(i), at, last))
 		}
 	}
-	spec := func(fl string, index, lastkey int) Reply {
-		return Array(
-			BulkStr("flags"), statusList(strings.Fields(fl)),
-			BulkStr("begin_search"), Array(BulkStr("type"), BulkStr("index"), BulkStr("spec"), Array(BulkStr("index"), Int(int64(index)))),
-			BulkStr("find_keys"), Array(BulkStr("type"), BulkStr("range"), BulkStr("spec"),
-				Array(BulkStr("lastkey"), Int(int64(lastkey)), BulkStr("keystep"), Int(int64(max(c.Step, 1))), BulkStr("limit"), Int(0))),
-		)
+	if k := c.KeyNum; k.NumIdx > 0 {
+		out = append(out, spec(flag(n), index(k.NumIdx), Array(BulkStr("type"), BulkStr("keynum"), BulkStr("spec"),
+			Array(BulkStr("keynumidx"), Int(0), BulkStr("firstkey"), Int(int64(k.First)), BulkStr("keystep"), Int(int64(k.Step))))))
 	}
-	if len(flags) > 1 {
-		out := make([]Reply, len(flags))
-		for i, f := range flags {
-			out[i] = spec(f, c.FirstKey+i, 0)
+	for _, x := range c.KeyExtra {
+		unknown := Array(BulkStr("type"), BulkStr("unknown"), BulkStr("spec"), EmptyArr)
+		begin, find := unknown, unknown
+		if x.Keyword != "" {
+			begin = Array(BulkStr("type"), BulkStr("keyword"), BulkStr("spec"),
+				Array(BulkStr("keyword"), BulkStr(x.Keyword), BulkStr("startfrom"), Int(int64(x.StartFrom))))
+			find = Array(BulkStr("type"), BulkStr("range"), BulkStr("spec"),
+				Array(BulkStr("lastkey"), Int(int64(x.LastKey)), BulkStr("keystep"), Int(int64(x.Step)), BulkStr("limit"), Int(int64(x.Limit))))
 		}
-		return Reply{Kind: KindArray, Array: out}
+		r := spec(x.Flags, begin, find)
+		if x.Notes != "" {
+			r.Array = append([]Reply{BulkStr("notes"), BulkStr(x.Notes)}, r.Array...)
+		}
+		out = append(out, r)
 	}
-	last := c.LastKey
-	if last > 0 {
-		last -= c.FirstKey
-	}
-	return Array(spec(flags[0], c.FirstKey, last))
+	return Reply{Kind: KindArray, Array: out}
 }
 
 func (e *Engine) commandInfo(c *Command) Reply {
-	tips := strings.Fields(commandMeta[c.FullName()].tips)
+	tips := strings.Fields(c.Tips)
 	subs := []Reply{}
 	for _, s := range e.subcommands(c) {
 		subs = append(subs, e.commandInfo(s))
 	}
 	return Array(
 		BulkStr(c.FullName()),
-		Int(int64(c.Arity)),
+		Int(int64(c.ArityIn(e.ver))),
 		statusList(commandFlagNames(c.Flags)),
 		Int(int64(c.FirstKey)), Int(int64(c.LastKey)), Int(int64(c.Step)),
 		statusList(commandCategories(c)),
@@ -730,32 +617,28 @@ func cmdCommandList(e *Engine, args [][]byte) Reply {
 	return Reply{Kind: KindArray, Array: out}
 }
 
-// COMMAND GETKEYS command arg...: keys from the key positions of the table.
+// COMMAND GETKEYS command arg...: the keys from the command table's key specs (CommandKeys).
 func cmdCommandGetKeys(e *Engine, args [][]byte) Reply {
-	cargs := args[2:]
-	c := lookupCommand(cargs[0])
-	if c == nil || !e.ver.Has(c.Since) {
-		return Err("ERR Invalid command specified")
+	keys, err := e.CommandKeys(args[2:])
+	if err != nil {
+		return Err("ERR " + err.Error())
 	}
-	if c.Sub != nil && len(cargs) >= 2 {
-		if s := c.Sub[strings.ToLower(string(cargs[1]))]; s != nil && e.ver.Has(s.Since) {
-			c = s
-		}
+	out := make([]Reply, len(keys))
+	for i, k := range keys {
+		out[i] = BulkStr(k)
 	}
-	if c.FirstKey <= 0 {
-		return Err("ERR The command has no key arguments")
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// COMMAND GETKEYSANDFLAGS command arg...: each key with its key spec's flags.
+func cmdCommandGetKeysAndFlags(e *Engine, args [][]byte) Reply {
+	refs, err := e.CommandKeyRefs(args[2:])
+	if err != nil {
+		return Err("ERR " + err.Error())
 	}
-	if !arityOK(c.Arity, len(cargs)) {
-		return Err("ERR Invalid number of arguments specified for command")
-	}
-	last := c.LastKey
-	if last < 0 {
-		last = len(cargs) + last
-	}
-	step := max(c.Step, 1)
-	out := []Reply{}
-	for i := c.FirstKey; i <= last && i < len(cargs); i += step {
-		out = append(out, Bulk(cargs[i]))
+	out := make([]Reply, len(refs))
+	for i, r := range refs {
+		out[i] = Array(Bulk(args[2+r.Arg]), statusList(strings.Fields(r.Flags)))
 	}
 	return Reply{Kind: KindArray, Array: out}
 }

@@ -12,25 +12,24 @@ import (
 // SDIFF SINTERSTORE SUNIONSTORE SDIFFSTORE SRANDMEMBER SPOP SMOVE (t_set.c, see t_set.go).
 
 func init() {
-	k1 := func(c *Command) *Command { c.FirstKey, c.LastKey, c.Step = 1, 1, 1; return c }
 	register(
-		k1(&Command{Name: "sadd", Arity: -3, Flags: FlagWrite | FlagDenyOOM | FlagFast, Fn: cmdSAdd}),
-		k1(&Command{Name: "srem", Arity: -3, Flags: FlagWrite | FlagFast, Fn: cmdSRem}),
-		k1(&Command{Name: "sismember", Arity: 3, Flags: FlagReadonly | FlagFast, Fn: cmdSIsMember}),
-		k1(&Command{Name: "smismember", Arity: -3, Flags: FlagReadonly | FlagFast, Fn: cmdSMIsMember}),
-		k1(&Command{Name: "scard", Arity: 2, Flags: FlagReadonly | FlagFast, Fn: cmdSCard}),
-		k1(&Command{Name: "smembers", Arity: 2, Flags: FlagReadonly, Fn: cmdSMembers}),
-		k1(&Command{Name: "sscan", Arity: -3, Flags: FlagReadonly, Fn: cmdSScan}),
-		k1(&Command{Name: "srandmember", Arity: -2, Flags: FlagReadonly, Fn: cmdSRandMember}),
-		k1(&Command{Name: "spop", Arity: -2, Flags: FlagWrite | FlagFast, Fn: cmdSPop}),
-		&Command{Name: "smove", Arity: 4, Flags: FlagWrite | FlagFast, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdSMove},
-		&Command{Name: "sinter", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdSInter},
-		&Command{Name: "sintercard", Arity: -3, Flags: FlagReadonly, Fn: cmdSInterCard},
-		&Command{Name: "sinterstore", Arity: -3, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdSInterStore},
-		&Command{Name: "sunion", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdSUnion},
-		&Command{Name: "sunionstore", Arity: -3, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdSUnionStore},
-		&Command{Name: "sdiff", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdSDiff},
-		&Command{Name: "sdiffstore", Arity: -3, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdSDiffStore},
+		&Command{Name: "sadd", Arity: -3, Flags: FlagWrite | FlagDenyOOM | FlagFast, Cats: "set", KeyFlags: []string{"RW insert"}, Fn: cmdSAdd},
+		&Command{Name: "srem", Arity: -3, Flags: FlagWrite | FlagFast, Cats: "set", KeyFlags: []string{"RW delete"}, Fn: cmdSRem},
+		&Command{Name: "sismember", Arity: 3, Flags: FlagReadonly | FlagFast, Cats: "set", KeyFlags: []string{"RO"}, Fn: cmdSIsMember},
+		&Command{Name: "smismember", Arity: -3, Flags: FlagReadonly | FlagFast, Cats: "set", Fn: cmdSMIsMember},
+		&Command{Name: "scard", Arity: 2, Flags: FlagReadonly | FlagFast, Cats: "set", KeyFlags: []string{"RO"}, Fn: cmdSCard},
+		&Command{Name: "smembers", Arity: 2, Flags: FlagReadonly, Cats: "set", Tips: "nondeterministic_output_order", Fn: cmdSMembers},
+		&Command{Name: "sscan", Arity: -3, Flags: FlagReadonly, Cats: "set", Tips: "nondeterministic_output", Fn: cmdSScan},
+		&Command{Name: "srandmember", Arity: -2, Flags: FlagReadonly, Cats: "set", Tips: "nondeterministic_output", Cost: countCost, Fn: cmdSRandMember},
+		&Command{Name: "spop", Arity: -2, Flags: FlagWrite | FlagFast, Cats: "set", Tips: "nondeterministic_output", KeyFlags: []string{"RW access delete"}, Fn: cmdSPop},
+		&Command{Name: "smove", Arity: 4, Flags: FlagWrite | FlagFast, FirstKey: 1, LastKey: 2, Step: 1, Cats: "set", KeyFlags: []string{"RW access delete", "RW insert"}, Fn: cmdSMove},
+		&Command{Name: "sinter", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: -1, Step: 1, Cats: "set", Tips: "nondeterministic_output_order", Fn: cmdSInter},
+		&Command{Name: "sintercard", Arity: -3, Flags: FlagReadonly, Cats: "set", KeyNum: KeyNum{1, 1, 1}, Fn: cmdSInterCard},
+		&Command{Name: "sinterstore", Arity: -3, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: -1, Step: 1, Cats: "set", KeyFlags: []string{"RW update", "RO access"}, Fn: cmdSInterStore},
+		&Command{Name: "sunion", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: -1, Step: 1, Cats: "set", Tips: "nondeterministic_output_order", Fn: cmdSUnion},
+		&Command{Name: "sunionstore", Arity: -3, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: -1, Step: 1, Cats: "set", KeyFlags: []string{"OW update", "RO access"}, Fn: cmdSUnionStore},
+		&Command{Name: "sdiff", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: -1, Step: 1, Cats: "set", Tips: "nondeterministic_output_order", Fn: cmdSDiff},
+		&Command{Name: "sdiffstore", Arity: -3, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: -1, Step: 1, Cats: "set", KeyFlags: []string{"OW update", "RO access"}, Fn: cmdSDiffStore},
 	)
 }
 

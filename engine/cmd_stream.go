@@ -17,38 +17,36 @@ import (
 // the client waits for an XADD (xreadBlock; the mechanism is blocking.go's).
 
 func init() {
-	k := func(c *Command) *Command { c.FirstKey, c.LastKey, c.Step = 1, 1, 1; return c }
 	w := FlagWrite | FlagDenyOOM | FlagFast
-	k2 := func(c *Command) *Command { c.FirstKey, c.LastKey, c.Step = 2, 2, 1; return c }
 	register(
-		k(&Command{Name: "xadd", Arity: -5, Flags: w, Fn: cmdXadd}),
-		k(&Command{Name: "xlen", Arity: 2, Flags: FlagReadonly | FlagFast, Fn: cmdXlen}),
-		k(&Command{Name: "xrange", Arity: -4, Flags: FlagReadonly, Fn: cmdXrange}),
-		k(&Command{Name: "xrevrange", Arity: -4, Flags: FlagReadonly, Fn: cmdXrange}),
-		&Command{Name: "xread", Arity: -4, Flags: FlagReadonly, Fn: cmdXread},
-		&Command{Name: "xreadgroup", Arity: -7, Flags: FlagWrite, Fn: cmdXread},
-		k(&Command{Name: "xsetid", Arity: -3, Flags: w, Fn: cmdXsetid}),
-		k(&Command{Name: "xack", Arity: -4, Flags: FlagWrite | FlagFast, Fn: cmdXack}),
-		k(&Command{Name: "xpending", Arity: -3, Flags: FlagReadonly, Fn: cmdXpending}),
-		k(&Command{Name: "xclaim", Arity: -6, Flags: FlagWrite | FlagFast, Fn: cmdXclaim}),
-		k(&Command{Name: "xautoclaim", Arity: -6, Flags: FlagWrite | FlagFast, Fn: cmdXautoclaim}),
-		k(&Command{Name: "xdel", Arity: -3, Flags: FlagWrite | FlagFast, Fn: cmdXdel}),
-		k(&Command{Name: "xtrim", Arity: -4, Flags: FlagWrite, Fn: cmdXtrim}),
-		k(&Command{Name: "xdelex", Arity: -5, Flags: FlagWrite | FlagFast, Since: V82, Fn: cmdXdelex}),
-		k(&Command{Name: "xackdel", Arity: -6, Flags: FlagWrite | FlagFast, Since: V82, Fn: cmdXdelex}),
+		&Command{Name: "xadd", Arity: -5, Flags: w, Cats: "stream", Tips: "nondeterministic_output", KeyNotes: []string{"UPDATE instead of INSERT because of the optional trimming feature"}, Fn: cmdXadd},
+		&Command{Name: "xlen", Arity: 2, Flags: FlagReadonly | FlagFast, Cats: "stream", KeyFlags: []string{"RO"}, Fn: cmdXlen},
+		&Command{Name: "xrange", Arity: -4, Flags: FlagReadonly, Cats: "stream", Fn: cmdXrange},
+		&Command{Name: "xrevrange", Arity: -4, Flags: FlagReadonly, Cats: "stream", Fn: cmdXrange},
+		&Command{Name: "xread", Arity: -4, Flags: FlagReadonly | FlagBlocking, Cats: "stream", KeyExtra: []KeySpec{{Flags: "RO access", Keyword: "STREAMS", StartFrom: 1, LastKey: -1, Step: 1, Limit: 2}}, KeysFn: xreadKeys, Fn: cmdXread},
+		&Command{Name: "xreadgroup", Arity: -7, Flags: FlagWrite | FlagBlocking, Cats: "stream", KeyExtra: []KeySpec{{Flags: "RO access", Keyword: "STREAMS", StartFrom: 4, LastKey: -1, Step: 1, Limit: 2}}, KeysFn: xreadKeys, Fn: cmdXread},
+		&Command{Name: "xsetid", Arity: -3, Flags: w, Cats: "stream", Fn: cmdXsetid},
+		&Command{Name: "xack", Arity: -4, Flags: FlagWrite | FlagFast, Cats: "stream", Fn: cmdXack},
+		&Command{Name: "xpending", Arity: -3, Flags: FlagReadonly, Cats: "stream", Tips: "nondeterministic_output", Fn: cmdXpending},
+		&Command{Name: "xclaim", Arity: -6, Flags: FlagWrite | FlagFast, Cats: "stream", Tips: "nondeterministic_output", Fn: cmdXclaim},
+		&Command{Name: "xautoclaim", Arity: -6, Flags: FlagWrite | FlagFast, Cats: "stream", Tips: "nondeterministic_output", KeyFlags: []string{"RW delete"}, Fn: cmdXautoclaim},
+		&Command{Name: "xdel", Arity: -3, Flags: FlagWrite | FlagFast, Cats: "stream", KeyFlags: []string{"RW delete"}, Fn: cmdXdel},
+		&Command{Name: "xtrim", Arity: -4, Flags: FlagWrite, Cats: "stream", Tips: "nondeterministic_output", KeyFlags: []string{"RW delete"}, Fn: cmdXtrim},
+		&Command{Name: "xdelex", Arity: -5, Flags: FlagWrite | FlagFast, Since: V82, Cats: "stream", Fn: cmdXdelex},
+		&Command{Name: "xackdel", Arity: -6, Flags: FlagWrite | FlagFast, Since: V82, Cats: "stream", Fn: cmdXdelex},
 		&Command{Name: "xgroup", Arity: -2, Sub: map[string]*Command{
-			"create":         k2(&Command{Name: "create", Arity: -5, Flags: FlagWrite | FlagDenyOOM, Fn: cmdXgroup}),
-			"setid":          k2(&Command{Name: "setid", Arity: -5, Flags: FlagWrite, Fn: cmdXgroup}),
-			"destroy":        k2(&Command{Name: "destroy", Arity: 4, Flags: FlagWrite, Fn: cmdXgroup}),
-			"createconsumer": k2(&Command{Name: "createconsumer", Arity: 5, Flags: FlagWrite | FlagDenyOOM, Fn: cmdXgroup}),
-			"delconsumer":    k2(&Command{Name: "delconsumer", Arity: 5, Flags: FlagWrite, Fn: cmdXgroup}),
-			"help":           {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: cmdXgroup},
+			"create":         &Command{Name: "create", Arity: -5, Flags: FlagWrite | FlagDenyOOM, Cats: "stream", KeyFlags: []string{"RW insert"}, Fn: cmdXgroup, FirstKey: 2, LastKey: 2, Step: 1},
+			"setid":          &Command{Name: "setid", Arity: -5, Flags: FlagWrite, Cats: "stream", Fn: cmdXgroup, FirstKey: 2, LastKey: 2, Step: 1},
+			"destroy":        &Command{Name: "destroy", Arity: 4, Flags: FlagWrite, Cats: "stream", KeyFlags: []string{"RW delete"}, Fn: cmdXgroup, FirstKey: 2, LastKey: 2, Step: 1},
+			"createconsumer": &Command{Name: "createconsumer", Arity: 5, Flags: FlagWrite | FlagDenyOOM, Cats: "stream", KeyFlags: []string{"RW insert"}, Fn: cmdXgroup, FirstKey: 2, LastKey: 2, Step: 1},
+			"delconsumer":    &Command{Name: "delconsumer", Arity: 5, Flags: FlagWrite, Cats: "stream", KeyFlags: []string{"RW delete"}, Fn: cmdXgroup, FirstKey: 2, LastKey: 2, Step: 1},
+			"help":           {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "stream", Fn: cmdXgroup},
 		}},
 		&Command{Name: "xinfo", Arity: -2, Sub: map[string]*Command{
-			"consumers": k2(&Command{Name: "consumers", Arity: 4, Flags: FlagReadonly, Fn: cmdXinfo}),
-			"groups":    k2(&Command{Name: "groups", Arity: 3, Flags: FlagReadonly, Fn: cmdXinfo}),
-			"stream":    k2(&Command{Name: "stream", Arity: -3, Flags: FlagReadonly, Fn: cmdXinfo}),
-			"help":      {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Fn: cmdXinfo},
+			"consumers": &Command{Name: "consumers", Arity: 4, Flags: FlagReadonly, Cats: "stream", Tips: "nondeterministic_output", Fn: cmdXinfo, FirstKey: 2, LastKey: 2, Step: 1},
+			"groups":    &Command{Name: "groups", Arity: 3, Flags: FlagReadonly, Cats: "stream", Fn: cmdXinfo, FirstKey: 2, LastKey: 2, Step: 1},
+			"stream":    &Command{Name: "stream", Arity: -3, Flags: FlagReadonly, Cats: "stream", Fn: cmdXinfo, FirstKey: 2, LastKey: 2, Step: 1},
+			"help":      {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "stream", Fn: cmdXinfo},
 		}},
 	)
 }

@@ -18,31 +18,31 @@ import (
 func init() {
 	const w, r, f, d = FlagWrite, FlagReadonly, FlagFast, FlagDenyOOM
 	register(
-		&Command{Name: "get", Arity: 2, Flags: r | f, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdGet},
-		&Command{Name: "set", Arity: -3, Flags: w | d, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdSet},
-		&Command{Name: "setnx", Arity: 3, Flags: w | d | f, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdSetnx},
-		&Command{Name: "setex", Arity: 4, Flags: w | d, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdSetex},
-		&Command{Name: "psetex", Arity: 4, Flags: w | d, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdPsetex},
-		&Command{Name: "getset", Arity: 3, Flags: w | d | f, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdGetset},
-		&Command{Name: "getdel", Arity: 2, Flags: w | f, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdGetdel},
-		&Command{Name: "getex", Arity: -2, Flags: w | f, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdGetex},
-		&Command{Name: "mget", Arity: -2, Flags: r | f, FirstKey: 1, LastKey: -1, Step: 1, Fn: cmdMget},
-		&Command{Name: "mset", Arity: -3, Flags: w | d, FirstKey: 1, LastKey: -1, Step: 2, Fn: cmdMset},
-		&Command{Name: "msetnx", Arity: -3, Flags: w | d, FirstKey: 1, LastKey: -1, Step: 2, Fn: cmdMsetnx},
-		&Command{Name: "append", Arity: 3, Flags: w | d | f, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdAppend},
-		&Command{Name: "strlen", Arity: 2, Flags: r | f, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdStrlen},
-		&Command{Name: "getrange", Arity: 4, Flags: r, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdGetrange},
-		&Command{Name: "substr", Arity: 4, Flags: r, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdGetrange},
-		&Command{Name: "setrange", Arity: 4, Flags: w | d, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdSetrange},
-		&Command{Name: "incr", Arity: 2, Flags: w | d | f, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdIncr},
-		&Command{Name: "decr", Arity: 2, Flags: w | d | f, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdDecr},
-		&Command{Name: "incrby", Arity: 3, Flags: w | d | f, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdIncrby},
-		&Command{Name: "decrby", Arity: 3, Flags: w | d | f, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdDecrby},
-		&Command{Name: "incrbyfloat", Arity: 3, Flags: w | d | f, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdIncrbyfloat},
-		&Command{Name: "msetex", Arity: -4, Flags: w | d, Since: V84, Fn: cmdMsetex},
-		&Command{Name: "delex", Arity: -2, Flags: w | f, Since: V84, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdDelex},
-		&Command{Name: "digest", Arity: 2, Flags: r | f, Since: V84, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdDigest},
-		&Command{Name: "increx", Arity: -2, Flags: w | d | f, Since: V88, FirstKey: 1, LastKey: 1, Step: 1, Fn: cmdIncrex},
+		&Command{Name: "get", Arity: 2, Flags: r | f, Cats: "string", Fn: cmdGet},
+		&Command{Name: "set", Arity: -3, Flags: w | d, Cats: "string", KeyFlags: []string{"RW access update variable_flags"}, KeyNotes: []string{"RW and ACCESS due to the optional `GET` argument"}, KeyFlagsFn: setKeyFlags, Fn: cmdSet},
+		&Command{Name: "setnx", Arity: 3, Flags: w | d | f, Cats: "string", KeyFlags: []string{"OW insert"}, Fn: cmdSetnx},
+		&Command{Name: "setex", Arity: 4, Flags: w | d, Cats: "string", KeyFlags: []string{"OW update"}, Fn: cmdSetex},
+		&Command{Name: "psetex", Arity: 4, Flags: w | d, Cats: "string", KeyFlags: []string{"OW update"}, Fn: cmdPsetex},
+		&Command{Name: "getset", Arity: 3, Flags: w | d | f, Cats: "string", KeyFlags: []string{"RW access update"}, Fn: cmdGetset},
+		&Command{Name: "getdel", Arity: 2, Flags: w | f, Cats: "string", KeyFlags: []string{"RW access delete"}, Fn: cmdGetdel},
+		&Command{Name: "getex", Arity: -2, Flags: w | f, Cats: "string", KeyFlags: []string{"RW access update"}, KeyNotes: []string{"RW and UPDATE because it changes the TTL"}, Fn: cmdGetex},
+		&Command{Name: "mget", Arity: -2, Flags: r | f, FirstKey: 1, LastKey: -1, Step: 1, Cats: "string", Tips: "request_policy:multi_shard", Fn: cmdMget},
+		&Command{Name: "mset", Arity: -3, Flags: w | d, FirstKey: 1, LastKey: -1, Step: 2, Cats: "string", Tips: "request_policy:multi_shard response_policy:all_succeeded", KeyFlags: []string{"OW update"}, Fn: cmdMset},
+		&Command{Name: "msetnx", Arity: -3, Flags: w | d, FirstKey: 1, LastKey: -1, Step: 2, Cats: "string", Tips: "request_policy:multi_shard response_policy:agg_min", KeyFlags: []string{"OW insert"}, Fn: cmdMsetnx},
+		&Command{Name: "append", Arity: 3, Flags: w | d | f, Cats: "string", KeyFlags: []string{"RW insert"}, Paged: true, Cost: appendCost, Fn: cmdAppend},
+		&Command{Name: "strlen", Arity: 2, Flags: r | f, Cats: "string", KeyFlags: []string{"RO"}, Paged: true, Fn: cmdStrlen},
+		&Command{Name: "getrange", Arity: 4, Flags: r, Cats: "string", Paged: true, Cost: getrangeCost, Fn: cmdGetrange},
+		&Command{Name: "substr", Arity: 4, Flags: r, Cats: "string", Paged: true, Cost: getrangeCost, Fn: cmdGetrange},
+		&Command{Name: "setrange", Arity: 4, Flags: w | d, Cats: "string", Paged: true, Cost: appendCost, Fn: cmdSetrange},
+		&Command{Name: "incr", Arity: 2, Flags: w | d | f, Cats: "string", KeyFlags: []string{"RW access update"}, Fn: cmdIncr},
+		&Command{Name: "decr", Arity: 2, Flags: w | d | f, Cats: "string", KeyFlags: []string{"RW access update"}, Fn: cmdDecr},
+		&Command{Name: "incrby", Arity: 3, Flags: w | d | f, Cats: "string", KeyFlags: []string{"RW access update"}, Fn: cmdIncrby},
+		&Command{Name: "decrby", Arity: 3, Flags: w | d | f, Cats: "string", KeyFlags: []string{"RW access update"}, Fn: cmdDecrby},
+		&Command{Name: "incrbyfloat", Arity: 3, Flags: w | d | f, Cats: "string", KeyFlags: []string{"RW access update"}, Fn: cmdIncrbyfloat},
+		&Command{Name: "msetex", Arity: -4, Flags: w | d, Since: V84, Cats: "string", KeyNum: KeyNum{1, 1, 2}, Fn: cmdMsetex},
+		&Command{Name: "delex", Arity: -2, Flags: w | f, Since: V84, Cats: "string", Fn: cmdDelex},
+		&Command{Name: "digest", Arity: 2, Flags: r | f, Since: V84, Cats: "string", Fn: cmdDigest},
+		&Command{Name: "increx", Arity: -2, Flags: w | d | f, Since: V88, Cats: "string", Fn: cmdIncrex},
 	)
 }
 
@@ -641,7 +641,25 @@ func cmdGetrange(e *Engine, args [][]byte) Reply {
 	} else {
 		n = int64(o.Buf.Len())
 	}
-	if e.ver.Has(V80) {
+	start, end, ok = getrangeBounds(e.ver, start, end, n)
+	if !ok {
+		return empty
+	}
+	if str != nil {
+		return BulkStr(string(str[start : end+1]))
+	}
+	if o.Buf.Len() <= 1<<20 {
+		return BulkStr(string(o.Buf.Bytes()[start : end+1]))
+	}
+	out := make([]byte, end-start+1)
+	o.Buf.ReadAt(out, int(start))
+	return Reply{Kind: KindBulk, Str: string(out)}
+}
+
+// getrangeBounds clamps GETRANGE's start and end to a string of n bytes, by the profile's rules;
+// ok false: the reply is "". The command and its Cost (the bytes it copies) share it.
+func getrangeBounds(v Version, start, end, n int64) (int64, int64, bool) {
+	if v.Has(V80) {
 		// 8.0 (#12272): negative indexes count from the end; an end before the string, a start
 		// past it, or start > end give "".
 		if start < 0 {
@@ -651,7 +669,7 @@ func cmdGetrange(e *Engine, args [][]byte) Reply {
 			end += n
 		}
 		if n == 0 || start >= n || end < 0 || start > end {
-			return empty
+			return 0, 0, false
 		}
 		if start < 0 {
 			start = 0
@@ -661,7 +679,7 @@ func cmdGetrange(e *Engine, args [][]byte) Reply {
 		}
 	} else {
 		if start < 0 && end < 0 && start > end {
-			return empty
+			return 0, 0, false
 		}
 		if start < 0 {
 			start += n
@@ -679,18 +697,40 @@ func cmdGetrange(e *Engine, args [][]byte) Reply {
 			end = n - 1
 		}
 		if start > end || n == 0 {
-			return empty
+			return 0, 0, false
 		}
 	}
-	if str != nil {
-		return BulkStr(string(str[start : end+1]))
+	return start, end, true
+}
+
+// getrangeCost: GETRANGE copies the clamped range.
+func getrangeCost(e *Engine, args [][]byte) Cost {
+	if e == nil {
+		return Cost{}
 	}
-	if o.Buf.Len() <= 1<<20 {
-		return BulkStr(string(o.Buf.Bytes()[start : end+1]))
+	start, ok1 := string2ll(args[2])
+	end, ok2 := string2ll(args[3])
+	o := e.Peek(args[1])
+	if !ok1 || !ok2 || o == nil || o.Type != TypeString {
+		return Cost{}
 	}
-	out := make([]byte, end-start+1)
-	o.Buf.ReadAt(out, int(start))
-	return Reply{Kind: KindBulk, Str: string(out)}
+	if s, t, ok := getrangeBounds(e.ver, start, end, int64(o.StringLen())); ok {
+		return Cost{CopyBytes: t - s + 1}
+	}
+	return Cost{}
+}
+
+// appendCost: APPEND and SETRANGE leave the string storing what it stores now plus the bytes
+// written (a write into a long sparse string allocates at most those).
+func appendCost(e *Engine, args [][]byte) Cost {
+	if e == nil {
+		return Cost{}
+	}
+	val := args[len(args)-1]
+	if len(val) == 0 {
+		return Cost{}
+	}
+	return Cost{StoreBytes: e.storedBytes(args[1]) + int64(len(val))}
 }
 
 func cmdSetrange(e *Engine, args [][]byte) Reply {

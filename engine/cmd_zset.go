@@ -16,28 +16,27 @@ import (
 func init() {
 	w := FlagWrite | FlagDenyOOM | FlagFast
 	r := FlagReadonly | FlagFast
-	k := func(c *Command) *Command { c.FirstKey, c.LastKey, c.Step = 1, 1, 1; return c }
 	register(
-		k(&Command{Name: "zadd", Arity: -4, Flags: w, Fn: cmdZadd}),
-		k(&Command{Name: "zincrby", Arity: 4, Flags: w, Fn: cmdZincrby}),
-		k(&Command{Name: "zscore", Arity: 3, Flags: r, Fn: cmdZscore}),
-		k(&Command{Name: "zmscore", Arity: -3, Flags: r, Fn: cmdZmscore}),
-		k(&Command{Name: "zrank", Arity: -3, Flags: r, Fn: cmdZrank}),
-		k(&Command{Name: "zrevrank", Arity: -3, Flags: r, Fn: cmdZrank}),
-		k(&Command{Name: "zcard", Arity: 2, Flags: r, Fn: cmdZcard}),
-		k(&Command{Name: "zcount", Arity: 4, Flags: r, Fn: cmdZcount}),
-		k(&Command{Name: "zlexcount", Arity: 4, Flags: r, Fn: cmdZlexcount}),
-		k(&Command{Name: "zrem", Arity: -3, Flags: FlagWrite | FlagFast, Fn: cmdZrem}),
-		k(&Command{Name: "zrange", Arity: -4, Flags: FlagReadonly, Fn: cmdZrange}),
-		k(&Command{Name: "zrevrange", Arity: -4, Flags: FlagReadonly, Fn: cmdZrange}),
-		k(&Command{Name: "zrangebyscore", Arity: -4, Flags: FlagReadonly, Fn: cmdZrange}),
-		k(&Command{Name: "zrevrangebyscore", Arity: -4, Flags: FlagReadonly, Fn: cmdZrange}),
-		k(&Command{Name: "zrangebylex", Arity: -4, Flags: FlagReadonly, Fn: cmdZrange}),
-		k(&Command{Name: "zrevrangebylex", Arity: -4, Flags: FlagReadonly, Fn: cmdZrange}),
-		k(&Command{Name: "zpopmin", Arity: -2, Flags: FlagWrite | FlagFast, Fn: cmdZpop}),
-		k(&Command{Name: "zpopmax", Arity: -2, Flags: FlagWrite | FlagFast, Fn: cmdZpop}),
-		k(&Command{Name: "zrandmember", Arity: -2, Flags: FlagReadonly, Fn: cmdZrandmember}),
-		k(&Command{Name: "zscan", Arity: -3, Flags: FlagReadonly, Fn: cmdZscan}),
+		&Command{Name: "zadd", Arity: -4, Flags: w, Cats: "sortedset", Fn: cmdZadd},
+		&Command{Name: "zincrby", Arity: 4, Flags: w, Cats: "sortedset", KeyFlags: []string{"RW access update"}, Fn: cmdZincrby},
+		&Command{Name: "zscore", Arity: 3, Flags: r, Cats: "sortedset", Fn: cmdZscore},
+		&Command{Name: "zmscore", Arity: -3, Flags: r, Cats: "sortedset", Fn: cmdZmscore},
+		&Command{Name: "zrank", Arity: -3, Flags: r, Cats: "sortedset", OldArity: oldArity3, Fn: cmdZrank},
+		&Command{Name: "zrevrank", Arity: -3, Flags: r, Cats: "sortedset", OldArity: oldArity3, Fn: cmdZrank},
+		&Command{Name: "zcard", Arity: 2, Flags: r, Cats: "sortedset", KeyFlags: []string{"RO"}, Fn: cmdZcard},
+		&Command{Name: "zcount", Arity: 4, Flags: r, Cats: "sortedset", Fn: cmdZcount},
+		&Command{Name: "zlexcount", Arity: 4, Flags: r, Cats: "sortedset", Fn: cmdZlexcount},
+		&Command{Name: "zrem", Arity: -3, Flags: FlagWrite | FlagFast, Cats: "sortedset", KeyFlags: []string{"RW delete"}, Fn: cmdZrem},
+		&Command{Name: "zrange", Arity: -4, Flags: FlagReadonly, Cats: "sortedset", Fn: cmdZrange},
+		&Command{Name: "zrevrange", Arity: -4, Flags: FlagReadonly, Cats: "sortedset", Fn: cmdZrange},
+		&Command{Name: "zrangebyscore", Arity: -4, Flags: FlagReadonly, Cats: "sortedset", Fn: cmdZrange},
+		&Command{Name: "zrevrangebyscore", Arity: -4, Flags: FlagReadonly, Cats: "sortedset", Fn: cmdZrange},
+		&Command{Name: "zrangebylex", Arity: -4, Flags: FlagReadonly, Cats: "sortedset", Fn: cmdZrange},
+		&Command{Name: "zrevrangebylex", Arity: -4, Flags: FlagReadonly, Cats: "sortedset", Fn: cmdZrange},
+		&Command{Name: "zpopmin", Arity: -2, Flags: FlagWrite | FlagFast, Cats: "sortedset", KeyFlags: []string{"RW access delete"}, Fn: cmdZpop},
+		&Command{Name: "zpopmax", Arity: -2, Flags: FlagWrite | FlagFast, Cats: "sortedset", KeyFlags: []string{"RW access delete"}, Fn: cmdZpop},
+		&Command{Name: "zrandmember", Arity: -2, Flags: FlagReadonly, Cats: "sortedset", Tips: "nondeterministic_output", Cost: countCost, Fn: cmdZrandmember},
+		&Command{Name: "zscan", Arity: -3, Flags: FlagReadonly, Cats: "sortedset", Tips: "nondeterministic_output", Fn: cmdZscan},
 	)
 }
 
@@ -220,6 +219,12 @@ func cmdZmscore(e *Engine, args [][]byte) Reply {
 	}
 	return Array(out...)
 }
+
+// oldArity3: ZRANK's and ZREVRANK's arity before WITHSCORE (7.2).
+var oldArity3 = struct {
+	Until Version
+	Arity int
+}{V72, 3}
 
 // ZRANK / ZREVRANK key member [WITHSCORE] (WITHSCORE since 7.2; 7.0's arity is exactly 3).
 func cmdZrank(e *Engine, args [][]byte) Reply {

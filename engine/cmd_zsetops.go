@@ -30,23 +30,22 @@ import (
 
 func init() {
 	w := FlagWrite | FlagDenyOOM
-	k1 := func(c *Command) *Command { c.FirstKey, c.LastKey, c.Step = 1, 1, 1; return c }
 	register(
-		k1(&Command{Name: "zremrangebyscore", Arity: 4, Flags: FlagWrite, Fn: cmdZremrange}),
-		k1(&Command{Name: "zremrangebyrank", Arity: 4, Flags: FlagWrite, Fn: cmdZremrange}),
-		k1(&Command{Name: "zremrangebylex", Arity: 4, Flags: FlagWrite, Fn: cmdZremrange}),
-		k1(&Command{Name: "zunionstore", Arity: -4, Flags: w, Fn: cmdZsetopStore}),
-		k1(&Command{Name: "zinterstore", Arity: -4, Flags: w, Fn: cmdZsetopStore}),
-		k1(&Command{Name: "zdiffstore", Arity: -4, Flags: w, Fn: cmdZsetopStore}),
-		&Command{Name: "zunion", Arity: -3, Flags: FlagReadonly, Fn: cmdZsetop},
-		&Command{Name: "zinter", Arity: -3, Flags: FlagReadonly, Fn: cmdZsetop},
-		&Command{Name: "zdiff", Arity: -3, Flags: FlagReadonly, Fn: cmdZsetop},
-		&Command{Name: "zintercard", Arity: -3, Flags: FlagReadonly, Fn: cmdZsetop},
-		&Command{Name: "zrangestore", Arity: -5, Flags: w, FirstKey: 1, LastKey: 2, Step: 1, Fn: cmdZrangestore},
-		&Command{Name: "zmpop", Arity: -4, Flags: FlagWrite, Fn: cmdZmpop},
-		&Command{Name: "bzmpop", Arity: -5, Flags: FlagWrite, Fn: cmdZmpop},
-		&Command{Name: "bzpopmin", Arity: -3, Flags: FlagWrite | FlagNoScript | FlagFast, FirstKey: 1, LastKey: -2, Step: 1, Fn: cmdBzpop},
-		&Command{Name: "bzpopmax", Arity: -3, Flags: FlagWrite | FlagNoScript | FlagFast, FirstKey: 1, LastKey: -2, Step: 1, Fn: cmdBzpop},
+		&Command{Name: "zremrangebyscore", Arity: 4, Flags: FlagWrite, Cats: "sortedset", KeyFlags: []string{"RW delete"}, Fn: cmdZremrange},
+		&Command{Name: "zremrangebyrank", Arity: 4, Flags: FlagWrite, Cats: "sortedset", KeyFlags: []string{"RW delete"}, Fn: cmdZremrange},
+		&Command{Name: "zremrangebylex", Arity: 4, Flags: FlagWrite, Cats: "sortedset", KeyFlags: []string{"RW delete"}, Fn: cmdZremrange},
+		&Command{Name: "zunionstore", Arity: -4, Flags: w, Cats: "sortedset", FirstKey: 1, LastKey: 1, Step: 1, KeyNum: KeyNum{2, 1, 1}, KeyFlags: []string{"OW update", "RO access"}, Fn: cmdZsetopStore},
+		&Command{Name: "zinterstore", Arity: -4, Flags: w, Cats: "sortedset", FirstKey: 1, LastKey: 1, Step: 1, KeyNum: KeyNum{2, 1, 1}, KeyFlags: []string{"OW update", "RO access"}, Fn: cmdZsetopStore},
+		&Command{Name: "zdiffstore", Arity: -4, Flags: w, Cats: "sortedset", FirstKey: 1, LastKey: 1, Step: 1, KeyNum: KeyNum{2, 1, 1}, KeyFlags: []string{"OW update", "RO access"}, Fn: cmdZsetopStore},
+		&Command{Name: "zunion", Arity: -3, Flags: FlagReadonly, Cats: "sortedset", KeyNum: KeyNum{1, 1, 1}, Fn: cmdZsetop},
+		&Command{Name: "zinter", Arity: -3, Flags: FlagReadonly, Cats: "sortedset", KeyNum: KeyNum{1, 1, 1}, Fn: cmdZsetop},
+		&Command{Name: "zdiff", Arity: -3, Flags: FlagReadonly, Cats: "sortedset", KeyNum: KeyNum{1, 1, 1}, Fn: cmdZsetop},
+		&Command{Name: "zintercard", Arity: -3, Flags: FlagReadonly, Cats: "sortedset", KeyNum: KeyNum{1, 1, 1}, Fn: cmdZsetop},
+		&Command{Name: "zrangestore", Arity: -5, Flags: w, FirstKey: 1, LastKey: 2, Step: 1, Cats: "sortedset", KeyFlags: []string{"OW update", "RO access"}, Fn: cmdZrangestore},
+		&Command{Name: "zmpop", Arity: -4, Flags: FlagWrite, Cats: "sortedset", KeyNum: KeyNum{1, 1, 1}, KeyFlags: []string{"RW access delete"}, Fn: cmdZmpop},
+		&Command{Name: "bzmpop", Arity: -5, Flags: FlagWrite | FlagBlocking, Cats: "sortedset", KeyNum: KeyNum{2, 1, 1}, KeyFlags: []string{"RW access delete"}, Fn: cmdZmpop},
+		&Command{Name: "bzpopmin", Arity: -3, Flags: FlagWrite | FlagNoScript | FlagFast | FlagBlocking, FirstKey: 1, LastKey: -2, Step: 1, Cats: "sortedset", KeyFlags: []string{"RW access delete"}, Fn: cmdBzpop},
+		&Command{Name: "bzpopmax", Arity: -3, Flags: FlagWrite | FlagNoScript | FlagFast | FlagBlocking, FirstKey: 1, LastKey: -2, Step: 1, Cats: "sortedset", KeyFlags: []string{"RW access delete"}, Fn: cmdBzpop},
 	)
 }
 

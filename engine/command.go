@@ -8,7 +8,10 @@ import (
 // cmdFunc runs a command whose name and arity were already checked. args[0] is the name as sent.
 type cmdFunc func(e *Engine, args [][]byte) Reply
 
-// Command flags (a subset of Redis's, enough for COMMAND and for read/write decisions).
+// Command flags: Redis's command flags (server.h CMD_*) that the engine's commands carry, as
+// COMMAND INFO prints them. The rest of the project asks them: FlagDenyOOM is "may grow the
+// dataset" (Redis refuses these under maxmemory), FlagWrite and FlagReadonly say whether a
+// command changes keys.
 const (
 	FlagWrite = 1 << iota
 	FlagReadonly
@@ -20,21 +23,102 @@ const (
 	FlagNoScript
 	FlagSkipSlowlog
 	FlagAllowBusy
+	FlagBlocking        // may block the client (BLPOP, XREAD …)
+	FlagSkipMonitor     // not shown to MONITOR (EVAL, FCALL)
+	FlagNoMandatoryKeys // may name no key at all (EVAL with numkeys 0)
+	FlagNoAsyncLoading  // refused while a replica loads (CLUSTER ADDSLOTS …)
+	FlagMovableKeys     // keys found by a count or a keyword (set by register from KeyNum / KeysFn)
 )
 
-// Command describes one command of the table.
+// Command describes one command of the table: the one place where the engine says what a command
+// is (Redis's commands.def). COMMAND, COMMAND INFO / DOCS / GETKEYS, the cluster's slot routing,
+// the visualizer's key picking and the browser app's limits all read it.
+//
+// Keys: FirstKey/LastKey/Step are the legacy range of COMMAND INFO (LastKey -1: up to the last
+// argument, -2: all but the last). register gives a command with FlagWrite or FlagReadonly the
+// single-key range 1, 1, 1 unless it sets other positions, is Keyless (FLUSHALL, SCAN …) or has
+// movable keys (KeyNum, KeysFn). CommandKeys and COMMAND GETKEYS find the keys from them.
 type Command struct {
-	Name     string // lowercase, e.g. "get", or "get" under a container such as "config"
-	Arity    int    // Redis arity: n exact, -n at least n (counting the name)
-	Flags    int
-	Since    Version // first profile that has it
+	Name  string // lowercase, e.g. "get", or "get" under a container such as "config"
+	Arity int    // Redis arity: n exact, -n at least n (counting the name)
+	Flags int
+	Since Version // first profile that has it
+	// OldArity is the arity of the profiles before OldArity.Until, when a later Redis changed it
+	// (ZRANK's WITHSCORE, 7.2: 3 before, -3 since). Zero: none.
+	OldArity struct {
+		Until Version
+		Arity int
+	}
 	FirstKey int
 	LastKey  int
 	Step     int
-	Fn       cmdFunc
-	Sub      map[string]*Command // container commands (CONFIG, OBJECT, MEMORY, …)
-	parent   *Command
+	// Keyless: a reading or writing command that names no key (FLUSHALL, DBSIZE, SCAN …).
+	Keyless bool
+	// KeyNum: keys counted by an argument (LMPOP numkeys key…, EVAL script numkeys key…).
+	KeyNum KeyNum
+	// KeysFn finds keys by keyword (SORT … STORE dst, MIGRATE … KEYS k…, XREAD … STREAMS k… id…):
+	// the keys' argument indexes and flags, or nil when the arguments name none.
+	KeysFn func(args [][]byte) []KeyRef
+	// KeyFlagsFn gives the flags of a key spec Redis marks variable_flags for one call (SET: "OW
+	// update", or "RW access update" with GET).
+	KeyFlagsFn func(args [][]byte) string
+	// Cats are the ACL categories COMMAND INFO lists beyond those the flags imply (Redis's
+	// setImplicitACLCategories: @write, @read, @admin, @dangerous, @fast/@slow, @blocking),
+	// space-separated without "@", e.g. "keyspace" or "set sortedset list dangerous".
+	Cats string
+	// Tips are COMMAND INFO's command tips, space-separated ("nondeterministic_output" …).
+	Tips string
+	// KeyFlags are the flags of COMMAND INFO's key specs, one entry per spec (RENAME: "RW access
+	// delete", "OW update"); empty: one spec, "RW update" for a write command, "RO access" else.
+	KeyFlags []string
+	// KeyNotes are the specs' "notes", where Redis gives one (SET: why RW and ACCESS).
+	KeyNotes []string
+	// KeyExtra are the key specs COMMAND INFO lists after the range and KeyNum ones, for the
+	// commands whose keys a KeysFn finds: a keyword search (XREAD … STREAMS, MIGRATE … KEYS) or
+	// an "unknown" spec (SORT's BY/GET patterns and STORE).
+	KeyExtra []KeySpec
+	// Cost, when set, tells what a call asks of the engine beyond its arguments when that
+	// depends on them and on the data (Engine.CommandCost). e is nil when only the arguments
+	// are known (ArgsCost): the estimate is then what they alone say.
+	Cost func(e *Engine, args [][]byte) Cost
+	// Paged: the command may name a string of any length, because it reads or writes it a few
+	// bytes or a page at a time, or not at all (SETBIT, BITCOUNT, DEL, EXPIRE …): the zero pages
+	// of a long string kept sparse (sds.DenseLimit) cost it nothing. Other commands read a string
+	// key whole (Cost.CopyBytes).
+	Paged  bool
+	Fn     cmdFunc
+	Sub    map[string]*Command // container commands (CONFIG, OBJECT, MEMORY, …)
+	parent *Command
 }
+
+// KeyNum is a "keynum" key spec: the number of keys is args[NumIdx], the first key is at
+// NumIdx+First and the next ones every Step (LMPOP: 1, 1, 1; EVAL: 2, 1, 1; MSETEX: 1, 1, 2).
+// NumIdx 0: none.
+type KeyNum struct{ NumIdx, First, Step int }
+
+// KeySpec is a key spec of KeyExtra: begin_search by Keyword, searched from StartFrom (negative:
+// from the end), then find_keys as a range (LastKey, Step, Limit); without Keyword, both are
+// "unknown".
+type KeySpec struct {
+	Flags, Notes         string
+	Keyword              string
+	StartFrom            int
+	LastKey, Step, Limit int
+}
+
+// ArityIn is the command's arity in profile v (COMMAND INFO's, and COMMAND GETKEYS's check).
+func (c *Command) ArityIn(v Version) int {
+	if c.OldArity.Until != 0 && !v.Has(c.OldArity.Until) {
+		return c.OldArity.Arity
+	}
+	return c.Arity
+}
+
+// MayGrow reports whether the command may grow the dataset (Redis's denyoom flag).
+func (c *Command) MayGrow() bool { return c.Flags&FlagDenyOOM != 0 }
+
+// Writes reports whether the command may change keys (the write flag).
+func (c *Command) Writes() bool { return c.Flags&FlagWrite != 0 }
 
 // FullName is "config|get" for a subcommand, "get" otherwise.
 func (c *Command) FullName() string {
@@ -46,22 +130,36 @@ func (c *Command) FullName() string {
 
 var commandTable = map[string]*Command{}
 
-// register adds commands to the table; cmd_*.go files call it from init.
+// register adds commands to the table; cmd_*.go files call it from init. It completes each entry
+// as Redis's populateCommandStructure does: the default single-key range, the movablekeys flag.
 func register(cmds ...*Command) {
 	for _, c := range cmds {
 		if c.Since == 0 {
 			c.Since = V70
 		}
+		defaultKeys(c)
 		for _, s := range c.Sub {
 			s.parent = c
 			if s.Since == 0 {
 				s.Since = c.Since
 			}
+			defaultKeys(s)
 		}
 		if _, dup := commandTable[c.Name]; dup {
 			panic("duplicate command " + c.Name)
 		}
 		commandTable[c.Name] = c
+	}
+}
+
+// defaultKeys gives a reading or writing command that says nothing about its keys the key at
+// argument 1, and sets FlagMovableKeys for the commands whose keys are counted or searched.
+func defaultKeys(c *Command) {
+	if c.KeyNum.NumIdx > 0 || c.KeysFn != nil {
+		c.Flags |= FlagMovableKeys
+	}
+	if c.FirstKey == 0 && !c.Keyless && c.Flags&FlagMovableKeys == 0 && c.Flags&(FlagWrite|FlagReadonly) != 0 {
+		c.FirstKey, c.LastKey, c.Step = 1, 1, 1
 	}
 }
 

@@ -126,6 +126,7 @@ var commandDocs = map[string]Doc{
 	"command|count":                 {Syntax: "COMMAND COUNT", En: "Counts the commands the server knows.", Vi: "Đếm số lệnh server biết."},
 	"command|docs":                  {Syntax: "COMMAND DOCS [command-name [command-name ...]]", En: "Gives documentation entries for commands.", Vi: "Trả về mục tài liệu của các lệnh."},
 	"command|getkeys":               {Syntax: "COMMAND GETKEYS command [arg [arg ...]]", En: "Extracts the key names from a full command line.", Vi: "Tách tên khoá ra khỏi một dòng lệnh đầy đủ."},
+	"command|getkeysandflags":       {Syntax: "COMMAND GETKEYSANDFLAGS command [arg [arg ...]]", En: "Extracts the key names from a full command line, each with its key-spec flags.", Vi: "Tách tên khoá ra khỏi một dòng lệnh đầy đủ, kèm cờ key-spec của từng khoá."},
 	"command|help":                  {Syntax: "COMMAND HELP", En: "Lists the COMMAND subcommands.", Vi: "Liệt kê các lệnh con của COMMAND."},
 	"command|info":                  {Syntax: "COMMAND INFO [command-name [command-name ...]]", En: "Describes the named commands (arity, flags, key positions).", Vi: "Mô tả các lệnh được nêu (arity, cờ, vị trí khoá)."},
 	"command|list":                  {Syntax: "COMMAND LIST [FILTERBY MODULE module-name | ACLCAT category | PATTERN pattern]", En: "Lists command names, optionally filtered by ACL category or pattern.", Vi: "Liệt kê tên lệnh, có thể lọc theo nhóm ACL hoặc mẫu."},

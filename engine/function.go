@@ -43,22 +43,22 @@ type function struct {
 }
 
 func init() {
-	sub := func(name string, arity, flags int, fn cmdFunc) *Command {
-		return &Command{Name: name, Arity: arity, Flags: flags, Fn: fn}
+	sub := func(name string, arity, flags int, tips string, fn cmdFunc) *Command {
+		return &Command{Name: name, Arity: arity, Flags: flags, Cats: "scripting", Tips: tips, Keyless: true, Fn: fn}
 	}
 	register(
-		&Command{Name: "fcall", Arity: -3, Flags: FlagNoScript | FlagStale, Fn: func(e *Engine, a [][]byte) Reply { return e.fcall(a, false) }},
-		&Command{Name: "fcall_ro", Arity: -3, Flags: FlagNoScript | FlagStale | FlagReadonly, Fn: func(e *Engine, a [][]byte) Reply { return e.fcall(a, true) }},
+		&Command{Name: "fcall", Arity: -3, Flags: FlagNoScript | FlagStale | FlagNoMandatoryKeys | FlagSkipMonitor, Cats: "scripting", KeyNum: KeyNum{2, 1, 1}, KeyFlags: []string{"RW access update"}, KeyNotes: []string{"We cannot tell how the keys will be used so we assume the worst, RW and UPDATE"}, Fn: func(e *Engine, a [][]byte) Reply { return e.fcall(a, false) }},
+		&Command{Name: "fcall_ro", Arity: -3, Flags: FlagNoScript | FlagStale | FlagReadonly | FlagNoMandatoryKeys | FlagSkipMonitor, Cats: "scripting", KeyNum: KeyNum{2, 1, 1}, KeyFlags: []string{"RO access"}, KeyNotes: []string{"We cannot tell how the keys will be used so we assume the worst, RO and ACCESS"}, Fn: func(e *Engine, a [][]byte) Reply { return e.fcall(a, true) }},
 		&Command{Name: "function", Arity: -2, Sub: map[string]*Command{
-			"load":    sub("load", -3, FlagWrite|FlagDenyOOM|FlagNoScript, cmdFunctionLoad),
-			"delete":  sub("delete", 3, FlagWrite|FlagNoScript, cmdFunctionDelete),
-			"flush":   sub("flush", -2, FlagWrite|FlagNoScript, cmdFunctionFlush),
-			"list":    sub("list", -2, FlagNoScript, cmdFunctionList),
-			"stats":   sub("stats", 2, FlagNoScript|FlagAllowBusy, cmdFunctionStats),
-			"kill":    sub("kill", 2, FlagNoScript|FlagAllowBusy, func(e *Engine, a [][]byte) Reply { return e.mon.Kill(false) }),
-			"dump":    sub("dump", 2, FlagNoScript, cmdFunctionNoPayload),
-			"restore": sub("restore", -3, FlagWrite|FlagDenyOOM|FlagNoScript, cmdFunctionNoPayload),
-			"help": sub("help", 2, FlagLoading|FlagStale, func(e *Engine, a [][]byte) Reply {
+			"load":    sub("load", -3, FlagWrite|FlagDenyOOM|FlagNoScript, "request_policy:all_shards response_policy:all_succeeded", cmdFunctionLoad),
+			"delete":  sub("delete", 3, FlagWrite|FlagNoScript, "request_policy:all_shards response_policy:all_succeeded", cmdFunctionDelete),
+			"flush":   sub("flush", -2, FlagWrite|FlagNoScript, "request_policy:all_shards response_policy:all_succeeded", cmdFunctionFlush),
+			"list":    sub("list", -2, FlagNoScript, "nondeterministic_output_order", cmdFunctionList),
+			"stats":   sub("stats", 2, FlagNoScript|FlagAllowBusy, "nondeterministic_output request_policy:all_shards response_policy:special", cmdFunctionStats),
+			"kill":    sub("kill", 2, FlagNoScript|FlagAllowBusy, "request_policy:all_shards response_policy:one_succeeded", func(e *Engine, a [][]byte) Reply { return e.mon.Kill(false) }),
+			"dump":    sub("dump", 2, FlagNoScript, "", cmdFunctionNoPayload),
+			"restore": sub("restore", -3, FlagWrite|FlagDenyOOM|FlagNoScript, "request_policy:all_shards response_policy:all_succeeded", cmdFunctionNoPayload),
+			"help": sub("help", 2, FlagLoading|FlagStale, "", func(e *Engine, a [][]byte) Reply {
 				if e.ver.Has(V74) { // 7.4 dropped the "Library description" line
 					return helpReply(slices.DeleteFunc(slices.Clone(functionHelp), func(l string) bool { return l == "    * Library description" }))(e, a)
 				}
@@ -66,11 +66,6 @@ func init() {
 			}),
 		}},
 	)
-	for _, n := range []string{"fcall", "function|load", "function|delete", "function|flush", "function|list",
-		"function|stats", "function|kill", "function|dump", "function|restore", "function|help"} {
-		commandMeta[n] = cmdMeta{cats: "scripting"}
-	}
-	commandMeta["fcall_ro"] = cmdMeta{cats: ""}
 }
 
 var functionHelp = []string{

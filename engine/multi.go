@@ -31,11 +31,11 @@ import "strings"
 
 func init() {
 	cmd := func(name string, arity int, flags int) *Command {
-		return &Command{Name: name, Arity: arity, Flags: flags, Fn: cmdTxOutsideClient}
+		return &Command{Name: name, Arity: arity, Flags: flags, Cats: "transaction", Fn: cmdTxOutsideClient}
 	}
 	const f = FlagNoScript | FlagLoading | FlagStale
 	w := cmd("watch", -2, f|FlagFast|FlagAllowBusy)
-	w.FirstKey, w.LastKey, w.Step = 1, -1, 1
+	w.FirstKey, w.LastKey, w.Step, w.KeyFlags = 1, -1, 1, []string{"RO"}
 	register(
 		cmd("multi", 1, f|FlagFast|FlagAllowBusy),
 		cmd("exec", 1, f|FlagSkipSlowlog),
@@ -43,10 +43,6 @@ func init() {
 		cmd("unwatch", 1, f|FlagFast|FlagAllowBusy),
 		w,
 	)
-	for _, n := range []string{"multi", "exec", "discard", "unwatch"} {
-		commandMeta[n] = cmdMeta{cats: "transaction"}
-	}
-	commandMeta["watch"] = cmdMeta{cats: "transaction", specs: []string{"RO"}}
 }
 
 // cmdTxOutsideClient is never reached through Exec (a Client answers these commands); it guards

@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"redscope/engine"
-	"redscope/engine/bloom"
-	"redscope/engine/sds"
 )
 
 // Limits bound the work one lesson step or one console line may ask of the engine, so that a
@@ -41,8 +38,9 @@ type Limits struct {
 	// it) and the most one command may copy out of a string (GET, GETRANGE, GETDEL, LCS …).
 	// Longer strings, up to the proto-max-bulk-len (512 MB) of a real server, can still be made
 	// (SETBIT k 4294967295 1, SETRANGE or BITFIELD at a far offset): the engine keeps their zero
-	// bytes as unallocated pages, so a command naming one runs only when it works on a few bytes
-	// or page by page (LongStringCommands); any other is refused.
+	// bytes as unallocated pages, so a command naming one runs when the engine's command table
+	// says it works on a few bytes or page by page (engine.Command.Paged; GETRANGE and SUBSTR for
+	// a range of up to StringBytes, engine.CommandCost); any other is refused.
 	StringBytes int64
 	// ReplyItems: elements a count argument may ask for (SRANDMEMBER, HRANDFIELD, ZRANDMEMBER
 	// with a negative count repeat members and are not bounded by the collection's size).
@@ -53,8 +51,9 @@ type Limits struct {
 	// allocated 64 KiB pages and engine.HeldPageCost per page of its length).
 	KeyBytes int64
 	// Memory: the size of the whole dataset, measured as KeyBytes is (engine.DatasetHeldMemory).
-	// A command that can grow the dataset is refused while the dataset is above it, and
-	// BF.RESERVE may not ask for a filter larger than it; deleting commands always run.
+	// A command that may grow the dataset (the command table's denyoom flag, as Redis refuses
+	// under maxmemory) is refused while the dataset is above it, and BF.RESERVE may not ask for
+	// a filter larger than it; the others (DEL, RENAME, LMPOP, EXPIRE …) always run.
 	Memory int64
 	// ReplyBytes: reply text kept for display; a longer reply is cut with a note (the command
 	// itself ran).
@@ -198,10 +197,6 @@ func (lim *Limits) CheckLesson(l *Lesson, v engine.Version) error {
 	if lim != nil && lim.LessonSteps > 0 && len(l.Steps) > lim.LessonSteps {
 		return at(l.Steps[lim.LessonSteps].Line, limitErr("LessonSteps", "the lesson has %d steps; the app plays lessons of up to %d steps", len(l.Steps), lim.LessonSteps))
 	}
-	var known *engine.Engine
-	if v != 0 {
-		known = engine.New(engine.Options{Version: v})
-	}
 	for i, s := range l.Steps {
 		if lim != nil && lim.StepCommands > 0 && len(s.Actions) > lim.StepCommands {
 			return at(s.Actions[lim.StepCommands].Line, limitErr("StepCommands", "step %d has %d commands; the app runs up to %d in one step", i+1, len(s.Actions), lim.StepCommands))
@@ -221,7 +216,7 @@ func (lim *Limits) CheckLesson(l *Lesson, v engine.Version) error {
 			if err != nil || len(args) == 0 {
 				continue // Parse already refused these
 			}
-			if known != nil && !known.HasCommand(string(args[0])) && !expectsUnknown(a) {
+			if v != 0 && engine.LookupCommand(v, args[:1]) == nil && !expectsUnknown(a) {
 				return &ParseError{File: l.Name, Line: a.Line, Msg: fmt.Sprintf("unknown command %q in Redis %s", truncate(string(args[0]), 64), v)}
 			}
 			if err := lim.checkArgs(args, &elems, nil); err != nil {
@@ -275,41 +270,15 @@ func (lim *Limits) checkArgs(args [][]byte, elems *int, e *engine.Engine) *Limit
 			return limitErr("StepElements", "%d arguments in one step; the app accepts up to %d (split the work over several steps)", *elems, lim.StepElements)
 		}
 	}
-	if err := lim.checkLongStrings(name, up, args, e); err != nil {
-		return err
-	}
-	switch name {
-	case "lcs":
-		if e != nil && lim.LCSCells > 0 && len(args) >= 3 {
-			a, b := int64(stringLen(e, args[1])), int64(stringLen(e, args[2]))
-			if (a+1)*(b+1) > lim.LCSCells {
-				return limitErr("LCSCells", "LCS of strings of %d and %d bytes fills a table of %d cells; the app allows up to %d", a, b, (a+1)*(b+1), lim.LCSCells)
-			}
+	if e != nil {
+		if err := lim.checkCost(up, args, e.CommandCost(args)); err != nil {
+			return err
 		}
-	case "append", "setrange":
-		// The bytes written come on top of what the string already stores.
-		if e != nil && lim.StringBytes > 0 && len(args) == 3+btoi(name == "setrange") {
-			val := args[len(args)-1]
-			if n := storedBytes(e, args[1]) + int64(len(val)); len(val) > 0 && n > lim.StringBytes {
-				return limitErr("StringBytes", "%s would make %q store %d bytes; the app keeps up to %d bytes in one string (zero bytes that were never written are not stored: SETBIT k 4294967295 1 is fine)",
-					up, truncate(string(args[1]), 40), n, lim.StringBytes)
-			}
-		}
-	case "srandmember", "hrandfield", "zrandmember":
-		if len(args) >= 3 && lim.ReplyItems > 0 {
-			if c, err := strconv.ParseInt(string(args[2]), 10, 64); err == nil && (c > lim.ReplyItems || c < -lim.ReplyItems) {
-				return limitErr("ReplyItems", "%s with a count of %d; the app answers up to %d elements", up, c, lim.ReplyItems)
-			}
-		}
-	case "bf.reserve":
-		if len(args) >= 4 && lim.Memory > 0 {
-			rate, err1 := strconv.ParseFloat(string(args[2]), 64)
-			capacity, err2 := strconv.ParseUint(string(args[3]), 10, 64)
-			if err1 == nil && err2 == nil && capacity > 0 {
-				if f, err := bloom.SizeFilter(capacity, rate); err == nil && int64(f.Bits/8) > lim.Memory {
-					return limitErr("Memory", "BF.RESERVE of a filter of %d bytes; the app's whole dataset may use up to %d bytes", f.Bits/8, lim.Memory)
-				}
-			}
+	} else if lim.ReplyItems > 0 || lim.Memory > 0 {
+		// Before the lesson runs (CheckLesson) only what the arguments alone say: a count, a
+		// filter's size.
+		if err := lim.checkCost(up, args, engine.ArgsCost(args)); err != nil {
+			return err
 		}
 	}
 	if e != nil && lim.KeyBytes > 0 {
@@ -326,119 +295,28 @@ func (lim *Limits) checkArgs(args [][]byte, elems *int, e *engine.Engine) *Limit
 	return nil
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
+// checkCost holds the engine's estimate of a call's work (engine.CommandCost: the command table
+// knows which commands copy a string, how GETRANGE clamps, what LCS fills …) to the budgets.
+func (lim *Limits) checkCost(up string, args [][]byte, c engine.Cost) *LimitError {
+	key := ""
+	if len(args) > 1 {
+		key = truncate(string(args[1]), 40)
 	}
-	return 0
-}
-
-// storedBytes is what the string at key really stores: its length, or for a long string kept in
-// pages, its allocated pages (0 for a missing key or another type).
-func storedBytes(e *engine.Engine, key []byte) int64 {
-	o := e.Peek(key)
-	if o == nil || o.Type != engine.TypeString {
-		return 0
-	}
-	if o.Enc == engine.EncRaw && o.Buf.Cap() == 0 && o.Buf.Len() > sds.DenseLimit {
-		return int64(o.Buf.PagesInUse()) * sds.PageSize
-	}
-	return int64(o.StringLen())
-}
-
-// LongStringCommands are the commands that may name a string longer than Limits.StringBytes:
-// they read or write a few bytes of it, or go through it page by page, so an unallocated page
-// costs them next to nothing (BITCOUNT of the sparse 512 MiB string of `SETBIT k 4294967295 1`
-// takes about 0.1 ms natively and 1 ms in the browser, BITOP NOT or AND of it 1–15 ms; the
-// result of BITOP NOT is shared 0xFF pages). GETRANGE and SUBSTR are allowed for ranges up to
-// StringBytes.
-var LongStringCommands = map[string]bool{
-	"setbit": true, "getbit": true, "bitcount": true, "bitpos": true, "bitop": true,
-	"bitfield": true, "bitfield_ro": true, "strlen": true, "setrange": true, "append": true,
-	"getrange": true, "substr": true, "memory": true, "object": true, "type": true,
-	"exists": true, "touch": true, "del": true, "unlink": true, "ttl": true, "pttl": true,
-	"expire": true, "pexpire": true, "expireat": true, "pexpireat": true, "persist": true,
-	"expiretime": true, "pexpiretime": true, "rename": true, "renamenx": true, "copy": true,
-	"move": true,
-}
-
-var (
-	keySpecsOnce sync.Once
-	keySpecs     map[string]*engine.Command
-)
-
-// keyArgs lists the arguments of args that are keys, by the command table's key positions (all
-// arguments for a command without them, such as a container or a numkeys command).
-func keyArgs(name string, args [][]byte) [][]byte {
-	keySpecsOnce.Do(func() {
-		keySpecs = map[string]*engine.Command{}
-		for _, c := range engine.New(engine.Options{Version: engine.DefaultVersion}).Commands() {
-			keySpecs[c.Name] = c
-		}
-	})
-	c := keySpecs[name]
-	if c == nil || c.FirstKey <= 0 || c.Step <= 0 {
-		return args[1:]
-	}
-	last := c.LastKey
-	if last < 0 {
-		last += len(args)
-	}
-	var out [][]byte
-	for i := c.FirstKey; i <= last && i < len(args); i += c.Step {
-		out = append(out, args[i])
-	}
-	return out
-}
-
-// checkLongStrings refuses a command that names a string longer than StringBytes unless it is
-// one of LongStringCommands (GETRANGE and SUBSTR: for a range of up to StringBytes).
-func (lim *Limits) checkLongStrings(name, up string, args [][]byte, e *engine.Engine) *LimitError {
-	if e == nil || lim.StringBytes <= 0 || len(args) < 2 {
-		return nil
-	}
-	for _, k := range keyArgs(name, args) {
-		o := e.Peek(k)
-		if o == nil || o.Type != engine.TypeString {
-			continue
-		}
-		n := int64(o.StringLen())
-		if n <= lim.StringBytes {
-			continue
-		}
-		if (name == "getrange" || name == "substr") && len(args) == 4 {
-			start, err1 := strconv.ParseInt(string(args[2]), 10, 64)
-			end, err2 := strconv.ParseInt(string(args[3]), 10, 64)
-			if err1 != nil || err2 != nil {
-				continue // the engine answers with its error
-			}
-			if start < 0 {
-				start = max(start+n, 0)
-			}
-			if end < 0 {
-				end += n
-			}
-			if min(end, n-1)-start < lim.StringBytes {
-				continue
-			}
-			return limitErr("StringBytes", "%s of %d bytes of %q; the app copies up to %d bytes of a string in one command",
-				up, min(end, n-1)-start+1, truncate(string(k), 40), lim.StringBytes)
-		}
-		if LongStringCommands[name] {
-			continue
-		}
-		return limitErr("StringBytes", "%s on %q, a string of %d bytes: the app copies up to %d bytes of a string in one command (its zero bytes are not stored; GETBIT, SETBIT, BITCOUNT, BITPOS, BITOP, BITFIELD, STRLEN, GETRANGE of a short range, MEMORY USAGE and DEL work on it)",
-			up, truncate(string(k), 40), n, lim.StringBytes)
+	switch {
+	case lim.StringBytes > 0 && c.CopyBytes > lim.StringBytes:
+		return limitErr("StringBytes", "%s would copy %d bytes of a string; the app copies up to %d bytes of a string in one command (a long string's zero bytes are not stored: GETBIT, SETBIT, BITCOUNT, BITPOS, BITOP, BITFIELD, STRLEN, GETRANGE of a short range, MEMORY USAGE and DEL work on it)",
+			up, c.CopyBytes, lim.StringBytes)
+	case lim.StringBytes > 0 && c.StoreBytes > lim.StringBytes:
+		return limitErr("StringBytes", "%s would make %q store %d bytes; the app keeps up to %d bytes in one string (zero bytes that were never written are not stored: SETBIT k 4294967295 1 is fine)",
+			up, key, c.StoreBytes, lim.StringBytes)
+	case lim.LCSCells > 0 && c.Cells > lim.LCSCells:
+		return limitErr("LCSCells", "%s fills a table of %d cells; the app allows up to %d", up, c.Cells, lim.LCSCells)
+	case lim.ReplyItems > 0 && c.ReplyItems > lim.ReplyItems:
+		return limitErr("ReplyItems", "%s asks for %d elements; the app answers up to %d elements", up, c.ReplyItems, lim.ReplyItems)
+	case lim.Memory > 0 && c.AllocBytes > lim.Memory:
+		return limitErr("Memory", "%s would allocate %d bytes; the app's whole dataset may use up to %d bytes", up, c.AllocBytes, lim.Memory)
 	}
 	return nil
-}
-
-// stringLen is the length of the string at key (0 when missing or not a string).
-func stringLen(e *engine.Engine, key []byte) int {
-	if o := e.Peek(key); o != nil && o.Type == engine.TypeString {
-		return o.StringLen()
-	}
-	return 0
 }
 
 func truncate(s string, n int) string {
@@ -448,33 +326,17 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// shrinking commands never grow the dataset: they run even when it is above Limits.Memory, so
-// that the user can make room.
-var shrinking = map[string]bool{
-	"del": true, "unlink": true, "flushall": true, "flushdb": true, "getdel": true,
-	"lpop": true, "rpop": true, "spop": true, "zpopmin": true, "zpopmax": true,
-	"srem": true, "hdel": true, "zrem": true, "lrem": true, "ltrim": true, "hgetdel": true,
-	"delex": true, "expire": true, "pexpire": true, "expireat": true, "pexpireat": true,
-	"persist": true, "select": true,
-}
-
 // guard is a Player's running state for its limits: the step's element budget and an estimate
 // of the dataset's size (held memory, see Limits.Memory), kept up to date from the keys each
 // command names.
 type guard struct {
-	lim    *Limits
-	elems  int
-	mem    int64
-	writes map[string]bool // command names that can grow the dataset, for the engine's profile
+	lim   *Limits
+	elems int
+	mem   int64
 }
 
 func newGuard(lim *Limits, e *engine.Engine) *guard {
-	g := &guard{lim: lim, writes: map[string]bool{}}
-	for _, c := range e.Commands() {
-		if c.Flags&engine.FlagWrite != 0 && !shrinking[c.Name] {
-			g.writes[c.Name] = true
-		}
-	}
+	g := &guard{lim: lim}
 	// The commands a script runs (redis.call / redis.pcall) meet the same limits as typed ones;
 	// a refusal fails the call inside the script.
 	e.SetScriptCallGuard(func(args [][]byte) error {
@@ -491,21 +353,20 @@ func (g *guard) before(e *engine.Engine, args [][]byte) *LimitError {
 	if err := g.lim.checkArgs(args, &g.elems, e); err != nil {
 		return err
 	}
-	name := strings.ToLower(string(args[0]))
-	if g.lim.Memory > 0 && g.mem > g.lim.Memory && g.writes[name] {
+	// The command table's denyoom flag says which commands may grow the dataset (Redis refuses
+	// the same ones above maxmemory); the others (DEL, RENAME, SMOVE, LMPOP, EXPIRE …) run.
+	c := e.LookupCommand(args)
+	if g.lim.Memory > 0 && g.mem > g.lim.Memory && c != nil && c.MayGrow() {
 		// The running estimate only errs high (keys that expired or were freed by commands it
 		// does not follow): measure the whole dataset before refusing.
 		if g.mem = e.DatasetHeldMemory(); g.mem <= g.lim.Memory {
 			return nil
 		}
 		return limitErr("Memory", "the dataset uses about %d bytes, more than the %d the app allows; %s could grow it (free memory with DEL or FLUSHALL, or go ◀ back)",
-			g.mem, g.lim.Memory, strings.ToUpper(name))
+			g.mem, g.lim.Memory, strings.ToUpper(c.FullName()))
 	}
 	return nil
 }
-
-// scriptCommands change keys their arguments need not name.
-var scriptCommands = map[string]bool{"eval": true, "evalsha": true, "fcall": true}
 
 // sizes is the held memory of the distinct keys args names (after the command name).
 func sizes(e *engine.Engine, args [][]byte) int64 {
@@ -522,16 +383,16 @@ func sizes(e *engine.Engine, args [][]byte) int64 {
 
 // exec runs args on e under the guard's memory estimate.
 func (g *guard) exec(e *engine.Engine, args [][]byte) engine.Result {
-	name := strings.ToLower(string(args[0]))
-	// These change keys they do not name (EXEC: the transaction's queued commands): measure the
-	// whole dataset again afterwards.
-	if name == "flushall" || name == "flushdb" || name == "swapdb" || name == "move" || name == "exec" || scriptCommands[name] {
+	c := e.LookupCommand(args)
+	if c == nil || c.Flags&(engine.FlagReadonly|engine.FlagFast) != 0 && !c.Writes() {
+		return e.Exec(args) // changes no key (or answers an error)
+	}
+	if _, err := e.CommandKeys(args); err != nil || !c.Writes() || c.Keyless || c.Flags&engine.FlagNoMandatoryKeys != 0 {
+		// The table cannot name the keys it changes (FLUSHALL, SWAPDB, EXEC's queued commands,
+		// a script's keys): measure the whole dataset again afterwards.
 		res := e.Exec(args)
 		g.mem = e.DatasetHeldMemory()
 		return res
-	}
-	if !g.writes[name] && !shrinking[name] {
-		return e.Exec(args)
 	}
 	before := sizes(e, args)
 	res := e.Exec(args)

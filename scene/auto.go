@@ -260,7 +260,8 @@ func TouchedKeys(e *engine.Engine, x lesson.Exchange) []string {
 		}
 	}
 	if args, err := engine.SplitArgs(x.Cmd); err == nil {
-		for _, k := range e.CommandKeys(args) {
+		keys, _ := e.CommandKeys(args) // a call that names no key gives none
+		for _, k := range keys {
 			add(k)
 		}
 	}
