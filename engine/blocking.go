@@ -57,7 +57,6 @@ package engine
 // (ceill), so 0.0001 waits 1 ms and 0.01 waits 10 ms; 0 waits forever.
 
 import (
-	"fmt"
 	"sort"
 	"time"
 )
@@ -464,7 +463,7 @@ func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
 func safeServe(f func() (Reply, bool)) (r Reply, ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
-			r, ok = Err(fmt.Sprintf("ERR redscope internal error: %v", p)), true
+			r, ok = errInternal(p), true
 		}
 	}()
 	return f()

@@ -175,14 +175,14 @@ func cmdBFReserve(e *Engine, args [][]byte) Reply {
 				return Err("Nonscaling filters cannot expand")
 			}
 			if expansion, ok = string2ll(args[ex+1]); !ok {
-				return Err("ERR bad expansion")
+				return errBadExpansion
 			}
 			if expansion < 1 {
 				return Err("ERR expansion should be greater or equal to 1")
 			}
 		} else {
 			if expansion, ok = string2ll(args[ex+1]); !ok {
-				return Err("ERR bad expansion")
+				return errBadExpansion
 			}
 			if expansion == 0 {
 				nonScaling = true

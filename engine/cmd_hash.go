@@ -318,7 +318,7 @@ func cmdHIncrByFloat(e *Engine, args [][]byte) Reply {
 	}
 	sum, ok := ldAdd(value, incr)
 	if !ok {
-		return Err("ERR increment would produce NaN or Infinity")
+		return errIncrNaN
 	}
 	out := appendLongDouble(nil, sum)
 	e.hashSet(o, args[2], out, true)
@@ -328,7 +328,7 @@ func cmdHIncrByFloat(e *Engine, args [][]byte) Reply {
 func cmdHScan(e *Engine, args [][]byte) Reply {
 	cursor, ok := parseScanCursor(args[2])
 	if !ok {
-		return Err("ERR invalid cursor")
+		return errInvalidCursor
 	}
 	o, r, ok := e.lookupHash(args[1])
 	if !ok {
@@ -354,7 +354,7 @@ func cmdHRandField(e *Engine, args [][]byte) Reply {
 		} else if len(args) == 4 {
 			withValues = true
 			if l < -math.MaxInt64/2 || l > math.MaxInt64/2 {
-				return Err("ERR value is out of range")
+				return errValueOutOfRange
 			}
 		}
 		return e.hrandfieldWithCount(args[1], l, withValues)
@@ -559,7 +559,7 @@ func (e *Engine) lpRandomPairs(o *Object, n int, add func(f, v Reply)) {
 // parseFieldsBlock checks "FIELDS numfields field…" starting at args[at] (the FIELDS keyword).
 func parseFieldsBlock(args [][]byte, at int, numErr string) (int, Reply, bool) {
 	if at >= len(args) || !eqFold(args[at], "fields") {
-		return 0, Err("ERR Mandatory argument FIELDS is missing or not at the right position"), false
+		return 0, errFieldsMissing, false
 	}
 	if at+1 >= len(args) {
 		return 0, Err("ERR " + numErr), false
@@ -590,9 +590,9 @@ func cmdHExpire(e *Engine, args [][]byte) Reply {
 		return ErrNotInt
 	}
 	if expire < 0 {
-		return Err("ERR invalid expire time, must be >= 0")
+		return errExpireNegative
 	}
-	errTime := Err("ERR invalid expire time in '" + name + "' command")
+	errTime := errInvalidExpire(name)
 	if seconds {
 		if expire > hfeMaxAbsTimeMs/1000 {
 			return errTime
@@ -702,9 +702,9 @@ func (e *Engine) parseSubkeyExpire(arg []byte, unitSeconds bool, base int64, cmd
 		return 0, ErrNotInt, false
 	}
 	if v < 0 {
-		return 0, Err("ERR invalid expire time, must be >= 0"), false
+		return 0, errExpireNegative, false
 	}
-	errTime := Err("ERR invalid expire time in '" + cmd + "' command")
+	errTime := errInvalidExpire(cmd)
 	if unitSeconds {
 		if v > hfeMaxAbsTimeMs/1000 {
 			return 0, errTime, false
@@ -761,7 +761,7 @@ func cmdHSetEx(e *Engine, args [][]byte) Reply {
 		}
 		if isOpt, secs, base := e.expireOption(a); isOpt {
 			if hasExp || keepTTL {
-				return Err("ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified")
+				return errOnlyOneExpiry
 			}
 			if i+1 >= len(args) {
 				return Err("ERR missing expire time")
@@ -777,7 +777,7 @@ func cmdHSetEx(e *Engine, args [][]byte) Reply {
 		switch {
 		case eqFold(a, "keepttl"):
 			if hasExp || keepTTL {
-				return Err("ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified")
+				return errOnlyOneExpiry
 			}
 			keepTTL = true
 		case eqFold(a, "fnx") || eqFold(a, "fxx"):
@@ -864,7 +864,7 @@ func cmdHGetEx(e *Engine, args [][]byte) Reply {
 			hasExp, expireAt = true, t
 			at += 2
 		default:
-			return Err("ERR Mandatory argument FIELDS is missing or not at the right position")
+			return errFieldsMissing
 		}
 	}
 	n, r, ok := parseFieldsBlock(args, at, "Number of fields must be a positive integer")

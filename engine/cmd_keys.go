@@ -150,7 +150,7 @@ func cmdExpire(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return ErrNotInt
 	}
-	invalid := Err("ERR invalid expire time in '" + cmd + "' command")
+	invalid := errInvalidExpire(cmd)
 	if seconds {
 		if when > math.MaxInt64/1000 || when < math.MinInt64/1000 {
 			return invalid
@@ -256,7 +256,7 @@ func cmdCopy(e *Engine, args [][]byte) Reply {
 				return ErrNotInt
 			}
 			if n < 0 || int(n) >= len(e.dbs) {
-				return Err("ERR DB index is out of range")
+				return errDBIndex
 			}
 			dstDB = e.dbs[n]
 			j++
@@ -266,7 +266,7 @@ func cmdCopy(e *Engine, args [][]byte) Reply {
 	}
 	src, dst := args[1], args[2]
 	if srcDB == dstDB && string(src) == string(dst) {
-		return Err("ERR source and destination objects are the same")
+		return errSameObject
 	}
 	o := e.Lookup(src)
 	if o == nil {
@@ -413,7 +413,7 @@ func parseScanCursor(b []byte) (uint64, bool) {
 func cmdScan(e *Engine, args [][]byte) Reply {
 	cursor, ok := parseScanCursor(args[1])
 	if !ok {
-		return Err("ERR invalid cursor")
+		return errInvalidCursor
 	}
 	count := int64(10)
 	var pat, typ []byte

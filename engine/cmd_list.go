@@ -510,8 +510,8 @@ func (e *Engine) parseTimeout(b []byte) (int64, *Reply) {
 	} else {
 		ms, _ = round80(new(big.Float).Mul(v, big.NewFloat(1000)))
 	}
-	negative := func() (int64, *Reply) { r := Err("ERR timeout is negative"); return 0, &r }
-	outOfRange := func() (int64, *Reply) { r := Err("ERR timeout is out of range"); return 0, &r }
+	negative := func() (int64, *Reply) { r := errTimeoutNegative; return 0, &r }
+	outOfRange := func() (int64, *Reply) { r := errTimeoutRange; return 0, &r }
 	inRange := !ms.IsInf() && ms.Cmp(ldTwo63) < 0 && ms.Cmp(new(big.Float).Neg(ldTwo63)) >= 0
 	ceil := func() int64 {
 		t, _ := ms.Int64() // truncated toward zero

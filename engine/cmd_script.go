@@ -90,10 +90,10 @@ func (e *Engine) evalGeneric(args [][]byte, bySHA, ro bool) Reply {
 		return ErrNotInt
 	}
 	if numkeys > int64(len(args)-3) {
-		return Err("ERR Number of keys can't be greater than number of args")
+		return errNumkeysTooMany
 	}
 	if numkeys < 0 {
-		return Err("ERR Number of keys can't be negative")
+		return errNumkeysNegative
 	}
 	s := e.scripting()
 	var sc *evalScript
@@ -110,7 +110,7 @@ func (e *Engine) evalGeneric(args [][]byte, bySHA, ro bool) Reply {
 		}
 	}
 	if sc.flags&sfCompat == 0 && sc.flags&sfNoWrites == 0 && ro {
-		return Err("ERR Can not execute a script with write flag using *_ro command.")
+		return errScriptWriteRO
 	}
 	readOnly := ro || (sc.flags&sfCompat == 0 && sc.flags&sfNoWrites != 0)
 	keys := args[3 : 3+numkeys]

@@ -188,7 +188,7 @@ func cmdSMembers(e *Engine, args [][]byte) Reply {
 func cmdSScan(e *Engine, args [][]byte) Reply {
 	cursor, ok := parseScanCursor(args[2])
 	if !ok {
-		return Err("ERR invalid cursor")
+		return errInvalidCursor
 	}
 	o, r, ok := e.lookupSet(args[1])
 	if !ok {
@@ -306,7 +306,7 @@ func parseRandCount(b []byte) (int64, Reply, bool) {
 		return 0, ErrNotInt, false
 	}
 	if l == math.MinInt64 {
-		return 0, Err("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807"), false
+		return 0, errRangeInt64, false
 	}
 	return l, Reply{}, true
 }
@@ -484,7 +484,7 @@ func (e *Engine) setPopRandom(o *Object) Reply {
 func (e *Engine) spopWithCount(args [][]byte) Reply {
 	l, ok := string2ll(args[2])
 	if !ok || l < 0 {
-		return Err("ERR value is out of range, must be positive")
+		return errNotPositive
 	}
 	count := uint64(l)
 	o, r, ok := e.lookupSet(args[1])
@@ -594,10 +594,10 @@ func cmdSInterStore(e *Engine, args [][]byte) Reply {
 func cmdSInterCard(e *Engine, args [][]byte) Reply {
 	numkeys, ok := string2ll(args[1])
 	if !ok || numkeys < 1 {
-		return Err("ERR numkeys should be greater than 0")
+		return errNumkeysZero
 	}
 	if numkeys > int64(len(args)-2) {
-		return Err("ERR Number of keys can't be greater than number of args")
+		return errNumkeysTooMany
 	}
 	limit := int64(0)
 	for j := 2 + int(numkeys); j < len(args); j++ {
@@ -606,7 +606,7 @@ func cmdSInterCard(e *Engine, args [][]byte) Reply {
 			j++
 			n, ok := string2ll(args[j])
 			if !ok || n < 0 {
-				return Err("ERR LIMIT can't be negative")
+				return errLimitNegative
 			}
 			limit = n
 			continue

@@ -78,10 +78,8 @@ var (
 	errStreamNoackOpt       = Err("ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.")
 	errStreamNoGroupOpt     = Err("ERR Missing GROUP option for XREADGROUP")
 	errStreamTimeoutInt     = Err("ERR timeout is not an integer or out of range")
-	errStreamTimeoutNeg     = Err("ERR timeout is negative")
 	errStreamBlockedNoGroup = Err("NOGROUP the consumer group this client was blocked on no longer exists")
 	errStreamBlockedGone    = Err("UNBLOCKED the stream key no longer exists")
-	errStreamTimeoutRng     = Err("ERR timeout is out of range")
 )
 
 func errNoGroup(format string, a ...string) Reply {
@@ -102,14 +100,6 @@ func fmtArgs(format string, a ...string) string {
 	}
 	b.WriteString(format)
 	return b.String()
-}
-
-func errSubcommandSyntax(cmd string, sub []byte) Reply {
-	s := sub
-	if len(s) > 128 {
-		s = s[:128]
-	}
-	return Err(cleanErr("ERR unknown subcommand or wrong number of arguments for '" + string(s) + "'. Try " + cmd + " HELP."))
 }
 
 // string2ull is Redis's util.c string2ull: string2ll (negative refused), else strtoull base 10
@@ -536,10 +526,10 @@ func cmdXread(e *Engine, args [][]byte) Reply {
 				return errStreamTimeoutInt
 			}
 			if t < 0 {
-				return errStreamTimeoutNeg
+				return errTimeoutNegative
 			}
 			if t > 0 && e.ver.Has(V72) && t > math.MaxInt64-e.NowMs() {
-				return errStreamTimeoutRng
+				return errTimeoutRange
 			}
 			timeout = t
 		case eqFold(o, "count") && more > 0:

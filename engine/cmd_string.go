@@ -87,7 +87,7 @@ func stringValueReply(o *Object) Reply {
 
 // errExpireTime is addReplyErrorExpireTime (the command's full name).
 func errExpireTime(cmd string) Reply {
-	return Err("ERR invalid expire time in '" + cmd + "' command")
+	return errInvalidExpire(cmd)
 }
 
 // cstr is a C view of an argument: Redis compares option keywords with strcasecmp or byte by
@@ -535,7 +535,7 @@ func cmdMsetex(e *Engine, args [][]byte) Reply {
 	}
 	if n <= 0 || n > int64(len(args)-2)/2 {
 		if n <= 0 {
-			return Err("ERR numkeys should be greater than 0")
+			return errNumkeysZero
 		}
 		return errArity("msetex")
 	}
@@ -832,11 +832,11 @@ func cmdIncrbyfloat(e *Engine, args [][]byte) Reply {
 		return ErrNotFloat
 	}
 	if v.IsInf() || incr.IsInf() {
-		return Err("ERR increment would produce NaN or Infinity")
+		return errIncrNaN
 	}
 	sum, ok := ldAdd(v, incr)
 	if !ok {
-		return Err("ERR increment would produce NaN or Infinity")
+		return errIncrNaN
 	}
 	s := appendLongDouble(nil, sum)
 	n := e.newStringFromBytes(key, s, o != nil && e.hasTTL(key))
@@ -999,7 +999,7 @@ func cmdIncrex(e *Engine, args [][]byte) Reply {
 			}
 		}
 		if lo > hi {
-			return Err("ERR LBOUND must not be greater than UBOUND")
+			return errLboundUbound
 		}
 		cur, ok := stringObjectInt(o)
 		if !ok {
@@ -1046,14 +1046,14 @@ func cmdIncrex(e *Engine, args [][]byte) Reply {
 			}
 		}
 		if lo.Cmp(hi) > 0 {
-			return Err("ERR LBOUND must not be greater than UBOUND")
+			return errLboundUbound
 		}
 		cur, ok := stringObjectLD(o)
 		if !ok {
 			return ErrNotFloat
 		}
 		if cur.IsInf() || incr.IsInf() {
-			return Err("ERR increment would produce NaN or Infinity")
+			return errIncrNaN
 		}
 		sum, ok := ldAdd(cur, incr)
 		if !ok {
@@ -1080,11 +1080,11 @@ func cmdIncrex(e *Engine, args [][]byte) Reply {
 			sum = hi
 		}
 		if sum.IsInf() {
-			return Err("ERR increment would produce NaN or Infinity")
+			return errIncrNaN
 		}
 		d, ok := ldSub(sum, cur)
 		if !ok {
-			return Err("ERR increment would produce NaN or Infinity")
+			return errIncrNaN
 		}
 		s := appendLongDouble(nil, sum)
 		n := e.newStringFromBytes(key, s, o != nil && e.hasTTL(key))

@@ -42,10 +42,9 @@ func init() {
 }
 
 var (
-	errZNaN        = Err("ERR resulting score is not a number (NaN)")
-	errZMinMax     = Err("ERR min or max is not a float")
-	errZLex        = Err("ERR min or max not valid string range item")
-	errNotPositive = Err("ERR value is out of range, must be positive")
+	errZNaN    = Err("ERR resulting score is not a number (NaN)")
+	errZMinMax = Err("ERR min or max is not a float")
+	errZLex    = Err("ERR min or max not valid string range item")
 )
 
 // lookupZset finds key as a zset: (nil, nil) when missing, (nil, &ErrWrongType) for another type.
@@ -434,7 +433,7 @@ func cmdZrange(e *Engine, args [][]byte) Reply {
 		rt = zrangeRank
 	}
 	if limit != -1 && rt == zrangeRank {
-		return Err("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX")
+		return errLimitByScoreLex
 	}
 	if withscores && rt == zrangeLex {
 		return Err("ERR syntax error, WITHSCORES not supported in combination with BYLEX")
@@ -613,7 +612,7 @@ func cmdZrandmember(e *Engine, args [][]byte) Reply {
 			return ErrNotInt
 		}
 		if l < -math.MaxInt64 {
-			return Err("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807")
+			return errRangeInt64
 		}
 		withscores := false
 		if len(args) > 4 || (len(args) == 4 && !eqFold(args[3], "withscores")) {
@@ -621,7 +620,7 @@ func cmdZrandmember(e *Engine, args [][]byte) Reply {
 		} else if len(args) == 4 {
 			withscores = true
 			if l < -math.MaxInt64/2 || l > math.MaxInt64/2 {
-				return Err("ERR value is out of range")
+				return errValueOutOfRange
 			}
 		}
 		return zrandmemberWithCount(e, args[1], l, withscores)
@@ -751,7 +750,7 @@ func zrandmemberWithCount(e *Engine, key []byte, l int64, withscores bool) Reply
 func cmdZscan(e *Engine, args [][]byte) Reply {
 	cursor, ok := parseScanCursor(args[2])
 	if !ok {
-		return Err("ERR invalid cursor")
+		return errInvalidCursor
 	}
 	o, werr := e.lookupZset(args[1])
 	if werr != nil {

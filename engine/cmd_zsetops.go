@@ -352,7 +352,7 @@ func (e *Engine) zsetopGeneric(args [][]byte, dstkey []byte, numkeysIdx int, op 
 		case cardOnly && remaining >= 2 && eqFold(a, "limit"):
 			l, ok := string2ll(args[j+1])
 			if !ok || l < 0 {
-				return Err("ERR LIMIT can't be negative")
+				return errLimitNegative
 			}
 			limit = l
 			j += 2
@@ -676,7 +676,7 @@ func cmdZrangestore(e *Engine, args [][]byte) Reply {
 		rt = zrangeRank
 	}
 	if limit != -1 && rt == zrangeRank {
-		return Err("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX")
+		return errLimitByScoreLex
 	}
 	b, bad := e.parseZRangeBounds(rt, rev, args[3], args[4])
 	if bad != nil {
@@ -819,7 +819,7 @@ func (e *Engine) zpopBlocking(name string, keys [][]byte, max bool, count int64,
 // parseMpop parses the common part of ZMPOP/BZMPOP/LMPOP/BLMPOP: numkeys, the keys, the side
 // (first: lowerA, second: lowerB) and COUNT. second reports the side lowerB.
 func parseMpop(args [][]byte, numkeysIdx int, lowerA, lowerB string) (keys [][]byte, second bool, count int64, r *Reply) {
-	errNumkeys := Err("ERR numkeys should be greater than 0")
+	errNumkeys := errNumkeysZero
 	numkeys, ok := string2ll(args[numkeysIdx])
 	if !ok || numkeys < 1 {
 		return nil, false, 0, &errNumkeys
