@@ -122,8 +122,8 @@ func (e *Engine) bitfield(args [][]byte, readonlyCmd bool) Reply {
 	var o *Object
 	key := args[1]
 	if readonly {
-		var wrong bool
-		if o, wrong = e.lookupType(key, TypeString); wrong {
+		var werr *Reply
+		if o, werr = e.lookupTyped(key, TypeString); werr != nil {
 			return ErrWrongType
 		}
 	} else {

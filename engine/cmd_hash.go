@@ -46,27 +46,18 @@ func init() {
 	)
 }
 
-func (e *Engine) lookupHash(key []byte) (*Object, Reply, bool) {
-	o, wrong := e.lookupType(key, TypeHash)
-	if wrong {
-		return nil, ErrWrongType, false
-	}
-	e.traceHash(key, o)
-	return o, Reply{}, true
-}
-
 // lookupHashOrCreate is hashTypeLookupWriteOrCreate.
-func (e *Engine) lookupHashOrCreate(key []byte) (*Object, Reply, bool) {
-	o, r, ok := e.lookupHash(key)
-	if !ok {
-		return nil, r, false
+func (e *Engine) lookupHashOrCreate(key []byte) (*Object, *Reply) {
+	o, werr := e.lookupTyped(key, TypeHash)
+	if werr != nil {
+		return nil, werr
 	}
 	if o == nil {
 		o = e.newHashObject()
 		e.traceHash(key, o)
 		e.add(key, o)
 	}
-	return o, Reply{}, true
+	return o, nil
 }
 
 func valueReply(s []byte, iv int64, isInt bool) Reply {
@@ -80,9 +71,9 @@ func cmdHSet(e *Engine, args [][]byte) Reply {
 	if len(args)%2 == 1 {
 		return errArity(lowerName(args[0]))
 	}
-	o, r, ok := e.lookupHashOrCreate(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupHashOrCreate(args[1])
+	if werr != nil {
+		return *werr
 	}
 	e.hashTryConversion(o, args[2:])
 	created := int64(0)
@@ -109,9 +100,9 @@ func lowerName(b []byte) string {
 }
 
 func cmdHSetNX(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHashOrCreate(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupHashOrCreate(args[1])
+	if werr != nil {
+		return *werr
 	}
 	_, _, _, res := e.hashGet(args[1], o, args[2], true)
 	if res == getOK {
@@ -128,9 +119,9 @@ func cmdHSetNX(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHGet(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		return NilReply
@@ -143,9 +134,9 @@ func cmdHGet(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHMGet(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	out := make([]Reply, len(args)-2)
 	for i, f := range args[2:] {
@@ -165,9 +156,9 @@ func cmdHMGet(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHDel(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		return Int(0)
@@ -186,9 +177,9 @@ func cmdHDel(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHLen(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		return Int(0)
@@ -197,9 +188,9 @@ func cmdHLen(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHExists(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		return Int(0)
@@ -211,9 +202,9 @@ func cmdHExists(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHStrlen(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		return Int(0)
@@ -232,9 +223,9 @@ func cmdHStrlen(e *Engine, args [][]byte) Reply {
 func cmdHGetAll(e *Engine, args [][]byte) Reply {
 	keys := !eqFold(args[0], "hvals")
 	vals := !eqFold(args[0], "hkeys")
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		return EmptyArr
@@ -264,9 +255,9 @@ func cmdHIncrBy(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return ErrNotInt
 	}
-	o, r, ok := e.lookupHashOrCreate(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupHashOrCreate(args[1])
+	if werr != nil {
+		return *werr
 	}
 	var value int64
 	s, iv, isInt, res := e.hashGet(args[1], o, args[2], true)
@@ -298,9 +289,9 @@ func cmdHIncrByFloat(e *Engine, args [][]byte) Reply {
 	if incr.IsInf() {
 		return Err("ERR value is NaN or Infinity")
 	}
-	o, r, ok := e.lookupHashOrCreate(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupHashOrCreate(args[1])
+	if werr != nil {
+		return *werr
 	}
 	value := ldFromInt(0)
 	s, iv, isInt, res := e.hashGet(args[1], o, args[2], true)
@@ -330,9 +321,9 @@ func cmdHScan(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return errInvalidCursor
 	}
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		return Array(BulkStr("0"), EmptyArr)
@@ -359,9 +350,9 @@ func cmdHRandField(e *Engine, args [][]byte) Reply {
 		}
 		return e.hrandfieldWithCount(args[1], l, withValues)
 	}
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		return NilReply
@@ -396,9 +387,9 @@ func (e *Engine) hashRandomPair(o *Object, withValue bool) (field, value Reply) 
 }
 
 func (e *Engine) hrandfieldWithCount(key []byte, l int64, withValues bool) Reply {
-	o, r, ok := e.lookupHash(key)
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(key, TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		return EmptyArr
@@ -581,9 +572,9 @@ func cmdHExpire(e *Engine, args [][]byte) Reply {
 	if name == "hexpire" || name == "hpexpire" {
 		base = e.NowMs()
 	}
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	expire, ok := string2ll(args[2])
 	if !ok {
@@ -637,9 +628,9 @@ func cmdHExpire(e *Engine, args [][]byte) Reply {
 
 func cmdHTTL(e *Engine, args [][]byte) Reply {
 	name := lowerName(args[0])
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	n, r, ok := parseFieldsBlock(args, 2, "Number of fields must be a positive integer")
 	if !ok {
@@ -674,9 +665,9 @@ func cmdHTTL(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHPersist(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	n, r, ok := parseFieldsBlock(args, 2, "Number of fields must be a positive integer")
 	if !ok {
@@ -795,9 +786,9 @@ func cmdHSetEx(e *Engine, args [][]byte) Reply {
 	if first+2*nfields != len(args) {
 		return errArity("hsetex")
 	}
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	pairs := args[first : first+2*nfields]
 	if cond != "" {
@@ -871,9 +862,9 @@ func cmdHGetEx(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return r
 	}
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	out := make([]Reply, n)
 	fields := args[at+2:]
@@ -914,9 +905,9 @@ func cmdHGetDel(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return r
 	}
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	out := make([]Reply, n)
 	for i, f := range args[4:] {

@@ -41,19 +41,11 @@ func init() {
 
 var errOutOfRange = Err("ERR index out of range")
 
-func (e *Engine) lookupList(key []byte) (*Object, *Reply) {
-	o, wrong := e.lookupType(key, TypeList)
-	if wrong {
-		return nil, &ErrWrongType
-	}
-	return o, nil
-}
-
 // LPUSH/RPUSH/LPUSHX/RPUSHX key element [element ...].
 func cmdPush(e *Engine, args [][]byte) Reply {
 	head := args[0][0]|0x20 == 'l'
 	xx := len(args[0]) == 6
-	o, werr := e.lookupList(args[1])
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -102,7 +94,7 @@ func cmdPop(e *Engine, args [][]byte) Reply {
 		}
 		count = n
 	}
-	o, werr := e.lookupList(args[1])
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -147,7 +139,7 @@ func listLowerName(b []byte) string {
 }
 
 func cmdLlen(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupList(args[1])
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -164,7 +156,7 @@ func cmdLrange(e *Engine, args [][]byte) Reply {
 	if !ok1 || !ok2 {
 		return ErrNotInt
 	}
-	o, werr := e.lookupList(args[1])
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -181,7 +173,7 @@ func cmdLrange(e *Engine, args [][]byte) Reply {
 
 // LINDEX key index.
 func cmdLindex(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupList(args[1])
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -205,7 +197,7 @@ func cmdLindex(e *Engine, args [][]byte) Reply {
 
 // LSET key index element.
 func cmdLset(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupList(args[1])
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -247,7 +239,7 @@ func cmdLinsert(e *Engine, args [][]byte) Reply {
 	default:
 		return ErrSyntax
 	}
-	o, werr := e.lookupList(args[1])
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -333,7 +325,7 @@ func cmdLpos(e *Engine, args [][]byte) Reply {
 		rank = -rank // LONG_MIN stays negative, as in C
 		rev = true
 	}
-	o, werr := e.lookupList(args[1])
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -393,7 +385,7 @@ func cmdLrem(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return ErrNotInt
 	}
-	o, werr := e.lookupList(args[1])
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -460,7 +452,7 @@ func cmdLtrim(e *Engine, args [][]byte) Reply {
 	if !ok1 || !ok2 {
 		return ErrNotInt
 	}
-	o, werr := e.lookupList(args[1])
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -578,7 +570,7 @@ func cmdLmove(e *Engine, args [][]byte) Reply {
 		}
 	}
 	src, dst := args[1], args[2]
-	so, werr := e.lookupList(src)
+	so, werr := e.lookupTyped(src, TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -601,7 +593,7 @@ func cmdLmove(e *Engine, args [][]byte) Reply {
 // serveClientBlockedOnList for BLMOVE: a destination of another type answers WRONGTYPE and
 // nothing is popped).
 func (e *Engine) lmoveServe(src, dst []byte, fromHead, toHead bool) Reply {
-	so, werr := e.lookupList(src)
+	so, werr := e.lookupTyped(src, TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -612,7 +604,7 @@ func (e *Engine) lmoveServe(src, dst []byte, fromHead, toHead bool) Reply {
 	if sl.length() == 0 {
 		return NilReply
 	}
-	do, werr := e.lookupList(dst)
+	do, werr := e.lookupTyped(dst, TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -647,7 +639,7 @@ func cmdBpop(e *Engine, args [][]byte) Reply {
 	}
 	keys := args[1 : len(args)-1]
 	for _, key := range keys {
-		o, werr := e.lookupList(key)
+		o, werr := e.lookupTyped(key, TypeList)
 		if werr != nil {
 			return *werr
 		}
@@ -659,7 +651,7 @@ func cmdBpop(e *Engine, args [][]byte) Reply {
 		}
 	}
 	return e.block(listLowerName(args[0]), TypeList, keys, nil, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
-		o, _ := e.lookupList(key)
+		o, _ := e.lookupTyped(key, TypeList)
 		return e.listPopOne(key, o, head), true
 	})
 }

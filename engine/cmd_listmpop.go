@@ -33,7 +33,7 @@ func cmdLmpop(e *Engine, args [][]byte) Reply {
 	}
 	head := !right
 	for _, key := range keys {
-		o, werr := e.lookupList(key)
+		o, werr := e.lookupTyped(key, TypeList)
 		if werr != nil {
 			return *werr
 		}
@@ -49,7 +49,7 @@ func cmdLmpop(e *Engine, args [][]byte) Reply {
 	}
 	if block {
 		return e.block("blmpop", TypeList, keys, nil, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
-			o, _ := e.lookupList(key)
+			o, _ := e.lookupTyped(key, TypeList)
 			return e.listPopCount(key, o, e.listOf(o, key), head, count), true
 		})
 	}

@@ -41,15 +41,6 @@ const maxRandomReply = 1 << 22
 
 var errTooManyPicks = Err("ERR redscope: count too large for a simulated reply (limit 4194304)")
 
-func (e *Engine) lookupSet(key []byte) (*Object, Reply, bool) {
-	o, wrong := e.lookupType(key, TypeSet)
-	if wrong {
-		return nil, ErrWrongType, false
-	}
-	e.traceSet(key, o)
-	return o, Reply{}, true
-}
-
 func memberReply(s []byte, iv int64, isInt bool) Reply {
 	if isInt {
 		return bulkInt(iv)
@@ -59,9 +50,9 @@ func memberReply(s []byte, iv int64, isInt bool) Reply {
 
 func cmdSAdd(e *Engine, args [][]byte) Reply {
 	key := args[1]
-	o, r, ok := e.lookupSet(key)
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(key, TypeSet)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		o = e.setTypeCreate(args[2], len(args)-2)
@@ -80,9 +71,9 @@ func cmdSAdd(e *Engine, args [][]byte) Reply {
 }
 
 func cmdSRem(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeSet)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		return Int(0)
@@ -134,9 +125,9 @@ func cmdSMove(e *Engine, args [][]byte) Reply {
 }
 
 func cmdSIsMember(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeSet)
+	if werr != nil {
+		return *werr
 	}
 	if o != nil && e.setIsMember(o, args[2]) {
 		return Int(1)
@@ -145,9 +136,9 @@ func cmdSIsMember(e *Engine, args [][]byte) Reply {
 }
 
 func cmdSMIsMember(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeSet)
+	if werr != nil {
+		return *werr
 	}
 	out := make([]Reply, len(args)-2)
 	for i, m := range args[2:] {
@@ -161,9 +152,9 @@ func cmdSMIsMember(e *Engine, args [][]byte) Reply {
 }
 
 func cmdSCard(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeSet)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		return Int(0)
@@ -190,9 +181,9 @@ func cmdSScan(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return errInvalidCursor
 	}
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeSet)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		return Array(BulkStr("0"), EmptyArr)
@@ -288,9 +279,9 @@ func cmdSRandMember(e *Engine, args [][]byte) Reply {
 	if len(args) > 3 {
 		return ErrSyntax
 	}
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeSet)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		return NilReply
@@ -322,9 +313,9 @@ func (e *Engine) srandmemberWithCount(args [][]byte) Reply {
 		count = uint64(-l)
 		uniq = false
 	}
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeSet)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil || count == 0 {
 		return EmptyArr
@@ -441,9 +432,9 @@ func cmdSPop(e *Engine, args [][]byte) Reply {
 	if len(args) > 3 {
 		return ErrSyntax
 	}
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeSet)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		return NilReply
@@ -487,9 +478,9 @@ func (e *Engine) spopWithCount(args [][]byte) Reply {
 		return errNotPositive
 	}
 	count := uint64(l)
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeSet)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil || count == 0 {
 		return EmptyArr

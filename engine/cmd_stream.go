@@ -194,14 +194,6 @@ func parseIntervalID(b []byte, missingSeq uint64) (id StreamID, exclude, ok bool
 	return id, false, ok
 }
 
-func (e *Engine) lookupStream(key []byte) (*Object, *Reply) {
-	o, wrong := e.lookupType(key, TypeStream)
-	if wrong {
-		return nil, &ErrWrongType
-	}
-	return o, nil
-}
-
 // entryReply is [id, [field, value, …]].
 func entryReply(en *nodeEntry) Reply {
 	fv := make([]Reply, len(en.fields))
@@ -318,7 +310,7 @@ func cmdXadd(e *Engine, args [][]byte) Reply {
 	if idGiven && seqGiven && id.isZero() {
 		return errStreamIDZero
 	}
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
 		return *werr
 	}
@@ -355,7 +347,7 @@ func cmdXtrim(e *Engine, args [][]byte) Reply {
 	if r != nil {
 		return *r
 	}
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
 		return *werr
 	}
@@ -366,7 +358,7 @@ func cmdXtrim(e *Engine, args [][]byte) Reply {
 }
 
 func cmdXlen(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
 		return *werr
 	}
@@ -410,7 +402,7 @@ func cmdXrange(e *Engine, args [][]byte) Reply {
 			return ErrSyntax
 		}
 	}
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
 		return *werr
 	}
@@ -582,7 +574,7 @@ func cmdXread(e *Engine, args [][]byte) Reply {
 	groups := make([]*streamCG, nstreams)
 	for k := 0; k < nstreams; k++ {
 		key, arg := keys[k], args[streamsArg+nstreams+k]
-		o, werr := e.lookupStream(key)
+		o, werr := e.lookupTyped(key, TypeStream)
 		if werr != nil {
 			return *werr
 		}
@@ -787,7 +779,7 @@ func cmdXgroup(e *Engine, args [][]byte) Reply {
 			}
 		}
 		var werr *Reply
-		o, werr = e.lookupStream(args[2])
+		o, werr = e.lookupTyped(args[2], TypeStream)
 		if werr != nil {
 			return *werr
 		}
@@ -904,7 +896,7 @@ func cmdXsetid(e *Engine, args [][]byte) Reply {
 			return ErrSyntax
 		}
 	}
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
 		return *werr
 	}
@@ -936,7 +928,7 @@ func cmdXsetid(e *Engine, args [][]byte) Reply {
 // ---- XACK / XPENDING / XCLAIM / XAUTOCLAIM ----
 
 func cmdXack(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
 		return *werr
 	}
@@ -1009,7 +1001,7 @@ func cmdXpending(e *Engine, args [][]byte) Reply {
 			consumerName = args[si+3]
 		}
 	}
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
 		return *werr
 	}
@@ -1067,7 +1059,7 @@ func (g *streamCG) claimTo(id StreamID, n *streamNACK, c *streamConsumer) {
 
 // XCLAIM key group consumer min-idle-time id… [IDLE ms] [TIME ms] [RETRYCOUNT n] [FORCE] [JUSTID] [LASTID id].
 func cmdXclaim(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
 		return *werr
 	}
@@ -1208,7 +1200,7 @@ const autoclaimMaxCount = 40 << 40 / 16
 
 // XAUTOCLAIM key group consumer min-idle-time start [COUNT count] [JUSTID].
 func cmdXautoclaim(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	minidle, ok := string2ll(args[4])
 	if !ok {
 		return Err("ERR Invalid min-idle-time argument for XAUTOCLAIM")
@@ -1319,7 +1311,7 @@ func cmdXautoclaim(e *Engine, args [][]byte) Reply {
 // ---- XDEL ----
 
 func cmdXdel(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
 		return *werr
 	}
@@ -1413,7 +1405,7 @@ func cmdXdelex(e *Engine, args [][]byte) Reply {
 		}
 		ids = append(ids, id)
 	}
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
 		return *werr
 	}
@@ -1501,7 +1493,7 @@ func cmdXinfo(e *Engine, args [][]byte) Reply {
 	if len(args) < 3 {
 		return errSubcommandSyntax("XINFO", opt)
 	}
-	o, werr := e.lookupStream(args[2])
+	o, werr := e.lookupTyped(args[2], TypeStream)
 	if werr != nil {
 		return *werr
 	}

@@ -62,15 +62,6 @@ func (e *Engine) lookupKey(key []byte) *Object {
 	return o
 }
 
-// lookupStringKey returns key's value when it is a string; wrong is true for another type.
-func (e *Engine) lookupStringKey(key []byte) (o *Object, wrong bool) {
-	o = e.lookupKey(key)
-	if o != nil && o.Type != TypeString {
-		return nil, true
-	}
-	return o, false
-}
-
 // hasTTL reports whether key has an expire.
 func (e *Engine) hasTTL(key []byte) bool {
 	_, ok := e.db.expires[string(key)]
@@ -780,8 +771,8 @@ func addOverflows(old, incr int64) bool {
 
 // incrDecr is incrDecrCommand.
 func (e *Engine) incrDecr(key []byte, incr int64, cmd string) Reply {
-	o, wrong := e.lookupStringKey(key)
-	if wrong {
+	o, werr := e.lookupTyped(key, TypeString)
+	if werr != nil {
 		return ErrWrongType
 	}
 	v, ok := stringObjectInt(o)
@@ -819,8 +810,8 @@ func (e *Engine) storeInt(key []byte, o *Object, v int64, cmd string) {
 
 func cmdIncrbyfloat(e *Engine, args [][]byte) Reply {
 	key := args[1]
-	o, wrong := e.lookupStringKey(key)
-	if wrong {
+	o, werr := e.lookupTyped(key, TypeString)
+	if werr != nil {
 		return ErrWrongType
 	}
 	v, ok := stringObjectLD(o)
@@ -971,8 +962,8 @@ func cmdIncrex(e *Engine, args [][]byte) Reply {
 			return errR
 		}
 	}
-	o, wrong := e.lookupStringKey(key)
-	if wrong {
+	o, werr := e.lookupTyped(key, TypeString)
+	if werr != nil {
 		return ErrWrongType
 	}
 	var applied bool

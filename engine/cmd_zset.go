@@ -47,15 +47,6 @@ var (
 	errZLex    = Err("ERR min or max not valid string range item")
 )
 
-// lookupZset finds key as a zset: (nil, nil) when missing, (nil, &ErrWrongType) for another type.
-func (e *Engine) lookupZset(key []byte) (*Object, *Reply) {
-	o, wrong := e.lookupType(key, TypeZSet)
-	if wrong {
-		return nil, &ErrWrongType
-	}
-	return o, nil
-}
-
 func cmdZadd(e *Engine, args [][]byte) Reply    { return zaddGeneric(e, args, 0) }
 func cmdZincrby(e *Engine, args [][]byte) Reply { return zaddGeneric(e, args, zaddIncr) }
 
@@ -113,7 +104,7 @@ done:
 		scores = append(scores, v)
 	}
 	key := args[1]
-	o, werr := e.lookupZset(key)
+	o, werr := e.lookupTyped(key, TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -182,7 +173,7 @@ reply:
 }
 
 func cmdZscore(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupZset(args[1])
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -197,7 +188,7 @@ func cmdZscore(e *Engine, args [][]byte) Reply {
 }
 
 func cmdZmscore(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupZset(args[1])
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -244,7 +235,7 @@ func cmdZrank(e *Engine, args [][]byte) Reply {
 	if withscore {
 		none = NilArray
 	}
-	o, werr := e.lookupZset(args[1])
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -262,7 +253,7 @@ func cmdZrank(e *Engine, args [][]byte) Reply {
 }
 
 func cmdZcard(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupZset(args[1])
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -290,7 +281,7 @@ func cmdZcount(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return errZMinMax
 	}
-	o, werr := e.lookupZset(args[1])
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -324,7 +315,7 @@ func cmdZlexcount(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return errZLex
 	}
-	o, werr := e.lookupZset(args[1])
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -352,7 +343,7 @@ func parseLexRange(min, max []byte) (skiplist.LexRange, bool) {
 }
 
 func cmdZrem(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupZset(args[1])
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -442,7 +433,7 @@ func cmdZrange(e *Engine, args [][]byte) Reply {
 	if bad != nil {
 		return *bad
 	}
-	o, werr := e.lookupZset(args[1])
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -575,7 +566,7 @@ func cmdZpop(e *Engine, args [][]byte) Reply {
 		}
 		count = n
 	}
-	o, werr := e.lookupZset(args[1])
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -625,7 +616,7 @@ func cmdZrandmember(e *Engine, args [][]byte) Reply {
 		}
 		return zrandmemberWithCount(e, args[1], l, withscores)
 	}
-	o, werr := e.lookupZset(args[1])
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -650,7 +641,7 @@ func (z *zsetValue) randomElement() zsetElem {
 }
 
 func zrandmemberWithCount(e *Engine, key []byte, l int64, withscores bool) Reply {
-	o, werr := e.lookupZset(key)
+	o, werr := e.lookupTyped(key, TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -752,7 +743,7 @@ func cmdZscan(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return errInvalidCursor
 	}
-	o, werr := e.lookupZset(args[1])
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if werr != nil {
 		return *werr
 	}

@@ -89,7 +89,7 @@ func cmdZremrange(e *Engine, args [][]byte) Reply {
 		}
 	}
 	key := args[1]
-	o, werr := e.lookupZset(key)
+	o, werr := e.lookupTyped(key, TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -683,7 +683,7 @@ func cmdZrangestore(e *Engine, args [][]byte) Reply {
 		return *bad
 	}
 	dstkey, key := args[1], args[2]
-	o, werr := e.lookupZset(key)
+	o, werr := e.lookupTyped(key, TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -743,7 +743,7 @@ func (e *Engine) zpopGeneric(keys [][]byte, max bool, count int64, nested bool) 
 	var o *Object
 	var key []byte
 	for _, k := range keys {
-		x, werr := e.lookupZset(k)
+		x, werr := e.lookupTyped(k, TypeZSet)
 		if werr != nil {
 			return *werr
 		}
