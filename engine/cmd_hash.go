@@ -316,37 +316,15 @@ func cmdHIncrByFloat(e *Engine, args [][]byte) Reply {
 	return Bulk(out)
 }
 
-func cmdHScan(e *Engine, args [][]byte) Reply {
-	cursor, ok := parseScanCursor(args[2])
-	if !ok {
-		return errInvalidCursor
-	}
-	o, werr := e.lookupTyped(args[1], TypeHash)
-	if werr != nil {
-		return *werr
-	}
-	if o == nil {
-		return Array(BulkStr("0"), EmptyArr)
-	}
-	return e.scanValue(args, o, cursor)
-}
+func cmdHScan(e *Engine, args [][]byte) Reply { return e.scanKey(args, TypeHash) }
 
 // ---------------------------------------------------------------- HRANDFIELD
 
 func cmdHRandField(e *Engine, args [][]byte) Reply {
 	if len(args) >= 3 {
-		l, r, ok := parseRandCount(args[2])
-		if !ok {
-			return r
-		}
-		withValues := false
-		if len(args) > 4 || (len(args) == 4 && !eqFold(args[3], "withvalues")) {
-			return ErrSyntax
-		} else if len(args) == 4 {
-			withValues = true
-			if l < -math.MaxInt64/2 || l > math.MaxInt64/2 {
-				return errValueOutOfRange
-			}
+		l, withValues, r := parseRandWith(args, "withvalues")
+		if r != nil {
+			return *r
 		}
 		return e.hrandfieldWithCount(args[1], l, withValues)
 	}
@@ -394,12 +372,7 @@ func (e *Engine) hrandfieldWithCount(key []byte, l int64, withValues bool) Reply
 	if o == nil {
 		return EmptyArr
 	}
-	uniq := true
-	count := uint64(l)
-	if l < 0 {
-		count = uint64(-l)
-		uniq = false
-	}
+	count, uniq := randCount(l)
 	if e.ver.Has(V74) && e.hashExpireAll(key, o) {
 		return EmptyArr
 	}
@@ -458,11 +431,7 @@ func (e *Engine) hrandfieldWithCount(key []byte, l int64, withValues bool) Reply
 			tmp.Add(string(f), val)
 			return true
 		})
-		for n := size; n > count; n-- {
-			en := tmp.GetFairRandomKey()
-			e.emitPick(v.tkey, "hrandfield", "dict-remove-fair", -1, []byte(en.Key))
-			tmp.Delete(en.Key)
-		}
+		dropFairRandom(e, tmp, count, v.tkey, "hrandfield")
 		tmp.Range(func(en *dict.Entry[string, []byte]) bool {
 			add(BulkStr(en.Key), Bulk(en.Val))
 			return true

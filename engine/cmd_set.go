@@ -176,52 +176,13 @@ func cmdSMembers(e *Engine, args [][]byte) Reply {
 	return e.sinterGeneric(args[1:2], nil, false, 0)
 }
 
-func cmdSScan(e *Engine, args [][]byte) Reply {
-	cursor, ok := parseScanCursor(args[2])
-	if !ok {
-		return errInvalidCursor
-	}
-	o, werr := e.lookupTyped(args[1], TypeSet)
-	if werr != nil {
-		return *werr
-	}
-	if o == nil {
-		return Array(BulkStr("0"), EmptyArr)
-	}
-	return e.scanValue(args, o, cursor)
-}
+func cmdSScan(e *Engine, args [][]byte) Reply { return e.scanKey(args, TypeSet) }
 
 // scanValue is scanGenericCommand for a set or hash value: hashtables are walked with the
 // dict's reverse-binary cursor (at most COUNT×10 buckets per call), small encodings are returned
 // whole with cursor 0; MATCH filters afterwards (a hash pair goes away with its field).
-func (e *Engine) scanValue(args [][]byte, o *Object, cursor uint64) Reply {
-	count := int64(10)
-	var pat []byte
-	noValues := false
-	for i := 3; i < len(args); {
-		j := len(args) - i
-		switch {
-		case eqFold(args[i], "count") && j >= 2:
-			n, ok := string2ll(args[i+1])
-			if !ok {
-				return ErrNotInt
-			}
-			if n < 1 {
-				return ErrSyntax
-			}
-			count = n
-			i += 2
-		case eqFold(args[i], "match") && j >= 2:
-			pat = args[i+1]
-			i += 2
-		case eqFold(args[i], "novalues") && o.Type == TypeHash && e.ver.Has(V74):
-			noValues = true
-			i++
-		default:
-			return ErrSyntax
-		}
-	}
-	usePat := pat != nil && !(len(pat) == 1 && pat[0] == '*')
+func (e *Engine) scanValue(o *Object, cursor uint64, so scanOptions) Reply {
+	count, noValues := so.count, so.noValues
 	pairs := o.Type == TypeHash && !noValues
 	var items [][]byte
 	switch {
@@ -259,7 +220,7 @@ func (e *Engine) scanValue(args [][]byte, o *Object, cursor uint64) Reply {
 		step = 2
 	}
 	for i := 0; i+step-1 < len(items); i += step {
-		if usePat && !stringMatch(pat, items[i], false) {
+		if !so.match(items[i]) {
 			continue
 		}
 		out = append(out, Bulk(items[i]))
@@ -302,17 +263,52 @@ func parseRandCount(b []byte) (int64, Reply, bool) {
 	return l, Reply{}, true
 }
 
+// randCount splits a pick count: a negative count allows the same element again (count = -l).
+func randCount(l int64) (count uint64, uniq bool) {
+	if l < 0 {
+		return uint64(-l), false
+	}
+	return uint64(l), true
+}
+
+// parseRandWith reads the "count [WITHVALUES|WITHSCORES]" of HRANDFIELD and ZRANDMEMBER
+// (hrandfieldWithCountCommand, zrandmemberWithCountCommand): the count within ±LONG_MAX, then the
+// word; with it the count must stay within ±LONG_MAX/2, as the reply holds two entries a pick.
+func parseRandWith(args [][]byte, word string) (l int64, with bool, r *Reply) {
+	l, rr, ok := parseRandCount(args[2])
+	if !ok {
+		return 0, false, &rr
+	}
+	if len(args) > 4 || (len(args) == 4 && !eqFold(args[3], word)) {
+		return 0, false, &ErrSyntax
+	}
+	if len(args) == 4 {
+		if l < -math.MaxInt64/2 || l > math.MaxInt64/2 {
+			return 0, false, &errValueOutOfRange
+		}
+		return l, true, nil
+	}
+	return l, false, nil
+}
+
+// dropFairRandom is CASE 3 of SRANDMEMBER, HRANDFIELD and ZRANDMEMBER with a count: the copy tmp
+// loses dictGetFairRandomKey entries until n remain, each shown as a pick of cmd when cmd is set.
+func dropFairRandom[V any](e *Engine, tmp *dict.Dict[string, V], n uint64, tkey, cmd string) {
+	for uint64(tmp.Len()) > n {
+		en := tmp.GetFairRandomKey()
+		if cmd != "" {
+			e.emitPick(tkey, cmd, "dict-remove-fair", -1, []byte(en.Key))
+		}
+		tmp.Delete(en.Key)
+	}
+}
+
 func (e *Engine) srandmemberWithCount(args [][]byte) Reply {
 	l, r, ok := parseRandCount(args[2])
 	if !ok {
 		return r
 	}
-	uniq := true
-	count := uint64(l)
-	if l < 0 {
-		count = uint64(-l)
-		uniq = false
-	}
+	count, uniq := randCount(l)
 	o, werr := e.lookupTyped(args[1], TypeSet)
 	if werr != nil {
 		return *werr
@@ -374,11 +370,7 @@ func (e *Engine) srandmemberWithCount(args [][]byte) Reply {
 			tmp.Add(string(memberBytes(s, iv, isInt, buf[:])), struct{}{})
 			return true
 		})
-		for n := size; n > count; n-- {
-			en := tmp.GetFairRandomKey()
-			e.emitPick(v.tkey, "srandmember", "dict-remove-fair", -1, []byte(en.Key))
-			tmp.Delete(en.Key)
-		}
+		dropFairRandom(e, tmp, count, v.tkey, "srandmember")
 	} else {
 		// CASE 4: random picks until count distinct ones.
 		tmp.Expand(count)

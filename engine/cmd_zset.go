@@ -598,21 +598,9 @@ func cmdZpop(e *Engine, args [][]byte) Reply {
 // ZRANDMEMBER key [count [WITHSCORES]].
 func cmdZrandmember(e *Engine, args [][]byte) Reply {
 	if len(args) >= 3 {
-		l, ok := string2ll(args[2])
-		if !ok {
-			return ErrNotInt
-		}
-		if l < -math.MaxInt64 {
-			return errRangeInt64
-		}
-		withscores := false
-		if len(args) > 4 || (len(args) == 4 && !eqFold(args[3], "withscores")) {
-			return ErrSyntax
-		} else if len(args) == 4 {
-			withscores = true
-			if l < -math.MaxInt64/2 || l > math.MaxInt64/2 {
-				return errValueOutOfRange
-			}
+		l, withscores, r := parseRandWith(args, "withscores")
+		if r != nil {
+			return *r
 		}
 		return zrandmemberWithCount(e, args[1], l, withscores)
 	}
@@ -650,12 +638,8 @@ func zrandmemberWithCount(e *Engine, key []byte, l int64, withscores bool) Reply
 	}
 	z := e.zsetOf(o, key)
 	size := int64(z.card())
-	uniq := true
-	count := l
-	if l < 0 {
-		count = -l
-		uniq = false
-	}
+	c, uniq := randCount(l)
+	count := int64(c)
 	if count == 0 {
 		return EmptyArr
 	}
@@ -699,10 +683,7 @@ func zrandmemberWithCount(e *Engine, key []byte, l int64, withscores bool) Reply
 			d.Add(z.memberString(el), el.score)
 			c.next()
 		}
-		for int64(d.Len()) > count {
-			ent := d.GetFairRandomKey()
-			d.Delete(ent.Key)
-		}
+		dropFairRandom(e, d, uint64(count), "", "")
 		d.Range(func(en *dict.Entry[string, float64]) bool {
 			emit(zsetElem{lpMember: -1, node: &skiplist.Node{Member: en.Key, Score: en.Val}, score: en.Val})
 			return true
@@ -738,45 +719,16 @@ func zrandmemberWithCount(e *Engine, key []byte, l int64, withscores bool) Reply
 }
 
 // ZSCAN key cursor [MATCH pattern] [COUNT count].
-func cmdZscan(e *Engine, args [][]byte) Reply {
-	cursor, ok := parseScanCursor(args[2])
-	if !ok {
-		return errInvalidCursor
-	}
-	o, werr := e.lookupTyped(args[1], TypeZSet)
-	if werr != nil {
-		return *werr
-	}
-	if o == nil {
-		return Array(BulkStr("0"), EmptyArr)
-	}
-	count := int64(10)
-	var pat []byte
-	for i := 3; i < len(args); {
-		left := len(args) - i
-		switch {
-		case eqFold(args[i], "count") && left >= 2:
-			n, ok := string2ll(args[i+1])
-			if !ok {
-				return ErrNotInt
-			}
-			if n < 1 {
-				return ErrSyntax
-			}
-			count = n
-			i += 2
-		case eqFold(args[i], "match") && left >= 2:
-			pat = args[i+1]
-			i += 2
-		default:
-			return ErrSyntax
-		}
-	}
-	usePat := pat != nil && !(len(pat) == 1 && pat[0] == '*')
-	z := e.zsetOf(o, args[1])
+func cmdZscan(e *Engine, args [][]byte) Reply { return e.scanKey(args, TypeZSet) }
+
+// zscanValue walks a sorted set for ZSCAN: a listpack whole (cursor 0), a skiplist's dict with
+// the reverse-binary cursor, at most COUNT×10 buckets and until 2×COUNT replies.
+func (e *Engine) zscanValue(key []byte, o *Object, cursor uint64, so scanOptions) Reply {
+	count := so.count
+	z := e.zsetOf(o, key)
 	out := []Reply{}
 	add := func(member string, score Reply) {
-		if usePat && !stringMatch(pat, []byte(member), false) {
+		if !so.match([]byte(member)) {
 			return
 		}
 		out = append(out, BulkStr(member), score)
