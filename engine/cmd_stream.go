@@ -1139,19 +1139,15 @@ func cmdXclaim(e *Engine, args [][]byte) Reply {
 	} else {
 		delivery = now
 	}
-	var c *streamConsumer
-	if e.ver.Has(V72) {
-		c = e.lookupOrCreateConsumer(args[1], g, args[3])
-		c.seenTime = now
-	}
+	cl := e.newStreamClaim(args[1], g, args[3], now, "claimed")
+	cl.delivery, cl.retry, cl.justid = delivery, retry, justid
 	out := []Reply{}
 	for _, id := range ids {
 		n, has := g.nacks[id]
 		en, exists := s.lookupEntry(id)
 		if !exists {
 			if has {
-				g.ack(id)
-				e.emit(StreamEvent{Key: string(args[1]), Action: "acked", ID: id.String(), Group: g.name, Reason: "entry no longer exists"})
+				e.ackGone(args[1], g, id)
 			}
 			continue
 		}
@@ -1167,31 +1163,68 @@ func cmdXclaim(e *Engine, args [][]byte) Reply {
 		if n.consumer != nil && minidle != 0 && now-n.deliveryTime < minidle {
 			continue
 		}
-		if c == nil {
-			c = e.lookupOrCreateConsumer(args[1], g, args[3])
-		}
-		if n.consumer != c && n.consumer != nil {
-			n.consumer.pel.remove(id)
-		}
-		n.deliveryTime = delivery
-		if retry >= 0 {
-			n.deliveryCount = uint64(retry)
-		} else if !justid {
-			n.deliveryCount++
-		}
-		if n.consumer != c {
-			c.pel.insert(id)
-			n.consumer = c
-		}
-		c.activeTime = now
-		if justid {
-			out = append(out, BulkStr(id.String()))
-		} else {
-			out = append(out, entryReply(en))
-		}
-		e.emit(StreamEvent{Key: string(args[1]), Action: "delivered", ID: id.String(), Group: g.name, Consumer: c.name, Count: int64(n.deliveryCount), Reason: "claimed"})
+		out = append(out, e.claim(cl, id, n, en))
 	}
 	return Reply{Kind: KindArray, Array: out}
+}
+
+// streamClaim is what XCLAIM and XAUTOCLAIM share (t_stream.c, xclaimCommand and
+// xautoclaimCommand): the group, the claiming consumer (7.2+ creates it up front and marks it
+// seen; 7.0 creates it at the first entry it claims) and how a claimed entry's delivery is set.
+type streamClaim struct {
+	key      []byte
+	g        *streamCG
+	name     []byte          // the claiming consumer's name
+	c        *streamConsumer // nil until created
+	now      int64
+	delivery int64 // the delivery time a claimed entry gets (XCLAIM IDLE or TIME, else now)
+	retry    int64 // XCLAIM RETRYCOUNT, or -1
+	justid   bool
+	reason   string // the "delivered" event's Reason
+}
+
+func (e *Engine) newStreamClaim(key []byte, g *streamCG, name []byte, now int64, reason string) *streamClaim {
+	cl := &streamClaim{key: key, g: g, name: name, now: now, delivery: now, retry: -1, reason: reason}
+	if e.ver.Has(V72) {
+		cl.c = e.lookupOrCreateConsumer(key, g, name)
+		cl.c.seenTime = now
+	}
+	return cl
+}
+
+// claim moves the pending entry id (its NACK n, its entry en) to the claiming consumer: out of
+// the previous owner's PEL into the claimer's, with the new delivery time and count (RETRYCOUNT,
+// or one more unless JUSTID). It returns the entry's reply element.
+func (e *Engine) claim(cl *streamClaim, id StreamID, n *streamNACK, en *nodeEntry) Reply {
+	if cl.c == nil {
+		cl.c = e.lookupOrCreateConsumer(cl.key, cl.g, cl.name)
+	}
+	c := cl.c
+	if n.consumer != c && n.consumer != nil {
+		n.consumer.pel.remove(id)
+	}
+	n.deliveryTime = cl.delivery
+	if cl.retry >= 0 {
+		n.deliveryCount = uint64(cl.retry)
+	} else if !cl.justid {
+		n.deliveryCount++
+	}
+	if n.consumer != c {
+		c.pel.insert(id)
+		n.consumer = c
+	}
+	c.activeTime = cl.now
+	e.emit(StreamEvent{Key: string(cl.key), Action: "delivered", ID: id.String(), Group: cl.g.name, Consumer: c.name, Count: int64(n.deliveryCount), Reason: cl.reason})
+	if cl.justid {
+		return BulkStr(id.String())
+	}
+	return entryReply(en)
+}
+
+// ackGone drops from g's PEL an ID whose entry was deleted (XCLAIM and XAUTOCLAIM meet them).
+func (e *Engine) ackGone(key []byte, g *streamCG, id StreamID) {
+	g.ack(id)
+	e.emit(StreamEvent{Key: string(key), Action: "acked", ID: id.String(), Group: g.name, Reason: "entry no longer exists"})
 }
 
 // autoclaimMaxCount is the largest XAUTOCLAIM COUNT whose transient ID array (16 bytes each) the
@@ -1250,11 +1283,8 @@ func cmdXautoclaim(e *Engine, args [][]byte) Reply {
 	}
 	s := stv(o)
 	now := e.NowMs()
-	var c *streamConsumer
-	if e.ver.Has(V72) {
-		c = e.lookupOrCreateConsumer(args[1], g, args[3])
-		c.seenTime = now
-	}
+	cl := e.newStreamClaim(args[1], g, args[3], now, "autoclaimed")
+	cl.justid = justid
 	attempts := count * 10
 	if count > math.MaxInt64/10 {
 		attempts = math.MaxInt64
@@ -1268,8 +1298,7 @@ func cmdXautoclaim(e *Engine, args [][]byte) Reply {
 		n := g.nacks[id]
 		en, exists := s.lookupEntry(id)
 		if !exists {
-			g.ack(id)
-			e.emit(StreamEvent{Key: string(args[1]), Action: "acked", ID: id.String(), Group: g.name, Reason: "entry no longer exists"})
+			e.ackGone(args[1], g, id)
 			deleted = append(deleted, BulkStr(id.String()))
 			count--
 			i-- // the next PEL entry moved into position i
@@ -1278,28 +1307,8 @@ func cmdXautoclaim(e *Engine, args [][]byte) Reply {
 		if minidle != 0 && now-n.deliveryTime < minidle {
 			continue
 		}
-		if c == nil {
-			c = e.lookupOrCreateConsumer(args[1], g, args[3])
-		}
-		if n.consumer != c && n.consumer != nil {
-			n.consumer.pel.remove(id)
-		}
-		n.deliveryTime = now
-		if !justid {
-			n.deliveryCount++
-		}
-		if n.consumer != c {
-			c.pel.insert(id)
-			n.consumer = c
-		}
-		c.activeTime = now
-		if justid {
-			claimed = append(claimed, BulkStr(id.String()))
-		} else {
-			claimed = append(claimed, entryReply(en))
-		}
+		claimed = append(claimed, e.claim(cl, id, n, en))
 		count--
-		e.emit(StreamEvent{Key: string(args[1]), Action: "delivered", ID: id.String(), Group: g.name, Consumer: c.name, Count: int64(n.deliveryCount), Reason: "autoclaimed"})
 	}
 	next := StreamID{}
 	if i < len(g.pel) {
