@@ -377,13 +377,7 @@ func (e *Engine) serveKey(wk watchKey, woke []Event) (out []Event) {
 			continue
 		}
 		e.unblock(c)
-		e.emit(BlockEvent{Client: c.ID, Action: "served", Cmd: st.cmd, Key: wk.key})
-		evs := e.events
-		e.events = nil
-		if e.tracing {
-			woke = append(woke, BlockEvent{Client: c.ID, Action: "woken", Cmd: st.cmd, Key: wk.key})
-		}
-		c.wake(Result{Reply: r, Events: evs})
+		woke = e.answerServed(c, st, wk.key, r, woke, true)
 		if o2 := e.db.keys[wk.key]; o2 == nil || o2.Type != kind {
 			break // the value is used up (deleted)
 		}
@@ -406,10 +400,7 @@ func (e *Engine) serveGone(wk watchKey, waiting []*Client, kind ObjType, woke []
 			continue
 		}
 		e.unblock(c)
-		e.emit(BlockEvent{Client: c.ID, Action: "served", Cmd: st.cmd, Key: wk.key})
-		evs := e.events
-		e.events = nil
-		c.wake(Result{Reply: r, Events: evs})
+		woke = e.answerServed(c, st, wk.key, r, woke, false)
 	}
 	return woke
 }
@@ -447,14 +438,23 @@ func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
 		if c.blk != nil {
 			continue // blocked again, now last in the queue
 		}
-		e.emit(BlockEvent{Client: c.ID, Action: "served", Cmd: st.cmd, Key: wk.key})
-		evs := e.events
-		e.events = nil
-		if e.tracing {
-			woke = append(woke, BlockEvent{Client: c.ID, Action: "woken", Cmd: st.cmd, Key: wk.key})
-		}
-		c.wake(Result{Reply: r, Events: evs})
+		woke = e.answerServed(c, st, wk.key, r, woke, true)
 	}
+	return woke
+}
+
+// answerServed hands a served client its reply: the "served" event closes the client's own
+// trace, which it receives with the reply; with woken, the command that made the key ready also
+// records a "woken" event in its trace (returned in woke). A client answered because its key
+// went away (serveGone) is not counted as woken by that command.
+func (e *Engine) answerServed(c *Client, st *blockState, key string, r Reply, woke []Event, woken bool) []Event {
+	e.emit(BlockEvent{Client: c.ID, Action: "served", Cmd: st.cmd, Key: key})
+	evs := e.events
+	e.events = nil
+	if woken && e.tracing {
+		woke = append(woke, BlockEvent{Client: c.ID, Action: "woken", Cmd: st.cmd, Key: key})
+	}
+	c.wake(Result{Reply: r, Events: evs})
 	return woke
 }
 
