@@ -638,22 +638,30 @@ func cmdBpop(e *Engine, args [][]byte) Reply {
 		return *r
 	}
 	keys := args[1 : len(args)-1]
-	for _, key := range keys {
-		o, werr := e.lookupTyped(key, TypeList)
-		if werr != nil {
-			return *werr
-		}
-		if o == nil {
-			continue
-		}
-		if l := e.listOf(o, key); l.length() > 0 {
-			return e.listPopOne(key, o, head)
-		}
+	if key, o, werr := e.firstList(keys); werr != nil {
+		return *werr
+	} else if o != nil {
+		return e.listPopOne(key, o, head)
 	}
 	return e.block(listLowerName(args[0]), TypeList, keys, nil, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
 		o, _ := e.lookupTyped(key, TypeList)
 		return e.listPopOne(key, o, head), true
 	})
+}
+
+// firstList is the key walk of BLPOP, BRPOP, LMPOP and BLMPOP: the first key holding a
+// non-empty list (nil when none does), or WRONGTYPE for another type met before it.
+func (e *Engine) firstList(keys [][]byte) ([]byte, *Object, *Reply) {
+	for _, key := range keys {
+		o, werr := e.lookupTyped(key, TypeList)
+		if werr != nil {
+			return nil, nil, werr
+		}
+		if o != nil && e.listOf(o, key).length() > 0 {
+			return key, o, nil
+		}
+	}
+	return nil, nil, nil
 }
 
 // listPopOne pops one element of the non-empty list o: the [key, element] reply of BLPOP/BRPOP.
