@@ -196,7 +196,7 @@ var streamBlockingScenarios = []bscenario{
 
 // TestStreamBlockingScenarios plays streamBlockingScenarios on redis-server 7.0.15 and redscope.
 func TestStreamBlockingScenarios(t *testing.T) {
-	playBlockingScenarios(t, streamBlockingScenarios)
+	playLockstep(t, streamBlockingScenarios)
 }
 
 // TestGoRedisStreamQueue is the course's stream queue with go-redis on both servers: three

@@ -352,15 +352,16 @@ type bscenario = struct {
 
 // TestBlockingScenarios plays blockingScenarios on redis-server 7.0.15 and on redscope.
 func TestBlockingScenarios(t *testing.T) {
-	compared := playBlockingScenarios(t, blockingScenarios)
+	compared := playLockstep(t, blockingScenarios)
 	if path := os.Getenv("REDSCOPE_BLOCKING_REPORT"); path != "" {
 		os.WriteFile(path, []byte(fmt.Sprintf("%d %d\n", len(blockingScenarios), compared)), 0o644)
 	}
 }
 
-// playBlockingScenarios plays scenarios on both servers and returns how many replies, INFO and
-// CLIENT LIST fields it compared.
-func playBlockingScenarios(t *testing.T, scenarios []bscenario) int {
+// playLockstep plays multi-connection scenarios (the blocking ones here and in
+// blocking_stream_test.go, the WATCH ones of multi_test.go) step by step on both servers and
+// returns how many replies, INFO and CLIENT LIST fields it compared.
+func playLockstep(t *testing.T, scenarios []bscenario) int {
 	addr := realRedis(t)
 	checkRealVersion(t, addr)
 	srv, scopeAddr := scopeServer(t)
