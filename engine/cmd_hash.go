@@ -120,11 +120,8 @@ func cmdHSetNX(e *Engine, args [][]byte) Reply {
 
 func cmdHGet(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeHash)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	s, iv, isInt, res := e.hashGet(args[1], o, args[2], true)
 	if res != getOK {
@@ -157,11 +154,8 @@ func cmdHMGet(e *Engine, args [][]byte) Reply {
 
 func cmdHDel(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeHash)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	deleted := int64(0)
 	for _, f := range args[2:] {
@@ -178,22 +172,16 @@ func cmdHDel(e *Engine, args [][]byte) Reply {
 
 func cmdHLen(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeHash)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	return Int(int64(hashLen(o)))
 }
 
 func cmdHExists(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeHash)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	if _, _, _, res := e.hashGet(args[1], o, args[2], true); res == getOK {
 		return Int(1)
@@ -203,11 +191,8 @@ func cmdHExists(e *Engine, args [][]byte) Reply {
 
 func cmdHStrlen(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeHash)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	s, iv, isInt, res := e.hashGet(args[1], o, args[2], true)
 	if res != getOK {
@@ -224,11 +209,8 @@ func cmdHGetAll(e *Engine, args [][]byte) Reply {
 	keys := !eqFold(args[0], "hvals")
 	vals := !eqFold(args[0], "hkeys")
 	o, werr := e.lookupTyped(args[1], TypeHash)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	n := hashLen(o)
 	if keys && vals {
@@ -329,11 +311,8 @@ func cmdHRandField(e *Engine, args [][]byte) Reply {
 		return e.hrandfieldWithCount(args[1], l, withValues)
 	}
 	o, werr := e.lookupTyped(args[1], TypeHash)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	if e.ver.Has(V74) && e.hashExpireAll(args[1], o) {
 		return NilReply
@@ -366,11 +345,8 @@ func (e *Engine) hashRandomPair(o *Object, withValue bool) (field, value Reply) 
 
 func (e *Engine) hrandfieldWithCount(key []byte, l int64, withValues bool) Reply {
 	o, werr := e.lookupTyped(key, TypeHash)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	count, uniq := randCount(l)
 	if e.ver.Has(V74) && e.hashExpireAll(key, o) {

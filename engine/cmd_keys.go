@@ -464,11 +464,8 @@ func (e *Engine) scanKey(args [][]byte, t ObjType) Reply {
 		return errInvalidCursor
 	}
 	o, werr := e.lookupTyped(args[1], t)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Array(BulkStr("0"), EmptyArr)
+		return orMissing(werr, Array(BulkStr("0"), EmptyArr))
 	}
 	so, r := parseScanOptions(args, 3, false, t == TypeHash && e.ver.Has(V74))
 	if r != nil {

@@ -140,11 +140,8 @@ func listLowerName(b []byte) string {
 
 func cmdLlen(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeList)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	return Int(int64(e.listOf(o, args[1]).length()))
 }
@@ -157,11 +154,8 @@ func cmdLrange(e *Engine, args [][]byte) Reply {
 		return ErrNotInt
 	}
 	o, werr := e.lookupTyped(args[1], TypeList)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	l := e.listOf(o, args[1])
 	start, end, ok := rankRange(start, end, int64(l.length()))
@@ -174,11 +168,8 @@ func cmdLrange(e *Engine, args [][]byte) Reply {
 // LINDEX key index.
 func cmdLindex(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeList)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	idx, ok := string2ll(args[2])
 	if !ok {
@@ -198,11 +189,8 @@ func cmdLindex(e *Engine, args [][]byte) Reply {
 // LSET key index element.
 func cmdLset(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeList)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return ErrNoSuchKey
+		return orMissing(werr, ErrNoSuchKey)
 	}
 	idx, ok := string2ll(args[2])
 	if !ok {
@@ -240,11 +228,8 @@ func cmdLinsert(e *Engine, args [][]byte) Reply {
 		return ErrSyntax
 	}
 	o, werr := e.lookupTyped(args[1], TypeList)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	l := e.listOf(o, args[1])
 	if l.lp != nil {
@@ -386,11 +371,8 @@ func cmdLrem(e *Engine, args [][]byte) Reply {
 		return ErrNotInt
 	}
 	o, werr := e.lookupTyped(args[1], TypeList)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	l := e.listOf(o, args[1])
 	rev := toremove < 0
@@ -453,11 +435,8 @@ func cmdLtrim(e *Engine, args [][]byte) Reply {
 		return ErrNotInt
 	}
 	o, werr := e.lookupTyped(args[1], TypeList)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return OK
+		return orMissing(werr, OK)
 	}
 	l := e.listOf(o, args[1])
 	llen := int64(l.length())
@@ -594,11 +573,8 @@ func cmdLmove(e *Engine, args [][]byte) Reply {
 // nothing is popped).
 func (e *Engine) lmoveServe(src, dst []byte, fromHead, toHead bool) Reply {
 	so, werr := e.lookupTyped(src, TypeList)
-	if werr != nil {
-		return *werr
-	}
 	if so == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	sl := e.listOf(so, src)
 	if sl.length() == 0 {

@@ -72,11 +72,8 @@ func cmdSAdd(e *Engine, args [][]byte) Reply {
 
 func cmdSRem(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	deleted := int64(0)
 	for _, m := range args[2:] {
@@ -153,11 +150,8 @@ func cmdSMIsMember(e *Engine, args [][]byte) Reply {
 
 func cmdSCard(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	return Int(int64(setSize(o)))
 }
@@ -241,11 +235,8 @@ func cmdSRandMember(e *Engine, args [][]byte) Reply {
 		return ErrSyntax
 	}
 	o, werr := e.lookupTyped(args[1], TypeSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	s, iv, isInt := e.setRandom(o, "srandmember")
 	return memberReply(s, iv, isInt)
@@ -425,11 +416,8 @@ func cmdSPop(e *Engine, args [][]byte) Reply {
 		return ErrSyntax
 	}
 	o, werr := e.lookupTyped(args[1], TypeSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	rep := e.setPopRandom(o)
 	if setSize(o) == 0 {

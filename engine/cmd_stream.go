@@ -348,22 +348,16 @@ func cmdXtrim(e *Engine, args [][]byte) Reply {
 		return *r
 	}
 	o, werr := e.lookupTyped(args[1], TypeStream)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	return Int(e.streamTrim(args[1], stv(o), &a))
 }
 
 func cmdXlen(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeStream)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	return Int(int64(stv(o).length))
 }
@@ -403,11 +397,8 @@ func cmdXrange(e *Engine, args [][]byte) Reply {
 		}
 	}
 	o, werr := e.lookupTyped(args[1], TypeStream)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	if count == 0 {
 		return NilArray
@@ -897,11 +888,8 @@ func cmdXsetid(e *Engine, args [][]byte) Reply {
 		}
 	}
 	o, werr := e.lookupTyped(args[1], TypeStream)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return ErrNoSuchKey
+		return orMissing(werr, ErrNoSuchKey)
 	}
 	s := stv(o)
 	if s.length > 0 {
@@ -1321,11 +1309,8 @@ func cmdXautoclaim(e *Engine, args [][]byte) Reply {
 
 func cmdXdel(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeStream)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	s := stv(o)
 	ids := make([]StreamID, 0, len(args)-2)
@@ -1503,11 +1488,8 @@ func cmdXinfo(e *Engine, args [][]byte) Reply {
 		return errSubcommandSyntax("XINFO", opt)
 	}
 	o, werr := e.lookupTyped(args[2], TypeStream)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return ErrNoSuchKey
+		return orMissing(werr, ErrNoSuchKey)
 	}
 	s := stv(o)
 	now := e.NowMs()

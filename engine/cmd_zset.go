@@ -174,11 +174,8 @@ reply:
 
 func cmdZscore(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeZSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	s, ok := e.zsetOf(o, args[1]).score(args[2])
 	if !ok {
@@ -236,11 +233,8 @@ func cmdZrank(e *Engine, args [][]byte) Reply {
 		none = NilArray
 	}
 	o, werr := e.lookupTyped(args[1], TypeZSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return none
+		return orMissing(werr, none)
 	}
 	r, s := e.zsetOf(o, args[1]).rank(args[2], reverse)
 	if r < 0 {
@@ -254,11 +248,8 @@ func cmdZrank(e *Engine, args [][]byte) Reply {
 
 func cmdZcard(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeZSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	return Int(int64(e.zsetOf(o, args[1]).card()))
 }
@@ -282,11 +273,8 @@ func cmdZcount(e *Engine, args [][]byte) Reply {
 		return errZMinMax
 	}
 	o, werr := e.lookupTyped(args[1], TypeZSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	z := e.zsetOf(o, args[1])
 	c := z.seekScore(r, false)
@@ -316,11 +304,8 @@ func cmdZlexcount(e *Engine, args [][]byte) Reply {
 		return errZLex
 	}
 	o, werr := e.lookupTyped(args[1], TypeZSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	z := e.zsetOf(o, args[1])
 	c := z.seekLex(r, false)
@@ -344,11 +329,8 @@ func parseLexRange(min, max []byte) (skiplist.LexRange, bool) {
 
 func cmdZrem(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeZSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	z := e.zsetOf(o, args[1])
 	deleted := int64(0)
@@ -434,11 +416,8 @@ func cmdZrange(e *Engine, args [][]byte) Reply {
 		return *bad
 	}
 	o, werr := e.lookupTyped(args[1], TypeZSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	z := e.zsetOf(o, args[1])
 	out := []Reply{}
@@ -605,11 +584,8 @@ func cmdZrandmember(e *Engine, args [][]byte) Reply {
 		return zrandmemberWithCount(e, args[1], l, withscores)
 	}
 	o, werr := e.lookupTyped(args[1], TypeZSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	z := e.zsetOf(o, args[1])
 	el := z.randomElement()
@@ -630,11 +606,8 @@ func (z *zsetValue) randomElement() zsetElem {
 
 func zrandmemberWithCount(e *Engine, key []byte, l int64, withscores bool) Reply {
 	o, werr := e.lookupTyped(key, TypeZSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	z := e.zsetOf(o, key)
 	size := int64(z.card())

@@ -90,11 +90,8 @@ func cmdZremrange(e *Engine, args [][]byte) Reply {
 	}
 	key := args[1]
 	o, werr := e.lookupTyped(key, TypeZSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	z := e.zsetOf(o, key)
 	if rt == zrangeRank {

@@ -188,3 +188,12 @@ func (e *Engine) lookupTyped(key []byte, t ObjType) (*Object, *Reply) {
 	}
 	return o, nil
 }
+
+// orMissing is the answer when lookupTyped found no value of the type asked for: WRONGTYPE when
+// the key holds another type, else the command's reply for a missing key.
+func orMissing(werr *Reply, missing Reply) Reply {
+	if werr != nil {
+		return *werr
+	}
+	return missing
+}
