@@ -570,10 +570,7 @@ func cmdXread(e *Engine, args [][]byte) Reply {
 			return *werr
 		}
 		if groupName != nil {
-			var g *streamCG
-			if o != nil {
-				g = stv(o).group(groupName)
-			}
+			g := groupOf(o, groupName)
 			if g == nil {
 				return errNoGroup("No such key '%s' or consumer group '%s' in XREADGROUP with GROUP option", string(key), string(groupName))
 			}
@@ -915,15 +912,25 @@ func cmdXsetid(e *Engine, args [][]byte) Reply {
 
 // ---- XACK / XPENDING / XCLAIM / XAUTOCLAIM ----
 
+// groupOf is the consumer group name of stream o: nil when o is nil or has no such group.
+func groupOf(o *Object, name []byte) *streamCG {
+	if o == nil {
+		return nil
+	}
+	return stv(o).group(name)
+}
+
+// errNoKeyOrGroup is the NOGROUP error of XPENDING, XCLAIM, XAUTOCLAIM and XACKDEL.
+func errNoKeyOrGroup(key, group []byte) Reply {
+	return errNoGroup("No such key '%s' or consumer group '%s'", string(key), string(group))
+}
+
 func cmdXack(e *Engine, args [][]byte) Reply {
 	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
 		return *werr
 	}
-	var g *streamCG
-	if o != nil {
-		g = stv(o).group(args[2])
-	}
+	g := groupOf(o, args[2])
 	if g == nil {
 		return Int(0)
 	}
@@ -993,12 +1000,9 @@ func cmdXpending(e *Engine, args [][]byte) Reply {
 	if werr != nil {
 		return *werr
 	}
-	var g *streamCG
-	if o != nil {
-		g = stv(o).group(args[2])
-	}
+	g := groupOf(o, args[2])
 	if g == nil {
-		return errNoGroup("No such key '%s' or consumer group '%s'", string(args[1]), string(args[2]))
+		return errNoKeyOrGroup(args[1], args[2])
 	}
 	if justinfo {
 		if len(g.pel) == 0 {
@@ -1051,12 +1055,9 @@ func cmdXclaim(e *Engine, args [][]byte) Reply {
 	if werr != nil {
 		return *werr
 	}
-	var g *streamCG
-	if o != nil {
-		g = stv(o).group(args[2])
-	}
+	g := groupOf(o, args[2])
 	if g == nil {
-		return errNoGroup("No such key '%s' or consumer group '%s'", string(args[1]), string(args[2]))
+		return errNoKeyOrGroup(args[1], args[2])
 	}
 	s := stv(o)
 	minidle, ok := string2ll(args[4])
@@ -1255,12 +1256,9 @@ func cmdXautoclaim(e *Engine, args [][]byte) Reply {
 	if werr != nil {
 		return *werr
 	}
-	var g *streamCG
-	if o != nil {
-		g = stv(o).group(args[2])
-	}
+	g := groupOf(o, args[2])
 	if g == nil {
-		return errNoGroup("No such key '%s' or consumer group '%s'", string(args[1]), string(args[2]))
+		return errNoKeyOrGroup(args[1], args[2])
 	}
 	// Redis allocates COUNT stream IDs up front (ztrymalloc of 16·COUNT bytes) for the deleted
 	// IDs it may report. The engine allocates nothing in advance but fails where that allocation
@@ -1414,7 +1412,7 @@ func cmdXdelex(e *Engine, args [][]byte) Reply {
 	var g *streamCG
 	if ackdel {
 		if g = s.group(args[2]); g == nil {
-			return errNoGroup("No such key '%s' or consumer group '%s'", string(args[1]), string(args[2]))
+			return errNoKeyOrGroup(args[1], args[2])
 		}
 	}
 	deleted, first := 0, false
