@@ -276,21 +276,29 @@ func (e *Engine) scanDeletedStreams(db int, replacedBy *DB) {
 	if e.blk.byKind[TypeStream] == 0 {
 		return
 	}
+	e.eachBlockedKey(db, func(k string) {
+		was := e.db.keys[k] != nil && e.db.keys[k].Type == TypeStream
+		is := replacedBy != nil && replacedBy.keys[k] != nil && replacedBy.keys[k].Type == TypeStream
+		if was && !is {
+			e.signalReady(k, TypeStream)
+		}
+	})
+}
+
+// eachBlockedKey calls f for every key of database db that clients are blocked on, sorted (Redis
+// walks a dict; any fixed order will do), with db as the current database meanwhile.
+func (e *Engine) eachBlockedKey(db int, f func(k string)) {
 	var ks []string
 	for wk := range e.blk.keys {
 		if wk.db == db {
 			ks = append(ks, wk.key)
 		}
 	}
-	sort.Strings(ks) // Redis walks a dict; any fixed order will do
+	sort.Strings(ks)
 	cur := e.db
 	e.db = e.dbs[db]
 	for _, k := range ks {
-		was := e.db.keys[k] != nil && e.db.keys[k].Type == TypeStream
-		is := replacedBy != nil && replacedBy.keys[k] != nil && replacedBy.keys[k].Type == TypeStream
-		if was && !is {
-			e.signalReady(k, TypeStream)
-		}
+		f(k)
 	}
 	e.db = cur
 }
@@ -300,21 +308,11 @@ func (e *Engine) scanReady(db int) {
 	if len(e.blk.clients) == 0 {
 		return
 	}
-	var ks []string
-	for wk := range e.blk.keys {
-		if wk.db == db {
-			ks = append(ks, wk.key)
-		}
-	}
-	sort.Strings(ks) // Redis walks a dict; any fixed order will do
-	cur := e.db
-	e.db = e.dbs[db]
-	for _, k := range ks {
+	e.eachBlockedKey(db, func(k string) {
 		if o := e.db.keys[k]; o != nil {
 			e.signalReady(k, o.Type)
 		}
-	}
-	e.db = cur
+	})
 }
 
 // handleBlocked is handleClientsBlockedOnKeys: serve the clients blocked on the ready keys. It

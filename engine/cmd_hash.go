@@ -135,13 +135,21 @@ func cmdHMGet(e *Engine, args [][]byte) Reply {
 	if werr != nil {
 		return *werr
 	}
-	out := make([]Reply, len(args)-2)
-	for i, f := range args[2:] {
+	out, _ := e.hashGetFields(args[1], o, args[2:])
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// hashGetFields is the reply of HMGET and HGETEX for fields of hash o (nil: no hash): each
+// value, or nil. A hash whose last fields expired while being read is gone: the object
+// returned is then nil.
+func (e *Engine) hashGetFields(key []byte, o *Object, fields [][]byte) ([]Reply, *Object) {
+	out := make([]Reply, len(fields))
+	for i, f := range fields {
 		out[i] = NilReply
 		if o == nil {
 			continue
 		}
-		s, iv, isInt, res := e.hashGet(args[1], o, f, true)
+		s, iv, isInt, res := e.hashGet(key, o, f, true)
 		switch res {
 		case getOK:
 			out[i] = valueReply(s, iv, isInt)
@@ -149,7 +157,7 @@ func cmdHMGet(e *Engine, args [][]byte) Reply {
 			o = nil
 		}
 	}
-	return Reply{Kind: KindArray, Array: out}
+	return out, o
 }
 
 func cmdHDel(e *Engine, args [][]byte) Reply {
@@ -803,7 +811,7 @@ func cmdHGetEx(e *Engine, args [][]byte) Reply {
 			return errFieldsMissing
 		}
 	}
-	n, r, ok := parseFieldsBlock(args, at, "Number of fields must be a positive integer")
+	_, r, ok := parseFieldsBlock(args, at, "Number of fields must be a positive integer")
 	if !ok {
 		return r
 	}
@@ -811,21 +819,8 @@ func cmdHGetEx(e *Engine, args [][]byte) Reply {
 	if werr != nil {
 		return *werr
 	}
-	out := make([]Reply, n)
 	fields := args[at+2:]
-	for i, f := range fields {
-		out[i] = NilReply
-		if o == nil {
-			continue
-		}
-		s, iv, isInt, res := e.hashGet(args[1], o, f, true)
-		switch res {
-		case getOK:
-			out[i] = valueReply(s, iv, isInt)
-		case getExpiredHash:
-			o = nil
-		}
-	}
+	out, o := e.hashGetFields(args[1], o, fields)
 	if o != nil && (hasExp || persist) {
 		if hasExp {
 			e.hashPrepareHFE(o)
