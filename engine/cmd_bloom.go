@@ -399,17 +399,6 @@ func BloomMemUsage(o *Object) int64 {
 	return 0
 }
 
-func lowerASCII(b []byte) string {
-	out := make([]byte, len(b))
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out[i] = c
-	}
-	return string(out)
-}
-
 // parseStrtod is Redis's string2d as RedisModule_StringToDouble uses it: the whole argument must
 // be a C strtod number (decimal or hexadecimal, "inf"/"infinity" in any case, optional sign), no
 // leading space, not NaN, not overflowing to ±HUGE_VAL and not underflowing to zero.

@@ -69,7 +69,7 @@ func valueReply(s []byte, iv int64, isInt bool) Reply {
 
 func cmdHSet(e *Engine, args [][]byte) Reply {
 	if len(args)%2 == 1 {
-		return errArity(lowerName(args[0]))
+		return errArity(lowerASCII(args[0]))
 	}
 	o, werr := e.lookupHashOrCreate(args[1])
 	if werr != nil {
@@ -86,17 +86,6 @@ func cmdHSet(e *Engine, args [][]byte) Reply {
 		return Int(created)
 	}
 	return OK
-}
-
-func lowerName(b []byte) string {
-	out := make([]byte, len(b))
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out[i] = c
-	}
-	return string(out)
 }
 
 func cmdHSetNX(e *Engine, args [][]byte) Reply {
@@ -519,7 +508,7 @@ func parseFieldsBlock(args [][]byte, at int, numErr string) (int, Reply, bool) {
 }
 
 func cmdHExpire(e *Engine, args [][]byte) Reply {
-	name := lowerName(args[0])
+	name := lowerASCII(args[0])
 	seconds := name == "hexpire" || name == "hexpireat"
 	var base int64
 	if name == "hexpire" || name == "hpexpire" {
@@ -580,7 +569,7 @@ func cmdHExpire(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHTTL(e *Engine, args [][]byte) Reply {
-	name := lowerName(args[0])
+	name := lowerASCII(args[0])
 	o, werr := e.lookupTyped(args[1], TypeHash)
 	if werr != nil {
 		return *werr
@@ -728,7 +717,7 @@ func cmdHSetEx(e *Engine, args [][]byte) Reply {
 			if cond != "" {
 				return Err("ERR Only one of FXX or FNX arguments can be specified")
 			}
-			cond = lowerName(a)
+			cond = lowerASCII(a)
 		default:
 			return Err(cleanErr("ERR unknown argument: " + string(a)))
 		}

@@ -86,7 +86,7 @@ func cmdPop(e *Engine, args [][]byte) Reply {
 	hascount := len(args) == 3
 	var count int64
 	if len(args) > 3 {
-		return errArity(listLowerName(args[0]))
+		return errArity(lowerASCII(args[0]))
 	} else if hascount {
 		n, r := parsePositiveLong(args[2])
 		if r != nil {
@@ -125,17 +125,6 @@ func cmdPop(e *Engine, args [][]byte) Reply {
 	}
 	e.listElementsRemoved(args[1], o, l)
 	return r
-}
-
-func listLowerName(b []byte) string {
-	out := make([]byte, len(b))
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out[i] = c
-	}
-	return string(out)
 }
 
 func cmdLlen(e *Engine, args [][]byte) Reply {
@@ -557,7 +546,7 @@ func cmdLmove(e *Engine, args [][]byte) Reply {
 		if blocking {
 			// blmoveGenericCommand: block on the source only; the destination is looked at when
 			// the client is served.
-			name := listLowerName(args[0])
+			name := lowerASCII(args[0])
 			target := append([]byte(nil), dst...)
 			return e.block(name, TypeList, [][]byte{src}, target, e.blockingDeadline(ms), NilReply, func(key []byte) (Reply, bool) {
 				return e.lmoveServe(key, target, fromHead, toHead), true
@@ -619,7 +608,7 @@ func cmdBpop(e *Engine, args [][]byte) Reply {
 	} else if o != nil {
 		return e.listPopOne(key, o, head)
 	}
-	return e.block(listLowerName(args[0]), TypeList, keys, nil, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
+	return e.block(lowerASCII(args[0]), TypeList, keys, nil, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
 		o, _ := e.lookupTyped(key, TypeList)
 		return e.listPopOne(key, o, head), true
 	})

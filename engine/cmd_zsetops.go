@@ -290,7 +290,7 @@ func (e *Engine) zsetopGeneric(args [][]byte, dstkey []byte, numkeysIdx int, op 
 		return ErrNotInt
 	}
 	if setnum < 1 {
-		return Err("ERR at least 1 input key is needed for '" + listLowerName(args[0]) + "' command")
+		return Err("ERR at least 1 input key is needed for '" + lowerASCII(args[0]) + "' command")
 	}
 	if setnum > int64(len(args)-(numkeysIdx+1)) {
 		return ErrSyntax
