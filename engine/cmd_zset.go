@@ -355,6 +355,56 @@ const (
 	zrangeLex
 )
 
+// zrangeOptions are the options of zrangeGenericCommand read after the range: WITHSCORES (not
+// for ZRANGESTORE), LIMIT offset count, and where the command leaves them open (ZRANGE,
+// ZRANGESTORE) REV, BYSCORE and BYLEX; anything else is a syntax error. LIMIT needs BYSCORE or
+// BYLEX. dir is 1 forward, 2 reverse.
+type zrangeOptions struct {
+	rt            zrangeType
+	dir           int
+	withscores    bool
+	offset, limit int64
+}
+
+func parseZrangeOptions(args [][]byte, from int, rt zrangeType, dir int, store bool) (zrangeOptions, *Reply) {
+	zo := zrangeOptions{rt: rt, dir: dir, limit: -1}
+	for j := from; j < len(args); j++ {
+		left := len(args) - j - 1
+		a := args[j]
+		switch {
+		case !store && eqFold(a, "withscores"):
+			zo.withscores = true
+		case eqFold(a, "limit") && left >= 2:
+			var ok bool
+			if zo.offset, ok = string2ll(args[j+1]); !ok {
+				return zo, &ErrNotInt
+			}
+			if zo.limit, ok = string2ll(args[j+2]); !ok {
+				return zo, &ErrNotInt
+			}
+			j += 2
+		case zo.dir == 0 && eqFold(a, "rev"):
+			zo.dir = 2
+		case zo.rt == zrangeAuto && eqFold(a, "bylex"):
+			zo.rt = zrangeLex
+		case zo.rt == zrangeAuto && eqFold(a, "byscore"):
+			zo.rt = zrangeScore
+		default:
+			return zo, &ErrSyntax
+		}
+	}
+	if zo.dir == 0 {
+		zo.dir = 1
+	}
+	if zo.rt == zrangeAuto {
+		zo.rt = zrangeRank
+	}
+	if zo.limit != -1 && zo.rt == zrangeRank {
+		return zo, &errLimitByScoreLex
+	}
+	return zo, nil
+}
+
 // cmdZrange covers ZRANGE and the six older range commands (zrangeGenericCommand).
 func cmdZrange(e *Engine, args [][]byte) Reply {
 	rt := zrangeAuto
@@ -372,42 +422,11 @@ func cmdZrange(e *Engine, args [][]byte) Reply {
 	case eqFold(args[0], "zrevrangebylex"):
 		rt, dir = zrangeLex, 2
 	}
-	withscores := false
-	offset, limit := int64(0), int64(-1)
-	for j := 4; j < len(args); j++ {
-		left := len(args) - j - 1
-		a := args[j]
-		switch {
-		case eqFold(a, "withscores"):
-			withscores = true
-		case eqFold(a, "limit") && left >= 2:
-			var ok bool
-			if offset, ok = string2ll(args[j+1]); !ok {
-				return ErrNotInt
-			}
-			if limit, ok = string2ll(args[j+2]); !ok {
-				return ErrNotInt
-			}
-			j += 2
-		case dir == 0 && eqFold(a, "rev"):
-			dir = 2
-		case rt == zrangeAuto && eqFold(a, "bylex"):
-			rt = zrangeLex
-		case rt == zrangeAuto && eqFold(a, "byscore"):
-			rt = zrangeScore
-		default:
-			return ErrSyntax
-		}
+	zo, r := parseZrangeOptions(args, 4, rt, dir, false)
+	if r != nil {
+		return *r
 	}
-	if dir == 0 {
-		dir = 1
-	}
-	if rt == zrangeAuto {
-		rt = zrangeRank
-	}
-	if limit != -1 && rt == zrangeRank {
-		return errLimitByScoreLex
-	}
+	rt, dir, withscores, offset, limit := zo.rt, zo.dir, zo.withscores, zo.offset, zo.limit
 	if withscores && rt == zrangeLex {
 		return Err("ERR syntax error, WITHSCORES not supported in combination with BYLEX")
 	}

@@ -643,38 +643,11 @@ type zpair struct {
 
 // ZRANGESTORE dst src min max [BYSCORE|BYLEX] [REV] [LIMIT offset count].
 func cmdZrangestore(e *Engine, args [][]byte) Reply {
-	rt := zrangeAuto
-	rev := false
-	offset, limit := int64(0), int64(-1)
-	for j := 5; j < len(args); j++ {
-		left := len(args) - j - 1
-		a := args[j]
-		switch {
-		case eqFold(a, "limit") && left >= 2:
-			var ok bool
-			if offset, ok = string2ll(args[j+1]); !ok {
-				return ErrNotInt
-			}
-			if limit, ok = string2ll(args[j+2]); !ok {
-				return ErrNotInt
-			}
-			j += 2
-		case !rev && eqFold(a, "rev"):
-			rev = true
-		case rt == zrangeAuto && eqFold(a, "bylex"):
-			rt = zrangeLex
-		case rt == zrangeAuto && eqFold(a, "byscore"):
-			rt = zrangeScore
-		default:
-			return ErrSyntax
-		}
+	zo, r := parseZrangeOptions(args, 5, zrangeAuto, 0, true)
+	if r != nil {
+		return *r
 	}
-	if rt == zrangeAuto {
-		rt = zrangeRank
-	}
-	if limit != -1 && rt == zrangeRank {
-		return errLimitByScoreLex
-	}
+	rt, rev, offset, limit := zo.rt, zo.dir == 2, zo.offset, zo.limit
 	b, bad := e.parseZRangeBounds(rt, rev, args[3], args[4])
 	if bad != nil {
 		return *bad
