@@ -301,11 +301,8 @@ func (e *Engine) srandmemberWithCount(args [][]byte) Reply {
 	}
 	count, uniq := randCount(l)
 	o, werr := e.lookupTyped(args[1], TypeSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil || count == 0 {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	v := sv(o)
 	size := uint64(setSize(o))
@@ -459,11 +456,8 @@ func (e *Engine) spopWithCount(args [][]byte) Reply {
 	}
 	count := uint64(l)
 	o, werr := e.lookupTyped(args[1], TypeSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil || count == 0 {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	v := sv(o)
 	size := uint64(setSize(o))

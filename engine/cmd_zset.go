@@ -565,11 +565,8 @@ func cmdZpop(e *Engine, args [][]byte) Reply {
 		count = n
 	}
 	o, werr := e.lookupTyped(args[1], TypeZSet)
-	if werr != nil {
-		return *werr
-	}
 	if o == nil || count == 0 {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	if count == -1 {
 		count = 1
