@@ -920,6 +920,21 @@ func groupOf(o *Object, name []byte) *streamCG {
 	return stv(o).group(name)
 }
 
+// lookupGroup is a stream key with one of its consumer groups, as XPENDING and XCLAIM need
+// them: WRONGTYPE for another type, NOGROUP when the key or the group is missing.
+func (e *Engine) lookupGroup(key, group []byte) (*Object, *streamCG, *Reply) {
+	o, werr := e.lookupTyped(key, TypeStream)
+	if werr != nil {
+		return nil, nil, werr
+	}
+	g := groupOf(o, group)
+	if g == nil {
+		r := errNoKeyOrGroup(key, group)
+		return nil, nil, &r
+	}
+	return o, g, nil
+}
+
 // errNoKeyOrGroup is the NOGROUP error of XPENDING, XCLAIM, XAUTOCLAIM and XACKDEL.
 func errNoKeyOrGroup(key, group []byte) Reply {
 	return errNoGroup("No such key '%s' or consumer group '%s'", string(key), string(group))
@@ -996,13 +1011,9 @@ func cmdXpending(e *Engine, args [][]byte) Reply {
 			consumerName = args[si+3]
 		}
 	}
-	o, werr := e.lookupTyped(args[1], TypeStream)
-	if werr != nil {
-		return *werr
-	}
-	g := groupOf(o, args[2])
-	if g == nil {
-		return errNoKeyOrGroup(args[1], args[2])
+	_, g, r := e.lookupGroup(args[1], args[2])
+	if r != nil {
+		return *r
 	}
 	if justinfo {
 		if len(g.pel) == 0 {
@@ -1051,13 +1062,9 @@ func (g *streamCG) claimTo(id StreamID, n *streamNACK, c *streamConsumer) {
 
 // XCLAIM key group consumer min-idle-time id… [IDLE ms] [TIME ms] [RETRYCOUNT n] [FORCE] [JUSTID] [LASTID id].
 func cmdXclaim(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupTyped(args[1], TypeStream)
-	if werr != nil {
-		return *werr
-	}
-	g := groupOf(o, args[2])
-	if g == nil {
-		return errNoKeyOrGroup(args[1], args[2])
+	o, g, r := e.lookupGroup(args[1], args[2])
+	if r != nil {
+		return *r
 	}
 	s := stv(o)
 	minidle, ok := string2ll(args[4])
