@@ -102,70 +102,61 @@ func TestMultiWatchTwoConnections(t *testing.T) {
 // on both servers: a concurrent writer makes the first attempt fail with redis.TxFailedErr, the
 // retry succeeds, and the counter ends where it must.
 func TestGoRedisWatch(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	_, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
-	for _, a := range []struct{ name, addr string }{{"redis-server", addr}, {"redscope", scopeAddr}} {
-		t.Run(a.name, func(t *testing.T) {
-			if a.name == "redis-server" {
-				rs.reset(t)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			rdb := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2, PoolSize: 4})
-			defer rdb.Close()
-			other := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-			defer other.Close()
-			if err := rdb.Set(ctx, "counter", 10, 0).Err(); err != nil {
-				t.Fatal(err)
-			}
-			attempts := 0
-			var results []string
-			for {
-				attempts++
-				err := rdb.Watch(ctx, func(tx *redis.Tx) error {
-					n, err := tx.Get(ctx, "counter").Int()
-					if err != nil {
+	onBothServers(t, func(t *testing.T, a side) {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		rdb := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2, PoolSize: 4})
+		defer rdb.Close()
+		other := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
+		defer other.Close()
+		if err := rdb.Set(ctx, "counter", 10, 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		attempts := 0
+		var results []string
+		for {
+			attempts++
+			err := rdb.Watch(ctx, func(tx *redis.Tx) error {
+				n, err := tx.Get(ctx, "counter").Int()
+				if err != nil {
+					return err
+				}
+				if attempts == 1 {
+					// Another connection writes the watched key between GET and EXEC.
+					if err := other.IncrBy(ctx, "counter", 100).Err(); err != nil {
 						return err
 					}
-					if attempts == 1 {
-						// Another connection writes the watched key between GET and EXEC.
-						if err := other.IncrBy(ctx, "counter", 100).Err(); err != nil {
-							return err
-						}
-					}
-					cmds, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-						p.Set(ctx, "counter", n+1, 0)
-						p.Expire(ctx, "counter", time.Hour)
-						return nil
-					})
-					for _, c := range cmds {
-						results = append(results, fmt.Sprint(c))
-					}
-					return err
-				}, "counter")
-				if errors.Is(err, redis.TxFailedErr) {
-					if attempts > 1 {
-						t.Fatalf("attempt %d failed too", attempts)
-					}
-					continue
 				}
-				if err != nil {
-					t.Fatal(err)
+				cmds, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+					p.Set(ctx, "counter", n+1, 0)
+					p.Expire(ctx, "counter", time.Hour)
+					return nil
+				})
+				for _, c := range cmds {
+					results = append(results, fmt.Sprint(c))
 				}
-				break
+				return err
+			}, "counter")
+			if errors.Is(err, redis.TxFailedErr) {
+				if attempts > 1 {
+					t.Fatalf("attempt %d failed too", attempts)
+				}
+				continue
 			}
-			if attempts != 2 {
-				t.Fatalf("%d attempts, want 2 (the first EXEC must be aborted)", attempts)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if got, err := rdb.Get(ctx, "counter").Int(); err != nil || got != 111 {
-				t.Fatalf("counter = %d %v, want 111 (10 + 100 by the other connection, + 1)", got, err)
-			}
-			want := "set counter 111: OK expire counter 3600: true"
-			if got := strings.Join(results[len(results)-2:], " "); got != want {
-				t.Fatalf("last transaction: %q, want %q", got, want)
-			}
-		})
-	}
+			break
+		}
+		if attempts != 2 {
+			t.Fatalf("%d attempts, want 2 (the first EXEC must be aborted)", attempts)
+		}
+		if got, err := rdb.Get(ctx, "counter").Int(); err != nil || got != 111 {
+			t.Fatalf("counter = %d %v, want 111 (10 + 100 by the other connection, + 1)", got, err)
+		}
+		want := "set counter 111: OK expire counter 3600: true"
+		if got := strings.Join(results[len(results)-2:], " "); got != want {
+			t.Fatalf("last transaction: %q, want %q", got, want)
+		}
+	})
 }
