@@ -567,15 +567,9 @@ func (e *Engine) fcall(args [][]byte, ro bool) Reply {
 	if f == nil {
 		return Err("ERR Function not found")
 	}
-	numkeys, ok := string2ll(args[2])
-	if !ok {
-		return Err("ERR Bad number of keys provided")
-	}
-	if numkeys > int64(len(args)-3) {
-		return errNumkeysTooMany
-	}
-	if numkeys < 0 {
-		return errNumkeysNegative
+	numkeys, r := scriptNumkeys(args, Err("ERR Bad number of keys provided"))
+	if r != nil {
+		return *r
 	}
 	if f.flags&sfNoWrites == 0 && ro {
 		return errScriptWriteRO
