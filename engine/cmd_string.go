@@ -336,12 +336,9 @@ func eqFoldBytes(a []byte, lower string) bool { return eqFold(a, lower) }
 // GET / SET family
 
 func cmdGet(e *Engine, args [][]byte) Reply {
-	o := e.lookupKey(args[1])
+	o, werr := e.lookupTyped(args[1], TypeString)
 	if o == nil {
-		return NilReply
-	}
-	if o.Type != TypeString {
-		return ErrWrongType
+		return orMissing(werr, NilReply)
 	}
 	return stringValueReply(o)
 }
@@ -433,12 +430,9 @@ func cmdGetset(e *Engine, args [][]byte) Reply {
 }
 
 func cmdGetdel(e *Engine, args [][]byte) Reply {
-	o := e.lookupKey(args[1])
+	o, werr := e.lookupTyped(args[1], TypeString)
 	if o == nil {
-		return NilReply
-	}
-	if o.Type != TypeString {
-		return ErrWrongType
+		return orMissing(werr, NilReply)
 	}
 	r := stringValueReply(o)
 	e.Delete(args[1])
@@ -451,12 +445,9 @@ func cmdGetex(e *Engine, args [][]byte) Reply {
 		return ErrSyntax
 	}
 	key := args[1]
-	o := e.lookupKey(key)
+	o, werr := e.lookupTyped(key, TypeString)
 	if o == nil {
-		return NilReply
-	}
-	if o.Type != TypeString {
-		return ErrWrongType
+		return orMissing(werr, NilReply)
 	}
 	var when int64
 	if opts.expire != nil {
@@ -595,12 +586,9 @@ func (e *Engine) fitsStringLength(size, add int64) bool {
 }
 
 func cmdStrlen(e *Engine, args [][]byte) Reply {
-	o := e.lookupKey(args[1])
+	o, werr := e.lookupTyped(args[1], TypeString)
 	if o == nil {
-		return Int(0)
-	}
-	if o.Type != TypeString {
-		return ErrWrongType
+		return orMissing(werr, Int(0))
 	}
 	return Int(int64(o.StringLen()))
 }
@@ -615,12 +603,9 @@ func cmdGetrange(e *Engine, args [][]byte) Reply {
 		return ErrNotInt
 	}
 	empty := BulkStr("")
-	o := e.lookupKey(args[1])
+	o, werr := e.lookupTyped(args[1], TypeString)
 	if o == nil {
-		return empty
-	}
-	if o.Type != TypeString {
-		return ErrWrongType
+		return orMissing(werr, empty)
 	}
 	var str []byte
 	var n int64
@@ -878,12 +863,9 @@ func cmdDelex(e *Engine, args [][]byte) Reply {
 }
 
 func cmdDigest(e *Engine, args [][]byte) Reply {
-	o := e.lookupKey(args[1])
+	o, werr := e.lookupTyped(args[1], TypeString)
 	if o == nil {
-		return NilReply
-	}
-	if o.Type != TypeString {
-		return ErrWrongType
+		return orMissing(werr, NilReply)
 	}
 	return BulkStr(digestHex(o.StringBytes()))
 }
