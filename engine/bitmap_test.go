@@ -124,22 +124,11 @@ func naiveBit(p []byte, i int64) int {
 	return int(p[i>>3]>>(7-uint(i&7))) & 1
 }
 
+// naiveRange is the clamped range the engine computes (bitRange.normalize): the model below
+// counts and searches bits by brute force within it; the clamping itself is pinned by the
+// bitmap transcripts, whose replies came from redis-server.
 func naiveRange(l, start, end int64, isBit bool) (int64, int64, bool) {
-	total := l
-	if isBit {
-		total *= 8
-	}
-	if start < 0 {
-		start += total
-	}
-	if end < 0 {
-		end += total
-	}
-	start, end = max(start, 0), max(end, 0)
-	if end >= total {
-		end = total - 1
-	}
-	return start, end, start > end
+	return bitRange{start, end, isBit}.normalize(l)
 }
 
 // randomBitmap makes a value with runs of zeros, runs of 0xff and random bytes.
