@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -435,7 +436,7 @@ func (c *respConn) read() Reply {
 			return NilReply
 		}
 		b := make([]byte, n+2)
-		if _, err := ioReadFull(c.r, b); err != nil {
+		if _, err := io.ReadFull(c.r, b); err != nil {
 			panic(err)
 		}
 		return Bulk(b[:n])
@@ -451,18 +452,6 @@ func (c *respConn) read() Reply {
 		return Reply{Kind: KindArray, Array: items}
 	}
 	panic("bad reply " + line)
-}
-
-func ioReadFull(r *bufio.Reader, b []byte) (int, error) {
-	n := 0
-	for n < len(b) {
-		k, err := r.Read(b[n:])
-		n += k
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
 }
 
 func (c *respConn) do(args ...string) Reply {
