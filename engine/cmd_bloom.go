@@ -172,7 +172,7 @@ func cmdBFReserve(e *Engine, args [][]byte) Reply {
 	if ex != -1 {
 		if legacy {
 			if nonScaling {
-				return Err("Nonscaling filters cannot expand")
+				return errNonScalingExpand
 			}
 			if expansion, ok = string2ll(args[ex+1]); !ok {
 				return errBadExpansion
@@ -187,7 +187,7 @@ func cmdBFReserve(e *Engine, args [][]byte) Reply {
 			if expansion == 0 {
 				nonScaling = true
 			} else if nonScaling {
-				return Err("Nonscaling filters cannot expand")
+				return errNonScalingExpand
 			}
 			if expansion < 0 || expansion > bfMaxExpansion {
 				return Err("ERR expansion must be in the range [0, 32768]")

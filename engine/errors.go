@@ -20,31 +20,32 @@ var (
 	ErrNoSuchKey  = Err("ERR no such key")
 	ErrMaxBulkLen = Err("ERR string exceeds maximum allowed size (proto-max-bulk-len)")
 
-	errIncrNaN         = Err("ERR increment would produce NaN or Infinity") // INCRBYFLOAT, HINCRBYFLOAT, BITFIELD-like float paths
-	errNotPositive     = Err("ERR value is out of range, must be positive") // getPositiveLongFromObjectOrReply
-	errValueOutOfRange = Err("ERR value is out of range")                   // getRangeLongFromObjectOrReply
-	errRangeInt64      = Err("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807")
-	errInvalidCursor   = Err("ERR invalid cursor")                              // parseScanCursorOrReply
-	errDBIndex         = Err("ERR DB index is out of range")                    // SELECT, MOVE, SWAPDB, COPY … DB
-	errSameObject      = Err("ERR source and destination objects are the same") // MOVE, COPY
-	errNumkeysZero     = Err("ERR numkeys should be greater than 0")
-	errNumkeysTooMany  = Err("ERR Number of keys can't be greater than number of args")
-	errNumkeysNegative = Err("ERR Number of keys can't be negative")
-	errScriptWriteRO   = Err("ERR Can not execute a script with write flag using *_ro command.")
-	errLimitNegative   = Err("ERR LIMIT can't be negative")
-	errLimitByScoreLex = Err("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX")
-	errTimeoutNegative = Err("ERR timeout is negative")     // getTimeoutFromObjectOrReply
-	errTimeoutRange    = Err("ERR timeout is out of range") // getTimeoutFromObjectOrReply
-	errExpireNegative  = Err("ERR invalid expire time, must be >= 0")
-	errOnlyOneExpiry   = Err("ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified")
-	errFieldsMissing   = Err("ERR Mandatory argument FIELDS is missing or not at the right position")
-	errLboundUbound    = Err("ERR LBOUND must not be greater than UBOUND")
-	errRDBLoad         = Err("ERR Error trying to load the RDB dump")
-	errBadExpansion    = Err("ERR bad expansion")
-	errSelectCluster   = Err("ERR SELECT is not allowed in cluster mode")
-	errClusterDown     = Err("CLUSTERDOWN The cluster is down")
-	errSlotNotServed   = Err("CLUSTERDOWN Hash slot not served")
-	errBusyKey         = Err("BUSYKEY Target key name already exists.")
+	errIncrNaN          = Err("ERR increment would produce NaN or Infinity") // INCRBYFLOAT, HINCRBYFLOAT, INCREX
+	errNotPositive      = Err("ERR value is out of range, must be positive") // getPositiveLongFromObjectOrReply
+	errValueOutOfRange  = Err("ERR value is out of range")                   // getRangeLongFromObjectOrReply
+	errRangeInt64       = Err("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807")
+	errInvalidCursor    = Err("ERR invalid cursor")                              // parseScanCursorOrReply
+	errDBIndex          = Err("ERR DB index is out of range")                    // SELECT, MOVE, SWAPDB, COPY … DB
+	errSameObject       = Err("ERR source and destination objects are the same") // MOVE, COPY
+	errNumkeysZero      = Err("ERR numkeys should be greater than 0")
+	errNumkeysTooMany   = Err("ERR Number of keys can't be greater than number of args")
+	errNumkeysNegative  = Err("ERR Number of keys can't be negative")
+	errScriptWriteRO    = Err("ERR Can not execute a script with write flag using *_ro command.")
+	errLimitNegative    = Err("ERR LIMIT can't be negative")
+	errLimitByScoreLex  = Err("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX")
+	errTimeoutNegative  = Err("ERR timeout is negative")     // getTimeoutFromObjectOrReply
+	errTimeoutRange     = Err("ERR timeout is out of range") // getTimeoutFromObjectOrReply
+	errExpireNegative   = Err("ERR invalid expire time, must be >= 0")
+	errOnlyOneExpiry    = Err("ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified")
+	errFieldsMissing    = Err("ERR Mandatory argument FIELDS is missing or not at the right position")
+	errLboundUbound     = Err("ERR LBOUND must not be greater than UBOUND")
+	errRDBLoad          = Err("ERR Error trying to load the RDB dump")
+	errBadExpansion     = Err("ERR bad expansion")
+	errNonScalingExpand = Err("Nonscaling filters cannot expand") // BF.RESERVE (RedisBloom)
+	errSelectCluster    = Err("ERR SELECT is not allowed in cluster mode")
+	errClusterDown      = Err("CLUSTERDOWN The cluster is down")
+	errSlotNotServed    = Err("CLUSTERDOWN Hash slot not served")
+	errBusyKey          = Err("BUSYKEY Target key name already exists.")
 )
 
 // errInvalidExpire is "invalid expire time in '<cmd>' command" (SET EX, EXPIRE, GETEX, HEXPIRE…).
