@@ -9,21 +9,13 @@ import (
 
 // Hash and set commands through Exec, tracing off.
 
-func hsBenchArgs(parts ...string) [][]byte {
-	out := make([][]byte, len(parts))
-	for i, p := range parts {
-		out[i] = []byte(p)
-	}
-	return out
-}
-
 // BenchmarkHSET writes 1 000 fields into each of many hashes (listpack up to 512 fields, then
 // hashtable), cycling over 10 000 field names.
 func BenchmarkHSET(b *testing.B) {
 	e := New(Options{Version: V74, Allocator: alloc.Jemalloc})
 	cmds := make([][][]byte, 10000)
 	for i := range cmds {
-		cmds[i] = hsBenchArgs("HSET", "h"+strconv.Itoa(i%10), "field:"+strconv.Itoa(i), "value")
+		cmds[i] = argv("HSET", "h"+strconv.Itoa(i%10), "field:"+strconv.Itoa(i), "value")
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -37,15 +29,15 @@ func BenchmarkHSET(b *testing.B) {
 func BenchmarkHGET(b *testing.B) {
 	e := New(Options{Version: V74, Allocator: alloc.Jemalloc})
 	for i := 0; i < 1000; i++ {
-		e.Exec(hsBenchArgs("HSET", "big", "field:"+strconv.Itoa(i), "value"))
+		e.Exec(argv("HSET", "big", "field:"+strconv.Itoa(i), "value"))
 		if i < 100 {
-			e.Exec(hsBenchArgs("HSET", "small", "field:"+strconv.Itoa(i), "value"))
+			e.Exec(argv("HSET", "small", "field:"+strconv.Itoa(i), "value"))
 		}
 	}
 	for _, key := range []string{"small", "big"} {
 		cmds := make([][][]byte, 100)
 		for i := range cmds {
-			cmds[i] = hsBenchArgs("HGET", key, "field:"+strconv.Itoa(i))
+			cmds[i] = argv("HGET", key, "field:"+strconv.Itoa(i))
 		}
 		b.Run(key, func(b *testing.B) {
 			b.ReportAllocs()
@@ -62,7 +54,7 @@ func BenchmarkSADD(b *testing.B) {
 	e := New(Options{Version: V74, Allocator: alloc.Jemalloc})
 	cmds := make([][][]byte, 10000)
 	for i := range cmds {
-		cmds[i] = hsBenchArgs("SADD", "s"+strconv.Itoa(i%10), "member:"+strconv.Itoa(i))
+		cmds[i] = argv("SADD", "s"+strconv.Itoa(i%10), "member:"+strconv.Itoa(i))
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -76,10 +68,10 @@ func BenchmarkSADD(b *testing.B) {
 func BenchmarkSINTERCARD(b *testing.B) {
 	e := New(Options{Version: V74, Allocator: alloc.Jemalloc})
 	for i := 0; i < 1000; i++ {
-		e.Exec(hsBenchArgs("SADD", "a", "m"+strconv.Itoa(i)))
-		e.Exec(hsBenchArgs("SADD", "b", "m"+strconv.Itoa(i*2)))
+		e.Exec(argv("SADD", "a", "m"+strconv.Itoa(i)))
+		e.Exec(argv("SADD", "b", "m"+strconv.Itoa(i*2)))
 	}
-	cmd := hsBenchArgs("SINTERCARD", "2", "a", "b")
+	cmd := argv("SINTERCARD", "2", "a", "b")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -9,7 +9,7 @@ import (
 // 100 entries).
 func BenchmarkXADD(b *testing.B) {
 	e := New(Options{Version: V70})
-	args := benchArgs("XADD", "jobs", "*", "task", "resize:0123456789")
+	args := argv("XADD", "jobs", "*", "task", "resize:0123456789")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -25,8 +25,8 @@ func BenchmarkXREADGROUPXACK(b *testing.B) {
 	for i := 1; i <= n; i++ {
 		e.Do("XADD", "jobs", strconv.Itoa(i)+"-0", "task", "resize")
 	}
-	read := benchArgs("XREADGROUP", "GROUP", "workers", "w1", "COUNT", "1", "STREAMS", "jobs", ">")
-	ack := benchArgs("XACK", "jobs", "workers", "")
+	read := argv("XREADGROUP", "GROUP", "workers", "w1", "COUNT", "1", "STREAMS", "jobs", ">")
+	ack := argv("XACK", "jobs", "workers", "")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -48,7 +48,7 @@ func BenchmarkXRANGE(b *testing.B) {
 	for i := 1; i <= 10000; i++ {
 		e.Do("XADD", "s", strconv.Itoa(i)+"-0", "f", strconv.Itoa(i))
 	}
-	args := benchArgs("XRANGE", "s", "5000", "+", "COUNT", "10")
+	args := argv("XRANGE", "s", "5000", "+", "COUNT", "10")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -65,7 +65,7 @@ func BenchmarkStreamMemoryUsage(b *testing.B) {
 	}
 	e.Do("XGROUP", "CREATE", "s", "g", "0")
 	e.Do("XREADGROUP", "GROUP", "g", "c", "COUNT", "1000", "STREAMS", "s", ">")
-	args := benchArgs("MEMORY", "USAGE", "s")
+	args := argv("MEMORY", "USAGE", "s")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -8,19 +8,11 @@ import (
 // Hot paths through Exec with tracing off. Run with -benchmem: SET of an existing key and GET
 // allocate only the reply string; INCR of a private int allocates nothing.
 
-func benchArgs(parts ...string) [][]byte {
-	out := make([][]byte, len(parts))
-	for i, p := range parts {
-		out[i] = []byte(p)
-	}
-	return out
-}
-
 func BenchmarkSET(b *testing.B) {
 	e := New(Options{Version: V70})
 	keys := make([][][]byte, 1024)
 	for i := range keys {
-		keys[i] = benchArgs("SET", "key:"+strconv.Itoa(i), "value-"+strconv.Itoa(i))
+		keys[i] = argv("SET", "key:"+strconv.Itoa(i), "value-"+strconv.Itoa(i))
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -35,8 +27,8 @@ func BenchmarkGET(b *testing.B) {
 	e := New(Options{Version: V70})
 	keys := make([][][]byte, 1024)
 	for i := range keys {
-		e.Exec(benchArgs("SET", "key:"+strconv.Itoa(i), "value-"+strconv.Itoa(i)))
-		keys[i] = benchArgs("GET", "key:"+strconv.Itoa(i))
+		e.Exec(argv("SET", "key:"+strconv.Itoa(i), "value-"+strconv.Itoa(i)))
+		keys[i] = argv("GET", "key:"+strconv.Itoa(i))
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -50,7 +42,7 @@ func BenchmarkGET(b *testing.B) {
 func BenchmarkINCR(b *testing.B) {
 	e := New(Options{Version: V70})
 	e.Do("SET", "counter", "100000")
-	args := benchArgs("INCR", "counter")
+	args := argv("INCR", "counter")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -62,7 +54,7 @@ func BenchmarkINCR(b *testing.B) {
 
 func BenchmarkAPPEND(b *testing.B) {
 	e := New(Options{Version: V70})
-	args := benchArgs("APPEND", "log", "0123456789abcdef")
+	args := argv("APPEND", "log", "0123456789abcdef")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

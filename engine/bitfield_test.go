@@ -197,7 +197,7 @@ func TestBitfieldIncrbyReference(t *testing.T) {
 // TestBitfieldEvents checks BitfieldEvent for each op and outcome.
 func TestBitfieldEvents(t *testing.T) {
 	e := New(Options{Trace: true})
-	res := e.Exec(splitOrDie(t, `BITFIELD k SET u8 0 250 OVERFLOW SAT INCRBY u8 0 10 OVERFLOW FAIL INCRBY u8 0 1 OVERFLOW WRAP INCRBY u8 0 7 GET i8 0`))
+	res := e.Exec(mustSplit(t, `BITFIELD k SET u8 0 250 OVERFLOW SAT INCRBY u8 0 10 OVERFLOW FAIL INCRBY u8 0 1 OVERFLOW WRAP INCRBY u8 0 7 GET i8 0`))
 	var got []BitfieldEvent
 	for _, ev := range res.Events {
 		if ev, ok := ev.(BitfieldEvent); ok {
@@ -222,13 +222,4 @@ func TestBitfieldEvents(t *testing.T) {
 	if r := res.Reply.FormatCLI(); r != "1) (integer) 0\n2) (integer) 255\n3) (nil)\n4) (integer) 6\n5) (integer) 6\n" {
 		t.Fatalf("reply %q", r)
 	}
-}
-
-func splitOrDie(t *testing.T, line string) [][]byte {
-	t.Helper()
-	args, err := SplitArgs(line)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return args
 }

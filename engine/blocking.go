@@ -57,7 +57,6 @@ package engine
 // (ceill), so 0.0001 waits 1 ms and 0.01 waits 10 ms; 0 waits forever.
 
 import (
-	"fmt"
 	"sort"
 	"time"
 )
@@ -265,21 +264,29 @@ func (e *Engine) scanDeletedStreams(db int, replacedBy *DB) {
 	if e.blk.byKind[TypeStream] == 0 {
 		return
 	}
+	e.eachBlockedKey(db, func(k string) {
+		was := e.db.keys[k] != nil && e.db.keys[k].Type == TypeStream
+		is := replacedBy != nil && replacedBy.keys[k] != nil && replacedBy.keys[k].Type == TypeStream
+		if was && !is {
+			e.signalReady(k, TypeStream)
+		}
+	})
+}
+
+// eachBlockedKey calls f for every key of database db that clients are blocked on, sorted (Redis
+// walks a dict; any fixed order will do), with db as the current database meanwhile.
+func (e *Engine) eachBlockedKey(db int, f func(k string)) {
 	var ks []string
 	for wk := range e.blk.keys {
 		if wk.db == db {
 			ks = append(ks, wk.key)
 		}
 	}
-	sort.Strings(ks) // Redis walks a dict; any fixed order will do
+	sort.Strings(ks)
 	cur := e.db
 	e.db = e.dbs[db]
 	for _, k := range ks {
-		was := e.db.keys[k] != nil && e.db.keys[k].Type == TypeStream
-		is := replacedBy != nil && replacedBy.keys[k] != nil && replacedBy.keys[k].Type == TypeStream
-		if was && !is {
-			e.signalReady(k, TypeStream)
-		}
+		f(k)
 	}
 	e.db = cur
 }
@@ -289,21 +296,11 @@ func (e *Engine) scanReady(db int) {
 	if len(e.blk.clients) == 0 {
 		return
 	}
-	var ks []string
-	for wk := range e.blk.keys {
-		if wk.db == db {
-			ks = append(ks, wk.key)
-		}
-	}
-	sort.Strings(ks) // Redis walks a dict; any fixed order will do
-	cur := e.db
-	e.db = e.dbs[db]
-	for _, k := range ks {
+	e.eachBlockedKey(db, func(k string) {
 		if o := e.db.keys[k]; o != nil {
 			e.signalReady(k, o.Type)
 		}
-	}
-	e.db = cur
+	})
 }
 
 // handleBlocked is handleClientsBlockedOnKeys: serve the clients blocked on the ready keys. It
@@ -351,13 +348,7 @@ func (e *Engine) serveKey(wk watchKey, woke []Event) (out []Event) {
 			continue
 		}
 		e.unblock(c)
-		e.emit(BlockEvent{Client: c.ID, Action: "served", Cmd: st.cmd, Key: wk.key})
-		evs := e.events
-		e.events = nil
-		if e.tracing {
-			woke = append(woke, BlockEvent{Client: c.ID, Action: "woken", Cmd: st.cmd, Key: wk.key})
-		}
-		c.wake(Result{Reply: r, Events: evs})
+		woke = e.answerServed(c, st, wk.key, r, woke, true)
 		if o2 := e.db.keys[wk.key]; o2 == nil || o2.Type != kind {
 			break // the value is used up (deleted)
 		}
@@ -380,10 +371,7 @@ func (e *Engine) serveGone(wk watchKey, waiting []*Client, kind ObjType, woke []
 			continue
 		}
 		e.unblock(c)
-		e.emit(BlockEvent{Client: c.ID, Action: "served", Cmd: st.cmd, Key: wk.key})
-		evs := e.events
-		e.events = nil
-		c.wake(Result{Reply: r, Events: evs})
+		woke = e.answerServed(c, st, wk.key, r, woke, false)
 	}
 	return woke
 }
@@ -416,14 +404,23 @@ func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
 		if c.blk != nil {
 			continue // blocked again, now last in the queue
 		}
-		e.emit(BlockEvent{Client: c.ID, Action: "served", Cmd: st.cmd, Key: wk.key})
-		evs := e.events
-		e.events = nil
-		if e.tracing {
-			woke = append(woke, BlockEvent{Client: c.ID, Action: "woken", Cmd: st.cmd, Key: wk.key})
-		}
-		c.wake(Result{Reply: r, Events: evs})
+		woke = e.answerServed(c, st, wk.key, r, woke, true)
 	}
+	return woke
+}
+
+// answerServed hands a served client its reply: the "served" event closes the client's own
+// trace, which it receives with the reply; with woken, the command that made the key ready also
+// records a "woken" event in its trace (returned in woke). A client answered because its key
+// went away (serveGone) is not counted as woken by that command.
+func (e *Engine) answerServed(c *Client, st *blockState, key string, r Reply, woke []Event, woken bool) []Event {
+	e.emit(BlockEvent{Client: c.ID, Action: "served", Cmd: st.cmd, Key: key})
+	evs := e.events
+	e.events = nil
+	if woken && e.tracing {
+		woke = append(woke, BlockEvent{Client: c.ID, Action: "woken", Cmd: st.cmd, Key: key})
+	}
+	c.wake(Result{Reply: r, Events: evs})
 	return woke
 }
 
@@ -432,7 +429,7 @@ func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
 func safeServe(f func() (Reply, bool)) (r Reply, ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
-			r, ok = Err(fmt.Sprintf("ERR redscope internal error: %v", p)), true
+			r, ok = errInternal(p), true
 		}
 	}()
 	return f()

@@ -45,17 +45,9 @@ func blockingClientsV(t *testing.T, v Version, n int) (*Engine, *ManualClock, []
 	return e, clock, cs, woken
 }
 
-func oneLine(r Reply) string {
-	return strings.ReplaceAll(strings.TrimSuffix(r.FormatCLI(), "\n"), "\n", " | ")
-}
-
 func do(t *testing.T, c *Client, cmd string) Result {
 	t.Helper()
-	args, err := SplitArgs(cmd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c.Exec(args)
+	return c.Exec(mustSplit(t, cmd))
 }
 
 func mustBlock(t *testing.T, c *Client, cmd string) {

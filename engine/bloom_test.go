@@ -6,13 +6,6 @@ import (
 	"testing"
 )
 
-func bfWant(t *testing.T, e *Engine, w string, args ...string) {
-	t.Helper()
-	if got := e.Do(args...).FormatCLI(); got != w+"\n" {
-		t.Errorf("%v: got %q want %q", args, got, w+"\n")
-	}
-}
-
 // The course (seeds/004) shows, on Redis 8:
 //
 //	BF.RESERVE bf:products 0.01 1000000 → OK; BF.MADD bf:products p:1 p:2 p:3 → 1 1 1;
@@ -21,17 +14,17 @@ func bfWant(t *testing.T, e *Engine, w string, args ...string) {
 func TestBFCourseExample(t *testing.T) {
 	for _, v := range Versions {
 		e := New(Options{Version: v})
-		bfWant(t, e, "OK", "BF.RESERVE", "bf:products", "0.01", "1000000")
-		bfWant(t, e, "1) (integer) 1\n2) (integer) 1\n3) (integer) 1", "BF.MADD", "bf:products", "p:1", "p:2", "p:3")
-		bfWant(t, e, "(integer) 1", "BF.EXISTS", "bf:products", "p:2")
-		bfWant(t, e, "(integer) 0", "BF.EXISTS", "bf:products", "p:999999")
-		bfWant(t, e, " 1) Capacity\n 2) (integer) 1000000\n 3) Size\n 4) (integer) 1378568\n 5) Number of filters\n 6) (integer) 1\n 7) Number of items inserted\n 8) (integer) 3\n 9) Expansion rate\n10) (integer) 2",
+		want(t, e, "OK", "BF.RESERVE", "bf:products", "0.01", "1000000")
+		want(t, e, "1) (integer) 1\n2) (integer) 1\n3) (integer) 1", "BF.MADD", "bf:products", "p:1", "p:2", "p:3")
+		want(t, e, "(integer) 1", "BF.EXISTS", "bf:products", "p:2")
+		want(t, e, "(integer) 0", "BF.EXISTS", "bf:products", "p:999999")
+		want(t, e, " 1) Capacity\n 2) (integer) 1000000\n 3) Size\n 4) (integer) 1378568\n 5) Number of filters\n 6) (integer) 1\n 7) Number of items inserted\n 8) (integer) 3\n 9) Expansion rate\n10) (integer) 2",
 			"BF.INFO", "bf:products")
-		bfWant(t, e, "1) (integer) 1378568", "BF.INFO", "bf:products", "size")
-		bfWant(t, e, "1) (integer) 3", "BF.INFO", "bf:products", "ITEMS")
-		bfWant(t, e, "(integer) 3", "BF.CARD", "bf:products")
-		bfWant(t, e, "MBbloom--", "TYPE", "bf:products")
-		bfWant(t, e, `"raw"`, "OBJECT", "ENCODING", "bf:products")
+		want(t, e, "1) (integer) 1378568", "BF.INFO", "bf:products", "size")
+		want(t, e, "1) (integer) 3", "BF.INFO", "bf:products", "ITEMS")
+		want(t, e, "(integer) 3", "BF.CARD", "bf:products")
+		want(t, e, "MBbloom--", "TYPE", "bf:products")
+		want(t, e, `"raw"`, "OBJECT", "ENCODING", "bf:products")
 	}
 }
 
@@ -65,8 +58,8 @@ func TestBFAutocreateAndScaling(t *testing.T) {
 			t.Errorf("probe %d = %d (set %v) want %d unset", i, p, item.WasSet[i], want)
 		}
 	}
-	bfWant(t, e, "(integer) 0", "BF.ADD", "f", "hello")
-	bfWant(t, e, "(integer) 1", "BF.EXISTS", "f", "hello")
+	want(t, e, "(integer) 0", "BF.ADD", "f", "hello")
+	want(t, e, "(integer) 1", "BF.EXISTS", "f", "hello")
 	// 1000 items item:0…999 into the default filter: 995 new (RedisBloom harness), 4 filters,
 	// capacity 100+200+400+800, size 32 + 4·64 + 144+312+696+1536.
 	e.Do("DEL", "f")
@@ -82,23 +75,23 @@ func TestBFAutocreateAndScaling(t *testing.T) {
 	if ones != 995 {
 		t.Errorf("new items %d want 995", ones)
 	}
-	bfWant(t, e, "(integer) 995", "BF.CARD", "f")
-	bfWant(t, e, "1) (integer) 4", "BF.INFO", "f", "FILTERS")
-	bfWant(t, e, "1) (integer) 1500", "BF.INFO", "f", "capacity")
-	bfWant(t, e, "1) (integer) 2976", "BF.INFO", "f", "size")
-	bfWant(t, e, "1) (integer) 2", "BF.INFO", "f", "expansion")
+	want(t, e, "(integer) 995", "BF.CARD", "f")
+	want(t, e, "1) (integer) 4", "BF.INFO", "f", "FILTERS")
+	want(t, e, "1) (integer) 1500", "BF.INFO", "f", "capacity")
+	want(t, e, "1) (integer) 2976", "BF.INFO", "f", "size")
+	want(t, e, "1) (integer) 2", "BF.INFO", "f", "expansion")
 }
 
 func TestBFNonScaling(t *testing.T) {
 	e := New(Options{Version: V88})
-	bfWant(t, e, "OK", "BF.RESERVE", "n", "0.1", "2", "NONSCALING")
-	bfWant(t, e, "1) (integer) 1\n2) (integer) 1\n3) (error) ERR non scaling filter is full", "BF.MADD", "n", "a", "b", "c", "d")
-	bfWant(t, e, "(error) ERR non scaling filter is full", "BF.ADD", "n", "e")
-	bfWant(t, e, "1) (nil)", "BF.INFO", "n", "EXPANSION")
-	bfWant(t, e, "OK", "BF.RESERVE", "z", "0.1", "2", "EXPANSION", "0")
-	bfWant(t, e, "1) (nil)", "BF.INFO", "z", "EXPANSION")
+	want(t, e, "OK", "BF.RESERVE", "n", "0.1", "2", "NONSCALING")
+	want(t, e, "1) (integer) 1\n2) (integer) 1\n3) (error) ERR non scaling filter is full", "BF.MADD", "n", "a", "b", "c", "d")
+	want(t, e, "(error) ERR non scaling filter is full", "BF.ADD", "n", "e")
+	want(t, e, "1) (nil)", "BF.INFO", "n", "EXPANSION")
+	want(t, e, "OK", "BF.RESERVE", "z", "0.1", "2", "EXPANSION", "0")
+	want(t, e, "1) (nil)", "BF.INFO", "z", "EXPANSION")
 	// NONSCALING keeps the error as given: 2 items at 0.1 → 9 bits → 64 bits, 8 bytes
-	bfWant(t, e, "1) (integer) 104", "BF.INFO", "n", "SIZE")
+	want(t, e, "1) (integer) 104", "BF.INFO", "n", "SIZE")
 }
 
 func TestBFErrors(t *testing.T) {
@@ -112,66 +105,66 @@ func TestBFErrors(t *testing.T) {
 			return new
 		}
 		e.Do("SET", "s", "v")
-		bfWant(t, e, "(error) ERR wrong number of arguments for 'bf.reserve' command", "BF.RESERVE", "k", "0.01")
-		bfWant(t, e, "(error) ERR wrong number of arguments for 'bf.reserve' command", "BF.RESERVE", "k", "0.01", "1", "a", "b", "c", "d")
-		bfWant(t, e, "(error) ERR wrong number of arguments for 'bf.add' command", "BF.ADD", "k")
-		bfWant(t, e, "(error) ERR wrong number of arguments for 'bf.add' command", "BF.ADD", "k", "a", "b")
-		bfWant(t, e, "(error) ERR wrong number of arguments for 'bf.madd' command", "bf.MADD", "k")
-		bfWant(t, e, "(error) ERR wrong number of arguments for 'bf.exists' command", "BF.EXISTS", "k")
-		bfWant(t, e, "(error) ERR wrong number of arguments for 'bf.mexists' command", "BF.MEXISTS", "k")
-		bfWant(t, e, "(error) ERR wrong number of arguments for 'bf.info' command", "BF.INFO")
-		bfWant(t, e, "(error) ERR wrong number of arguments for 'bf.card' command", "BF.CARD", "a", "b")
-		bfWant(t, e, "(error) ERR bad error rate", "BF.RESERVE", "k", "x", "100")
-		bfWant(t, e, "(error) ERR bad error rate", "BF.RESERVE", "k", " 0.1", "100")
-		bfWant(t, e, "(error) ERR bad error rate", "BF.RESERVE", "k", "nan", "100")
-		bfWant(t, e, "(error) ERR bad error rate", "BF.RESERVE", "k", "1e-400", "100")
-		bfWant(t, e, pick("(error) ERR (0 < error rate range < 1) ", "(error) ERR error rate must be in the range (0.000000, 1.000000)"), "BF.RESERVE", "k", "1", "100")
-		bfWant(t, e, pick("(error) ERR (0 < error rate range < 1) ", "(error) ERR error rate must be in the range (0.000000, 1.000000)"), "BF.RESERVE", "k", "-inf", "100")
-		bfWant(t, e, "(error) ERR bad capacity", "BF.RESERVE", "k", "0.01", "1.5")
-		bfWant(t, e, pick("(error) ERR (capacity should be larger than 0)", "(error) ERR capacity must be in the range [1, 1073741824]"), "BF.RESERVE", "k", "0.01", "0")
-		bfWant(t, e, "(error) ERR no expansion", "BF.RESERVE", "k", "0.01", "10", "EXPANSION")
-		bfWant(t, e, "(error) ERR bad expansion", "BF.RESERVE", "k", "0.01", "10", "EXPANSION", "x")
-		bfWant(t, e, pick("(error) ERR expansion should be greater or equal to 1", "(error) ERR expansion must be in the range [0, 32768]"), "BF.RESERVE", "k", "0.01", "10", "EXPANSION", "-1")
-		bfWant(t, e, "(error) Nonscaling filters cannot expand", "BF.RESERVE", "k", "0.01", "10", "EXPANSION", "3", "NONSCALING")
-		bfWant(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "BF.RESERVE", "s", "0.01", "10")
-		bfWant(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "BF.ADD", "s", "a")
-		bfWant(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "BF.INFO", "s")
-		bfWant(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "BF.CARD", "s")
-		bfWant(t, e, "(integer) 0", "BF.EXISTS", "s", "a") // RedisBloom answers 0, not WRONGTYPE
-		bfWant(t, e, "1) (integer) 0\n2) (integer) 0", "BF.MEXISTS", "missing", "a", "b")
-		bfWant(t, e, "(error) ERR not found", "BF.INFO", "missing")
-		bfWant(t, e, "(integer) 0", "BF.CARD", "missing")
-		bfWant(t, e, "OK", "BF.RESERVE", "k", "0.01", "10", "EXPANSION", "4")
-		bfWant(t, e, "(error) ERR item exists", "BF.RESERVE", "k", "0.01", "10")
-		bfWant(t, e, "(error) Invalid information value", "BF.INFO", "k", "bogus")
-		bfWant(t, e, "1) (integer) 4", "BF.INFO", "k", "expansion")
-		bfWant(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "GET", "k")
-		bfWant(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "APPEND", "k", "x")
+		want(t, e, "(error) ERR wrong number of arguments for 'bf.reserve' command", "BF.RESERVE", "k", "0.01")
+		want(t, e, "(error) ERR wrong number of arguments for 'bf.reserve' command", "BF.RESERVE", "k", "0.01", "1", "a", "b", "c", "d")
+		want(t, e, "(error) ERR wrong number of arguments for 'bf.add' command", "BF.ADD", "k")
+		want(t, e, "(error) ERR wrong number of arguments for 'bf.add' command", "BF.ADD", "k", "a", "b")
+		want(t, e, "(error) ERR wrong number of arguments for 'bf.madd' command", "bf.MADD", "k")
+		want(t, e, "(error) ERR wrong number of arguments for 'bf.exists' command", "BF.EXISTS", "k")
+		want(t, e, "(error) ERR wrong number of arguments for 'bf.mexists' command", "BF.MEXISTS", "k")
+		want(t, e, "(error) ERR wrong number of arguments for 'bf.info' command", "BF.INFO")
+		want(t, e, "(error) ERR wrong number of arguments for 'bf.card' command", "BF.CARD", "a", "b")
+		want(t, e, "(error) ERR bad error rate", "BF.RESERVE", "k", "x", "100")
+		want(t, e, "(error) ERR bad error rate", "BF.RESERVE", "k", " 0.1", "100")
+		want(t, e, "(error) ERR bad error rate", "BF.RESERVE", "k", "nan", "100")
+		want(t, e, "(error) ERR bad error rate", "BF.RESERVE", "k", "1e-400", "100")
+		want(t, e, pick("(error) ERR (0 < error rate range < 1) ", "(error) ERR error rate must be in the range (0.000000, 1.000000)"), "BF.RESERVE", "k", "1", "100")
+		want(t, e, pick("(error) ERR (0 < error rate range < 1) ", "(error) ERR error rate must be in the range (0.000000, 1.000000)"), "BF.RESERVE", "k", "-inf", "100")
+		want(t, e, "(error) ERR bad capacity", "BF.RESERVE", "k", "0.01", "1.5")
+		want(t, e, pick("(error) ERR (capacity should be larger than 0)", "(error) ERR capacity must be in the range [1, 1073741824]"), "BF.RESERVE", "k", "0.01", "0")
+		want(t, e, "(error) ERR no expansion", "BF.RESERVE", "k", "0.01", "10", "EXPANSION")
+		want(t, e, "(error) ERR bad expansion", "BF.RESERVE", "k", "0.01", "10", "EXPANSION", "x")
+		want(t, e, pick("(error) ERR expansion should be greater or equal to 1", "(error) ERR expansion must be in the range [0, 32768]"), "BF.RESERVE", "k", "0.01", "10", "EXPANSION", "-1")
+		want(t, e, "(error) Nonscaling filters cannot expand", "BF.RESERVE", "k", "0.01", "10", "EXPANSION", "3", "NONSCALING")
+		want(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "BF.RESERVE", "s", "0.01", "10")
+		want(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "BF.ADD", "s", "a")
+		want(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "BF.INFO", "s")
+		want(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "BF.CARD", "s")
+		want(t, e, "(integer) 0", "BF.EXISTS", "s", "a") // RedisBloom answers 0, not WRONGTYPE
+		want(t, e, "1) (integer) 0\n2) (integer) 0", "BF.MEXISTS", "missing", "a", "b")
+		want(t, e, "(error) ERR not found", "BF.INFO", "missing")
+		want(t, e, "(integer) 0", "BF.CARD", "missing")
+		want(t, e, "OK", "BF.RESERVE", "k", "0.01", "10", "EXPANSION", "4")
+		want(t, e, "(error) ERR item exists", "BF.RESERVE", "k", "0.01", "10")
+		want(t, e, "(error) Invalid information value", "BF.INFO", "k", "bogus")
+		want(t, e, "1) (integer) 4", "BF.INFO", "k", "expansion")
+		want(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "GET", "k")
+		want(t, e, "(error) WRONGTYPE Operation against a key holding the wrong kind of value", "APPEND", "k", "x")
 	}
 	// 8.x caps the error rate at 0.25: 0.5 is accepted and sized as 0.25 (·0.5 tightening)
 	e := New(Options{Version: V88})
-	bfWant(t, e, "OK", "BF.RESERVE", "c", "0.5", "1000")
+	want(t, e, "OK", "BF.RESERVE", "c", "0.5", "1000")
 	d := New(Options{Version: V88})
-	bfWant(t, d, "OK", "BF.RESERVE", "c", "0.25", "1000")
+	want(t, d, "OK", "BF.RESERVE", "c", "0.25", "1000")
 	if a, b := e.Do("BF.INFO", "c", "SIZE").FormatCLI(), d.Do("BF.INFO", "c", "SIZE").FormatCLI(); a != b {
 		t.Errorf("0.5 not capped to 0.25: %s vs %s", a, b)
 	}
 	// a hexadecimal rate is a strtod number
-	bfWant(t, e, "OK", "BF.RESERVE", "h", "0x1p-7", "100")
+	want(t, e, "OK", "BF.RESERVE", "h", "0x1p-7", "100")
 }
 
 func TestBFCopyRenameTTL(t *testing.T) {
 	e := New(Options{Version: V70})
 	e.Do("BF.ADD", "a", "x")
-	bfWant(t, e, "(integer) 1", "COPY", "a", "b")
+	want(t, e, "(integer) 1", "COPY", "a", "b")
 	e.Do("BF.ADD", "b", "y")
-	bfWant(t, e, "(integer) 1", "BF.CARD", "a")
-	bfWant(t, e, "(integer) 2", "BF.CARD", "b")
-	bfWant(t, e, "(integer) 1", "EXPIRE", "b", "100")
+	want(t, e, "(integer) 1", "BF.CARD", "a")
+	want(t, e, "(integer) 2", "BF.CARD", "b")
+	want(t, e, "(integer) 1", "EXPIRE", "b", "100")
 	e.Do("BF.ADD", "b", "z")
-	bfWant(t, e, "(integer) 100", "TTL", "b")
-	bfWant(t, e, "OK", "RENAME", "b", "c")
-	bfWant(t, e, "(integer) 1", "BF.EXISTS", "c", "z")
+	want(t, e, "(integer) 100", "TTL", "b")
+	want(t, e, "OK", "RENAME", "b", "c")
+	want(t, e, "(integer) 1", "BF.EXISTS", "c", "z")
 }
 
 func TestParseStrtod(t *testing.T) {
@@ -194,7 +187,7 @@ func TestBFMemoryUsage(t *testing.T) {
 	e := New(Options{Version: V70})
 	e.Do("BF.RESERVE", "bf:products", "0.01", "1000000")
 	// key "bf:products": sds type 8, 3+11+1 = 15 → jemalloc 16; dictEntry 24
-	bfWant(t, e, "(integer) 1378608", "MEMORY", "USAGE", "bf:products")
+	want(t, e, "(integer) 1378608", "MEMORY", "USAGE", "bf:products")
 }
 
 // FuzzBloomCluster runs mutated BF.* and CLUSTER command lines on every profile with tracing on

@@ -450,9 +450,9 @@ func redirReply(to *clusterNode, slot int, code clusterRedir) Reply {
 	case redirUnstable:
 		return Err("TRYAGAIN Multiple keys request during rehashing of slot")
 	case redirDownState:
-		return Err("CLUSTERDOWN The cluster is down")
+		return errClusterDown
 	case redirDownUnbound:
-		return Err("CLUSTERDOWN Hash slot not served")
+		return errSlotNotServed
 	case redirAsk, redirMoved:
 		kind := "MOVED"
 		if code == redirAsk {
@@ -477,7 +477,7 @@ func (e *Engine) clusterBefore(c *Command, args [][]byte) (Reply, bool) {
 	n := e.cluster
 	if c.Name == "select" && c.parent == nil {
 		if id, ok := string2ll(args[1]); ok && id != 0 && id >= math.MinInt32 && id <= math.MaxInt32 {
-			return Err("ERR SELECT is not allowed in cluster mode"), true
+			return errSelectCluster, true
 		}
 		return Reply{}, false
 	}

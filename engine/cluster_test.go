@@ -7,13 +7,6 @@ import (
 	"testing"
 )
 
-func clusterWant(t *testing.T, e *Engine, w string, args ...string) {
-	t.Helper()
-	if got := e.Do(args...).FormatCLI(); got != w+"\n" {
-		t.Errorf("%v: got %q want %q", args, got, w+"\n")
-	}
-}
-
 func TestCRC16Check(t *testing.T) {
 	if got := CRC16([]byte("123456789")); got != 0x31C3 {
 		t.Errorf("CRC16 check value %#x", got)
@@ -44,18 +37,18 @@ func TestClusterKeyslot(t *testing.T) {
 func TestClusterOtherSubcommands(t *testing.T) {
 	e := New(Options{Version: V70})
 	dis := "(error) ERR This instance has cluster support disabled"
-	clusterWant(t, e, dis, "CLUSTER", "INFO")
-	clusterWant(t, e, dis, "cluster", "help")
-	clusterWant(t, e, dis, "CLUSTER", "MYID")
-	clusterWant(t, e, dis, "CLUSTER", "COUNTKEYSINSLOT", "1")
-	clusterWant(t, e, dis, "CLUSTER", "GETKEYSINSLOT", "1", "1")
-	clusterWant(t, e, "(error) ERR wrong number of arguments for 'cluster' command", "CLUSTER")
-	clusterWant(t, e, "(error) ERR wrong number of arguments for 'cluster|keyslot' command", "CLUSTER", "KEYSLOT")
-	clusterWant(t, e, "(error) ERR wrong number of arguments for 'cluster|keyslot' command", "CLUSTER", "KEYSLOT", "a", "b")
-	clusterWant(t, e, "(error) ERR unknown subcommand 'foo'. Try CLUSTER HELP.", "CLUSTER", "foo")
-	clusterWant(t, e, "(error) ERR unknown subcommand 'MYSHARDID'. Try CLUSTER HELP.", "CLUSTER", "MYSHARDID")
+	want(t, e, dis, "CLUSTER", "INFO")
+	want(t, e, dis, "cluster", "help")
+	want(t, e, dis, "CLUSTER", "MYID")
+	want(t, e, dis, "CLUSTER", "COUNTKEYSINSLOT", "1")
+	want(t, e, dis, "CLUSTER", "GETKEYSINSLOT", "1", "1")
+	want(t, e, "(error) ERR wrong number of arguments for 'cluster' command", "CLUSTER")
+	want(t, e, "(error) ERR wrong number of arguments for 'cluster|keyslot' command", "CLUSTER", "KEYSLOT")
+	want(t, e, "(error) ERR wrong number of arguments for 'cluster|keyslot' command", "CLUSTER", "KEYSLOT", "a", "b")
+	want(t, e, "(error) ERR unknown subcommand 'foo'. Try CLUSTER HELP.", "CLUSTER", "foo")
+	want(t, e, "(error) ERR unknown subcommand 'MYSHARDID'. Try CLUSTER HELP.", "CLUSTER", "MYSHARDID")
 	e8 := New(Options{Version: V88})
-	clusterWant(t, e8, dis, "CLUSTER", "MYSHARDID")
+	want(t, e8, dis, "CLUSTER", "MYSHARDID")
 }
 
 func slotRanges(cl *Cluster) [][3]int {
@@ -136,41 +129,41 @@ func TestClusterNodeIDs(t *testing.T) {
 func TestClusterRoutingEngine(t *testing.T) {
 	cl := NewCluster(ClusterOptions{Masters: 3, Port: 7000})
 	n0 := cl.Nodes()[0]
-	clusterWant(t, n0, "(error) MOVED 12182 127.0.0.1:7002", "SET", "foo", "x")
-	clusterWant(t, n0, "OK", "SET", "bar", "x")
-	clusterWant(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "MGET", "bar", "foo")
-	clusterWant(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "ZUNIONSTORE", "{bar}d", "2", "bar", "b")
-	clusterWant(t, n0, "(integer) 0", "ZUNIONSTORE", "{bar}d", "2", "{bar}z", "{bar}x")
-	clusterWant(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "SINTERCARD", "2", "bar", "b")
-	clusterWant(t, n0, "(error) ERR numkeys should be greater than 0", "SINTERCARD", "0", "bar", "b")
-	clusterWant(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "BLMPOP", "0", "2", "bar", "b", "LEFT")
-	clusterWant(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "SORT", "bar", "STORE", "b")
-	clusterWant(t, n0, "(error) ERR SELECT is not allowed in cluster mode", "SELECT", "3")
-	clusterWant(t, n0, "OK", "MULTI")
-	clusterWant(t, n0, "QUEUED", "GET", "bar")
-	clusterWant(t, n0, "(error) MOVED 12182 127.0.0.1:7002", "GET", "foo")
-	clusterWant(t, n0, "(error) EXECABORT Transaction discarded because of previous errors.", "EXEC")
+	want(t, n0, "(error) MOVED 12182 127.0.0.1:7002", "SET", "foo", "x")
+	want(t, n0, "OK", "SET", "bar", "x")
+	want(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "MGET", "bar", "foo")
+	want(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "ZUNIONSTORE", "{bar}d", "2", "bar", "b")
+	want(t, n0, "(integer) 0", "ZUNIONSTORE", "{bar}d", "2", "{bar}z", "{bar}x")
+	want(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "SINTERCARD", "2", "bar", "b")
+	want(t, n0, "(error) ERR numkeys should be greater than 0", "SINTERCARD", "0", "bar", "b")
+	want(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "BLMPOP", "0", "2", "bar", "b", "LEFT")
+	want(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "SORT", "bar", "STORE", "b")
+	want(t, n0, "(error) ERR SELECT is not allowed in cluster mode", "SELECT", "3")
+	want(t, n0, "OK", "MULTI")
+	want(t, n0, "QUEUED", "GET", "bar")
+	want(t, n0, "(error) MOVED 12182 127.0.0.1:7002", "GET", "foo")
+	want(t, n0, "(error) EXECABORT Transaction discarded because of previous errors.", "EXEC")
 	// The standalone engine answers every key.
-	clusterWant(t, New(Options{}), "OK", "MSET", "bar", "1", "foo", "2")
-	clusterWant(t, New(Options{}), "(error) ERR This instance has cluster support disabled", "READONLY")
-	clusterWant(t, New(Options{}), "(error) ERR This instance has cluster support disabled", "ASKING")
+	want(t, New(Options{}), "OK", "MSET", "bar", "1", "foo", "2")
+	want(t, New(Options{}), "(error) ERR This instance has cluster support disabled", "READONLY")
+	want(t, New(Options{}), "(error) ERR This instance has cluster support disabled", "ASKING")
 }
 
 // MSETEX (8.4) is a numkeys command: its keys come from the count, every other argument.
 func TestClusterMsetex(t *testing.T) {
 	cl := NewCluster(ClusterOptions{Masters: 3, Port: 7000, Options: Options{Version: V84}})
 	n0 := cl.Nodes()[0]
-	clusterWant(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "MSETEX", "2", "bar", "1", "b", "2", "EX", "10")
-	clusterWant(t, n0, "(error) MOVED 12182 127.0.0.1:7002", "MSETEX", "1", "foo", "1", "EX", "10")
-	clusterWant(t, n0, "(integer) 1", "MSETEX", "2", "bar", "1", "{bar}2", "2", "EX", "10")
+	want(t, n0, "(error) CROSSSLOT Keys in request don't hash to the same slot", "MSETEX", "2", "bar", "1", "b", "2", "EX", "10")
+	want(t, n0, "(error) MOVED 12182 127.0.0.1:7002", "MSETEX", "1", "foo", "1", "EX", "10")
+	want(t, n0, "(integer) 1", "MSETEX", "2", "bar", "1", "{bar}2", "2", "EX", "10")
 	// The value "b" of a key is not a key.
-	clusterWant(t, n0, "(integer) 1", "MSETEX", "1", "bar", "b", "EX", "10")
-	clusterWant(t, New(Options{Version: V84}), "(integer) 1", "MSETEX", "2", "bar", "1", "b", "2")
+	want(t, n0, "(integer) 1", "MSETEX", "1", "bar", "b", "EX", "10")
+	want(t, New(Options{Version: V84}), "(integer) 1", "MSETEX", "2", "bar", "1", "b", "2")
 }
 
 func TestClusterMyShardID(t *testing.T) {
 	c70 := NewCluster(ClusterOptions{Masters: 3, Options: Options{Version: V70}})
-	clusterWant(t, c70.Nodes()[0], "(error) ERR unknown subcommand 'MYSHARDID'. Try CLUSTER HELP.", "CLUSTER", "MYSHARDID")
+	want(t, c70.Nodes()[0], "(error) ERR unknown subcommand 'MYSHARDID'. Try CLUSTER HELP.", "CLUSTER", "MYSHARDID")
 	c72 := NewCluster(ClusterOptions{Masters: 3, Options: Options{Version: V72}})
 	a, b := c72.Nodes()[0].Do("CLUSTER", "MYSHARDID").Str, c72.Nodes()[1].Do("CLUSTER", "MYSHARDID").Str
 	if len(a) != 40 || a == b || a == c72.NodeID(0) {
@@ -184,18 +177,18 @@ func TestClusterMyShardID(t *testing.T) {
 func TestClusterMoveSlotEngine(t *testing.T) {
 	cl := NewCluster(ClusterOptions{Masters: 3, Port: 7000})
 	n := cl.Nodes()
-	clusterWant(t, n[0], "OK", "MSET", "bar", "1", "{bar}2", "2")
-	clusterWant(t, n[0], "(integer) 1", "EXPIRE", "bar", "100")
-	clusterWant(t, n[1], "OK", "CLUSTER", "SETSLOT", "5061", "IMPORTING", cl.NodeID(0))
-	clusterWant(t, n[0], "OK", "CLUSTER", "SETSLOT", "5061", "MIGRATING", cl.NodeID(1))
-	clusterWant(t, n[0], "1) \"{bar}2\"\n2) \"bar\"", "CLUSTER", "GETKEYSINSLOT", "5061", "10")
-	clusterWant(t, n[0], "OK", "MIGRATE", "127.0.0.1", "7001", "", "0", "5000", "KEYS", "bar", "{bar}2")
-	clusterWant(t, n[0], "(error) ASK 5061 127.0.0.1:7001", "GET", "bar")
-	clusterWant(t, n[1], "(integer) 2", "CLUSTER", "COUNTKEYSINSLOT", "5061")
-	clusterWant(t, n[1], "OK", "CLUSTER", "SETSLOT", "5061", "NODE", cl.NodeID(1))
-	clusterWant(t, n[0], "OK", "CLUSTER", "SETSLOT", "5061", "NODE", cl.NodeID(1))
-	clusterWant(t, n[0], "(error) MOVED 5061 127.0.0.1:7001", "GET", "bar")
-	clusterWant(t, n[1], "\"1\"", "GET", "bar")
+	want(t, n[0], "OK", "MSET", "bar", "1", "{bar}2", "2")
+	want(t, n[0], "(integer) 1", "EXPIRE", "bar", "100")
+	want(t, n[1], "OK", "CLUSTER", "SETSLOT", "5061", "IMPORTING", cl.NodeID(0))
+	want(t, n[0], "OK", "CLUSTER", "SETSLOT", "5061", "MIGRATING", cl.NodeID(1))
+	want(t, n[0], "1) \"{bar}2\"\n2) \"bar\"", "CLUSTER", "GETKEYSINSLOT", "5061", "10")
+	want(t, n[0], "OK", "MIGRATE", "127.0.0.1", "7001", "", "0", "5000", "KEYS", "bar", "{bar}2")
+	want(t, n[0], "(error) ASK 5061 127.0.0.1:7001", "GET", "bar")
+	want(t, n[1], "(integer) 2", "CLUSTER", "COUNTKEYSINSLOT", "5061")
+	want(t, n[1], "OK", "CLUSTER", "SETSLOT", "5061", "NODE", cl.NodeID(1))
+	want(t, n[0], "OK", "CLUSTER", "SETSLOT", "5061", "NODE", cl.NodeID(1))
+	want(t, n[0], "(error) MOVED 5061 127.0.0.1:7001", "GET", "bar")
+	want(t, n[1], "\"1\"", "GET", "bar")
 	if ttl := n[1].Do("TTL", "bar"); ttl.Int < 99 || ttl.Int > 100 {
 		t.Errorf("TTL after MIGRATE %v", ttl)
 	}
@@ -233,7 +226,7 @@ func TestClusterHelpProfiles(t *testing.T) {
 		}
 	}
 	cl := NewCluster(ClusterOptions{Masters: 3, Options: Options{Version: V72}})
-	clusterWant(t, cl.Nodes()[0], "(error) ERR Invalid base port specified: x", "CLUSTER", "MEET", "127.0.0.1", "x")
+	want(t, cl.Nodes()[0], "(error) ERR Invalid base port specified: x", "CLUSTER", "MEET", "127.0.0.1", "x")
 }
 
 // The per-slot key index against a scan of the keyspace, under seeded random SET, DEL, RENAME,
@@ -392,20 +385,20 @@ func TestClusterMemoryUsage(t *testing.T) {
 // Adding a node as a scene would: AddNode, CLUSTER MEET, then MoveSlot of a range.
 func TestClusterAddNodeAndReshard(t *testing.T) {
 	cl := NewCluster(ClusterOptions{Masters: 3, Port: 7000})
-	want := int64(0) // keys of slots 0-199
+	inRange := int64(0) // keys of slots 0-199
 	for i := 0; i < 3000; i++ {
 		k := fmt.Sprintf("user:%d", i)
 		cl.Nodes()[cl.SlotOwner(KeySlot([]byte(k)))].Do("SET", k, "v")
 		if KeySlot([]byte(k)) < 200 {
-			want++
+			inRange++
 		}
 	}
 	e := cl.AddNode()
-	clusterWant(t, e, "(error) CLUSTERDOWN Hash slot not served", "GET", "user:1")
+	want(t, e, "(error) CLUSTERDOWN Hash slot not served", "GET", "user:1")
 	if !strings.Contains(e.Do("CLUSTER", "NODES").Str, " :7003@17003 myself,master - 0 0 0 connected") {
 		t.Errorf("new node: %s", e.Do("CLUSTER", "NODES").Str)
 	}
-	clusterWant(t, e, "OK", "CLUSTER", "MEET", "127.0.0.1", "7000")
+	want(t, e, "OK", "CLUSTER", "MEET", "127.0.0.1", "7000")
 	for s := 0; s < 200; s++ {
 		if _, err := cl.MoveSlot(s, 3); err != nil {
 			t.Fatal(err)
@@ -419,8 +412,8 @@ func TestClusterAddNodeAndReshard(t *testing.T) {
 		}
 	}
 	moved := e.Do("DBSIZE").Int
-	if total != 3000 || moved != want || want == 0 {
-		t.Errorf("%d keys in all, %d on the new node, want %d", total, moved, want)
+	if total != 3000 || moved != inRange || inRange == 0 {
+		t.Errorf("%d keys in all, %d on the new node, want %d", total, moved, inRange)
 	}
 	if r := cl.Nodes()[0].Do("CLUSTER", "SLOTS").FormatCLI(); !strings.HasPrefix(r, "1) 1) (integer) 0\n   2) (integer) 199\n   3) 1) \"127.0.0.1\"\n      2) (integer) 7003\n") {
 		t.Errorf("CLUSTER SLOTS:\n%s", r)
@@ -467,10 +460,10 @@ func TestClusterScriptCheck(t *testing.T) {
 	}
 	// While a script runs, dispatch does not redirect (the script layer checks).
 	e.ClusterScriptRunning(true)
-	clusterWant(t, e, "(nil)", "GET", "foo")
-	clusterWant(t, e, "(error) ERR SELECT is not allowed in cluster mode", "SELECT", "2")
+	want(t, e, "(nil)", "GET", "foo")
+	want(t, e, "(error) ERR SELECT is not allowed in cluster mode", "SELECT", "2")
 	e.ClusterScriptRunning(false)
-	clusterWant(t, e, "(error) MOVED 12182 127.0.0.1:7002", "GET", "foo")
+	want(t, e, "(error) MOVED 12182 127.0.0.1:7002", "GET", "foo")
 	if New(Options{}).ClusterCommandSlot(b("GET", "foo")) != -1 {
 		t.Errorf("standalone slot")
 	}

@@ -123,8 +123,8 @@ func (e *Engine) bitfield(args [][]byte, readonlyCmd bool) Reply {
 	var dirty bool // the string was created or grown: any write op signals it
 	key := args[1]
 	if readonly {
-		var wrong bool
-		if o, wrong = e.lookupType(key, TypeString); wrong {
+		var werr *Reply
+		if o, werr = e.lookupTyped(key, TypeString); werr != nil {
 			return ErrWrongType
 		}
 	} else {

@@ -74,8 +74,8 @@ func readBuf(o *Object) *sds.Buf {
 // greedily (its TTL stays). A non-string answers WRONGTYPE. dirty: the key was created or its
 // length changed (the caller signals it then, whatever its bits).
 func (e *Engine) lookupStringForBit(key []byte, maxbit uint64, cmd string) (o *Object, dirty bool, _ Reply, _ bool) {
-	o, wrong := e.lookupType(key, TypeString)
-	if wrong {
+	o, werr := e.lookupTyped(key, TypeString)
+	if werr != nil {
 		return nil, false, ErrWrongType, false
 	}
 	n := int(maxbit>>3) + 1
@@ -126,8 +126,8 @@ func cmdGetbit(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return errBitOffset
 	}
-	o, wrong := e.lookupType(args[1], TypeString)
-	if wrong {
+	o, werr := e.lookupTyped(args[1], TypeString)
+	if werr != nil {
 		return ErrWrongType
 	}
 	var bit int64
@@ -213,16 +213,16 @@ func cmdBitcount(e *Engine, args [][]byte) Reply {
 		} else if n != 2 {
 			return ErrSyntax
 		}
-		var wrong bool
-		if o, wrong = e.lookupType(args[1], TypeString); wrong {
+		var werr *Reply
+		if o, werr = e.lookupTyped(args[1], TypeString); werr != nil {
 			return ErrWrongType
 		}
 		if o == nil || ranged && r.start < 0 && r.end < 0 && r.start > r.end {
 			return Int(0)
 		}
 	} else {
-		var wrong bool
-		if o, wrong = e.lookupType(args[1], TypeString); wrong {
+		var werr *Reply
+		if o, werr = e.lookupTyped(args[1], TypeString); werr != nil {
 			return ErrWrongType
 		}
 		if o == nil {
@@ -293,7 +293,7 @@ func cmdBitpos(e *Engine, args [][]byte) Reply {
 		notFound = Int(-1)
 	}
 	var o *Object
-	var wrong bool
+	var werr *Reply
 	if e.ver.Has(V74) {
 		if ranged {
 			if rep := parse(); rep.IsError() {
@@ -302,14 +302,14 @@ func cmdBitpos(e *Engine, args [][]byte) Reply {
 		} else if n != 3 {
 			return ErrSyntax
 		}
-		if o, wrong = e.lookupType(args[1], TypeString); wrong {
+		if o, werr = e.lookupTyped(args[1], TypeString); werr != nil {
 			return ErrWrongType
 		}
 		if o == nil {
 			return notFound
 		}
 	} else {
-		if o, wrong = e.lookupType(args[1], TypeString); wrong {
+		if o, werr = e.lookupTyped(args[1], TypeString); werr != nil {
 			return ErrWrongType
 		}
 		if o == nil {
@@ -367,8 +367,8 @@ func cmdBitop(e *Engine, args [][]byte) Reply {
 	keys := args[3:]
 	srcs := make([]*sds.Buf, len(keys))
 	for i, k := range keys {
-		o, wrong := e.lookupType(k, TypeString)
-		if wrong {
+		o, werr := e.lookupTyped(k, TypeString)
+		if werr != nil {
 			return ErrWrongType
 		}
 		if o != nil {

@@ -141,22 +141,22 @@ func cmdBFReserve(e *Engine, args [][]byte) Reply {
 	if ex != -1 {
 		if legacy {
 			if nonScaling {
-				return Err("Nonscaling filters cannot expand")
+				return errNonScalingExpand
 			}
 			if expansion, ok = string2ll(args[ex+1]); !ok {
-				return Err("ERR bad expansion")
+				return errBadExpansion
 			}
 			if expansion < 1 {
 				return Err("ERR expansion should be greater or equal to 1")
 			}
 		} else {
 			if expansion, ok = string2ll(args[ex+1]); !ok {
-				return Err("ERR bad expansion")
+				return errBadExpansion
 			}
 			if expansion == 0 {
 				nonScaling = true
 			} else if nonScaling {
-				return Err("Nonscaling filters cannot expand")
+				return errNonScalingExpand
 			}
 			if expansion < 0 || expansion > bfMaxExpansion {
 				return Err("ERR expansion must be in the range [0, 32768]")
@@ -385,17 +385,6 @@ func BloomMemUsage(o *Object) int64 {
 		return int64(v.Chain.MemUsage())
 	}
 	return 0
-}
-
-func lowerASCII(b []byte) string {
-	out := make([]byte, len(b))
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out[i] = c
-	}
-	return string(out)
 }
 
 // parseStrtod is Redis's string2d as RedisModule_StringToDouble uses it: the whole argument must

@@ -253,7 +253,7 @@ func clusterHelp(e *Engine, n *clusterNode, args [][]byte) Reply {
 }
 
 func errSubSyntax(args [][]byte) Reply {
-	return Err("ERR unknown subcommand or wrong number of arguments for '" + cleanErr(string(args[1])) + "'. Try CLUSTER HELP.")
+	return errSubcommandSyntax("CLUSTER", args[1])
 }
 
 // getSlot is getSlotOrReply.
@@ -587,7 +587,7 @@ func clusterSetSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
 		}
 		x := n.lookup(args[4])
 		if x == nil {
-			return Err("ERR I don't know about node " + cleanErr(string(args[4])))
+			return errNodeNotKnown(args[4])
 		}
 		n.migrating[s] = x.idx
 		n.traceSlot(s, "migrating", x.idx)
@@ -597,7 +597,7 @@ func clusterSetSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
 		}
 		x := n.lookup(args[4])
 		if x == nil {
-			return Err("ERR I don't know about node " + cleanErr(string(args[4])))
+			return errNodeNotKnown(args[4])
 		}
 		n.importing[s] = x.idx
 		n.traceSlot(s, "importing", x.idx)
@@ -608,7 +608,7 @@ func clusterSetSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
 	case eqFold(action, "node") && len(args) == 5:
 		x := n.lookup(args[4])
 		if x == nil {
-			return Err("ERR Unknown node " + cleanErr(string(args[4])))
+			return errUnknownNode(args[4])
 		}
 		if n.owner(s) == n && x != n && n.countKeysInSlot(s) != 0 {
 			return Err("ERR Can't assign hashslot " + itoa(int64(s)) + " to a different node while I still hold keys for this hash slot.")
@@ -703,7 +703,7 @@ func validIP(s string) bool {
 func clusterForget(e *Engine, n *clusterNode, args [][]byte) Reply {
 	x := n.lookup(args[2])
 	if x == nil {
-		return Err("ERR Unknown node " + cleanErr(string(args[2])))
+		return errUnknownNode(args[2])
 	}
 	if x == n {
 		return Err("ERR I tried hard but I can't forget myself...")
@@ -747,14 +747,14 @@ func clusterReset(e *Engine, n *clusterNode, args [][]byte) Reply {
 
 func clusterReplicas(e *Engine, n *clusterNode, args [][]byte) Reply {
 	if n.lookup(args[2]) == nil {
-		return Err("ERR Unknown node " + cleanErr(string(args[2])))
+		return errUnknownNode(args[2])
 	}
 	return EmptyArr // no replicas are modelled
 }
 
 func clusterCountFailureReports(e *Engine, n *clusterNode, args [][]byte) Reply {
 	if n.lookup(args[2]) == nil {
-		return Err("ERR Unknown node " + cleanErr(string(args[2])))
+		return errUnknownNode(args[2])
 	}
 	return Int(0)
 }
@@ -763,7 +763,7 @@ func clusterReplicate(e *Engine, n *clusterNode, args [][]byte) Reply {
 	x := n.lookup(args[2])
 	switch {
 	case x == nil:
-		return Err("ERR Unknown node " + cleanErr(string(args[2])))
+		return errUnknownNode(args[2])
 	case x == n:
 		return Err("ERR Can't replicate myself")
 	case n.numSlots() != 0 || len(n.e.dbs[0].keys) != 0:
@@ -892,7 +892,7 @@ func cmdMigrate(e *Engine, args [][]byte) Reply {
 		}
 	}
 	if dbid != 0 {
-		return targetErr(Err("ERR SELECT is not allowed in cluster mode"))
+		return targetErr(errSelectCluster)
 	}
 	var firstErr *Reply
 	for i, k := range keys {
@@ -900,14 +900,14 @@ func cmdMigrate(e *Engine, args [][]byte) Reply {
 		s := KeySlot(k)
 		if _, imp := target.importing[s]; target.owner(s) != target && !imp {
 			if !target.stateOK() {
-				r := targetErr(Err("CLUSTERDOWN The cluster is down"))
+				r := targetErr(errClusterDown)
 				firstErr = &r
 				break
 			}
 			to := target.owner(s)
 			var r Reply
 			if to == nil {
-				r = targetErr(Err("CLUSTERDOWN Hash slot not served"))
+				r = targetErr(errSlotNotServed)
 			} else {
 				r = targetErr(redirReply(to, s, redirMoved))
 			}
@@ -922,7 +922,7 @@ func cmdMigrate(e *Engine, args [][]byte) Reply {
 		if exists && !replace {
 			t.db = saved
 			if firstErr == nil {
-				r := targetErr(Err("BUSYKEY Target key name already exists."))
+				r := targetErr(errBusyKey)
 				firstErr = &r
 			}
 			continue

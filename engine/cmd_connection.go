@@ -28,7 +28,7 @@ func cmdSelect(e *Engine, args [][]byte) Reply {
 		return *bad
 	}
 	if n < 0 || int(n) >= len(e.dbs) {
-		return Err("ERR DB index is out of range")
+		return errDBIndex
 	}
 	e.db = e.dbs[n]
 	return OK

@@ -286,7 +286,7 @@ func debugReload(e *Engine, args [][]byte) Reply {
 		e.dbg.lastRDB = append([]byte{}, e.rdbSnapshot()...)
 	}
 	if e.dbg.lastRDB == nil {
-		return Err("ERR Error trying to load the RDB dump")
+		return errRDBLoad
 	}
 	if flush {
 		for i := range e.dbs {
@@ -299,7 +299,7 @@ func debugReload(e *Engine, args [][]byte) Reply {
 		}
 	}
 	if !e.rdbLoadSnapshot(e.dbg.lastRDB, merge) {
-		return Err("ERR Error trying to load the RDB dump")
+		return errRDBLoad
 	}
 	return OK
 }
@@ -591,16 +591,16 @@ func debugPopulate(e *Engine, args [][]byte) Reply {
 	}
 	count, ok := string2ll(args[2])
 	if !ok {
-		return Err("ERR value is out of range, must be positive")
+		return errNotPositive
 	}
 	if count < 0 {
-		return Err("ERR value is out of range, must be positive")
+		return errNotPositive
 	}
 	size := int64(0)
 	if len(args) == 5 {
 		v, ok := string2ll(args[4])
 		if !ok || v < 0 {
-			return Err("ERR value is out of range, must be positive")
+			return errNotPositive
 		}
 		size = v
 	}
@@ -704,10 +704,4 @@ func dictStats(size, used func(int) uint64, rehashing bool, lens [2]map[uint64]i
 	return b.String()
 }
 
-func debugUnknown(args [][]byte) Reply {
-	sub := args[1]
-	if len(sub) > 128 {
-		sub = sub[:128]
-	}
-	return Err(cleanErr("ERR unknown subcommand or wrong number of arguments for '" + string(sub) + "'. Try DEBUG HELP."))
-}
+func debugUnknown(args [][]byte) Reply { return errSubcommandSyntax("DEBUG", args[1]) }

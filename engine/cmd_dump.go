@@ -61,7 +61,7 @@ func cmdRestore(e *Engine, args [][]byte) Reply {
 	}
 	key := args[1]
 	if !replace && e.Lookup(key) != nil {
-		return Err("BUSYKEY Target key name already exists.")
+		return errBusyKey
 	}
 	ttl, ok := string2ll(args[2])
 	if !ok {

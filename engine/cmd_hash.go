@@ -45,27 +45,18 @@ func init() {
 	)
 }
 
-func (e *Engine) lookupHash(key []byte) (*Object, Reply, bool) {
-	o, wrong := e.lookupType(key, TypeHash)
-	if wrong {
-		return nil, ErrWrongType, false
-	}
-	e.traceHash(key, o)
-	return o, Reply{}, true
-}
-
 // lookupHashOrCreate is hashTypeLookupWriteOrCreate.
-func (e *Engine) lookupHashOrCreate(key []byte) (*Object, Reply, bool) {
-	o, r, ok := e.lookupHash(key)
-	if !ok {
-		return nil, r, false
+func (e *Engine) lookupHashOrCreate(key []byte) (*Object, *Reply) {
+	o, werr := e.lookupTyped(key, TypeHash)
+	if werr != nil {
+		return nil, werr
 	}
 	if o == nil {
 		o = e.newHashObject()
 		e.traceHash(key, o)
 		e.add(key, o)
 	}
-	return o, Reply{}, true
+	return o, nil
 }
 
 func valueReply(s []byte, iv int64, isInt bool) Reply {
@@ -77,11 +68,11 @@ func valueReply(s []byte, iv int64, isInt bool) Reply {
 
 func cmdHSet(e *Engine, args [][]byte) Reply {
 	if len(args)%2 == 1 {
-		return errArity(lowerName(args[0]))
+		return errArity(lowerASCII(args[0]))
 	}
-	o, r, ok := e.lookupHashOrCreate(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupHashOrCreate(args[1])
+	if werr != nil {
+		return *werr
 	}
 	e.hashTryConversion(o, args[2:])
 	created := int64(0)
@@ -97,21 +88,10 @@ func cmdHSet(e *Engine, args [][]byte) Reply {
 	return OK
 }
 
-func lowerName(b []byte) string {
-	out := make([]byte, len(b))
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out[i] = c
-	}
-	return string(out)
-}
-
 func cmdHSetNX(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHashOrCreate(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupHashOrCreate(args[1])
+	if werr != nil {
+		return *werr
 	}
 	_, _, _, res := e.hashGet(args[1], o, args[2], true)
 	if res == getOK {
@@ -129,12 +109,9 @@ func cmdHSetNX(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHGet(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
-	}
+	o, werr := e.lookupTyped(args[1], TypeHash)
 	if o == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	s, iv, isInt, res := e.hashGet(args[1], o, args[2], true)
 	if res != getOK {
@@ -144,17 +121,25 @@ func cmdHGet(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHMGet(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
-	out := make([]Reply, len(args)-2)
-	for i, f := range args[2:] {
+	out, _ := e.hashGetFields(args[1], o, args[2:])
+	return Reply{Kind: KindArray, Array: out}
+}
+
+// hashGetFields is the reply of HMGET and HGETEX for fields of hash o (nil: no hash): each
+// value, or nil. A hash whose last fields expired while being read is gone: the object
+// returned is then nil.
+func (e *Engine) hashGetFields(key []byte, o *Object, fields [][]byte) ([]Reply, *Object) {
+	out := make([]Reply, len(fields))
+	for i, f := range fields {
 		out[i] = NilReply
 		if o == nil {
 			continue
 		}
-		s, iv, isInt, res := e.hashGet(args[1], o, f, true)
+		s, iv, isInt, res := e.hashGet(key, o, f, true)
 		switch res {
 		case getOK:
 			out[i] = valueReply(s, iv, isInt)
@@ -162,16 +147,13 @@ func cmdHMGet(e *Engine, args [][]byte) Reply {
 			o = nil
 		}
 	}
-	return Reply{Kind: KindArray, Array: out}
+	return out, o
 }
 
 func cmdHDel(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
-	}
+	o, werr := e.lookupTyped(args[1], TypeHash)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	deleted := int64(0)
 	for _, f := range args[2:] {
@@ -190,23 +172,17 @@ func cmdHDel(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHLen(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
-	}
+	o, werr := e.lookupTyped(args[1], TypeHash)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	return Int(int64(hashLen(o)))
 }
 
 func cmdHExists(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
-	}
+	o, werr := e.lookupTyped(args[1], TypeHash)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	if _, _, _, res := e.hashGet(args[1], o, args[2], true); res == getOK {
 		return Int(1)
@@ -215,12 +191,9 @@ func cmdHExists(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHStrlen(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
-	}
+	o, werr := e.lookupTyped(args[1], TypeHash)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	s, iv, isInt, res := e.hashGet(args[1], o, args[2], true)
 	if res != getOK {
@@ -236,12 +209,9 @@ func cmdHStrlen(e *Engine, args [][]byte) Reply {
 func cmdHGetAll(e *Engine, args [][]byte) Reply {
 	keys := !eqFold(args[0], "hvals")
 	vals := !eqFold(args[0], "hkeys")
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
-	}
+	o, werr := e.lookupTyped(args[1], TypeHash)
 	if o == nil {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	n := hashLen(o)
 	if keys && vals {
@@ -268,9 +238,9 @@ func cmdHIncrBy(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return ErrNotInt
 	}
-	o, r, ok := e.lookupHashOrCreate(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupHashOrCreate(args[1])
+	if werr != nil {
+		return *werr
 	}
 	var value int64
 	s, iv, isInt, res := e.hashGet(args[1], o, args[2], true)
@@ -303,9 +273,9 @@ func cmdHIncrByFloat(e *Engine, args [][]byte) Reply {
 	if incr.IsInf() {
 		return Err("ERR value is NaN or Infinity")
 	}
-	o, r, ok := e.lookupHashOrCreate(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupHashOrCreate(args[1])
+	if werr != nil {
+		return *werr
 	}
 	value := ldFromInt(0)
 	s, iv, isInt, res := e.hashGet(args[1], o, args[2], true)
@@ -323,7 +293,7 @@ func cmdHIncrByFloat(e *Engine, args [][]byte) Reply {
 	}
 	sum, ok := ldAdd(value, incr)
 	if !ok {
-		return Err("ERR increment would produce NaN or Infinity")
+		return errIncrNaN
 	}
 	out := appendLongDouble(nil, sum)
 	e.hashSet(o, args[2], out, true)
@@ -331,46 +301,21 @@ func cmdHIncrByFloat(e *Engine, args [][]byte) Reply {
 	return Bulk(out)
 }
 
-func cmdHScan(e *Engine, args [][]byte) Reply {
-	cursor, ok := parseScanCursor(args[2])
-	if !ok {
-		return Err("ERR invalid cursor")
-	}
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
-	}
-	if o == nil {
-		return Array(BulkStr("0"), EmptyArr)
-	}
-	return e.scanValue(args, o, cursor)
-}
+func cmdHScan(e *Engine, args [][]byte) Reply { return e.scanKey(args, TypeHash) }
 
 // ---------------------------------------------------------------- HRANDFIELD
 
 func cmdHRandField(e *Engine, args [][]byte) Reply {
 	if len(args) >= 3 {
-		l, r, ok := parseRandCount(args[2])
-		if !ok {
-			return r
-		}
-		withValues := false
-		if len(args) > 4 || (len(args) == 4 && !eqFold(args[3], "withvalues")) {
-			return ErrSyntax
-		} else if len(args) == 4 {
-			withValues = true
-			if l < -math.MaxInt64/2 || l > math.MaxInt64/2 {
-				return Err("ERR value is out of range")
-			}
+		l, withValues, r := parseRandWith(args, "withvalues")
+		if r != nil {
+			return *r
 		}
 		return e.hrandfieldWithCount(args[1], l, withValues)
 	}
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
-	}
+	o, werr := e.lookupTyped(args[1], TypeHash)
 	if o == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	if e.ver.Has(V74) && e.hashExpireAll(args[1], o) {
 		return NilReply
@@ -402,19 +347,11 @@ func (e *Engine) hashRandomPair(o *Object, withValue bool) (field, value Reply) 
 }
 
 func (e *Engine) hrandfieldWithCount(key []byte, l int64, withValues bool) Reply {
-	o, r, ok := e.lookupHash(key)
-	if !ok {
-		return r
-	}
+	o, werr := e.lookupTyped(key, TypeHash)
 	if o == nil {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
-	uniq := true
-	count := uint64(l)
-	if l < 0 {
-		count = uint64(-l)
-		uniq = false
-	}
+	count, uniq := randCount(l)
 	if e.ver.Has(V74) && e.hashExpireAll(key, o) {
 		return EmptyArr
 	}
@@ -473,11 +410,7 @@ func (e *Engine) hrandfieldWithCount(key []byte, l int64, withValues bool) Reply
 			tmp.Add(string(f), val)
 			return true
 		})
-		for n := size; n > count; n-- {
-			en := tmp.GetFairRandomKey()
-			e.emitPick(v.tkey, "hrandfield", "dict-remove-fair", -1, []byte(en.Key))
-			tmp.Delete(en.Key)
-		}
+		dropFairRandom(e, tmp, count, v.tkey, "hrandfield")
 		tmp.Range(func(en *dict.Entry[string, []byte]) bool {
 			add(BulkStr(en.Key), Bulk(en.Val))
 			return true
@@ -565,7 +498,7 @@ func (e *Engine) lpRandomPairs(o *Object, n int, add func(f, v Reply)) {
 // parseFieldsBlock checks "FIELDS numfields field…" starting at args[at] (the FIELDS keyword).
 func parseFieldsBlock(args [][]byte, at int, numErr string) (int, Reply, bool) {
 	if at >= len(args) || !eqFold(args[at], "fields") {
-		return 0, Err("ERR Mandatory argument FIELDS is missing or not at the right position"), false
+		return 0, errFieldsMissing, false
 	}
 	if at+1 >= len(args) {
 		return 0, Err("ERR " + numErr), false
@@ -581,24 +514,24 @@ func parseFieldsBlock(args [][]byte, at int, numErr string) (int, Reply, bool) {
 }
 
 func cmdHExpire(e *Engine, args [][]byte) Reply {
-	name := lowerName(args[0])
+	name := lowerASCII(args[0])
 	seconds := name == "hexpire" || name == "hexpireat"
 	var base int64
 	if name == "hexpire" || name == "hpexpire" {
 		base = e.NowMs()
 	}
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	expire, ok := string2ll(args[2])
 	if !ok {
 		return ErrNotInt
 	}
 	if expire < 0 {
-		return Err("ERR invalid expire time, must be >= 0")
+		return errExpireNegative
 	}
-	errTime := Err("ERR invalid expire time in '" + name + "' command")
+	errTime := errInvalidExpire(name)
 	if seconds {
 		if expire > hfeMaxAbsTimeMs/1000 {
 			return errTime
@@ -645,10 +578,10 @@ func cmdHExpire(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHTTL(e *Engine, args [][]byte) Reply {
-	name := lowerName(args[0])
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	name := lowerASCII(args[0])
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	n, r, ok := parseFieldsBlock(args, 2, "Number of fields must be a positive integer")
 	if !ok {
@@ -683,9 +616,9 @@ func cmdHTTL(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHPersist(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	n, r, ok := parseFieldsBlock(args, 2, "Number of fields must be a positive integer")
 	if !ok {
@@ -714,9 +647,9 @@ func (e *Engine) parseSubkeyExpire(arg []byte, unitSeconds bool, base int64, cmd
 		return 0, ErrNotInt, false
 	}
 	if v < 0 {
-		return 0, Err("ERR invalid expire time, must be >= 0"), false
+		return 0, errExpireNegative, false
 	}
-	errTime := Err("ERR invalid expire time in '" + cmd + "' command")
+	errTime := errInvalidExpire(cmd)
 	if unitSeconds {
 		if v > hfeMaxAbsTimeMs/1000 {
 			return 0, errTime, false
@@ -773,7 +706,7 @@ func cmdHSetEx(e *Engine, args [][]byte) Reply {
 		}
 		if isOpt, secs, base := e.expireOption(a); isOpt {
 			if hasExp || keepTTL {
-				return Err("ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified")
+				return errOnlyOneExpiry
 			}
 			if i+1 >= len(args) {
 				return Err("ERR missing expire time")
@@ -789,14 +722,14 @@ func cmdHSetEx(e *Engine, args [][]byte) Reply {
 		switch {
 		case eqFold(a, "keepttl"):
 			if hasExp || keepTTL {
-				return Err("ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified")
+				return errOnlyOneExpiry
 			}
 			keepTTL = true
 		case eqFold(a, "fnx") || eqFold(a, "fxx"):
 			if cond != "" {
 				return Err("ERR Only one of FXX or FNX arguments can be specified")
 			}
-			cond = lowerName(a)
+			cond = lowerASCII(a)
 		default:
 			return Err(cleanErr("ERR unknown argument: " + string(a)))
 		}
@@ -807,9 +740,9 @@ func cmdHSetEx(e *Engine, args [][]byte) Reply {
 	if first+2*nfields != len(args) {
 		return errArity("hsetex")
 	}
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	pairs := args[first : first+2*nfields]
 	if cond != "" {
@@ -877,32 +810,19 @@ func cmdHGetEx(e *Engine, args [][]byte) Reply {
 			hasExp, expireAt = true, t
 			at += 2
 		default:
-			return Err("ERR Mandatory argument FIELDS is missing or not at the right position")
+			return errFieldsMissing
 		}
 	}
-	n, r, ok := parseFieldsBlock(args, at, "Number of fields must be a positive integer")
+	_, r, ok := parseFieldsBlock(args, at, "Number of fields must be a positive integer")
 	if !ok {
 		return r
 	}
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
-	out := make([]Reply, n)
 	fields := args[at+2:]
-	for i, f := range fields {
-		out[i] = NilReply
-		if o == nil {
-			continue
-		}
-		s, iv, isInt, res := e.hashGet(args[1], o, f, true)
-		switch res {
-		case getOK:
-			out[i] = valueReply(s, iv, isInt)
-		case getExpiredHash:
-			o = nil
-		}
-	}
+	out, o := e.hashGetFields(args[1], o, fields)
 	if o != nil && (hasExp || persist) {
 		if hasExp {
 			e.hashPrepareHFE(o)
@@ -931,9 +851,9 @@ func cmdHGetDel(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return r
 	}
-	o, r, ok := e.lookupHash(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeHash)
+	if werr != nil {
+		return *werr
 	}
 	out := make([]Reply, n)
 	for i, f := range args[4:] {

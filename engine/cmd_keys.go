@@ -150,7 +150,7 @@ func cmdExpire(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return ErrNotInt
 	}
-	invalid := Err("ERR invalid expire time in '" + cmd + "' command")
+	invalid := errInvalidExpire(cmd)
 	if seconds {
 		if when > math.MaxInt64/1000 || when < math.MinInt64/1000 {
 			return invalid
@@ -258,7 +258,7 @@ func cmdCopy(e *Engine, args [][]byte) Reply {
 				return ErrNotInt
 			}
 			if n < 0 || int(n) >= len(e.dbs) {
-				return Err("ERR DB index is out of range")
+				return errDBIndex
 			}
 			dstDB = e.dbs[n]
 			j++
@@ -268,7 +268,7 @@ func cmdCopy(e *Engine, args [][]byte) Reply {
 	}
 	src, dst := args[1], args[2]
 	if srcDB == dstDB && string(src) == string(dst) {
-		return Err("ERR source and destination objects are the same")
+		return errSameObject
 	}
 	o := e.Lookup(src)
 	if o == nil {
@@ -412,38 +412,87 @@ func parseScanCursor(b []byte) (uint64, bool) {
 	return v, true
 }
 
+// scanOptions are the options of SCAN, SSCAN, HSCAN and ZSCAN, read as scanGenericCommand
+// (db.c) reads them: left to right, COUNT (an integer, at least 1) and MATCH for all, TYPE for
+// SCAN alone, NOVALUES for HSCAN (7.4+); anything else, or an option missing its value, is a
+// syntax error, found before any walking.
+type scanOptions struct {
+	count    int64
+	pat      []byte // nil when there is none or it is "*" (everything matches)
+	typ      []byte
+	noValues bool
+}
+
+func parseScanOptions(args [][]byte, i int, typeOpt, noValuesOpt bool) (scanOptions, *Reply) {
+	so := scanOptions{count: 10}
+	for i < len(args) {
+		j := len(args) - i
+		switch {
+		case eqFold(args[i], "count") && j >= 2:
+			n, ok := string2ll(args[i+1])
+			if !ok {
+				return so, &ErrNotInt
+			}
+			if n < 1 {
+				return so, &ErrSyntax
+			}
+			so.count = n
+			i += 2
+		case eqFold(args[i], "match") && j >= 2:
+			so.pat = args[i+1]
+			i += 2
+		case typeOpt && eqFold(args[i], "type") && j >= 2:
+			so.typ = args[i+1]
+			i += 2
+		case noValuesOpt && eqFold(args[i], "novalues"):
+			so.noValues = true
+			i++
+		default:
+			return so, &ErrSyntax
+		}
+	}
+	if len(so.pat) == 1 && so.pat[0] == '*' {
+		so.pat = nil
+	}
+	return so, nil
+}
+
+// match reports whether an element passes MATCH.
+func (so *scanOptions) match(b []byte) bool { return so.pat == nil || stringMatch(so.pat, b, false) }
+
+// scanKey is SSCAN, HSCAN and ZSCAN key cursor …: the cursor is checked first, then the key
+// (missing: cursor 0 and nothing), then the options; the value is walked by its type.
+func (e *Engine) scanKey(args [][]byte, t ObjType) Reply {
+	cursor, ok := parseScanCursor(args[2])
+	if !ok {
+		return errInvalidCursor
+	}
+	o, werr := e.lookupTyped(args[1], t)
+	if o == nil {
+		return orMissing(werr, Array(BulkStr("0"), EmptyArr))
+	}
+	so, r := parseScanOptions(args, 3, false, t == TypeHash && e.ver.Has(V74))
+	if r != nil {
+		return *r
+	}
+	if t == TypeZSet {
+		return e.zscanValue(args[1], o, cursor, so)
+	}
+	return e.scanValue(o, cursor, so)
+}
+
 // SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]. The cursor is an index into the sorted
 // key list; expired keys are filtered out (not deleted, so the iteration guarantee holds).
 func cmdScan(e *Engine, args [][]byte) Reply {
 	cursor, ok := parseScanCursor(args[1])
 	if !ok {
-		return Err("ERR invalid cursor")
+		return errInvalidCursor
 	}
-	count := int64(10)
-	var pat, typ []byte
-	for i := 2; i < len(args); i += 2 {
-		if i+1 >= len(args) {
-			return ErrSyntax
-		}
-		switch {
-		case eqFold(args[i], "count"):
-			n, ok := string2ll(args[i+1])
-			if !ok {
-				return ErrNotInt
-			}
-			if n < 1 {
-				return ErrSyntax
-			}
-			count = n
-		case eqFold(args[i], "match"):
-			pat = args[i+1]
-		case eqFold(args[i], "type"):
-			typ = args[i+1]
-		default:
-			return ErrSyntax
-		}
+	so, r := parseScanOptions(args, 2, true, false)
+	if r != nil {
+		return *r
 	}
-	usePat := pat != nil && !(len(pat) == 1 && pat[0] == '*')
+	count, typ := so.count, so.typ
 	keys := e.SortedKeys()
 	var next uint64
 	var page []string
@@ -457,7 +506,7 @@ func cmdScan(e *Engine, args [][]byte) Reply {
 	}
 	out := []Reply{}
 	for _, k := range page {
-		if usePat && !stringMatch(pat, []byte(k), false) {
+		if !so.match([]byte(k)) {
 			continue
 		}
 		if typ != nil && !eqFoldStr(typ, e.db.keys[k].Type.String()) {

@@ -40,19 +40,11 @@ func init() {
 
 var errOutOfRange = Err("ERR index out of range")
 
-func (e *Engine) lookupList(key []byte) (*Object, *Reply) {
-	o, wrong := e.lookupType(key, TypeList)
-	if wrong {
-		return nil, &ErrWrongType
-	}
-	return o, nil
-}
-
 // LPUSH/RPUSH/LPUSHX/RPUSHX key element [element ...].
 func cmdPush(e *Engine, args [][]byte) Reply {
 	head := args[0][0]|0x20 == 'l'
 	xx := len(args[0]) == 6
-	o, werr := e.lookupList(args[1])
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -95,7 +87,7 @@ func cmdPop(e *Engine, args [][]byte) Reply {
 	hascount := len(args) == 3
 	var count int64
 	if len(args) > 3 {
-		return errArity(listLowerName(args[0]))
+		return errArity(lowerASCII(args[0]))
 	} else if hascount {
 		n, r := parsePositiveLong(args[2])
 		if r != nil {
@@ -103,7 +95,7 @@ func cmdPop(e *Engine, args [][]byte) Reply {
 		}
 		count = n
 	}
-	o, werr := e.lookupList(args[1])
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -136,24 +128,10 @@ func cmdPop(e *Engine, args [][]byte) Reply {
 	return r
 }
 
-func listLowerName(b []byte) string {
-	out := make([]byte, len(b))
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out[i] = c
-	}
-	return string(out)
-}
-
 func cmdLlen(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupList(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	return Int(int64(e.listOf(o, args[1]).length()))
 }
@@ -165,12 +143,9 @@ func cmdLrange(e *Engine, args [][]byte) Reply {
 	if !ok1 || !ok2 {
 		return ErrNotInt
 	}
-	o, werr := e.lookupList(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if o == nil {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	l := e.listOf(o, args[1])
 	start, end, ok := rankRange(start, end, int64(l.length()))
@@ -182,12 +157,9 @@ func cmdLrange(e *Engine, args [][]byte) Reply {
 
 // LINDEX key index.
 func cmdLindex(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupList(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if o == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	idx, ok := string2ll(args[2])
 	if !ok {
@@ -206,12 +178,9 @@ func cmdLindex(e *Engine, args [][]byte) Reply {
 
 // LSET key index element.
 func cmdLset(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupList(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if o == nil {
-		return ErrNoSuchKey
+		return orMissing(werr, ErrNoSuchKey)
 	}
 	idx, ok := string2ll(args[2])
 	if !ok {
@@ -249,12 +218,9 @@ func cmdLinsert(e *Engine, args [][]byte) Reply {
 	default:
 		return ErrSyntax
 	}
-	o, werr := e.lookupList(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	l := e.listOf(o, args[1])
 	if l.lp != nil {
@@ -336,7 +302,7 @@ func cmdLpos(e *Engine, args [][]byte) Reply {
 		rank = -rank // LONG_MIN stays negative, as in C
 		rev = true
 	}
-	o, werr := e.lookupList(args[1])
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -396,12 +362,9 @@ func cmdLrem(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return ErrNotInt
 	}
-	o, werr := e.lookupList(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	l := e.listOf(o, args[1])
 	rev := toremove < 0
@@ -464,12 +427,9 @@ func cmdLtrim(e *Engine, args [][]byte) Reply {
 	if !ok1 || !ok2 {
 		return ErrNotInt
 	}
-	o, werr := e.lookupList(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeList)
 	if o == nil {
-		return OK
+		return orMissing(werr, OK)
 	}
 	l := e.listOf(o, args[1])
 	llen := int64(l.length())
@@ -514,8 +474,8 @@ func (e *Engine) parseTimeout(b []byte) (int64, *Reply) {
 	} else {
 		ms, _ = round80(new(big.Float).Mul(v, big.NewFloat(1000)))
 	}
-	negative := func() (int64, *Reply) { r := Err("ERR timeout is negative"); return 0, &r }
-	outOfRange := func() (int64, *Reply) { r := Err("ERR timeout is out of range"); return 0, &r }
+	negative := func() (int64, *Reply) { r := errTimeoutNegative; return 0, &r }
+	outOfRange := func() (int64, *Reply) { r := errTimeoutRange; return 0, &r }
 	inRange := !ms.IsInf() && ms.Cmp(ldTwo63) < 0 && ms.Cmp(new(big.Float).Neg(ldTwo63)) >= 0
 	ceil := func() int64 {
 		t, _ := ms.Int64() // truncated toward zero
@@ -582,7 +542,7 @@ func cmdLmove(e *Engine, args [][]byte) Reply {
 		}
 	}
 	src, dst := args[1], args[2]
-	so, werr := e.lookupList(src)
+	so, werr := e.lookupTyped(src, TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -590,7 +550,7 @@ func cmdLmove(e *Engine, args [][]byte) Reply {
 		if blocking {
 			// blmoveGenericCommand: block on the source only; the destination is looked at when
 			// the client is served.
-			name := listLowerName(args[0])
+			name := lowerASCII(args[0])
 			target := append([]byte(nil), dst...)
 			return e.block(name, TypeList, [][]byte{src}, target, e.blockingDeadline(ms), NilReply, func(key []byte) (Reply, bool) {
 				return e.lmoveServe(key, target, fromHead, toHead), true
@@ -605,18 +565,15 @@ func cmdLmove(e *Engine, args [][]byte) Reply {
 // serveClientBlockedOnList for BLMOVE: a destination of another type answers WRONGTYPE and
 // nothing is popped).
 func (e *Engine) lmoveServe(src, dst []byte, fromHead, toHead bool) Reply {
-	so, werr := e.lookupList(src)
-	if werr != nil {
-		return *werr
-	}
+	so, werr := e.lookupTyped(src, TypeList)
 	if so == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	sl := e.listOf(so, src)
 	if sl.length() == 0 {
 		return NilReply
 	}
-	do, werr := e.lookupList(dst)
+	do, werr := e.lookupTyped(dst, TypeList)
 	if werr != nil {
 		return *werr
 	}
@@ -652,22 +609,30 @@ func cmdBpop(e *Engine, args [][]byte) Reply {
 		return *r
 	}
 	keys := args[1 : len(args)-1]
-	for _, key := range keys {
-		o, werr := e.lookupList(key)
-		if werr != nil {
-			return *werr
-		}
-		if o == nil {
-			continue
-		}
-		if l := e.listOf(o, key); l.length() > 0 {
-			return e.listPopOne(key, o, head)
-		}
+	if key, o, werr := e.firstList(keys); werr != nil {
+		return *werr
+	} else if o != nil {
+		return e.listPopOne(key, o, head)
 	}
-	return e.block(listLowerName(args[0]), TypeList, keys, nil, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
-		o, _ := e.lookupList(key)
+	return e.block(lowerASCII(args[0]), TypeList, keys, nil, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
+		o, _ := e.lookupTyped(key, TypeList)
 		return e.listPopOne(key, o, head), true
 	})
+}
+
+// firstList is the key walk of BLPOP, BRPOP, LMPOP and BLMPOP: the first key holding a
+// non-empty list (nil when none does), or WRONGTYPE for another type met before it.
+func (e *Engine) firstList(keys [][]byte) ([]byte, *Object, *Reply) {
+	for _, key := range keys {
+		o, werr := e.lookupTyped(key, TypeList)
+		if werr != nil {
+			return nil, nil, werr
+		}
+		if o != nil && e.listOf(o, key).length() > 0 {
+			return key, o, nil
+		}
+	}
+	return nil, nil, nil
 }
 
 // listPopOne pops one element of the non-empty list o: the [key, element] reply of BLPOP/BRPOP.

@@ -32,24 +32,14 @@ func cmdLmpop(e *Engine, args [][]byte) Reply {
 		}
 	}
 	head := !right
-	for _, key := range keys {
-		o, werr := e.lookupList(key)
-		if werr != nil {
-			return *werr
-		}
-		if o == nil {
-			continue
-		}
-		l := e.listOf(o, key)
-		llen := int64(l.length())
-		if llen == 0 {
-			continue
-		}
-		return e.listPopCount(key, o, l, head, count)
+	if key, o, werr := e.firstList(keys); werr != nil {
+		return *werr
+	} else if o != nil {
+		return e.listPopCount(key, o, e.listOf(o, key), head, count)
 	}
 	if block {
 		return e.block("blmpop", TypeList, keys, nil, e.blockingDeadline(ms), NilArray, func(key []byte) (Reply, bool) {
-			o, _ := e.lookupList(key)
+			o, _ := e.lookupTyped(key, TypeList)
 			return e.listPopCount(key, o, e.listOf(o, key), head, count), true
 		})
 	}

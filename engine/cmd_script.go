@@ -87,19 +87,30 @@ func (e *Engine) evalVM() *luaVM {
 	return s.eval
 }
 
+// scriptNumkeys is the numkeys of EVAL and FCALL (args[2], evalGenericCommand and fcallCommand):
+// an integer (notInt otherwise, each command has its text), checked against the arguments
+// after it before its sign.
+func scriptNumkeys(args [][]byte, notInt Reply) (int64, *Reply) {
+	numkeys, ok := string2ll(args[2])
+	if !ok {
+		return 0, &notInt
+	}
+	if numkeys > int64(len(args)-3) {
+		return 0, &errNumkeysTooMany
+	}
+	if numkeys < 0 {
+		return 0, &errNumkeysNegative
+	}
+	return numkeys, nil
+}
+
 func (e *Engine) evalGeneric(args [][]byte, bySHA, ro bool) Reply {
 	if bySHA && len(args[1]) != 40 {
 		return errNoScript
 	}
-	numkeys, ok := string2ll(args[2])
-	if !ok {
-		return ErrNotInt
-	}
-	if numkeys > int64(len(args)-3) {
-		return Err("ERR Number of keys can't be greater than number of args")
-	}
-	if numkeys < 0 {
-		return Err("ERR Number of keys can't be negative")
+	numkeys, r := scriptNumkeys(args, ErrNotInt)
+	if r != nil {
+		return *r
 	}
 	s := e.scripting()
 	var sc *evalScript
@@ -116,7 +127,7 @@ func (e *Engine) evalGeneric(args [][]byte, bySHA, ro bool) Reply {
 		}
 	}
 	if sc.flags&sfCompat == 0 && sc.flags&sfNoWrites == 0 && ro {
-		return Err("ERR Can not execute a script with write flag using *_ro command.")
+		return errScriptWriteRO
 	}
 	readOnly := ro || (sc.flags&sfCompat == 0 && sc.flags&sfNoWrites != 0)
 	keys := args[3 : 3+numkeys]

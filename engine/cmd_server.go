@@ -260,7 +260,7 @@ func cmdConfigSet(e *Engine, args [][]byte) Reply {
 		return Err(cleanErr("ERR Unknown option or number of arguments for CONFIG SET - '" + unknown + "'"))
 	}
 	if bad {
-		return Err(cleanErr("ERR CONFIG SET failed (possibly related to argument '" + errArg + "') - " + errText))
+		return errConfigSet(errArg, errText)
 	}
 	type saved struct {
 		p       *ConfigParam
@@ -281,9 +281,9 @@ func cmdConfigSet(e *Engine, args [][]byte) Reply {
 				name = strings.ToLower(it.name)
 			}
 			if msg == errNoDetail {
-				return Err(cleanErr("ERR CONFIG SET failed (possibly related to argument '" + name + "')"))
+				return errConfigSet(name, "")
 			}
-			return Err(cleanErr("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + msg))
+			return errConfigSet(name, msg)
 		}
 		old = append(old, saved{it.p, e.cfg.vals[it.p.Name], e.cfg.ints[it.p.Name]})
 		e.cfg.set(it.p, printed, n)
@@ -779,11 +779,7 @@ func cmdDebug(e *Engine, args [][]byte) Reply {
 	if s, ok := debugSubs[strings.ToLower(string(args[1]))]; ok && (s.argc == 0 || s.argc == len(args)) {
 		return s.fn(e, args)
 	}
-	sub := args[1]
-	if len(sub) > 128 {
-		sub = sub[:128]
-	}
-	return Err(cleanErr("ERR unknown subcommand or wrong number of arguments for '" + string(sub) + "'. Try DEBUG HELP."))
+	return debugUnknown(args)
 }
 
 // DEBUG SDSLEN key: the key's sds (an exact sdsnewlen copy) and the value's. Like Redis it reads

@@ -40,15 +40,6 @@ const maxRandomReply = 1 << 22
 
 var errTooManyPicks = Err("ERR redscope: count too large for a simulated reply (limit 4194304)")
 
-func (e *Engine) lookupSet(key []byte) (*Object, Reply, bool) {
-	o, wrong := e.lookupType(key, TypeSet)
-	if wrong {
-		return nil, ErrWrongType, false
-	}
-	e.traceSet(key, o)
-	return o, Reply{}, true
-}
-
 func memberReply(s []byte, iv int64, isInt bool) Reply {
 	if isInt {
 		return bulkInt(iv)
@@ -58,9 +49,9 @@ func memberReply(s []byte, iv int64, isInt bool) Reply {
 
 func cmdSAdd(e *Engine, args [][]byte) Reply {
 	key := args[1]
-	o, r, ok := e.lookupSet(key)
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(key, TypeSet)
+	if werr != nil {
+		return *werr
 	}
 	if o == nil {
 		o = e.setTypeCreate(args[2], len(args)-2)
@@ -82,12 +73,9 @@ func cmdSAdd(e *Engine, args [][]byte) Reply {
 }
 
 func cmdSRem(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
-	}
+	o, werr := e.lookupTyped(args[1], TypeSet)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	deleted := int64(0)
 	for _, m := range args[2:] {
@@ -142,9 +130,9 @@ func cmdSMove(e *Engine, args [][]byte) Reply {
 }
 
 func cmdSIsMember(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeSet)
+	if werr != nil {
+		return *werr
 	}
 	if o != nil && e.setIsMember(o, args[2]) {
 		return Int(1)
@@ -153,9 +141,9 @@ func cmdSIsMember(e *Engine, args [][]byte) Reply {
 }
 
 func cmdSMIsMember(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
+	o, werr := e.lookupTyped(args[1], TypeSet)
+	if werr != nil {
+		return *werr
 	}
 	out := make([]Reply, len(args)-2)
 	for i, m := range args[2:] {
@@ -169,12 +157,9 @@ func cmdSMIsMember(e *Engine, args [][]byte) Reply {
 }
 
 func cmdSCard(e *Engine, args [][]byte) Reply {
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
-	}
+	o, werr := e.lookupTyped(args[1], TypeSet)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	return Int(int64(setSize(o)))
 }
@@ -193,52 +178,13 @@ func cmdSMembers(e *Engine, args [][]byte) Reply {
 	return e.sinterGeneric(args[1:2], nil, false, 0)
 }
 
-func cmdSScan(e *Engine, args [][]byte) Reply {
-	cursor, ok := parseScanCursor(args[2])
-	if !ok {
-		return Err("ERR invalid cursor")
-	}
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
-	}
-	if o == nil {
-		return Array(BulkStr("0"), EmptyArr)
-	}
-	return e.scanValue(args, o, cursor)
-}
+func cmdSScan(e *Engine, args [][]byte) Reply { return e.scanKey(args, TypeSet) }
 
 // scanValue is scanGenericCommand for a set or hash value: hashtables are walked with the
 // dict's reverse-binary cursor (at most COUNT×10 buckets per call), small encodings are returned
 // whole with cursor 0; MATCH filters afterwards (a hash pair goes away with its field).
-func (e *Engine) scanValue(args [][]byte, o *Object, cursor uint64) Reply {
-	count := int64(10)
-	var pat []byte
-	noValues := false
-	for i := 3; i < len(args); {
-		j := len(args) - i
-		switch {
-		case eqFold(args[i], "count") && j >= 2:
-			n, ok := string2ll(args[i+1])
-			if !ok {
-				return ErrNotInt
-			}
-			if n < 1 {
-				return ErrSyntax
-			}
-			count = n
-			i += 2
-		case eqFold(args[i], "match") && j >= 2:
-			pat = args[i+1]
-			i += 2
-		case eqFold(args[i], "novalues") && o.Type == TypeHash && e.ver.Has(V74):
-			noValues = true
-			i++
-		default:
-			return ErrSyntax
-		}
-	}
-	usePat := pat != nil && !(len(pat) == 1 && pat[0] == '*')
+func (e *Engine) scanValue(o *Object, cursor uint64, so scanOptions) Reply {
+	count, noValues := so.count, so.noValues
 	pairs := o.Type == TypeHash && !noValues
 	var items [][]byte
 	switch {
@@ -276,7 +222,7 @@ func (e *Engine) scanValue(args [][]byte, o *Object, cursor uint64) Reply {
 		step = 2
 	}
 	for i := 0; i+step-1 < len(items); i += step {
-		if usePat && !stringMatch(pat, items[i], false) {
+		if !so.match(items[i]) {
 			continue
 		}
 		out = append(out, Bulk(items[i]))
@@ -296,12 +242,9 @@ func cmdSRandMember(e *Engine, args [][]byte) Reply {
 	if len(args) > 3 {
 		return ErrSyntax
 	}
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
-	}
+	o, werr := e.lookupTyped(args[1], TypeSet)
 	if o == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	s, iv, isInt := e.setRandom(o, "srandmember")
 	return memberReply(s, iv, isInt)
@@ -314,9 +257,49 @@ func parseRandCount(b []byte) (int64, Reply, bool) {
 		return 0, ErrNotInt, false
 	}
 	if l == math.MinInt64 {
-		return 0, Err("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807"), false
+		return 0, errRangeInt64, false
 	}
 	return l, Reply{}, true
+}
+
+// randCount splits a pick count: a negative count allows the same element again (count = -l).
+func randCount(l int64) (count uint64, uniq bool) {
+	if l < 0 {
+		return uint64(-l), false
+	}
+	return uint64(l), true
+}
+
+// parseRandWith reads the "count [WITHVALUES|WITHSCORES]" of HRANDFIELD and ZRANDMEMBER
+// (hrandfieldWithCountCommand, zrandmemberWithCountCommand): the count within ±LONG_MAX, then the
+// word; with it the count must stay within ±LONG_MAX/2, as the reply holds two entries a pick.
+func parseRandWith(args [][]byte, word string) (l int64, with bool, r *Reply) {
+	l, rr, ok := parseRandCount(args[2])
+	if !ok {
+		return 0, false, &rr
+	}
+	if len(args) > 4 || (len(args) == 4 && !eqFold(args[3], word)) {
+		return 0, false, &ErrSyntax
+	}
+	if len(args) == 4 {
+		if l < -math.MaxInt64/2 || l > math.MaxInt64/2 {
+			return 0, false, &errValueOutOfRange
+		}
+		return l, true, nil
+	}
+	return l, false, nil
+}
+
+// dropFairRandom is CASE 3 of SRANDMEMBER, HRANDFIELD and ZRANDMEMBER with a count: the copy tmp
+// loses dictGetFairRandomKey entries until n remain, each shown as a pick of cmd when cmd is set.
+func dropFairRandom[V any](e *Engine, tmp *dict.Dict[string, V], n uint64, tkey, cmd string) {
+	for uint64(tmp.Len()) > n {
+		en := tmp.GetFairRandomKey()
+		if cmd != "" {
+			e.emitPick(tkey, cmd, "dict-remove-fair", -1, []byte(en.Key))
+		}
+		tmp.Delete(en.Key)
+	}
 }
 
 func (e *Engine) srandmemberWithCount(args [][]byte) Reply {
@@ -324,18 +307,10 @@ func (e *Engine) srandmemberWithCount(args [][]byte) Reply {
 	if !ok {
 		return r
 	}
-	uniq := true
-	count := uint64(l)
-	if l < 0 {
-		count = uint64(-l)
-		uniq = false
-	}
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
-	}
+	count, uniq := randCount(l)
+	o, werr := e.lookupTyped(args[1], TypeSet)
 	if o == nil || count == 0 {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	v := sv(o)
 	size := uint64(setSize(o))
@@ -391,11 +366,7 @@ func (e *Engine) srandmemberWithCount(args [][]byte) Reply {
 			tmp.Add(string(memberBytes(s, iv, isInt, buf[:])), struct{}{})
 			return true
 		})
-		for n := size; n > count; n-- {
-			en := tmp.GetFairRandomKey()
-			e.emitPick(v.tkey, "srandmember", "dict-remove-fair", -1, []byte(en.Key))
-			tmp.Delete(en.Key)
-		}
+		dropFairRandom(e, tmp, count, v.tkey, "srandmember")
 	} else {
 		// CASE 4: random picks until count distinct ones.
 		tmp.Expand(count)
@@ -449,12 +420,9 @@ func cmdSPop(e *Engine, args [][]byte) Reply {
 	if len(args) > 3 {
 		return ErrSyntax
 	}
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
-	}
+	o, werr := e.lookupTyped(args[1], TypeSet)
 	if o == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	rep := e.setPopRandom(o)
 	if setSize(o) == 0 {
@@ -493,15 +461,12 @@ func (e *Engine) setPopRandom(o *Object) Reply {
 func (e *Engine) spopWithCount(args [][]byte) Reply {
 	l, ok := string2ll(args[2])
 	if !ok || l < 0 {
-		return Err("ERR value is out of range, must be positive")
+		return errNotPositive
 	}
 	count := uint64(l)
-	o, r, ok := e.lookupSet(args[1])
-	if !ok {
-		return r
-	}
+	o, werr := e.lookupTyped(args[1], TypeSet)
 	if o == nil || count == 0 {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	v := sv(o)
 	size := uint64(setSize(o))
@@ -604,10 +569,10 @@ func cmdSInterStore(e *Engine, args [][]byte) Reply {
 func cmdSInterCard(e *Engine, args [][]byte) Reply {
 	numkeys, ok := string2ll(args[1])
 	if !ok || numkeys < 1 {
-		return Err("ERR numkeys should be greater than 0")
+		return errNumkeysZero
 	}
 	if numkeys > int64(len(args)-2) {
-		return Err("ERR Number of keys can't be greater than number of args")
+		return errNumkeysTooMany
 	}
 	limit := int64(0)
 	for j := 2 + int(numkeys); j < len(args); j++ {
@@ -616,7 +581,7 @@ func cmdSInterCard(e *Engine, args [][]byte) Reply {
 			j++
 			n, ok := string2ll(args[j])
 			if !ok || n < 0 {
-				return Err("ERR LIMIT can't be negative")
+				return errLimitNegative
 			}
 			limit = n
 			continue

@@ -76,10 +76,8 @@ var (
 	errStreamNoackOpt       = Err("ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.")
 	errStreamNoGroupOpt     = Err("ERR Missing GROUP option for XREADGROUP")
 	errStreamTimeoutInt     = Err("ERR timeout is not an integer or out of range")
-	errStreamTimeoutNeg     = Err("ERR timeout is negative")
 	errStreamBlockedNoGroup = Err("NOGROUP the consumer group this client was blocked on no longer exists")
 	errStreamBlockedGone    = Err("UNBLOCKED the stream key no longer exists")
-	errStreamTimeoutRng     = Err("ERR timeout is out of range")
 )
 
 func errNoGroup(format string, a ...string) Reply {
@@ -100,14 +98,6 @@ func fmtArgs(format string, a ...string) string {
 	}
 	b.WriteString(format)
 	return b.String()
-}
-
-func errSubcommandSyntax(cmd string, sub []byte) Reply {
-	s := sub
-	if len(s) > 128 {
-		s = s[:128]
-	}
-	return Err(cleanErr("ERR unknown subcommand or wrong number of arguments for '" + string(s) + "'. Try " + cmd + " HELP."))
 }
 
 // string2ull is Redis's util.c string2ull: string2ll (negative refused), else strtoull base 10
@@ -200,14 +190,6 @@ func parseIntervalID(b []byte, missingSeq uint64) (id StreamID, exclude, ok bool
 	}
 	id, ok = parseStreamID(b, missingSeq, false, nil)
 	return id, false, ok
-}
-
-func (e *Engine) lookupStream(key []byte) (*Object, *Reply) {
-	o, wrong := e.lookupType(key, TypeStream)
-	if wrong {
-		return nil, &ErrWrongType
-	}
-	return o, nil
 }
 
 // entryReply is [id, [field, value, …]].
@@ -326,7 +308,7 @@ func cmdXadd(e *Engine, args [][]byte) Reply {
 	if idGiven && seqGiven && id.isZero() {
 		return errStreamIDZero
 	}
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
 		return *werr
 	}
@@ -364,12 +346,9 @@ func cmdXtrim(e *Engine, args [][]byte) Reply {
 	if r != nil {
 		return *r
 	}
-	o, werr := e.lookupStream(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	n := e.streamTrim(args[1], stv(o), &a)
 	if n > 0 {
@@ -379,12 +358,9 @@ func cmdXtrim(e *Engine, args [][]byte) Reply {
 }
 
 func cmdXlen(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupStream(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	return Int(int64(stv(o).length))
 }
@@ -423,12 +399,9 @@ func cmdXrange(e *Engine, args [][]byte) Reply {
 			return ErrSyntax
 		}
 	}
-	o, werr := e.lookupStream(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if o == nil {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	if count == 0 {
 		return NilArray
@@ -539,10 +512,10 @@ func cmdXread(e *Engine, args [][]byte) Reply {
 				return errStreamTimeoutInt
 			}
 			if t < 0 {
-				return errStreamTimeoutNeg
+				return errTimeoutNegative
 			}
 			if t > 0 && e.ver.Has(V72) && t > math.MaxInt64-e.NowMs() {
-				return errStreamTimeoutRng
+				return errTimeoutRange
 			}
 			timeout = t
 		case eqFold(o, "count") && more > 0:
@@ -595,15 +568,12 @@ func cmdXread(e *Engine, args [][]byte) Reply {
 	groups := make([]*streamCG, nstreams)
 	for k := 0; k < nstreams; k++ {
 		key, arg := keys[k], args[streamsArg+nstreams+k]
-		o, werr := e.lookupStream(key)
+		o, werr := e.lookupTyped(key, TypeStream)
 		if werr != nil {
 			return *werr
 		}
 		if groupName != nil {
-			var g *streamCG
-			if o != nil {
-				g = stv(o).group(groupName)
-			}
+			g := groupOf(o, groupName)
 			if g == nil {
 				return errNoGroup("No such key '%s' or consumer group '%s' in XREADGROUP with GROUP option", string(key), string(groupName))
 			}
@@ -800,7 +770,7 @@ func cmdXgroup(e *Engine, args [][]byte) Reply {
 			}
 		}
 		var werr *Reply
-		o, werr = e.lookupStream(args[2])
+		o, werr = e.lookupTyped(args[2], TypeStream)
 		if werr != nil {
 			return *werr
 		}
@@ -917,12 +887,9 @@ func cmdXsetid(e *Engine, args [][]byte) Reply {
 			return ErrSyntax
 		}
 	}
-	o, werr := e.lookupStream(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if o == nil {
-		return ErrNoSuchKey
+		return orMissing(werr, ErrNoSuchKey)
 	}
 	s := stv(o)
 	if s.length > 0 {
@@ -948,15 +915,40 @@ func cmdXsetid(e *Engine, args [][]byte) Reply {
 
 // ---- XACK / XPENDING / XCLAIM / XAUTOCLAIM ----
 
+// groupOf is the consumer group name of stream o: nil when o is nil or has no such group.
+func groupOf(o *Object, name []byte) *streamCG {
+	if o == nil {
+		return nil
+	}
+	return stv(o).group(name)
+}
+
+// lookupGroup is a stream key with one of its consumer groups, as XPENDING and XCLAIM need
+// them: WRONGTYPE for another type, NOGROUP when the key or the group is missing.
+func (e *Engine) lookupGroup(key, group []byte) (*Object, *streamCG, *Reply) {
+	o, werr := e.lookupTyped(key, TypeStream)
+	if werr != nil {
+		return nil, nil, werr
+	}
+	g := groupOf(o, group)
+	if g == nil {
+		r := errNoKeyOrGroup(key, group)
+		return nil, nil, &r
+	}
+	return o, g, nil
+}
+
+// errNoKeyOrGroup is the NOGROUP error of XPENDING, XCLAIM, XAUTOCLAIM and XACKDEL.
+func errNoKeyOrGroup(key, group []byte) Reply {
+	return errNoGroup("No such key '%s' or consumer group '%s'", string(key), string(group))
+}
+
 func cmdXack(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
 		return *werr
 	}
-	var g *streamCG
-	if o != nil {
-		g = stv(o).group(args[2])
-	}
+	g := groupOf(o, args[2])
 	if g == nil {
 		return Int(0)
 	}
@@ -1022,16 +1014,9 @@ func cmdXpending(e *Engine, args [][]byte) Reply {
 			consumerName = args[si+3]
 		}
 	}
-	o, werr := e.lookupStream(args[1])
-	if werr != nil {
-		return *werr
-	}
-	var g *streamCG
-	if o != nil {
-		g = stv(o).group(args[2])
-	}
-	if g == nil {
-		return errNoGroup("No such key '%s' or consumer group '%s'", string(args[1]), string(args[2]))
+	_, g, r := e.lookupGroup(args[1], args[2])
+	if r != nil {
+		return *r
 	}
 	if justinfo {
 		if len(g.pel) == 0 {
@@ -1080,16 +1065,9 @@ func (g *streamCG) claimTo(id StreamID, n *streamNACK, c *streamConsumer) {
 
 // XCLAIM key group consumer min-idle-time id… [IDLE ms] [TIME ms] [RETRYCOUNT n] [FORCE] [JUSTID] [LASTID id].
 func cmdXclaim(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupStream(args[1])
-	if werr != nil {
-		return *werr
-	}
-	var g *streamCG
-	if o != nil {
-		g = stv(o).group(args[2])
-	}
-	if g == nil {
-		return errNoGroup("No such key '%s' or consumer group '%s'", string(args[1]), string(args[2]))
+	o, g, r := e.lookupGroup(args[1], args[2])
+	if r != nil {
+		return *r
 	}
 	s := stv(o)
 	minidle, ok := string2ll(args[4])
@@ -1160,19 +1138,15 @@ func cmdXclaim(e *Engine, args [][]byte) Reply {
 	} else {
 		delivery = now
 	}
-	var c *streamConsumer
-	if e.ver.Has(V72) {
-		c = e.lookupOrCreateConsumer(args[1], g, args[3])
-		c.seenTime = now
-	}
+	cl := e.newStreamClaim(args[1], g, args[3], now, "claimed")
+	cl.delivery, cl.retry, cl.justid = delivery, retry, justid
 	out := []Reply{}
 	for _, id := range ids {
 		n, has := g.nacks[id]
 		en, exists := s.lookupEntry(id)
 		if !exists {
 			if has {
-				g.ack(id)
-				e.emit(StreamEvent{Key: string(args[1]), Action: "acked", ID: id.String(), Group: g.name, Reason: "entry no longer exists"})
+				e.ackGone(args[1], g, id)
 			}
 			continue
 		}
@@ -1188,31 +1162,68 @@ func cmdXclaim(e *Engine, args [][]byte) Reply {
 		if n.consumer != nil && minidle != 0 && now-n.deliveryTime < minidle {
 			continue
 		}
-		if c == nil {
-			c = e.lookupOrCreateConsumer(args[1], g, args[3])
-		}
-		if n.consumer != c && n.consumer != nil {
-			n.consumer.pel.remove(id)
-		}
-		n.deliveryTime = delivery
-		if retry >= 0 {
-			n.deliveryCount = uint64(retry)
-		} else if !justid {
-			n.deliveryCount++
-		}
-		if n.consumer != c {
-			c.pel.insert(id)
-			n.consumer = c
-		}
-		c.activeTime = now
-		if justid {
-			out = append(out, BulkStr(id.String()))
-		} else {
-			out = append(out, entryReply(en))
-		}
-		e.emit(StreamEvent{Key: string(args[1]), Action: "delivered", ID: id.String(), Group: g.name, Consumer: c.name, Count: int64(n.deliveryCount), Reason: "claimed"})
+		out = append(out, e.claim(cl, id, n, en))
 	}
 	return Reply{Kind: KindArray, Array: out}
+}
+
+// streamClaim is what XCLAIM and XAUTOCLAIM share (t_stream.c, xclaimCommand and
+// xautoclaimCommand): the group, the claiming consumer (7.2+ creates it up front and marks it
+// seen; 7.0 creates it at the first entry it claims) and how a claimed entry's delivery is set.
+type streamClaim struct {
+	key      []byte
+	g        *streamCG
+	name     []byte          // the claiming consumer's name
+	c        *streamConsumer // nil until created
+	now      int64
+	delivery int64 // the delivery time a claimed entry gets (XCLAIM IDLE or TIME, else now)
+	retry    int64 // XCLAIM RETRYCOUNT, or -1
+	justid   bool
+	reason   string // the "delivered" event's Reason
+}
+
+func (e *Engine) newStreamClaim(key []byte, g *streamCG, name []byte, now int64, reason string) *streamClaim {
+	cl := &streamClaim{key: key, g: g, name: name, now: now, delivery: now, retry: -1, reason: reason}
+	if e.ver.Has(V72) {
+		cl.c = e.lookupOrCreateConsumer(key, g, name)
+		cl.c.seenTime = now
+	}
+	return cl
+}
+
+// claim moves the pending entry id (its NACK n, its entry en) to the claiming consumer: out of
+// the previous owner's PEL into the claimer's, with the new delivery time and count (RETRYCOUNT,
+// or one more unless JUSTID). It returns the entry's reply element.
+func (e *Engine) claim(cl *streamClaim, id StreamID, n *streamNACK, en *nodeEntry) Reply {
+	if cl.c == nil {
+		cl.c = e.lookupOrCreateConsumer(cl.key, cl.g, cl.name)
+	}
+	c := cl.c
+	if n.consumer != c && n.consumer != nil {
+		n.consumer.pel.remove(id)
+	}
+	n.deliveryTime = cl.delivery
+	if cl.retry >= 0 {
+		n.deliveryCount = uint64(cl.retry)
+	} else if !cl.justid {
+		n.deliveryCount++
+	}
+	if n.consumer != c {
+		c.pel.insert(id)
+		n.consumer = c
+	}
+	c.activeTime = cl.now
+	e.emit(StreamEvent{Key: string(cl.key), Action: "delivered", ID: id.String(), Group: cl.g.name, Consumer: c.name, Count: int64(n.deliveryCount), Reason: cl.reason})
+	if cl.justid {
+		return BulkStr(id.String())
+	}
+	return entryReply(en)
+}
+
+// ackGone drops from g's PEL an ID whose entry was deleted (XCLAIM and XAUTOCLAIM meet them).
+func (e *Engine) ackGone(key []byte, g *streamCG, id StreamID) {
+	g.ack(id)
+	e.emit(StreamEvent{Key: string(key), Action: "acked", ID: id.String(), Group: g.name, Reason: "entry no longer exists"})
 }
 
 // autoclaimMaxCount is the largest XAUTOCLAIM COUNT whose transient ID array (16 bytes each) the
@@ -1221,7 +1232,7 @@ const autoclaimMaxCount = 40 << 40 / 16
 
 // XAUTOCLAIM key group consumer min-idle-time start [COUNT count] [JUSTID].
 func cmdXautoclaim(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	minidle, ok := string2ll(args[4])
 	if !ok {
 		return Err("ERR Invalid min-idle-time argument for XAUTOCLAIM")
@@ -1255,12 +1266,9 @@ func cmdXautoclaim(e *Engine, args [][]byte) Reply {
 	if werr != nil {
 		return *werr
 	}
-	var g *streamCG
-	if o != nil {
-		g = stv(o).group(args[2])
-	}
+	g := groupOf(o, args[2])
 	if g == nil {
-		return errNoGroup("No such key '%s' or consumer group '%s'", string(args[1]), string(args[2]))
+		return errNoKeyOrGroup(args[1], args[2])
 	}
 	// Redis allocates COUNT stream IDs up front (ztrymalloc of 16·COUNT bytes) for the deleted
 	// IDs it may report. The engine allocates nothing in advance but fails where that allocation
@@ -1271,11 +1279,8 @@ func cmdXautoclaim(e *Engine, args [][]byte) Reply {
 	}
 	s := stv(o)
 	now := e.NowMs()
-	var c *streamConsumer
-	if e.ver.Has(V72) {
-		c = e.lookupOrCreateConsumer(args[1], g, args[3])
-		c.seenTime = now
-	}
+	cl := e.newStreamClaim(args[1], g, args[3], now, "autoclaimed")
+	cl.justid = justid
 	attempts := count * 10
 	if count > math.MaxInt64/10 {
 		attempts = math.MaxInt64
@@ -1289,8 +1294,7 @@ func cmdXautoclaim(e *Engine, args [][]byte) Reply {
 		n := g.nacks[id]
 		en, exists := s.lookupEntry(id)
 		if !exists {
-			g.ack(id)
-			e.emit(StreamEvent{Key: string(args[1]), Action: "acked", ID: id.String(), Group: g.name, Reason: "entry no longer exists"})
+			e.ackGone(args[1], g, id)
 			deleted = append(deleted, BulkStr(id.String()))
 			count--
 			i-- // the next PEL entry moved into position i
@@ -1299,28 +1303,8 @@ func cmdXautoclaim(e *Engine, args [][]byte) Reply {
 		if minidle != 0 && now-n.deliveryTime < minidle {
 			continue
 		}
-		if c == nil {
-			c = e.lookupOrCreateConsumer(args[1], g, args[3])
-		}
-		if n.consumer != c && n.consumer != nil {
-			n.consumer.pel.remove(id)
-		}
-		n.deliveryTime = now
-		if !justid {
-			n.deliveryCount++
-		}
-		if n.consumer != c {
-			c.pel.insert(id)
-			n.consumer = c
-		}
-		c.activeTime = now
-		if justid {
-			claimed = append(claimed, BulkStr(id.String()))
-		} else {
-			claimed = append(claimed, entryReply(en))
-		}
+		claimed = append(claimed, e.claim(cl, id, n, en))
 		count--
-		e.emit(StreamEvent{Key: string(args[1]), Action: "delivered", ID: id.String(), Group: g.name, Consumer: c.name, Count: int64(n.deliveryCount), Reason: "autoclaimed"})
 	}
 	next := StreamID{}
 	if i < len(g.pel) {
@@ -1332,12 +1316,9 @@ func cmdXautoclaim(e *Engine, args [][]byte) Reply {
 // ---- XDEL ----
 
 func cmdXdel(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupStream(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	s := stv(o)
 	ids := make([]StreamID, 0, len(args)-2)
@@ -1427,7 +1408,7 @@ func cmdXdelex(e *Engine, args [][]byte) Reply {
 		}
 		ids = append(ids, id)
 	}
-	o, werr := e.lookupStream(args[1])
+	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
 		return *werr
 	}
@@ -1442,7 +1423,7 @@ func cmdXdelex(e *Engine, args [][]byte) Reply {
 	var g *streamCG
 	if ackdel {
 		if g = s.group(args[2]); g == nil {
-			return errNoGroup("No such key '%s' or consumer group '%s'", string(args[1]), string(args[2]))
+			return errNoKeyOrGroup(args[1], args[2])
 		}
 	}
 	deleted, first := 0, false
@@ -1516,12 +1497,9 @@ func cmdXinfo(e *Engine, args [][]byte) Reply {
 	if len(args) < 3 {
 		return errSubcommandSyntax("XINFO", opt)
 	}
-	o, werr := e.lookupStream(args[2])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[2], TypeStream)
 	if o == nil {
-		return ErrNoSuchKey
+		return orMissing(werr, ErrNoSuchKey)
 	}
 	s := stv(o)
 	now := e.NowMs()

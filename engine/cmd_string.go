@@ -62,15 +62,6 @@ func (e *Engine) lookupKey(key []byte) *Object {
 	return o
 }
 
-// lookupStringKey returns key's value when it is a string; wrong is true for another type.
-func (e *Engine) lookupStringKey(key []byte) (o *Object, wrong bool) {
-	o = e.lookupKey(key)
-	if o != nil && o.Type != TypeString {
-		return nil, true
-	}
-	return o, false
-}
-
 // hasTTL reports whether key has an expire.
 func (e *Engine) hasTTL(key []byte) bool {
 	_, ok := e.db.expires[string(key)]
@@ -87,7 +78,7 @@ func stringValueReply(o *Object) Reply {
 
 // errExpireTime is addReplyErrorExpireTime (the command's full name).
 func errExpireTime(cmd string) Reply {
-	return Err("ERR invalid expire time in '" + cmd + "' command")
+	return errInvalidExpire(cmd)
 }
 
 // cstr is a C view of an argument: Redis compares option keywords with strcasecmp or byte by
@@ -346,12 +337,9 @@ func eqFoldBytes(a []byte, lower string) bool { return eqFold(a, lower) }
 // GET / SET family
 
 func cmdGet(e *Engine, args [][]byte) Reply {
-	o := e.lookupKey(args[1])
+	o, werr := e.lookupTyped(args[1], TypeString)
 	if o == nil {
-		return NilReply
-	}
-	if o.Type != TypeString {
-		return ErrWrongType
+		return orMissing(werr, NilReply)
 	}
 	return stringValueReply(o)
 }
@@ -443,12 +431,9 @@ func cmdGetset(e *Engine, args [][]byte) Reply {
 }
 
 func cmdGetdel(e *Engine, args [][]byte) Reply {
-	o := e.lookupKey(args[1])
+	o, werr := e.lookupTyped(args[1], TypeString)
 	if o == nil {
-		return NilReply
-	}
-	if o.Type != TypeString {
-		return ErrWrongType
+		return orMissing(werr, NilReply)
 	}
 	r := stringValueReply(o)
 	e.Delete(args[1])
@@ -461,12 +446,9 @@ func cmdGetex(e *Engine, args [][]byte) Reply {
 		return ErrSyntax
 	}
 	key := args[1]
-	o := e.lookupKey(key)
+	o, werr := e.lookupTyped(key, TypeString)
 	if o == nil {
-		return NilReply
-	}
-	if o.Type != TypeString {
-		return ErrWrongType
+		return orMissing(werr, NilReply)
 	}
 	var when int64
 	if opts.expire != nil {
@@ -536,7 +518,7 @@ func cmdMsetex(e *Engine, args [][]byte) Reply {
 	}
 	if n <= 0 || n > int64(len(args)-2)/2 {
 		if n <= 0 {
-			return Err("ERR numkeys should be greater than 0")
+			return errNumkeysZero
 		}
 		return errArity("msetex")
 	}
@@ -606,12 +588,9 @@ func (e *Engine) fitsStringLength(size, add int64) bool {
 }
 
 func cmdStrlen(e *Engine, args [][]byte) Reply {
-	o := e.lookupKey(args[1])
+	o, werr := e.lookupTyped(args[1], TypeString)
 	if o == nil {
-		return Int(0)
-	}
-	if o.Type != TypeString {
-		return ErrWrongType
+		return orMissing(werr, Int(0))
 	}
 	return Int(int64(o.StringLen()))
 }
@@ -626,12 +605,9 @@ func cmdGetrange(e *Engine, args [][]byte) Reply {
 		return ErrNotInt
 	}
 	empty := BulkStr("")
-	o := e.lookupKey(args[1])
+	o, werr := e.lookupTyped(args[1], TypeString)
 	if o == nil {
-		return empty
-	}
-	if o.Type != TypeString {
-		return ErrWrongType
+		return orMissing(werr, empty)
 	}
 	var str []byte
 	var n int64
@@ -823,8 +799,8 @@ func addOverflows(old, incr int64) bool {
 
 // incrDecr is incrDecrCommand.
 func (e *Engine) incrDecr(key []byte, incr int64, cmd string) Reply {
-	o, wrong := e.lookupStringKey(key)
-	if wrong {
+	o, werr := e.lookupTyped(key, TypeString)
+	if werr != nil {
 		return ErrWrongType
 	}
 	v, ok := stringObjectInt(o)
@@ -863,8 +839,8 @@ func (e *Engine) storeInt(key []byte, o *Object, v int64, cmd string) {
 
 func cmdIncrbyfloat(e *Engine, args [][]byte) Reply {
 	key := args[1]
-	o, wrong := e.lookupStringKey(key)
-	if wrong {
+	o, werr := e.lookupTyped(key, TypeString)
+	if werr != nil {
 		return ErrWrongType
 	}
 	v, ok := stringObjectLD(o)
@@ -876,11 +852,11 @@ func cmdIncrbyfloat(e *Engine, args [][]byte) Reply {
 		return ErrNotFloat
 	}
 	if v.IsInf() || incr.IsInf() {
-		return Err("ERR increment would produce NaN or Infinity")
+		return errIncrNaN
 	}
 	sum, ok := ldAdd(v, incr)
 	if !ok {
-		return Err("ERR increment would produce NaN or Infinity")
+		return errIncrNaN
 	}
 	s := appendLongDouble(nil, sum)
 	n := e.newStringFromBytes(key, s, o != nil && e.hasTTL(key))
@@ -931,12 +907,9 @@ func cmdDelex(e *Engine, args [][]byte) Reply {
 }
 
 func cmdDigest(e *Engine, args [][]byte) Reply {
-	o := e.lookupKey(args[1])
+	o, werr := e.lookupTyped(args[1], TypeString)
 	if o == nil {
-		return NilReply
-	}
-	if o.Type != TypeString {
-		return ErrWrongType
+		return orMissing(werr, NilReply)
 	}
 	return BulkStr(digestHex(o.StringBytes()))
 }
@@ -1015,8 +988,8 @@ func cmdIncrex(e *Engine, args [][]byte) Reply {
 			return errR
 		}
 	}
-	o, wrong := e.lookupStringKey(key)
-	if wrong {
+	o, werr := e.lookupTyped(key, TypeString)
+	if werr != nil {
 		return ErrWrongType
 	}
 	var applied bool
@@ -1043,7 +1016,7 @@ func cmdIncrex(e *Engine, args [][]byte) Reply {
 			}
 		}
 		if lo > hi {
-			return Err("ERR LBOUND must not be greater than UBOUND")
+			return errLboundUbound
 		}
 		cur, ok := stringObjectInt(o)
 		if !ok {
@@ -1090,14 +1063,14 @@ func cmdIncrex(e *Engine, args [][]byte) Reply {
 			}
 		}
 		if lo.Cmp(hi) > 0 {
-			return Err("ERR LBOUND must not be greater than UBOUND")
+			return errLboundUbound
 		}
 		cur, ok := stringObjectLD(o)
 		if !ok {
 			return ErrNotFloat
 		}
 		if cur.IsInf() || incr.IsInf() {
-			return Err("ERR increment would produce NaN or Infinity")
+			return errIncrNaN
 		}
 		sum, ok := ldAdd(cur, incr)
 		if !ok {
@@ -1124,11 +1097,11 @@ func cmdIncrex(e *Engine, args [][]byte) Reply {
 			sum = hi
 		}
 		if sum.IsInf() {
-			return Err("ERR increment would produce NaN or Infinity")
+			return errIncrNaN
 		}
 		d, ok := ldSub(sum, cur)
 		if !ok {
-			return Err("ERR increment would produce NaN or Infinity")
+			return errIncrNaN
 		}
 		s := appendLongDouble(nil, sum)
 		n := e.newStringFromBytes(key, s, o != nil && e.hasTTL(key))

@@ -41,20 +41,10 @@ func init() {
 }
 
 var (
-	errZNaN        = Err("ERR resulting score is not a number (NaN)")
-	errZMinMax     = Err("ERR min or max is not a float")
-	errZLex        = Err("ERR min or max not valid string range item")
-	errNotPositive = Err("ERR value is out of range, must be positive")
+	errZNaN    = Err("ERR resulting score is not a number (NaN)")
+	errZMinMax = Err("ERR min or max is not a float")
+	errZLex    = Err("ERR min or max not valid string range item")
 )
-
-// lookupZset finds key as a zset: (nil, nil) when missing, (nil, &ErrWrongType) for another type.
-func (e *Engine) lookupZset(key []byte) (*Object, *Reply) {
-	o, wrong := e.lookupType(key, TypeZSet)
-	if wrong {
-		return nil, &ErrWrongType
-	}
-	return o, nil
-}
 
 func cmdZadd(e *Engine, args [][]byte) Reply    { return zaddGeneric(e, args, 0) }
 func cmdZincrby(e *Engine, args [][]byte) Reply { return zaddGeneric(e, args, zaddIncr) }
@@ -113,7 +103,7 @@ done:
 		scores = append(scores, v)
 	}
 	key := args[1]
-	o, werr := e.lookupZset(key)
+	o, werr := e.lookupTyped(key, TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -185,12 +175,9 @@ reply:
 }
 
 func cmdZscore(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupZset(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if o == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	s, ok := e.zsetOf(o, args[1]).score(args[2])
 	if !ok {
@@ -200,7 +187,7 @@ func cmdZscore(e *Engine, args [][]byte) Reply {
 }
 
 func cmdZmscore(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupZset(args[1])
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -253,12 +240,9 @@ func cmdZrank(e *Engine, args [][]byte) Reply {
 	if withscore {
 		none = NilArray
 	}
-	o, werr := e.lookupZset(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if o == nil {
-		return none
+		return orMissing(werr, none)
 	}
 	r, s := e.zsetOf(o, args[1]).rank(args[2], reverse)
 	if r < 0 {
@@ -271,12 +255,9 @@ func cmdZrank(e *Engine, args [][]byte) Reply {
 }
 
 func cmdZcard(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupZset(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	return Int(int64(e.zsetOf(o, args[1]).card()))
 }
@@ -299,12 +280,9 @@ func cmdZcount(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return errZMinMax
 	}
-	o, werr := e.lookupZset(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	z := e.zsetOf(o, args[1])
 	c := z.seekScore(r, false)
@@ -333,12 +311,9 @@ func cmdZlexcount(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return errZLex
 	}
-	o, werr := e.lookupZset(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	z := e.zsetOf(o, args[1])
 	c := z.seekLex(r, false)
@@ -361,12 +336,9 @@ func parseLexRange(min, max []byte) (skiplist.LexRange, bool) {
 }
 
 func cmdZrem(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupZset(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	z := e.zsetOf(o, args[1])
 	deleted := int64(0)
@@ -394,6 +366,56 @@ const (
 	zrangeLex
 )
 
+// zrangeOptions are the options of zrangeGenericCommand read after the range: WITHSCORES (not
+// for ZRANGESTORE), LIMIT offset count, and where the command leaves them open (ZRANGE,
+// ZRANGESTORE) REV, BYSCORE and BYLEX; anything else is a syntax error. LIMIT needs BYSCORE or
+// BYLEX. dir is 1 forward, 2 reverse.
+type zrangeOptions struct {
+	rt            zrangeType
+	dir           int
+	withscores    bool
+	offset, limit int64
+}
+
+func parseZrangeOptions(args [][]byte, from int, rt zrangeType, dir int, store bool) (zrangeOptions, *Reply) {
+	zo := zrangeOptions{rt: rt, dir: dir, limit: -1}
+	for j := from; j < len(args); j++ {
+		left := len(args) - j - 1
+		a := args[j]
+		switch {
+		case !store && eqFold(a, "withscores"):
+			zo.withscores = true
+		case eqFold(a, "limit") && left >= 2:
+			var ok bool
+			if zo.offset, ok = string2ll(args[j+1]); !ok {
+				return zo, &ErrNotInt
+			}
+			if zo.limit, ok = string2ll(args[j+2]); !ok {
+				return zo, &ErrNotInt
+			}
+			j += 2
+		case zo.dir == 0 && eqFold(a, "rev"):
+			zo.dir = 2
+		case zo.rt == zrangeAuto && eqFold(a, "bylex"):
+			zo.rt = zrangeLex
+		case zo.rt == zrangeAuto && eqFold(a, "byscore"):
+			zo.rt = zrangeScore
+		default:
+			return zo, &ErrSyntax
+		}
+	}
+	if zo.dir == 0 {
+		zo.dir = 1
+	}
+	if zo.rt == zrangeAuto {
+		zo.rt = zrangeRank
+	}
+	if zo.limit != -1 && zo.rt == zrangeRank {
+		return zo, &errLimitByScoreLex
+	}
+	return zo, nil
+}
+
 // cmdZrange covers ZRANGE and the six older range commands (zrangeGenericCommand).
 func cmdZrange(e *Engine, args [][]byte) Reply {
 	rt := zrangeAuto
@@ -411,42 +433,11 @@ func cmdZrange(e *Engine, args [][]byte) Reply {
 	case eqFold(args[0], "zrevrangebylex"):
 		rt, dir = zrangeLex, 2
 	}
-	withscores := false
-	offset, limit := int64(0), int64(-1)
-	for j := 4; j < len(args); j++ {
-		left := len(args) - j - 1
-		a := args[j]
-		switch {
-		case eqFold(a, "withscores"):
-			withscores = true
-		case eqFold(a, "limit") && left >= 2:
-			var ok bool
-			if offset, ok = string2ll(args[j+1]); !ok {
-				return ErrNotInt
-			}
-			if limit, ok = string2ll(args[j+2]); !ok {
-				return ErrNotInt
-			}
-			j += 2
-		case dir == 0 && eqFold(a, "rev"):
-			dir = 2
-		case rt == zrangeAuto && eqFold(a, "bylex"):
-			rt = zrangeLex
-		case rt == zrangeAuto && eqFold(a, "byscore"):
-			rt = zrangeScore
-		default:
-			return ErrSyntax
-		}
+	zo, r := parseZrangeOptions(args, 4, rt, dir, false)
+	if r != nil {
+		return *r
 	}
-	if dir == 0 {
-		dir = 1
-	}
-	if rt == zrangeAuto {
-		rt = zrangeRank
-	}
-	if limit != -1 && rt == zrangeRank {
-		return Err("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX")
-	}
+	rt, dir, withscores, offset, limit := zo.rt, zo.dir, zo.withscores, zo.offset, zo.limit
 	if withscores && rt == zrangeLex {
 		return Err("ERR syntax error, WITHSCORES not supported in combination with BYLEX")
 	}
@@ -454,12 +445,9 @@ func cmdZrange(e *Engine, args [][]byte) Reply {
 	if bad != nil {
 		return *bad
 	}
-	o, werr := e.lookupZset(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if o == nil {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	z := e.zsetOf(o, args[1])
 	out := []Reply{}
@@ -587,12 +575,9 @@ func cmdZpop(e *Engine, args [][]byte) Reply {
 		}
 		count = n
 	}
-	o, werr := e.lookupZset(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if o == nil || count == 0 {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	if count == -1 {
 		count = 1
@@ -622,30 +607,15 @@ func cmdZpop(e *Engine, args [][]byte) Reply {
 // ZRANDMEMBER key [count [WITHSCORES]].
 func cmdZrandmember(e *Engine, args [][]byte) Reply {
 	if len(args) >= 3 {
-		l, ok := string2ll(args[2])
-		if !ok {
-			return ErrNotInt
-		}
-		if l < -math.MaxInt64 {
-			return Err("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807")
-		}
-		withscores := false
-		if len(args) > 4 || (len(args) == 4 && !eqFold(args[3], "withscores")) {
-			return ErrSyntax
-		} else if len(args) == 4 {
-			withscores = true
-			if l < -math.MaxInt64/2 || l > math.MaxInt64/2 {
-				return Err("ERR value is out of range")
-			}
+		l, withscores, r := parseRandWith(args, "withscores")
+		if r != nil {
+			return *r
 		}
 		return zrandmemberWithCount(e, args[1], l, withscores)
 	}
-	o, werr := e.lookupZset(args[1])
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if o == nil {
-		return NilReply
+		return orMissing(werr, NilReply)
 	}
 	z := e.zsetOf(o, args[1])
 	el := z.randomElement()
@@ -665,21 +635,14 @@ func (z *zsetValue) randomElement() zsetElem {
 }
 
 func zrandmemberWithCount(e *Engine, key []byte, l int64, withscores bool) Reply {
-	o, werr := e.lookupZset(key)
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(key, TypeZSet)
 	if o == nil {
-		return EmptyArr
+		return orMissing(werr, EmptyArr)
 	}
 	z := e.zsetOf(o, key)
 	size := int64(z.card())
-	uniq := true
-	count := l
-	if l < 0 {
-		count = -l
-		uniq = false
-	}
+	c, uniq := randCount(l)
+	count := int64(c)
 	if count == 0 {
 		return EmptyArr
 	}
@@ -723,10 +686,7 @@ func zrandmemberWithCount(e *Engine, key []byte, l int64, withscores bool) Reply
 			d.Add(z.memberString(el), el.score)
 			c.next()
 		}
-		for int64(d.Len()) > count {
-			ent := d.GetFairRandomKey()
-			d.Delete(ent.Key)
-		}
+		dropFairRandom(e, d, uint64(count), "", "")
 		d.Range(func(en *dict.Entry[string, float64]) bool {
 			emit(zsetElem{lpMember: -1, node: &skiplist.Node{Member: en.Key, Score: en.Val}, score: en.Val})
 			return true
@@ -762,45 +722,16 @@ func zrandmemberWithCount(e *Engine, key []byte, l int64, withscores bool) Reply
 }
 
 // ZSCAN key cursor [MATCH pattern] [COUNT count].
-func cmdZscan(e *Engine, args [][]byte) Reply {
-	cursor, ok := parseScanCursor(args[2])
-	if !ok {
-		return Err("ERR invalid cursor")
-	}
-	o, werr := e.lookupZset(args[1])
-	if werr != nil {
-		return *werr
-	}
-	if o == nil {
-		return Array(BulkStr("0"), EmptyArr)
-	}
-	count := int64(10)
-	var pat []byte
-	for i := 3; i < len(args); {
-		left := len(args) - i
-		switch {
-		case eqFold(args[i], "count") && left >= 2:
-			n, ok := string2ll(args[i+1])
-			if !ok {
-				return ErrNotInt
-			}
-			if n < 1 {
-				return ErrSyntax
-			}
-			count = n
-			i += 2
-		case eqFold(args[i], "match") && left >= 2:
-			pat = args[i+1]
-			i += 2
-		default:
-			return ErrSyntax
-		}
-	}
-	usePat := pat != nil && !(len(pat) == 1 && pat[0] == '*')
-	z := e.zsetOf(o, args[1])
+func cmdZscan(e *Engine, args [][]byte) Reply { return e.scanKey(args, TypeZSet) }
+
+// zscanValue walks a sorted set for ZSCAN: a listpack whole (cursor 0), a skiplist's dict with
+// the reverse-binary cursor, at most COUNT×10 buckets and until 2×COUNT replies.
+func (e *Engine) zscanValue(key []byte, o *Object, cursor uint64, so scanOptions) Reply {
+	count := so.count
+	z := e.zsetOf(o, key)
 	out := []Reply{}
 	add := func(member string, score Reply) {
-		if usePat && !stringMatch(pat, []byte(member), false) {
+		if !so.match([]byte(member)) {
 			return
 		}
 		out = append(out, BulkStr(member), score)

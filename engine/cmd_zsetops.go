@@ -88,12 +88,9 @@ func cmdZremrange(e *Engine, args [][]byte) Reply {
 		}
 	}
 	key := args[1]
-	o, werr := e.lookupZset(key)
-	if werr != nil {
-		return *werr
-	}
+	o, werr := e.lookupTyped(key, TypeZSet)
 	if o == nil {
-		return Int(0)
+		return orMissing(werr, Int(0))
 	}
 	z := e.zsetOf(o, key)
 	if rt == zrangeRank {
@@ -298,7 +295,7 @@ func (e *Engine) zsetopGeneric(args [][]byte, dstkey []byte, numkeysIdx int, op 
 		return ErrNotInt
 	}
 	if setnum < 1 {
-		return Err("ERR at least 1 input key is needed for '" + listLowerName(args[0]) + "' command")
+		return Err("ERR at least 1 input key is needed for '" + lowerASCII(args[0]) + "' command")
 	}
 	if setnum > int64(len(args)-(numkeysIdx+1)) {
 		return ErrSyntax
@@ -357,7 +354,7 @@ func (e *Engine) zsetopGeneric(args [][]byte, dstkey []byte, numkeysIdx int, op 
 		case cardOnly && remaining >= 2 && eqFold(a, "limit"):
 			l, ok := string2ll(args[j+1])
 			if !ok || l < 0 {
-				return Err("ERR LIMIT can't be negative")
+				return errLimitNegative
 			}
 			limit = l
 			j += 2
@@ -651,44 +648,17 @@ type zpair struct {
 
 // ZRANGESTORE dst src min max [BYSCORE|BYLEX] [REV] [LIMIT offset count].
 func cmdZrangestore(e *Engine, args [][]byte) Reply {
-	rt := zrangeAuto
-	rev := false
-	offset, limit := int64(0), int64(-1)
-	for j := 5; j < len(args); j++ {
-		left := len(args) - j - 1
-		a := args[j]
-		switch {
-		case eqFold(a, "limit") && left >= 2:
-			var ok bool
-			if offset, ok = string2ll(args[j+1]); !ok {
-				return ErrNotInt
-			}
-			if limit, ok = string2ll(args[j+2]); !ok {
-				return ErrNotInt
-			}
-			j += 2
-		case !rev && eqFold(a, "rev"):
-			rev = true
-		case rt == zrangeAuto && eqFold(a, "bylex"):
-			rt = zrangeLex
-		case rt == zrangeAuto && eqFold(a, "byscore"):
-			rt = zrangeScore
-		default:
-			return ErrSyntax
-		}
+	zo, r := parseZrangeOptions(args, 5, zrangeAuto, 0, true)
+	if r != nil {
+		return *r
 	}
-	if rt == zrangeAuto {
-		rt = zrangeRank
-	}
-	if limit != -1 && rt == zrangeRank {
-		return Err("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX")
-	}
+	rt, rev, offset, limit := zo.rt, zo.dir == 2, zo.offset, zo.limit
 	b, bad := e.parseZRangeBounds(rt, rev, args[3], args[4])
 	if bad != nil {
 		return *bad
 	}
 	dstkey, key := args[1], args[2]
-	o, werr := e.lookupZset(key)
+	o, werr := e.lookupTyped(key, TypeZSet)
 	if werr != nil {
 		return *werr
 	}
@@ -748,7 +718,7 @@ func (e *Engine) zpopGeneric(keys [][]byte, max bool, count int64, nested bool) 
 	var o *Object
 	var key []byte
 	for _, k := range keys {
-		x, werr := e.lookupZset(k)
+		x, werr := e.lookupTyped(k, TypeZSet)
 		if werr != nil {
 			return *werr
 		}
@@ -827,7 +797,7 @@ func (e *Engine) zpopBlocking(name string, keys [][]byte, max bool, count int64,
 // parseMpop parses the common part of ZMPOP/BZMPOP/LMPOP/BLMPOP: numkeys, the keys, the side
 // (first: lowerA, second: lowerB) and COUNT. second reports the side lowerB.
 func parseMpop(args [][]byte, numkeysIdx int, lowerA, lowerB string) (keys [][]byte, second bool, count int64, r *Reply) {
-	errNumkeys := Err("ERR numkeys should be greater than 0")
+	errNumkeys := errNumkeysZero
 	numkeys, ok := string2ll(args[numkeysIdx])
 	if !ok || numkeys < 1 {
 		return nil, false, 0, &errNumkeys

@@ -269,14 +269,3 @@ func cleanErr(s string) string {
 		return r
 	}, s)
 }
-
-// Shared error replies (server.c createSharedObjects; docs/internals.md §Errors).
-var (
-	ErrWrongType  = Err("WRONGTYPE Operation against a key holding the wrong kind of value")
-	ErrSyntax     = Err("ERR syntax error")
-	ErrNotInt     = Err("ERR value is not an integer or out of range")
-	ErrNotFloat   = Err("ERR value is not a valid float")
-	ErrOverflow   = Err("ERR increment or decrement would overflow")
-	ErrNoSuchKey  = Err("ERR no such key")
-	ErrMaxBulkLen = Err("ERR string exceeds maximum allowed size (proto-max-bulk-len)")
-)

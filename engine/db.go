@@ -40,15 +40,6 @@ func (e *Engine) Lookup(key []byte) *Object {
 	return o
 }
 
-// lookupType returns the value if it has type t; wrongType is set when it exists with another type.
-func (e *Engine) lookupType(key []byte, t ObjType) (o *Object, wrongType bool) {
-	o = e.Lookup(key)
-	if o != nil && o.Type != t {
-		return nil, true
-	}
-	return o, false
-}
-
 // add stores a new key (it must not exist). Like dbAdd it signals the key as ready for the
 // clients blocked on it (blocking.go).
 func (e *Engine) add(key []byte, o *Object) {
@@ -192,4 +183,34 @@ func (e *Engine) signalFlushedDb(db int) {
 			e.touchAllWatchedKeysInDb(i, -1)
 		}
 	}
+}
+
+// lookupTyped is lookupKeyRead/lookupKeyWrite followed by checkType, the one typed lookup of the
+// command files: the live value of key when it has type t, (nil, nil) when the key is missing (or
+// has just expired), and (nil, WRONGTYPE) when it holds another type. A hash or set found is
+// tagged with its key name for the trace events of its encoding (traceHash, traceSet).
+func (e *Engine) lookupTyped(key []byte, t ObjType) (*Object, *Reply) {
+	o := e.lookupKey(key)
+	if o == nil {
+		return nil, nil
+	}
+	if o.Type != t {
+		return nil, &ErrWrongType
+	}
+	switch t {
+	case TypeHash:
+		e.traceHash(key, o)
+	case TypeSet:
+		e.traceSet(key, o)
+	}
+	return o, nil
+}
+
+// orMissing is the answer when lookupTyped found no value of the type asked for: WRONGTYPE when
+// the key holds another type, else the command's reply for a missing key.
+func orMissing(werr *Reply, missing Reply) Reply {
+	if werr != nil {
+		return *werr
+	}
+	return missing
 }

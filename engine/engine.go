@@ -8,7 +8,6 @@
 package engine
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -173,7 +172,7 @@ func (e *Engine) exec(args [][]byte) (res Result) {
 	e.execDepth++
 	defer func() {
 		if p := recover(); p != nil {
-			res = Result{Reply: Err(fmt.Sprintf("ERR redscope internal error: %v", p)), Events: e.events}
+			res = Result{Reply: errInternal(p), Events: e.events}
 		}
 		e.events = nil
 		e.running = running

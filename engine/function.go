@@ -467,7 +467,7 @@ func cmdFunctionDelete(e *Engine, args [][]byte) Reply {
 
 func cmdFunctionFlush(e *Engine, args [][]byte) Reply {
 	if len(args) > 3 {
-		return Err(cleanErr("ERR unknown subcommand or wrong number of arguments for '" + string(args[1]) + "'. Try FUNCTION HELP."))
+		return errSubcommandSyntax("FUNCTION", args[1])
 	}
 	if len(args) == 3 && !eqFold(args[2], "sync") && !eqFold(args[2], "async") {
 		return Err("ERR FUNCTION FLUSH only supports SYNC|ASYNC option")
@@ -562,18 +562,12 @@ func (e *Engine) fcall(args [][]byte, ro bool) Reply {
 	if f == nil {
 		return Err("ERR Function not found")
 	}
-	numkeys, ok := string2ll(args[2])
-	if !ok {
-		return Err("ERR Bad number of keys provided")
-	}
-	if numkeys > int64(len(args)-3) {
-		return Err("ERR Number of keys can't be greater than number of args")
-	}
-	if numkeys < 0 {
-		return Err("ERR Number of keys can't be negative")
+	numkeys, r := scriptNumkeys(args, Err("ERR Bad number of keys provided"))
+	if r != nil {
+		return *r
 	}
 	if f.flags&sfNoWrites == 0 && ro {
-		return Err("ERR Can not execute a script with write flag using *_ro command.")
+		return errScriptWriteRO
 	}
 	readOnly := ro || f.flags&sfNoWrites != 0
 	return e.runScript(e.functionVM().luaVM, f.fn, f.name, false, readOnly, args[3:3+numkeys], args[3+numkeys:], args)

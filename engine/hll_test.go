@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -10,14 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"redscope/engine/alloc"
 	"redscope/engine/hll"
 )
 
 // Values below were checked on Debian's redis-server 7.0.15 (jemalloc, 16-byte quantum) unless
 // marked as derived from the rules in docs/internals.md §HyperLogLog (7.2+ growth, 8-byte quantum).
-
-func newHLLEngine() *Engine { return New(Options{Version: V70, Allocator: alloc.Jemalloc16}) }
 
 func hllGet(e *Engine, key string) string {
 	o := e.Lookup([]byte(key))
@@ -62,7 +60,7 @@ func TestHLLHashVectors(t *testing.T) {
 }
 
 func TestHLLFirstAdd(t *testing.T) {
-	e := newHLLEngine()
+	e, _ := newEngineAt(V70)
 	if got := cli(e, "PFADD", "hx", "a"); got != "(integer) 1" {
 		t.Fatal(got)
 	}
@@ -112,7 +110,7 @@ func TestHLLFirstAdd(t *testing.T) {
 
 // TestHLLSequence: "1".."n", one element per PFADD (docs/internals.md §HyperLogLog, checked on 7.0.15).
 func TestHLLSequence(t *testing.T) {
-	e := newHLLEngine()
+	e, _ := newEngineAt(V70)
 	for i := 1; i <= 1000; i++ {
 		e.Do("PFADD", "h", strconv.Itoa(i))
 		switch i {
@@ -170,7 +168,7 @@ func TestHLLSequence(t *testing.T) {
 // TestHLLSparseMemory: MEMORY USAGE of a sparse HLL follows the greedy growth of 7.0
 // (values read from 7.0.15, key "h": 8 bytes).
 func TestHLLSparseMemory(t *testing.T) {
-	e := newHLLEngine()
+	e, _ := newEngineAt(V70)
 	want := map[int]int64{1: 96, 10: 144, 11: 144, 12: 144, 100: 496, 500: 1840, 1000: 3632, 1648: 3632}
 	for i := 1; i <= 1648; i++ {
 		e.Do("PFADD", "h", strconv.Itoa(i))
@@ -218,7 +216,7 @@ func TestHLL72Growth(t *testing.T) {
 }
 
 func TestHLLErrors(t *testing.T) {
-	e := newHLLEngine()
+	e, _ := newEngineAt(V70)
 	setString(e, "s", "hello")
 	setString(e, "n", "123")
 	setString(e, "fake", "HYLL\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00")
@@ -277,7 +275,7 @@ func TestHLLErrors(t *testing.T) {
 // An embstr value that is a valid HLL is accepted and becomes raw on any PF command that opens it
 // for writing (dbUnshareStringValue), even when nothing changes.
 func TestHLLEmbstrUnshare(t *testing.T) {
-	e := newHLLEngine()
+	e, _ := newEngineAt(V70)
 	setString(e, "e", "HYLL\x01\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00\x00\x7f\xff")
 	if got := cli(e, "PFCOUNT", "e"); got != "(integer) 5" {
 		t.Fatal(got)
@@ -292,7 +290,7 @@ func TestHLLEmbstrUnshare(t *testing.T) {
 }
 
 func TestHLLMergeRules(t *testing.T) {
-	e := newHLLEngine()
+	e, _ := newEngineAt(V70)
 	e.Do("PFADD", "a", "x", "y", "z")
 	e.Do("PFADD", "b", "y", "w")
 	e.Do("PFADD", "dst", "q")
@@ -323,7 +321,7 @@ func TestHLLMergeRules(t *testing.T) {
 }
 
 func TestHLLSparseMaxBytes(t *testing.T) {
-	e := newHLLEngine()
+	e, _ := newEngineAt(V70)
 	e.cfg.set(e.cfg.Param("hll-sparse-max-bytes"), "100", 100)
 	n := 0
 	for ; n < 100; n++ {
@@ -340,7 +338,7 @@ func TestHLLSparseMaxBytes(t *testing.T) {
 
 // A register value above 32 cannot be sparse: promotion with PFADD returning 1.
 func TestHLLPromoteValue(t *testing.T) {
-	e := newHLLEngine()
+	e, _ := newEngineAt(V70)
 	// Find an element whose run length is > 32 (about 1 in 2^32: craft through PFMERGE instead).
 	d := make([]byte, hll.DenseSize)
 	copy(d, "HYLL")
@@ -377,7 +375,7 @@ func TestHLLPromoteValue(t *testing.T) {
 func hllDenseSetForTest(b []byte, i, v int) { hll.DenseSet(b, i, v) }
 
 func TestHLLTraceEvents(t *testing.T) {
-	e := newHLLEngine()
+	e, _ := newEngineAt(V70)
 	e.SetTracing(true)
 	res := e.Exec([][]byte{[]byte("PFADD"), []byte("t"), []byte("a")})
 	var got []string
@@ -438,7 +436,7 @@ func (c *respConn) read() Reply {
 			return NilReply
 		}
 		b := make([]byte, n+2)
-		if _, err := ioReadFull(c.r, b); err != nil {
+		if _, err := io.ReadFull(c.r, b); err != nil {
 			panic(err)
 		}
 		return Bulk(b[:n])
@@ -454,18 +452,6 @@ func (c *respConn) read() Reply {
 		return Reply{Kind: KindArray, Array: items}
 	}
 	panic("bad reply " + line)
-}
-
-func ioReadFull(r *bufio.Reader, b []byte) (int, error) {
-	n := 0
-	for n < len(b) {
-		k, err := r.Read(b[n:])
-		n += k
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
 }
 
 func (c *respConn) do(args ...string) Reply {
@@ -555,7 +541,8 @@ func TestHLLAgainstRedis(t *testing.T) {
 	c := &respConn{c: nc, r: bufio.NewReader(nc), w: bufio.NewWriter(nc)}
 	c.do("FLUSHALL")
 	c.do("CONFIG", "SET", "hll-sparse-max-bytes", "3000")
-	d := &hllDiff{t: t, e: newHLLEngine(), c: c}
+	e, _ := newEngineAt(V70)
+	d := &hllDiff{t: t, e: e, c: c}
 	check := func(key string) {
 		d.cmp("GET", key)
 		d.cmp("MEMORY", "USAGE", key)
@@ -703,7 +690,7 @@ func TestHLLAgainstRedis(t *testing.T) {
 }
 
 func TestHLLSparseRewriteEvents(t *testing.T) {
-	e := newHLLEngine()
+	e, _ := newEngineAt(V70)
 	e.SetTracing(true)
 	key := []byte("r")
 	o := e.newHLLObject(key, "test")

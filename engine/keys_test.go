@@ -3,21 +3,7 @@ package engine
 import (
 	"testing"
 	"time"
-
-	"redscope/engine/alloc"
 )
-
-func newTestEngine() (*Engine, *ManualClock) {
-	c := &ManualClock{Ms: StartMs}
-	return New(Options{Version: V70, Allocator: alloc.Jemalloc16, Clock: c, Trace: true}), c
-}
-
-func want(t *testing.T, e *Engine, w string, args ...string) {
-	t.Helper()
-	if got := e.Do(args...).FormatCLI(); got != w+"\n" {
-		t.Errorf("%v: got %q want %q", args, got, w+"\n")
-	}
-}
 
 // TTL rounding is (ms+500)/1000 and a key expires once now > when (lazily, on lookup).
 func TestTTLRoundingAndLazyExpiry(t *testing.T) {

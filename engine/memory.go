@@ -90,22 +90,7 @@ func (e *Engine) stringMemory(key []byte, o *Object) int64 {
 }
 
 // keySDSUsable is usable(sdsnewlen(key)): the 7.x keyspace's copy of the key name.
-func (e *Engine) keySDSUsable(key []byte) int {
-	h := 1
-	switch n := len(key); {
-	case n == 0:
-		h = 3
-	case n < 32:
-		h = 1
-	case n < 256:
-		h = 3
-	case n < 65536:
-		h = 5
-	default:
-		h = 9
-	}
-	return e.alloc.Usable(h + len(key) + 1)
-}
+func (e *Engine) keySDSUsable(key []byte) int { return e.sdsUsable(len(key)) }
 
 // kvobjKeyThreshold is KEY_SIZE_TO_INCLUDE_EXPIRE_THRESHOLD: keys this long always get the
 // expire field.

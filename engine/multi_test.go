@@ -7,11 +7,7 @@ import (
 )
 
 func cdo(c *Client, args ...string) Result {
-	b := make([][]byte, len(args))
-	for i, a := range args {
-		b[i] = []byte(a)
-	}
-	return c.Exec(b)
+	return c.Exec(argv(args...))
 }
 
 func cwant(t *testing.T, c *Client, w string, args ...string) {

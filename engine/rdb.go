@@ -369,71 +369,60 @@ func (e *Engine) rdbLoadValue(r *rdb.Reader, t byte, key []byte, hasExpire bool)
 		v := e.newSetValue()
 		v.is = is
 		o := e.setObject(v, EncIntset)
-		if is.Len() > e.cfgLimit("set-max-intset-entries") {
-			e.setConvert(o, EncHashtable, is.Len(), Why{Code: WhyEntries, N: int64(is.Len()), Limit: int64(e.cfgLimit("set-max-intset-entries")), Name: "set-max-intset-entries"})
+		if why, over := e.overEntries(is.Len(), "set-max-intset-entries"); over {
+			e.setConvert(o, EncHashtable, is.Len(), why)
 		}
 		return o
 	case rdb.TypeSetListpack:
 		if !e.ver.Has(V72) {
 			return nil
 		}
-		b, _, _ := r.String()
-		lp := e.loadListpackNoDups(b, 1)
-		if r.Err != nil || lp == nil || lp.Len() == 0 {
+		lp := e.rdbLoadListpack(r, 1)
+		if lp == nil {
 			return nil
 		}
 		v := e.newSetValue()
 		v.lp = lp
 		o := e.setObject(v, EncListpack)
-		if lp.Len() > e.cfgLimit("set-max-listpack-entries") {
-			e.setConvert(o, EncHashtable, lp.Len(), Why{Code: WhyEntries, N: int64(lp.Len()), Limit: int64(e.cfgLimit("set-max-listpack-entries")), Name: "set-max-listpack-entries"})
+		if why, over := e.overEntries(lp.Len(), "set-max-listpack-entries"); over {
+			e.setConvert(o, EncHashtable, lp.Len(), why)
 		}
 		return o
 	case rdb.TypeZSet2:
 		return e.rdbLoadZSetSkiplist(r)
 	case rdb.TypeZSetListpack:
-		b, _, _ := r.String()
-		lp := e.loadListpackNoDups(b, 2)
-		if r.Err != nil || lp == nil || lp.Len() == 0 {
+		lp := e.rdbLoadListpack(r, 2)
+		if lp == nil {
 			return nil
 		}
 		o := e.newZsetListpack()
 		z := o.Val.(*zsetValue)
 		z.lp = lp
-		if int64(z.card()) > e.cfg.Int("zset-max-listpack-entries") {
-			z.convertToSkiplist(z.card(), Why{Code: WhyEntries, N: int64(z.card()), Limit: e.cfg.Int("zset-max-listpack-entries"), Name: "zset-max-listpack-entries"})
+		if why, over := e.overEntries(z.card(), "zset-max-listpack-entries"); over {
+			z.convertToSkiplist(z.card(), why)
 			o.Enc = EncSkiplist
 		}
 		return o
 	case rdb.TypeHash:
 		return e.rdbLoadHashHT(r, key)
-	case rdb.TypeHashListpack:
-		b, _, _ := r.String()
-		lp := e.loadListpackNoDups(b, 2)
-		if r.Err != nil || lp == nil || lp.Len() == 0 {
+	case rdb.TypeHashListpack, rdb.TypeHashListpackEx:
+		tuple, enc := 2, EncListpack
+		if t == rdb.TypeHashListpackEx {
+			if !e.ver.Has(V74) {
+				return nil
+			}
+			r.Millis() // the minimum TTL, informative
+			tuple, enc = 3, EncListpackEx
+		}
+		lp := e.rdbLoadListpack(r, tuple)
+		if lp == nil {
 			return nil
 		}
 		o := e.newHashObject()
 		hv(o).lp = lp
-		if int64(hashLen(o)) > e.cfg.Int("hash-max-listpack-entries") {
-			e.hashConvertHT(o, Why{Code: WhyEntries, N: int64(hashLen(o)), Limit: e.cfg.Int("hash-max-listpack-entries"), Name: "hash-max-listpack-entries"})
-		}
-		return o
-	case rdb.TypeHashListpackEx:
-		if !e.ver.Has(V74) {
-			return nil
-		}
-		r.Millis() // the minimum TTL, informative
-		b, _, _ := r.String()
-		lp := e.loadListpackNoDups(b, 3)
-		if r.Err != nil || lp == nil || lp.Len() == 0 {
-			return nil
-		}
-		o := e.newHashObject()
-		hv(o).lp = lp
-		o.Enc = EncListpackEx
-		if int64(hashLen(o)) > e.cfg.Int("hash-max-listpack-entries") {
-			e.hashConvertHT(o, Why{Code: WhyEntries, N: int64(hashLen(o)), Limit: e.cfg.Int("hash-max-listpack-entries"), Name: "hash-max-listpack-entries"})
+		o.Enc = enc
+		if why, over := e.overEntries(hashLen(o), "hash-max-listpack-entries"); over {
+			e.hashConvertHT(o, why)
 		}
 		return o
 	case rdb.TypeHashMetadata:
@@ -448,6 +437,38 @@ func (e *Engine) rdbLoadValue(r *rdb.Reader, t byte, key []byte, hasExpire bool)
 		return e.rdbLoadStream(r, t == rdb.TypeStreamListpacks3)
 	}
 	return nil
+}
+
+// rdbLoadListpack reads the string holding a listpack of tuple-sized entries (a set's members,
+// a zset's member-score pairs, a hash's field-value pairs or field-value-TTL triples) and
+// validates it; nil when it is not a valid, non-empty listpack.
+func (e *Engine) rdbLoadListpack(r *rdb.Reader, tuple int) *listpack.Listpack {
+	b, _, _ := r.String()
+	lp := e.loadListpackNoDups(b, tuple)
+	if r.Err != nil || lp == nil || lp.Len() == 0 {
+		return nil
+	}
+	return lp
+}
+
+// overEntries reports a loaded small encoding holding more than its *-max-*-entries limit name
+// allows (the limits are 0…LONG_MAX), with the reason of the conversion rdbLoadObject then makes.
+func (e *Engine) overEntries(n int, name string) (Why, bool) {
+	limit := e.cfgLimit(name)
+	if n <= limit {
+		return Why{}, false
+	}
+	return Why{Code: WhyEntries, N: int64(n), Limit: int64(limit), Name: name}, true
+}
+
+// rdbLoadCount reads the element count of a hashtable-form value (list nodes, set members, zset
+// or hash entries): nil-valued when unreadable, zero, or more than the bytes left could hold.
+func rdbLoadCount(r *rdb.Reader) (uint64, bool) {
+	n := r.Len()
+	if r.Err != nil || n == 0 || n > uint64(len(r.B)) {
+		return 0, false
+	}
+	return n, true
 }
 
 // loadListpackNoDups is lpValidateIntegrityAndDups: a valid listpack whose entry count is a
@@ -480,8 +501,8 @@ func (e *Engine) loadListpackNoDups(b []byte, tuple int) *listpack.Listpack {
 }
 
 func (e *Engine) rdbLoadList(r *rdb.Reader) *Object {
-	n := r.Len()
-	if r.Err != nil || n == 0 || n > uint64(len(r.B)) {
+	n, ok := rdbLoadCount(r)
+	if !ok {
 		return nil
 	}
 	l := &listValue{e: e, ql: e.newQuicklist()}
@@ -516,8 +537,8 @@ func (e *Engine) rdbLoadList(r *rdb.Reader) *Object {
 }
 
 func (e *Engine) rdbLoadSetHT(r *rdb.Reader) *Object {
-	n := r.Len()
-	if r.Err != nil || n == 0 || n > uint64(len(r.B)) {
+	n, ok := rdbLoadCount(r)
+	if !ok {
 		return nil
 	}
 	var o *Object
@@ -578,8 +599,8 @@ func (e *Engine) rdbLoadSetHT(r *rdb.Reader) *Object {
 }
 
 func (e *Engine) rdbLoadZSetSkiplist(r *rdb.Reader) *Object {
-	n := r.Len()
-	if r.Err != nil || n == 0 || n > uint64(len(r.B)) {
+	n, ok := rdbLoadCount(r)
+	if !ok {
 		return nil
 	}
 	hint := 0
@@ -609,14 +630,14 @@ func (e *Engine) rdbLoadZSetSkiplist(r *rdb.Reader) *Object {
 }
 
 func (e *Engine) rdbLoadHashHT(r *rdb.Reader, key []byte) *Object {
-	n := r.Len()
-	if r.Err != nil || n == 0 || n > uint64(len(r.B)) {
+	n, ok := rdbLoadCount(r)
+	if !ok {
 		return nil
 	}
 	o := e.newHashObject()
 	v := hv(o)
-	if int64(n) > e.cfg.Int("hash-max-listpack-entries") {
-		e.hashConvertHT(o, Why{Code: WhyEntries, N: int64(n), Limit: e.cfg.Int("hash-max-listpack-entries"), Name: "hash-max-listpack-entries"})
+	if why, over := e.overEntries(int(n), "hash-max-listpack-entries"); over {
+		e.hashConvertHT(o, why)
 	}
 	maxVal := e.cfg.Int("hash-max-listpack-value")
 	seen := map[string]bool{}
@@ -658,14 +679,14 @@ func (e *Engine) rdbLoadHashHT(r *rdb.Reader, key []byte) *Object {
 // relative to it (+1; 0 = none), the field and the value; a listpackex while it fits.
 func (e *Engine) rdbLoadHashMeta(r *rdb.Reader) *Object {
 	minExp := r.Millis()
-	n := r.Len()
-	if r.Err != nil || n == 0 || n > uint64(len(r.B)) {
+	n, ok := rdbLoadCount(r)
+	if !ok {
 		return nil
 	}
 	o := e.newHashObject()
 	v := hv(o)
-	if int64(n) > e.cfg.Int("hash-max-listpack-entries") {
-		e.hashConvertHT(o, Why{Code: WhyEntries, N: int64(n), Limit: e.cfg.Int("hash-max-listpack-entries"), Name: "hash-max-listpack-entries"})
+	if why, over := e.overEntries(int(n), "hash-max-listpack-entries"); over {
+		e.hashConvertHT(o, why)
 		v.hfe = true
 	} else {
 		o.Enc = EncListpackEx

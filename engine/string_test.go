@@ -4,47 +4,15 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"redscope/engine/alloc"
 )
 
 // Expected replies below were produced by Debian's redis-server 7.0.15 (jemalloc with the
 // 16-byte quantum) through `redis-cli --no-raw`, unless a comment says they come from
 // the rules in docs/internals.md or the course article (8.x profiles, no server here).
 
-func newStrEngine(v Version) (*Engine, *ManualClock) {
-	clk := &ManualClock{Ms: StartMs}
-	return New(Options{Version: v, Allocator: alloc.Jemalloc16, Clock: clk}), clk
-}
-
-// script runs "command => expected" lines (redis-cli quoting; expected lines of a multi-line
-// reply joined with " | ").
-func script(t *testing.T, e *Engine, lines string) {
-	t.Helper()
-	for _, ln := range strings.Split(strings.TrimSpace(lines), "\n") {
-		ln = strings.TrimSpace(ln)
-		if ln == "" || strings.HasPrefix(ln, "#") {
-			continue
-		}
-		cmd, want, ok := strings.Cut(ln, " => ")
-		if !ok {
-			t.Fatalf("bad script line %q", ln)
-		}
-		args, err := SplitArgs(cmd)
-		if err != nil {
-			t.Fatalf("%q: %v", cmd, err)
-		}
-		got := strings.TrimSuffix(e.Exec(args).Reply.FormatCLI(), "\n")
-		got = strings.ReplaceAll(got, "\n", " | ")
-		if got != want {
-			t.Errorf("%s\n  got  %s\n  want %s", cmd, got, want)
-		}
-	}
-}
-
 func TestSetOptionsAndErrors(t *testing.T) {
-	e, _ := newStrEngine(V70)
-	script(t, e, `
+	e, _ := newEngineAt(V70)
+	doLines(t, e, `
 set => (error) ERR wrong number of arguments for 'set' command
 set a b c => (error) ERR syntax error
 set a b NX XX => (error) ERR syntax error
@@ -95,10 +63,10 @@ exists a => (integer) 0
 }
 
 func TestStringWrongType(t *testing.T) {
-	e, _ := newStrEngine(V70)
+	e, _ := newEngineAt(V70)
 	e.db.keys["l"] = &Object{Type: TypeList, Enc: EncQuicklist}
 	wt := "(error) WRONGTYPE Operation against a key holding the wrong kind of value"
-	script(t, e, `
+	doLines(t, e, `
 get l => `+wt+`
 set l v GET => `+wt+`
 getset l v => `+wt+`
@@ -119,15 +87,15 @@ set l v EX 0 GET => (error) ERR invalid expire time in 'set' command
 	if e.db.keys["l"].Type != TypeList {
 		t.Fatal("a failed SET ... GET must leave the list in place")
 	}
-	script(t, e, `
+	doLines(t, e, `
 set l v => OK
 type l => string
 `)
 }
 
 func TestAppendSetrangeGetrange(t *testing.T) {
-	e, _ := newStrEngine(V70)
-	script(t, e, `
+	e, _ := newEngineAt(V70)
+	doLines(t, e, `
 set k5 hello => OK
 append k5 " world" => (integer) 11
 debug sdslen k5 => key_sds_len:2, key_sds_avail:0, key_zmalloc: 8, val_sds_len:11, val_sds_avail:17, val_zmalloc: 32
@@ -175,8 +143,8 @@ getrange empty 0 -1 => ""
 memory usage empty => (integer) 64
 `)
 	// 8.0 changed GETRANGE (#12272): an end before the start of the string gives "".
-	e8, _ := newStrEngine(V80)
-	script(t, e8, `
+	e8, _ := newEngineAt(V80)
+	doLines(t, e8, `
 set foo "hello world" => OK
 getrange foo 0 -100 => ""
 getrange foo -100 100 => "hello world"
@@ -185,8 +153,8 @@ getrange foo -3 -1 => "rld"
 }
 
 func TestCounters(t *testing.T) {
-	e, _ := newStrEngine(V70)
-	script(t, e, `
+	e, _ := newEngineAt(V70)
+	doLines(t, e, `
 incr c => (integer) 1
 object refcount c => (integer) 2147483647
 incrby c 10000 => (integer) 10001
@@ -262,7 +230,7 @@ incrbyfloat f 0 => "0"
 }
 
 func TestMemoryUsage70(t *testing.T) {
-	e, _ := newStrEngine(V70)
+	e, _ := newEngineAt(V70)
 	// MEMORY USAGE / DEBUG SDSLEN of 7.0.15 (Debian, 16-byte quantum) after SET and one APPEND.
 	cases := []struct {
 		n          int
@@ -400,7 +368,7 @@ func TestTTLKeptOrCleared(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, v := range []Version{V70, V88} {
-			e, clk := newStrEngine(v)
+			e, clk := newEngineAt(v)
 			e.Do("set", "k", "1", "EX", "100")
 			clk.Advance(10 * time.Second)
 			args, _ := SplitArgs(c.cmd)
@@ -429,7 +397,7 @@ func TestTTLKeptOrCleared(t *testing.T) {
 		}
 	}
 	// SETEX / SET EX / GETEX EX replace the TTL.
-	e, _ := newStrEngine(V70)
+	e, _ := newEngineAt(V70)
 	e.Do("set", "k", "1", "EX", "100")
 	e.Do("setex", "k", "50", "v")
 	if ttl := e.Do("ttl", "k").Int; ttl != 50 {
@@ -442,7 +410,7 @@ func TestTTLKeptOrCleared(t *testing.T) {
 }
 
 func TestStringTraceEvents(t *testing.T) {
-	e, _ := newStrEngine(V70)
+	e, _ := newEngineAt(V70)
 	e.SetTracing(true)
 	e.Do("set", "k", "hello")
 	res := e.Exec([][]byte{[]byte("append"), []byte("k"), []byte(" world")})
@@ -479,7 +447,7 @@ func TestStringTraceEvents(t *testing.T) {
 
 func TestVersionGating(t *testing.T) {
 	for _, v := range []Version{V70, V72, V74, V80, V82} {
-		e, _ := newStrEngine(v)
+		e, _ := newEngineAt(v)
 		for _, c := range []string{"msetex", "delex", "digest", "increx"} {
 			if e.HasCommand(c) {
 				t.Errorf("%v has %s", v, c)
@@ -489,7 +457,7 @@ func TestVersionGating(t *testing.T) {
 			t.Errorf("%v SET IFEQ: %v", v, r)
 		}
 	}
-	e, _ := newStrEngine(V84)
+	e, _ := newEngineAt(V84)
 	if !e.HasCommand("digest") || e.HasCommand("increx") {
 		t.Error("8.4 commands")
 	}
@@ -497,9 +465,9 @@ func TestVersionGating(t *testing.T) {
 
 // docs/internals.md §Newer string commands and the article's CAS transcript (02c-cas.txt).
 func TestCAS84(t *testing.T) {
-	e, _ := newStrEngine(V84)
+	e, _ := newEngineAt(V84)
 	e.db.keys["l"] = &Object{Type: TypeList, Enc: EncQuicklist}
-	script(t, e, `
+	doLines(t, e, `
 set cfg v1 => OK
 set cfg v2 IFEQ v1 => OK
 get cfg => "v2"
@@ -553,8 +521,8 @@ msetex 1 b 8 GET => (error) ERR syntax error
 
 // The article's INCREX transcripts (docs/internals.md §Newer string commands).
 func TestIncrex88(t *testing.T) {
-	e, clk := newStrEngine(V88)
-	script(t, e, `
+	e, clk := newEngineAt(V88)
+	doLines(t, e, `
 increx rl:u1 BYINT 1 UBOUND 5 EX 60 ENX => 1) (integer) 1 | 2) (integer) 1
 increx rl:u1 BYINT 1 UBOUND 5 EX 60 ENX => 1) (integer) 2 | 2) (integer) 1
 increx rl:u1 BYINT 1 UBOUND 5 EX 60 ENX => 1) (integer) 3 | 2) (integer) 1
@@ -564,7 +532,7 @@ increx rl:u1 BYINT 1 UBOUND 5 EX 60 ENX => 1) (integer) 5 | 2) (integer) 0
 ttl rl:u1 => (integer) 60
 `)
 	clk.Advance(30 * time.Second)
-	script(t, e, `
+	doLines(t, e, `
 set rl:u2 0 EX 30 => OK
 increx rl:u2 BYINT 1 EX 60 ENX => 1) (integer) 1 | 2) (integer) 1
 ttl rl:u2 => (integer) 30
@@ -648,7 +616,7 @@ func trunc60(s string) string {
 
 // The hot paths must not panic on hostile input.
 func TestStringNoPanic(t *testing.T) {
-	e, _ := newStrEngine(V88)
+	e, _ := newEngineAt(V88)
 	inputs := [][]string{
 		{"set", "k", "v", "EX"}, {"set", "k", "v", "PXAT", "-9223372036854775808"},
 		{"set", "k", "v", "EX", "9223372036854775807"}, {"getex", "k", "EXAT", "9223372036854775807"},

@@ -561,31 +561,9 @@ func (z *zsetValue) seekScore(r skiplist.ScoreRange, rev bool) zsetCursor {
 		if r.Empty() {
 			return c
 		}
-		if !rev {
-			for eptr := z.lp.First(); eptr >= 0; {
-				sptr := z.lp.Next(eptr)
-				s := z.zzlScore(sptr)
-				if r.GteMin(s) {
-					if r.LteMax(s) {
-						c.eptr = eptr
-					}
-					return c
-				}
-				eptr = z.lp.Next(sptr)
-			}
-			return c
-		}
-		for sptr := z.lp.Last(); sptr >= 0; {
-			eptr := z.lp.Prev(sptr)
-			s := z.zzlScore(sptr)
-			if r.LteMax(s) {
-				if r.GteMin(s) {
-					c.eptr = eptr
-				}
-				return c
-			}
-			sptr = z.lp.Prev(eptr)
-		}
+		c.eptr = z.lpSeek(rev,
+			func(_, sptr int) bool { return r.GteMin(z.zzlScore(sptr)) },
+			func(_, sptr int) bool { return r.LteMax(z.zzlScore(sptr)) })
 		return c
 	}
 	if rev {
@@ -610,30 +588,9 @@ func (z *zsetValue) seekLex(r skiplist.LexRange, rev bool) zsetCursor {
 			!r.GteMin(z.zzlMember(z.lp.Prev(last))) {
 			return c
 		}
-		if !rev {
-			for eptr := z.lp.First(); eptr >= 0; {
-				m := z.zzlMember(eptr)
-				if r.GteMin(m) {
-					if r.LteMax(m) {
-						c.eptr = eptr
-					}
-					return c
-				}
-				eptr = z.lp.Next(z.lp.Next(eptr))
-			}
-			return c
-		}
-		for sptr := z.lp.Last(); sptr >= 0; {
-			eptr := z.lp.Prev(sptr)
-			m := z.zzlMember(eptr)
-			if r.LteMax(m) {
-				if r.GteMin(m) {
-					c.eptr = eptr
-				}
-				return c
-			}
-			sptr = z.lp.Prev(eptr)
-		}
+		c.eptr = z.lpSeek(rev,
+			func(eptr, _ int) bool { return r.GteMin(z.zzlMember(eptr)) },
+			func(eptr, _ int) bool { return r.LteMax(z.zzlMember(eptr)) })
 		return c
 	}
 	if rev {
@@ -642,6 +599,38 @@ func (z *zsetValue) seekLex(r skiplist.LexRange, rev bool) zsetCursor {
 		c.node = z.zsl.FirstInLexRange(r)
 	}
 	return c
+}
+
+// lpSeek is the listpack walk of seekScore and seekLex (zzlFirstInRange, zzlLastInRange and
+// their lex twins): forward, the first pair at or above the minimum, kept only when it is within
+// the maximum too; backward, the last pair at or below the maximum, kept only when at or above
+// the minimum. gteMin and lteMax test the pair whose member is at eptr and score at sptr; the
+// answer is the member's position, or -1.
+func (z *zsetValue) lpSeek(rev bool, gteMin, lteMax func(eptr, sptr int) bool) int {
+	if !rev {
+		for eptr := z.lp.First(); eptr >= 0; {
+			sptr := z.lp.Next(eptr)
+			if gteMin(eptr, sptr) {
+				if lteMax(eptr, sptr) {
+					return eptr
+				}
+				return -1
+			}
+			eptr = z.lp.Next(sptr)
+		}
+		return -1
+	}
+	for sptr := z.lp.Last(); sptr >= 0; {
+		eptr := z.lp.Prev(sptr)
+		if lteMax(eptr, sptr) {
+			if gteMin(eptr, sptr) {
+				return eptr
+			}
+			return -1
+		}
+		sptr = z.lp.Prev(eptr)
+	}
+	return -1
 }
 
 // zsetMemory is MEMORY USAGE's value part for a zset, without the robj (keyEntryOverhead has it).

@@ -98,3 +98,15 @@ func rankRange(start, end, n int64) (int64, int64, bool) {
 	}
 	return start, end, true
 }
+
+// lowerASCII is a copy of b with A-Z lowered (command and option names; other bytes kept).
+func lowerASCII(b []byte) string {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return string(out)
+}

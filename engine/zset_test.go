@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"testing"
 
 	"redscope/engine/alloc"
@@ -73,23 +72,6 @@ func TestStrtodMatchesGlibc(t *testing.T) {
 		v, n, _ := strtod([]byte(c.in), true)
 		if n != c.n || (c.nan != math.IsNaN(v)) || (!c.nan && !c.zero && v != c.v) || (c.zero && v != 0) {
 			t.Errorf("strtod(%q) = %v, %d; want %v, %d", c.in, v, n, c.v, c.n)
-		}
-	}
-}
-
-func doLines(t *testing.T, e *Engine, script string) {
-	t.Helper()
-	for _, line := range strings.Split(strings.TrimSpace(script), "\n") {
-		line = strings.TrimSpace(line)
-		cmd, want, _ := strings.Cut(line, " => ")
-		args, err := SplitArgs(cmd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := strings.TrimSuffix(e.Exec(args).Reply.FormatCLI(), "\n")
-		got = strings.ReplaceAll(got, "\n", " | ")
-		if got != want {
-			t.Errorf("%s: got %q want %q", cmd, got, want)
 		}
 	}
 }

@@ -11,10 +11,6 @@ import (
 	"redscope/engine/alloc"
 )
 
-func newOpsEngine(v Version) *Engine {
-	return New(Options{Version: v, Allocator: alloc.Jemalloc16})
-}
-
 func mustDo(t *testing.T, e *Engine, want string, args ...string) {
 	t.Helper()
 	if got := e.Do(args...).FormatCLI(); got != want {
@@ -26,7 +22,7 @@ func mustDo(t *testing.T, e *Engine, want string, args ...string) {
 // inputs (zsets of both encodings, sets of all three encodings, weights, aggregates).
 func TestZunionstoreModel(t *testing.T) {
 	for _, v := range []Version{V70, V72, V80, V88} {
-		e := newOpsEngine(v)
+		e, _ := newEngineAt(v)
 		r := rand.New(rand.NewPCG(uint64(v), 7))
 		e.Do("CONFIG", "SET", "zset-max-listpack-entries", "8")
 		e.Do("CONFIG", "SET", "set-max-intset-entries", "8")
@@ -230,7 +226,7 @@ func TestZsetStoreTrace(t *testing.T) {
 // profile does (7.0: htNeedsResize + dictResize after the batch; 7.4+: one shrink afterwards).
 func TestZremrangeSkiplistDict(t *testing.T) {
 	for _, v := range []Version{V70, V74} {
-		e := newOpsEngine(v)
+		e, _ := newEngineAt(v)
 		args := []string{"ZADD", "z"}
 		for i := 0; i < 200; i++ {
 			args = append(args, strconv.Itoa(i), "m"+strconv.Itoa(i))
@@ -280,7 +276,7 @@ func TestLcsCellWidths(t *testing.T) {
 	}
 	// With proto-max-bulk-len raised, the engine refuses a table above its own limit with
 	// Redis's allocation-failure error (at the default 512mb, proto-max-bulk-len refuses first).
-	e := newOpsEngine(V70)
+	e, _ := newEngineAt(V70)
 	e.Do("SETRANGE", "x", "20000", "a")
 	e.Do("SETRANGE", "y", "20000", "a")
 	e.Do("CONFIG", "SET", "proto-max-bulk-len", "2gb")
@@ -291,7 +287,7 @@ func TestLcsCellWidths(t *testing.T) {
 
 // TestSwapdbKeepsConnectionIndex: SWAPDB swaps contents under the selected index.
 func TestSwapdbKeepsConnectionIndex(t *testing.T) {
-	e := newOpsEngine(V88)
+	e, _ := newEngineAt(V88)
 	e.Do("SET", "a", "0")
 	e.SelectDB(1)
 	e.Do("SET", "b", "1")
@@ -312,7 +308,7 @@ func TestSwapdbKeepsConnectionIndex(t *testing.T) {
 // TestOpsNoPanic: odd arguments never reach the internal-error path.
 func TestOpsNoPanic(t *testing.T) {
 	for _, v := range []Version{V70, V72, V88} {
-		e := newOpsEngine(v)
+		e, _ := newEngineAt(v)
 		e.Do("ZADD", "z", "1", "a", "2", "b")
 		e.Do("RPUSH", "l", "1", "2")
 		e.Do("SADD", "s", "a")

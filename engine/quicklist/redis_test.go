@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -97,7 +98,7 @@ func (c *rconn) read() (any, error) {
 			return nil, nil
 		}
 		b := make([]byte, n+2)
-		if _, err := ioReadFull(c.r, b); err != nil {
+		if _, err := io.ReadFull(c.r, b); err != nil {
 			return nil, err
 		}
 		return b[:n], nil
@@ -114,18 +115,6 @@ func (c *rconn) read() (any, error) {
 		return out, nil
 	}
 	return nil, errors.New("bad reply")
-}
-
-func ioReadFull(r *bufio.Reader, b []byte) (int, error) {
-	n := 0
-	for n < len(b) {
-		m, err := r.Read(b[n:])
-		n += m
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
 }
 
 // dumpBlobs returns the RDB type and the raw blobs (one for hash/zset/intset, one per node for a

@@ -196,90 +196,81 @@ var streamBlockingScenarios = []bscenario{
 
 // TestStreamBlockingScenarios plays streamBlockingScenarios on redis-server 7.0.15 and redscope.
 func TestStreamBlockingScenarios(t *testing.T) {
-	playBlockingScenarios(t, streamBlockingScenarios)
+	playLockstep(t, streamBlockingScenarios)
 }
 
 // TestGoRedisStreamQueue is the course's stream queue with go-redis on both servers: three
 // workers of one group wait in XREADGROUP BLOCK and acknowledge with XACK while a producer adds
 // 30 jobs with XADD; every job is delivered once, and the group ends with nothing pending.
 func TestGoRedisStreamQueue(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	_, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
-	for _, a := range []struct{ name, addr string }{{"redis-server", addr}, {"redscope", scopeAddr}} {
-		t.Run(a.name, func(t *testing.T) {
-			if a.name == "redis-server" {
-				rs.reset(t)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			producer := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-			defer producer.Close()
-			if err := producer.XGroupCreateMkStream(ctx, "jobs", "workers", "$").Err(); err != nil {
+	onBothServers(t, func(t *testing.T, a side) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		producer := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
+		defer producer.Close()
+		if err := producer.XGroupCreateMkStream(ctx, "jobs", "workers", "$").Err(); err != nil {
+			t.Fatal(err)
+		}
+		const jobs, workers = 30, 3
+		done := make(chan string, jobs)
+		errs := make(chan error, workers)
+		for w := 0; w < workers; w++ {
+			go func() {
+				rdb := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
+				defer rdb.Close()
+				for {
+					res, err := rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "workers", Consumer: fmt.Sprint("w", w),
+						Streams: []string{"jobs", ">"}, Count: 1, Block: time.Second}).Result()
+					if err == redis.Nil {
+						errs <- nil // nothing for a second: done
+						return
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+					for _, m := range res[0].Messages {
+						if n, err := rdb.XAck(ctx, "jobs", "workers", m.ID).Result(); err != nil || n != 1 {
+							errs <- fmt.Errorf("XACK %s: %d %v", m.ID, n, err)
+							return
+						}
+						done <- fmt.Sprint(m.Values["job"])
+					}
+				}
+			}()
+		}
+		for i := 0; i < jobs; i++ {
+			if err := producer.XAdd(ctx, &redis.XAddArgs{Stream: "jobs", Values: []string{"job", fmt.Sprintf("job:%02d", i)}}).Err(); err != nil {
 				t.Fatal(err)
 			}
-			const jobs, workers = 30, 3
-			done := make(chan string, jobs)
-			errs := make(chan error, workers)
-			for w := 0; w < workers; w++ {
-				go func() {
-					rdb := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-					defer rdb.Close()
-					for {
-						res, err := rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "workers", Consumer: fmt.Sprint("w", w),
-							Streams: []string{"jobs", ">"}, Count: 1, Block: time.Second}).Result()
-						if err == redis.Nil {
-							errs <- nil // nothing for a second: done
-							return
-						}
-						if err != nil {
-							errs <- err
-							return
-						}
-						for _, m := range res[0].Messages {
-							if n, err := rdb.XAck(ctx, "jobs", "workers", m.ID).Result(); err != nil || n != 1 {
-								errs <- fmt.Errorf("XACK %s: %d %v", m.ID, n, err)
-								return
-							}
-							done <- fmt.Sprint(m.Values["job"])
-						}
-					}
-				}()
+			if i%10 == 9 {
+				time.Sleep(20 * time.Millisecond) // let the workers drain and block again
 			}
-			for i := 0; i < jobs; i++ {
-				if err := producer.XAdd(ctx, &redis.XAddArgs{Stream: "jobs", Values: []string{"job", fmt.Sprintf("job:%02d", i)}}).Err(); err != nil {
-					t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for len(seen) < jobs {
+			select {
+			case j := <-done:
+				if seen[j] {
+					t.Fatalf("%s delivered twice", j)
 				}
-				if i%10 == 9 {
-					time.Sleep(20 * time.Millisecond) // let the workers drain and block again
-				}
+				seen[j] = true
+			case err := <-errs:
+				t.Fatalf("worker: %v", err)
+			case <-ctx.Done():
+				t.Fatalf("only %d jobs done", len(seen))
 			}
-			seen := map[string]bool{}
-			for len(seen) < jobs {
-				select {
-				case j := <-done:
-					if seen[j] {
-						t.Fatalf("%s delivered twice", j)
-					}
-					seen[j] = true
-				case err := <-errs:
-					t.Fatalf("worker: %v", err)
-				case <-ctx.Done():
-					t.Fatalf("only %d jobs done", len(seen))
-				}
+		}
+		for w := 0; w < workers; w++ {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
 			}
-			for w := 0; w < workers; w++ {
-				if err := <-errs; err != nil {
-					t.Fatal(err)
-				}
-			}
-			p, err := producer.XPending(ctx, "jobs", "workers").Result()
-			if err != nil || p.Count != 0 {
-				t.Fatalf("XPENDING: %+v %v", p, err)
-			}
-		})
-	}
+		}
+		p, err := producer.XPending(ctx, "jobs", "workers").Result()
+		if err != nil || p.Count != 0 {
+			t.Fatalf("XPENDING: %+v %v", p, err)
+		}
+	})
 }
 
 // TestRedisCLIStreamWorker: redis-cli as a stream worker (`redis-cli XREADGROUP GROUP workers w1

@@ -352,15 +352,16 @@ type bscenario = struct {
 
 // TestBlockingScenarios plays blockingScenarios on redis-server 7.0.15 and on redscope.
 func TestBlockingScenarios(t *testing.T) {
-	compared := playBlockingScenarios(t, blockingScenarios)
+	compared := playLockstep(t, blockingScenarios)
 	if path := os.Getenv("REDSCOPE_BLOCKING_REPORT"); path != "" {
 		os.WriteFile(path, []byte(fmt.Sprintf("%d %d\n", len(blockingScenarios), compared)), 0o644)
 	}
 }
 
-// playBlockingScenarios plays scenarios on both servers and returns how many replies, INFO and
-// CLIENT LIST fields it compared.
-func playBlockingScenarios(t *testing.T, scenarios []bscenario) int {
+// playLockstep plays multi-connection scenarios (the blocking ones here and in
+// blocking_stream_test.go, the WATCH ones of multi_test.go) step by step on both servers and
+// returns how many replies, INFO and CLIENT LIST fields it compared.
+func playLockstep(t *testing.T, scenarios []bscenario) int {
 	addr := realRedis(t)
 	checkRealVersion(t, addr)
 	srv, scopeAddr := scopeServer(t)
@@ -477,65 +478,56 @@ func playBlockingScenarios(t *testing.T, scenarios []bscenario) int {
 // jobs after a delay; on both servers the worker gets every job in order, then a timeout
 // (redis.Nil) once the queue stays empty.
 func TestGoRedisBLPop(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	_, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
-	for _, a := range []struct{ name, addr string }{{"redis-server", addr}, {"redscope", scopeAddr}} {
-		t.Run(a.name, func(t *testing.T) {
-			if a.name == "redis-server" {
-				rs.reset(t)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			worker := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-			defer worker.Close()
-			producer := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-			defer producer.Close()
-			done := make(chan error, 1)
-			go func() {
-				// Push only once the worker waits (INFO clients), one job at a time.
-				for i := 0; i < 3; i++ {
-					for {
-						info, err := producer.Info(ctx, "clients").Result()
-						if err != nil {
-							done <- err
-							return
-						}
-						if strings.Contains(info, "blocked_clients:1\r\n") {
-							break
-						}
-						time.Sleep(2 * time.Millisecond)
-					}
-					if err := producer.LPush(ctx, "jobs", fmt.Sprintf("job:%d", i)).Err(); err != nil {
+	onBothServers(t, func(t *testing.T, a side) {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		worker := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
+		defer worker.Close()
+		producer := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
+		defer producer.Close()
+		done := make(chan error, 1)
+		go func() {
+			// Push only once the worker waits (INFO clients), one job at a time.
+			for i := 0; i < 3; i++ {
+				for {
+					info, err := producer.Info(ctx, "clients").Result()
+					if err != nil {
 						done <- err
 						return
 					}
+					if strings.Contains(info, "blocked_clients:1\r\n") {
+						break
+					}
+					time.Sleep(2 * time.Millisecond)
 				}
-				done <- nil
-			}()
-			var got []string
-			for i := 0; i < 3; i++ {
-				kv, err := worker.BLPop(ctx, 0, "jobs").Result()
-				if err != nil {
-					t.Fatal(err)
+				if err := producer.LPush(ctx, "jobs", fmt.Sprintf("job:%d", i)).Err(); err != nil {
+					done <- err
+					return
 				}
-				got = append(got, strings.Join(kv, "="))
 			}
-			if err := <-done; err != nil {
+			done <- nil
+		}()
+		var got []string
+		for i := 0; i < 3; i++ {
+			kv, err := worker.BLPop(ctx, 0, "jobs").Result()
+			if err != nil {
 				t.Fatal(err)
 			}
-			if want := "jobs=job:0 jobs=job:1 jobs=job:2"; strings.Join(got, " ") != want {
-				t.Fatalf("worker got %q, want %q", got, want)
-			}
-			if _, err := worker.BRPop(ctx, time.Second, "jobs").Result(); err != redis.Nil {
-				t.Fatalf("BRPop on an empty queue: %v, want redis.Nil after the timeout", err)
-			}
-			if v, err := worker.BLMove(ctx, "jobs", "processing", "RIGHT", "LEFT", time.Second).Result(); err != redis.Nil {
-				t.Fatalf("BLMove on an empty queue: %q %v, want redis.Nil", v, err)
-			}
-		})
-	}
+			got = append(got, strings.Join(kv, "="))
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if want := "jobs=job:0 jobs=job:1 jobs=job:2"; strings.Join(got, " ") != want {
+			t.Fatalf("worker got %q, want %q", got, want)
+		}
+		if _, err := worker.BRPop(ctx, time.Second, "jobs").Result(); err != redis.Nil {
+			t.Fatalf("BRPop on an empty queue: %v, want redis.Nil after the timeout", err)
+		}
+		if v, err := worker.BLMove(ctx, "jobs", "processing", "RIGHT", "LEFT", time.Second).Result(); err != redis.Nil {
+			t.Fatalf("BLMove on an empty queue: %q %v, want redis.Nil", v, err)
+		}
+	})
 }
 
 // TestRedisCLIWorker: redis-cli as the worker (`redis-cli BRPOP jobs 0` in its own process)
@@ -583,74 +575,65 @@ func TestRedisCLIWorker(t *testing.T) {
 // workers take jobs with BLMOVE jobs → jobs:processing and acknowledge them with LREM while a
 // producer pushes 30 jobs; every job is done exactly once and both lists end empty.
 func TestGoRedisReliableQueue(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	_, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
-	for _, a := range []struct{ name, addr string }{{"redis-server", addr}, {"redscope", scopeAddr}} {
-		t.Run(a.name, func(t *testing.T) {
-			if a.name == "redis-server" {
-				rs.reset(t)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			const jobs, workers = 30, 3
-			done := make(chan string, jobs)
-			errs := make(chan error, workers+1)
-			for w := 0; w < workers; w++ {
-				go func() {
-					rdb := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-					defer rdb.Close()
-					for {
-						job, err := rdb.BLMove(ctx, "jobs", "jobs:processing", "RIGHT", "LEFT", time.Second).Result()
-						if err == redis.Nil {
-							errs <- nil // the queue stayed empty for a second: done
-							return
-						}
-						if err != nil {
-							errs <- err
-							return
-						}
-						if n, err := rdb.LRem(ctx, "jobs:processing", 1, job).Result(); err != nil || n != 1 {
-							errs <- fmt.Errorf("ack %s: %d %v", job, n, err)
-							return
-						}
-						done <- job
+	onBothServers(t, func(t *testing.T, a side) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		const jobs, workers = 30, 3
+		done := make(chan string, jobs)
+		errs := make(chan error, workers+1)
+		for w := 0; w < workers; w++ {
+			go func() {
+				rdb := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
+				defer rdb.Close()
+				for {
+					job, err := rdb.BLMove(ctx, "jobs", "jobs:processing", "RIGHT", "LEFT", time.Second).Result()
+					if err == redis.Nil {
+						errs <- nil // the queue stayed empty for a second: done
+						return
 					}
-				}()
-			}
-			producer := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-			defer producer.Close()
-			for i := 0; i < jobs; i++ {
-				if err := producer.LPush(ctx, "jobs", fmt.Sprintf("job:%02d", i)).Err(); err != nil {
-					t.Fatal(err)
-				}
-				if i%10 == 9 {
-					time.Sleep(20 * time.Millisecond) // let the workers drain and block again
-				}
-			}
-			seen := map[string]bool{}
-			for i := 0; i < jobs; i++ {
-				select {
-				case j := <-done:
-					if seen[j] {
-						t.Fatalf("%s done twice", j)
+					if err != nil {
+						errs <- err
+						return
 					}
-					seen[j] = true
-				case err := <-errs:
-					t.Fatalf("worker: %v", err)
-				case <-ctx.Done():
-					t.Fatalf("only %d jobs done", len(seen))
+					if n, err := rdb.LRem(ctx, "jobs:processing", 1, job).Result(); err != nil || n != 1 {
+						errs <- fmt.Errorf("ack %s: %d %v", job, n, err)
+						return
+					}
+					done <- job
 				}
+			}()
+		}
+		producer := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
+		defer producer.Close()
+		for i := 0; i < jobs; i++ {
+			if err := producer.LPush(ctx, "jobs", fmt.Sprintf("job:%02d", i)).Err(); err != nil {
+				t.Fatal(err)
 			}
-			for w := 0; w < workers; w++ {
-				if err := <-errs; err != nil {
-					t.Fatal(err)
+			if i%10 == 9 {
+				time.Sleep(20 * time.Millisecond) // let the workers drain and block again
+			}
+		}
+		seen := map[string]bool{}
+		for i := 0; i < jobs; i++ {
+			select {
+			case j := <-done:
+				if seen[j] {
+					t.Fatalf("%s done twice", j)
 				}
+				seen[j] = true
+			case err := <-errs:
+				t.Fatalf("worker: %v", err)
+			case <-ctx.Done():
+				t.Fatalf("only %d jobs done", len(seen))
 			}
-			if n, err := producer.Exists(ctx, "jobs", "jobs:processing").Result(); err != nil || n != 0 {
-				t.Fatalf("EXISTS jobs jobs:processing = %d %v", n, err)
+		}
+		for w := 0; w < workers; w++ {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
 			}
-		})
-	}
+		}
+		if n, err := producer.Exists(ctx, "jobs", "jobs:processing").Result(); err != nil || n != 0 {
+			t.Fatalf("EXISTS jobs jobs:processing = %d %v", n, err)
+		}
+	})
 }

@@ -3,8 +3,6 @@ package difftest
 import (
 	"sort"
 	"testing"
-
-	"redscope/internal/transcript"
 )
 
 // perRunConfig are the CONFIG GET values that depend on how and where the reference server was
@@ -50,16 +48,7 @@ func TestConfigGetAll(t *testing.T) {
 			t.Errorf("CONFIG GET * has %q, redis-server does not", k)
 		}
 	}
-	ref, err := transcript.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ref.Close()
-	sc, err := transcript.Dial(scopeAddr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sc.Close()
+	ref, sc := dialPair(t, addr, scopeAddr)
 	for _, k := range names {
 		if perRunConfig[k] {
 			continue

@@ -30,16 +30,7 @@ func TestDumpRestoreCrossServer(t *testing.T) {
 	rs.reset(t)
 	t.Cleanup(func() { rs.reset(t) })
 	srv.SetEngine(newEngine70())
-	ref, err := transcript.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ref.Close()
-	got, err := transcript.Dial(scopeAddr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer got.Close()
+	ref, got := dialPair(t, addr, scopeAddr)
 
 	both := func(args ...string) {
 		t.Helper()

@@ -123,16 +123,7 @@ func runRandom(t *testing.T, seed uint64, n int, addr, scopeAddr string) {
 	}
 	t.Logf("seed %d, %d commands drawn from %d: %s", seed, n, len(names), strings.Join(names, " "))
 
-	ref, err := transcript.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ref.Close()
-	got, err := transcript.Dial(scopeAddr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer got.Close()
+	ref, got := dialPair(t, addr, scopeAddr)
 	// Only the reference: blocking commands' timeouts are checked hz times a second, and keys
 	// past their expiry (SET … EXAT 100 keeps the key until something deletes it) go only
 	// lazily, as in the engine, so DBSIZE does not depend on when the expire cycle ran.

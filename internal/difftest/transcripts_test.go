@@ -58,16 +58,7 @@ func TestDiffTranscripts(t *testing.T) {
 			}
 			rs.reset(t)
 			srv.SetEngine(newEngine70())
-			ref, err := transcript.Dial(addr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ref.Close()
-			got, err := transcript.Dial(scopeAddr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer got.Close()
+			ref, got := dialPair(t, addr, scopeAddr)
 			fails, err := transcript.RunDiff(f, ref, got)
 			report(t, fails)
 			if err != nil {

@@ -480,7 +480,7 @@ var watchBlockingScenarios = []bscenario{
 }
 
 func TestWatchBlockedClientServed(t *testing.T) {
-	if n := playBlockingScenarios(t, watchBlockingScenarios); n == 0 {
+	if n := playLockstep(t, watchBlockingScenarios); n == 0 {
 		t.Fatal("nothing compared")
 	}
 }

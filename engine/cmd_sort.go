@@ -60,11 +60,11 @@ func cmdMove(e *Engine, args [][]byte) Reply {
 		return *r
 	}
 	if id < 0 || int(id) >= len(e.dbs) {
-		return Err("ERR DB index is out of range")
+		return errDBIndex
 	}
 	src, dst := e.db, e.dbs[id]
 	if src == dst {
-		return Err("ERR source and destination objects are the same")
+		return errSameObject
 	}
 	key := args[1]
 	o := e.Lookup(key)
@@ -98,7 +98,7 @@ func cmdSwapdb(e *Engine, args [][]byte) Reply {
 		return *r
 	}
 	if id1 < 0 || int(id1) >= len(e.dbs) || id2 < 0 || int(id2) >= len(e.dbs) {
-		return Err("ERR DB index is out of range")
+		return errDBIndex
 	}
 	if id1 == id2 {
 		return OK

@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"redscope/engine/alloc"
+)
+
+// Helpers shared by the engine's tests: an engine on the profile Debian's redis-server 7.0.15
+// matches (jemalloc with its 16-byte quantum) on a logical clock, the "this command answers this
+// redis-cli text" check, "command => reply" scripts, and argument vectors.
+
+// newTestEngine is the 7.0 profile on jemalloc-16 with a logical clock at StartMs and tracing on.
+func newTestEngine() (*Engine, *ManualClock) {
+	c := &ManualClock{Ms: StartMs}
+	return New(Options{Version: V70, Allocator: alloc.Jemalloc16, Clock: c, Trace: true}), c
+}
+
+// newEngineAt is profile v on jemalloc-16 with a logical clock at StartMs (no tracing).
+func newEngineAt(v Version) (*Engine, *ManualClock) {
+	c := &ManualClock{Ms: StartMs}
+	return New(Options{Version: v, Allocator: alloc.Jemalloc16, Clock: c}), c
+}
+
+// want checks that args answer w as redis-cli prints it (without the final newline).
+func want(t *testing.T, e *Engine, w string, args ...string) {
+	t.Helper()
+	if got := e.Do(args...).FormatCLI(); got != w+"\n" {
+		t.Errorf("%v: got %q want %q", args, got, w+"\n")
+	}
+}
+
+// doLines runs "command => expected" lines (redis-cli quoting; the lines of a multi-line reply
+// joined with " | "); blank lines and # comments are skipped.
+func doLines(t *testing.T, e *Engine, lines string) {
+	t.Helper()
+	for _, ln := range strings.Split(strings.TrimSpace(lines), "\n") {
+		ln = strings.TrimSpace(ln)
+		if ln == "" || strings.HasPrefix(ln, "#") {
+			continue
+		}
+		cmd, w, ok := strings.Cut(ln, " => ")
+		if !ok {
+			t.Fatalf("bad script line %q", ln)
+		}
+		got := oneLine(e.Exec(mustSplit(t, cmd)).Reply)
+		if got != w {
+			t.Errorf("%s\n  got  %s\n  want %s", cmd, got, w)
+		}
+	}
+}
+
+// oneLine is a reply as redis-cli prints it, its lines joined with " | ".
+func oneLine(r Reply) string {
+	return strings.ReplaceAll(strings.TrimSuffix(r.FormatCLI(), "\n"), "\n", " | ")
+}
+
+// mustSplit splits a command line with redis-cli's quoting (sdssplitargs).
+func mustSplit(t *testing.T, line string) [][]byte {
+	t.Helper()
+	args, err := SplitArgs(line)
+	if err != nil {
+		t.Fatalf("%q: %v", line, err)
+	}
+	return args
+}
+
+// argv is a command's arguments as byte strings.
+func argv(parts ...string) [][]byte {
+	out := make([][]byte, len(parts))
+	for i, p := range parts {
+		out[i] = []byte(p)
+	}
+	return out
+}
