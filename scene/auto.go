@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"redscope/engine"
-	"redscope/lesson"
+	"redscope/ring"
 )
 
 // Auto is the scene the page draws. It wraps the lesson's own scene (none in free play) and
@@ -56,7 +56,7 @@ type ScriptRun struct {
 }
 
 // scriptOf reads a script's run from an exchange's events (nil when it ran none).
-func scriptOf(x *lesson.Exchange) *ScriptRun {
+func scriptOf(x *engine.Exchange) *ScriptRun {
 	if x == nil {
 		return nil
 	}
@@ -137,7 +137,7 @@ func (a *Auto) Update(in Input) {
 			a.step(in) // back to the lesson's step
 			return
 		}
-		if lesson.IsRingLine(y.Cmd) || isKeyslot(*y) {
+		if ring.IsLine(y.Cmd) || isKeyslot(*y) {
 			a.ring(in)
 			return
 		}
@@ -176,11 +176,11 @@ func (a *Auto) ring(in Input) {
 }
 
 // typed draws exchange x, which touched keys.
-func (a *Auto) typed(in Input, x lesson.Exchange, touched []string) {
+func (a *Auto) typed(in Input, x engine.Exchange, touched []string) {
 	key := primaryKey(in.Engine, x, touched)
 	if key == "" {
 		// The key is gone (DEL, the last pop): the key list.
-		a.use(a.instance("keys"), "keys", Input{Engine: in.Engine, Last: []lesson.Exchange{x}, Lang: in.Lang})
+		a.use(a.instance("keys"), "keys", Input{Engine: in.Engine, Last: []engine.Exchange{x}, Lang: in.Lang})
 		return
 	}
 	if a.base != nil && a.lessonKeys[key] {
@@ -204,7 +204,7 @@ func (a *Auto) typed(in Input, x lesson.Exchange, touched []string) {
 			y.Events = append(y.Events, ev)
 		}
 	}
-	a.use(a.instance(name), name, Input{Engine: in.Engine, Keys: keys, Last: []lesson.Exchange{y}, Lang: in.Lang})
+	a.use(a.instance(name), name, Input{Engine: in.Engine, Keys: keys, Last: []engine.Exchange{y}, Lang: in.Lang})
 }
 
 // rawKey is the key an event's Key field names (RENAME's old name, unlike eventKey).
@@ -222,7 +222,7 @@ func (a *Auto) use(sc Scene, name string, in Input) {
 }
 
 // lastExchange is the last exchange that ran a command (clock moves skipped).
-func lastExchange(xs []lesson.Exchange) *lesson.Exchange {
+func lastExchange(xs []engine.Exchange) *engine.Exchange {
 	for i := len(xs) - 1; i >= 0; i-- {
 		if xs[i].Cmd != "" {
 			return &xs[i]
@@ -231,14 +231,14 @@ func lastExchange(xs []lesson.Exchange) *lesson.Exchange {
 	return nil
 }
 
-func isKeyslot(x lesson.Exchange) bool {
+func isKeyslot(x engine.Exchange) bool {
 	_, ok := ParseKeyslot(x)
 	return ok
 }
 
 // TouchedKeys lists the keys one exchange touched: those its trace events name, in the order
 // they happened, then those the command table's key positions name.
-func TouchedKeys(e *engine.Engine, x lesson.Exchange) []string {
+func TouchedKeys(e *engine.Engine, x engine.Exchange) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(k string) {
@@ -262,7 +262,7 @@ func TouchedKeys(e *engine.Engine, x lesson.Exchange) []string {
 
 // primaryKey is the key a typed command is drawn by: the last key an event named that still
 // exists, else the first key of the command that exists; "" when none does.
-func primaryKey(e *engine.Engine, x lesson.Exchange, touched []string) string {
+func primaryKey(e *engine.Engine, x engine.Exchange, touched []string) string {
 	for i := len(x.Events) - 1; i >= 0; i-- {
 		if k, ok := eventKey(x.Events[i]); ok && e.Peek([]byte(k)) != nil {
 			return k
@@ -302,12 +302,12 @@ func eventKey(ev engine.Event) (string, bool) {
 			return e.To, true
 		}
 	}
-	return lesson.EventKey(ev)
+	return engine.EventKey(ev)
 }
 
 // SceneFor names the scene that draws key after exchange x, from the engine's type and encoding
 // of the key and the command's group in the command table.
-func SceneFor(e *engine.Engine, x lesson.Exchange, key string) string {
+func SceneFor(e *engine.Engine, x engine.Exchange, key string) string {
 	o := e.Peek([]byte(key))
 	if o == nil {
 		return "keys"
@@ -318,7 +318,7 @@ func SceneFor(e *engine.Engine, x lesson.Exchange, key string) string {
 	}
 	switch o.Type {
 	case engine.TypeString:
-		if lesson.Measure(e, key).HLL != "" || group == "hyperloglog" {
+		if e.Inspect(key).HLL != "" || group == "hyperloglog" {
 			return "hll"
 		}
 		if group == "bitmap" {
@@ -375,7 +375,7 @@ func (a *Auto) Focus() (string, string) { return a.curName, a.key }
 func (a *Auto) Describe() string {
 	d := Describe(a.cur)
 	if d == "" && a.key != "" && a.sub.Engine != nil {
-		d = keySentence(a.lang, lesson.Measure(a.sub.Engine, a.key))
+		d = keySentence(a.lang, a.sub.Engine.Inspect(a.key))
 	}
 	if a.Script != nil {
 		sc := a.Script.describe(a.lang)
@@ -461,7 +461,7 @@ func (a *Auto) scriptPanel(l *list, r Rect) float64 {
 }
 
 // keySentence states a key's type, encoding, length and MEMORY USAGE.
-func keySentence(lang string, k lesson.KeyInfo) string {
+func keySentence(lang string, k engine.KeyInfo) string {
 	if !k.Exists {
 		return tr(lang, "%s does not exist", "%s không tồn tại", k.Key)
 	}

@@ -14,7 +14,7 @@ func autoAfter(t *testing.T, p *lesson.Player, a *Auto, lang string, lines ...st
 	for _, l := range lines {
 		p.Exec(l)
 	}
-	a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+	a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 	return a.Focus()
 }
 
@@ -121,7 +121,7 @@ func TestAutoErrorBand(t *testing.T) {
 	if d := a.Describe(); !strings.HasPrefix(d, "Error: LPUSH s x → (error) WRONGTYPE") {
 		t.Fatalf("describe %q", d)
 	}
-	a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: "vi"})
+	a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: "vi"})
 	if d := a.Describe(); !strings.HasPrefix(d, "Lỗi: LPUSH s x → (error) WRONGTYPE") {
 		t.Fatalf("describe vi %q", d)
 	}
@@ -196,16 +196,16 @@ func TestKeysDescribe(t *testing.T) {
 	p.Exec("SET a hello")
 	p.Exec("RPUSH l x")
 	s := &Keys{}
-	s.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "en"})
+	s.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "en"})
 	if d := s.Describe(); d != "2 keys: a (string, embstr), l (list, quicklist)" {
 		t.Errorf("en %q", d)
 	}
-	s.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "vi"})
+	s.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "vi"})
 	if d := s.Describe(); d != "2 khoá: a (string, embstr), l (list, quicklist)" {
 		t.Errorf("vi %q", d)
 	}
 	p.Exec("FLUSHALL")
-	s.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "vi"})
+	s.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "vi"})
 	if d := s.Describe(); d != "Cơ sở dữ liệu trống." {
 		t.Errorf("vi empty %q", d)
 	}

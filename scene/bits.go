@@ -9,7 +9,6 @@ import (
 
 	"redscope/engine"
 	"redscope/engine/sds"
-	"redscope/lesson"
 )
 
 // Bits draws a string as rows of 8 bits, most significant first (bit offset N is byte N/8, bit
@@ -26,7 +25,7 @@ import (
 //   - the watched keys' MEMORY USAGE side by side (the attendance bitmap against the set).
 type Bits struct {
 	Key      string
-	Info     lesson.KeyInfo
+	Info     engine.KeyInfo
 	First    int64  // offset of the first byte of Data
 	Data     []byte // bytes shown: at most BitsWindow around the focus
 	Head     []byte // the first bytes of the string when the window starts further on
@@ -132,7 +131,7 @@ func (s *Bits) Update(in Input) {
 	if s.Key == "" {
 		return
 	}
-	s.Info = lesson.Measure(in.Engine, s.Key)
+	s.Info = in.Engine.Inspect(s.Key)
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
 			switch ev := ev.(type) {
@@ -284,7 +283,7 @@ func (s *Bits) memBars(in Input) {
 	var bars []MemBar
 	var top int64
 	for _, k := range in.Keys {
-		ki := lesson.Measure(in.Engine, k)
+		ki := in.Engine.Inspect(k)
 		if !ki.Exists || ki.Memory < 0 {
 			continue
 		}

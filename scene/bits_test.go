@@ -21,7 +21,7 @@ func bitsAfter(t *testing.T, v engine.Version, keys []string, lines ...string) (
 		p.Exec(l)
 	}
 	s := New("bits").(*Bits)
-	s.Update(Input{Engine: p.Engine(), Keys: keys, Last: p.Last()[len(p.Last())-1:], Lang: "en"})
+	s.Update(Input{Engine: p.Engine(), Keys: keys, Last: lastOf(p)[len(lastOf(p))-1:], Lang: "en"})
 	return s, p
 }
 
@@ -291,7 +291,7 @@ func TestBitsFarOffset(t *testing.T) {
 	}
 	// BITCOUNT and BITPOS of it: the engine's event covers the whole string.
 	p.Exec("BITPOS huge 1")
-	s.Update(Input{Engine: p.Engine(), Keys: []string{"huge"}, Last: p.Last()[len(p.Last())-1:], Lang: "vi"})
+	s.Update(Input{Engine: p.Engine(), Keys: []string{"huge"}, Last: lastOf(p)[len(lastOf(p))-1:], Lang: "vi"})
 	if s.Scan == nil || s.Scan.First != 0 || s.Scan.Last != 4294967295 || s.Scan.Result != 4294967295 || s.First != 536870912-BitsWindow {
 		t.Fatalf("%+v first %d", s.Scan, s.First)
 	}

@@ -7,7 +7,6 @@ import (
 
 	"redscope/engine"
 	"redscope/engine/bloom"
-	"redscope/lesson"
 )
 
 // Bloom draws a Bloom filter (BF.*): each sub-filter's bit array, the k positions of the step's
@@ -17,7 +16,7 @@ import (
 // share answered 1 against the formula (1 − e^(−kn/m))^k.
 type Bloom struct {
 	Key     string
-	Info    lesson.KeyInfo
+	Info    engine.KeyInfo
 	Filters []BloomFilterView
 	Last    *engine.BloomEvent // the step's last item
 	Probes  int                // BF.EXISTS items in the step
@@ -110,7 +109,7 @@ func (s *Bloom) Update(in Input) {
 	if s.Key == "" {
 		return
 	}
-	s.Info = lesson.Measure(in.Engine, s.Key)
+	s.Info = in.Engine.Inspect(s.Key)
 	o := in.Engine.Peek([]byte(s.Key))
 	if o == nil || o.Type != engine.TypeBloom {
 		return

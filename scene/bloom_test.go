@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"redscope/engine"
-	"redscope/lesson"
 )
 
 func TestFalsePositiveRate(t *testing.T) {
@@ -125,5 +124,4 @@ func TestBloomSceneEmpty(t *testing.T) {
 	if len(pr) == 0 || !strings.Contains(frameText(pr), "BF.RESERVE") {
 		t.Fatalf("%+v", pr)
 	}
-	_ = lesson.Exchange{}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"redscope/engine"
-	"redscope/lesson"
 )
 
 // Counters draws counters and locks: each watched key with its value, its TTL as a bar that
@@ -66,7 +65,7 @@ func TokenIndex(v string) int {
 }
 
 // Judge reads one exchange: whether the command did what it asked for.
-func Judge(x lesson.Exchange, lang string) Verdict {
+func Judge(x engine.Exchange, lang string) Verdict {
 	v := Verdict{Cmd: x.Cmd, Reply: strings.ReplaceAll(x.Reply, "\n", " ")}
 	if x.Advance != "" {
 		v.Advance, v.Neutral = true, true
@@ -138,7 +137,7 @@ func (s *Counters) Update(in Input) {
 	touched := map[string]bool{}
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
-			if k, ok := lesson.EventKey(ev); ok {
+			if k, ok := engine.EventKey(ev); ok {
 				touched[k] = true
 			}
 		}
@@ -157,7 +156,7 @@ func (s *Counters) Update(in Input) {
 		}
 	}
 	for _, k := range in.Keys {
-		ki := lesson.Measure(in.Engine, k)
+		ki := in.Engine.Inspect(k)
 		ck := CounterKey{Key: k, Exists: ki.Exists, TTLMs: ki.TTLMs, Touched: touched[k], Token: -1}
 		if o := in.Engine.Peek([]byte(k)); o != nil && o.Type == engine.TypeString {
 			ck.Value = string(o.StringBytes())

@@ -27,19 +27,19 @@ func TestTokenIndexAndTTL(t *testing.T) {
 
 func TestJudge(t *testing.T) {
 	cases := []struct {
-		x       lesson.Exchange
+		x       engine.Exchange
 		ok, neu bool
 		reply   string
 	}{
-		{lesson.Exchange{Cmd: "INCREX rl BYINT 1 UBOUND 5", Reply: "1) (integer) 5\n2) (integer) 0"}, false, false, "[5, 0]"},
-		{lesson.Exchange{Cmd: "INCREX rl BYINT -1 LBOUND 0", Reply: "1) (integer) 1\n2) (integer) -1"}, true, false, "[1, -1]"},
-		{lesson.Exchange{Cmd: "SET l tok-B NX PX 30000", Reply: "(nil)"}, false, false, "(nil)"},
-		{lesson.Exchange{Cmd: "set cfg v2 ifeq v1", Reply: "OK"}, true, false, "OK"},
-		{lesson.Exchange{Cmd: "DELEX l IFEQ tok-A", Reply: "(integer) 0"}, false, false, "(integer) 0"},
-		{lesson.Exchange{Cmd: "DELEX l IFEQ tok-B", Reply: "(integer) 1"}, true, false, "(integer) 1"},
-		{lesson.Exchange{Cmd: "GET cfg", Reply: `"v2"`}, false, true, `"v2"`},
-		{lesson.Exchange{Cmd: "SET cfg v1", Reply: "OK"}, false, true, "OK"},
-		{lesson.Exchange{Advance: "25s"}, false, true, ""},
+		{engine.Exchange{Cmd: "INCREX rl BYINT 1 UBOUND 5", Reply: "1) (integer) 5\n2) (integer) 0"}, false, false, "[5, 0]"},
+		{engine.Exchange{Cmd: "INCREX rl BYINT -1 LBOUND 0", Reply: "1) (integer) 1\n2) (integer) -1"}, true, false, "[1, -1]"},
+		{engine.Exchange{Cmd: "SET l tok-B NX PX 30000", Reply: "(nil)"}, false, false, "(nil)"},
+		{engine.Exchange{Cmd: "set cfg v2 ifeq v1", Reply: "OK"}, true, false, "OK"},
+		{engine.Exchange{Cmd: "DELEX l IFEQ tok-A", Reply: "(integer) 0"}, false, false, "(integer) 0"},
+		{engine.Exchange{Cmd: "DELEX l IFEQ tok-B", Reply: "(integer) 1"}, true, false, "(integer) 1"},
+		{engine.Exchange{Cmd: "GET cfg", Reply: `"v2"`}, false, true, `"v2"`},
+		{engine.Exchange{Cmd: "SET cfg v1", Reply: "OK"}, false, true, "OK"},
+		{engine.Exchange{Advance: "25s"}, false, true, ""},
 	}
 	for _, c := range cases {
 		v := Judge(c.x, "en")
@@ -57,7 +57,7 @@ func TestCountersScene(t *testing.T) {
 		s := New("counters").(*Counters)
 		s.Update(in)
 		for _, k := range s.Keys {
-			ki := lesson.Measure(in.Engine, k.Key)
+			ki := in.Engine.Inspect(k.Key)
 			if k.Exists != ki.Exists || k.TTLMs != ki.TTLMs {
 				t.Fatalf("step %d %s: %+v vs %+v", pos, k.Key, k, ki)
 			}
@@ -78,7 +78,7 @@ func TestCountersScene(t *testing.T) {
 	p := lesson.NewPlayer(lesson.Config{Version: engine.V70})
 	p.Exec("INCREX rl:u1 BYINT 1 UBOUND 5 EX 60 ENX")
 	s := &Counters{}
-	s.Update(Input{Engine: p.Engine(), Keys: []string{"rl:u1"}, Last: p.Last(), Lang: "en"})
+	s.Update(Input{Engine: p.Engine(), Keys: []string{"rl:u1"}, Last: lastOf(p), Lang: "en"})
 	if s.Missing != "INCREX" || s.Version != "7.0" {
 		t.Fatalf("%+v", s)
 	}

@@ -2,9 +2,8 @@ package scene
 
 import (
 	"fmt"
+	"redscope/engine"
 	"strings"
-
-	"redscope/lesson"
 )
 
 // The text alternatives of the scenes (Describer): one or two sentences in the Input's language
@@ -13,7 +12,7 @@ import (
 
 // keyWords is "hash user:1: listpack, 6 176 bytes" (en) or "hash user:1: listpack, 6 176 byte"
 // (vi) from a key's measures; a missing key is "a: does not exist" / "a: không tồn tại".
-func keyWords(lang string, k lesson.KeyInfo) string {
+func keyWords(lang string, k engine.KeyInfo) string {
 	if !k.Exists {
 		return tr(lang, "%s: does not exist", "%s: không tồn tại", k.Key)
 	}

@@ -9,7 +9,6 @@ import (
 	"redscope/engine"
 	"redscope/engine/dict"
 	"redscope/engine/listpack"
-	"redscope/lesson"
 )
 
 // Encoding draws a hash, set or sorted set as its real storage: a listpack as its bytes (header,
@@ -21,7 +20,7 @@ import (
 // the jump at the conversion is measured, not told.
 type Encoding struct {
 	Key  string
-	Info lesson.KeyInfo
+	Info engine.KeyInfo
 	Type string // "hash", "set", "zset" or "" (missing / other)
 	Ver  engine.Version
 
@@ -440,7 +439,7 @@ func (s *Encoding) Update(in Input) {
 	if s.Key == "" {
 		return
 	}
-	s.Info = lesson.Measure(in.Engine, s.Key)
+	s.Info = in.Engine.Inspect(s.Key)
 	o := in.Engine.Peek([]byte(s.Key))
 	if o != nil {
 		switch o.Type {
@@ -910,7 +909,7 @@ func (s *Encoding) drawMem(l *list, r Rect, f, t float64) {
 
 // drawMemBars draws MEMORY USAGE readings as bars (the key's current figure when there are none);
 // conv marks a step that converted the key (the "after" bars grow in).
-func drawMemBars(l *list, r Rect, f, t float64, mem []MemReading, info lesson.KeyInfo, conv bool, lang string) {
+func drawMemBars(l *list, r Rect, f, t float64, mem []MemReading, info engine.KeyInfo, conv bool, lang string) {
 	rs := mem
 	if len(rs) == 0 {
 		if info.Memory < 0 {

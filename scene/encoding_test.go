@@ -41,7 +41,7 @@ func encAt(t *testing.T, l *lesson.Lesson, cfg lesson.Config, pos int, lang stri
 	if f := p.Failed(); len(f) > 0 {
 		t.Fatalf("%s step %d: %+v", l.Name, pos, f)
 	}
-	return Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang}
+	return Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang}
 }
 
 var encDeb16 = lesson.Config{Version: engine.V70, Allocator: alloc.Jemalloc16}
@@ -363,7 +363,7 @@ func encCheckLesson(t *testing.T, name string, sc func() Scene, cfgs ...lesson.C
 			p.Load(l)
 			for {
 				s := sc()
-				s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+				s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 				for _, st := range encStages {
 					for _, tt := range []float64{0, 0.5, 1} {
 						what := fmt.Sprintf("%s %v %s step %d %s t=%.1f", name, cfg.Version, lang, p.Pos(), st.name, tt)

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"redscope/engine"
-	"redscope/lesson"
 )
 
 // HLL draws HyperLogLogs in one of two views.
@@ -31,7 +30,7 @@ import (
 // recomputed): a row whose cache is stale (PFADD since the last PFCOUNT) shows "?".
 type HLL struct {
 	Key    string
-	Info   lesson.KeyInfo
+	Info   engine.KeyInfo
 	Regs   [HLLRegisters]uint8
 	Valid  bool // the key holds a readable HLL
 	Events []engine.HLLEvent
@@ -247,7 +246,7 @@ func (s *HLL) Update(in Input) {
 		s.Events = append(s.Events, marks[i])
 	}
 	if s.Key != "" {
-		s.Info = lesson.Measure(in.Engine, s.Key)
+		s.Info = in.Engine.Inspect(s.Key)
 		if o := in.Engine.Peek([]byte(s.Key)); o != nil && o.Type == engine.TypeString && o.Enc == engine.EncRaw {
 			p := o.Buf.Bytes()
 			s.Valid = DecodeHLL(p, &s.Regs)

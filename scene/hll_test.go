@@ -21,7 +21,7 @@ func hllInput(t *testing.T, keys []string, lines ...string) Input {
 			t.Fatalf("%s: %s", l, x.Reply)
 		}
 	}
-	return Input{Engine: p.Engine(), Keys: keys, Last: p.Last()[len(p.Last())-1:], Lang: "en"}
+	return Input{Engine: p.Engine(), Keys: keys, Last: lastOf(p)[len(lastOf(p))-1:], Lang: "en"}
 }
 
 // nums is "PFADD key lo … hi" with the decimal strings as elements.

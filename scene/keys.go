@@ -2,15 +2,14 @@ package scene
 
 import (
 	"fmt"
+	"redscope/engine"
 	"strings"
-
-	"redscope/lesson"
 )
 
 // Keys is the sandbox scene: the keys of the current database with their type, encoding, length
 // and MEMORY USAGE, the ones the last command touched lit.
 type Keys struct {
-	Rows    []lesson.KeyInfo
+	Rows    []engine.KeyInfo
 	Touched map[string]bool
 	More    int
 	lang    string
@@ -26,7 +25,7 @@ func (s *Keys) Update(in Input) {
 	s.Touched = map[string]bool{}
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
-			if k, ok := lesson.EventKey(ev); ok {
+			if k, ok := engine.EventKey(ev); ok {
 				s.Touched[k] = true
 			}
 		}
@@ -34,7 +33,7 @@ func (s *Keys) Update(in Input) {
 	all := in.Engine.SortedKeys()
 	s.More = max(0, len(all)-KeysMax)
 	for _, k := range all[:min(len(all), KeysMax)] {
-		s.Rows = append(s.Rows, lesson.Measure(in.Engine, k))
+		s.Rows = append(s.Rows, in.Engine.Inspect(k))
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"redscope/engine"
-	"redscope/lesson"
 )
 
 // List draws lists as Redis stores them. In 7.0 every list is a quicklist: a doubly linked list
@@ -40,7 +39,7 @@ type List struct {
 // ListShow is one list key with its nodes.
 type ListShow struct {
 	Key    string
-	Info   lesson.KeyInfo
+	Info   engine.KeyInfo
 	View   engine.ListView
 	PushH  int      // elements the step pushed at the head (still there)
 	PushT  int      // … at the tail
@@ -105,7 +104,7 @@ func (s *List) Update(in Input) {
 		if len(s.Lists) == ListMax {
 			break
 		}
-		ls := ListShow{Key: k, Info: lesson.Measure(in.Engine, k)}
+		ls := ListShow{Key: k, Info: in.Engine.Inspect(k)}
 		ls.View, _ = in.Engine.PeekList([]byte(k), ListPerNode, ListNodes)
 		for _, x := range in.Last {
 			for _, ev := range x.Events {

@@ -18,7 +18,7 @@ func listInput(t *testing.T, v engine.Version, lang string, keys []string, lines
 			t.Fatalf("%s: %s", l, x.Reply)
 		}
 	}
-	return Input{Engine: p.Engine(), Keys: keys, Last: p.Last()[len(p.Last())-1:], Lang: lang}, p
+	return Input{Engine: p.Engine(), Keys: keys, Last: lastOf(p)[len(lastOf(p))-1:], Lang: lang}, p
 }
 
 // TestListStrip: a node's strip is to the scale of its bytes and always fills its width.
@@ -157,7 +157,7 @@ func TestListSceneListpack(t *testing.T) {
 		{"LREM q 1 y", "[x job3]", "listpack: delete at byte 9: −3 B, memmove 7 B"},
 	} {
 		p.Exec(c.line)
-		s.Update(Input{Engine: p.Engine(), Keys: []string{"q"}, Last: p.Last()[len(p.Last())-1:], Lang: "en"})
+		s.Update(Input{Engine: p.Engine(), Keys: []string{"q"}, Last: lastOf(p)[len(lastOf(p))-1:], Lang: "en"})
 		var got []string
 		for _, e := range s.Lists[0].View.Nodes[0].Entries {
 			got = append(got, e.Value)

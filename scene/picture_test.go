@@ -22,7 +22,7 @@ func TestEveryStepPicture(t *testing.T) {
 		for step := 1; p.Step(); step++ {
 			for _, lang := range []string{"vi", "en"} {
 				s := New(l.Scene)
-				s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+				s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 				for _, st := range []Rect{Stage(1280, 800), Stage(360, 740)} {
 					if msg := pictureSpan(s.Frame(st, 1), st); msg != "" {
 						t.Errorf("%s step %d %s %.0fx%.0f: %s", src.Name, step, lang, st.W, st.H, msg)

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"redscope/engine"
-	"redscope/lesson"
+	"redscope/ring"
 )
 
 // Ring draws the consistent-hash ring of a lesson's `ring` lines (lesson/ring.go): the circle
@@ -17,9 +17,9 @@ import (
 // keys per node on the ring and with hash % N, and the share of keys moved; and Redis Cluster's
 // 16 384 slots for the CLUSTER KEYSLOT commands of the step: the key, its hash tag, its slot.
 type Ring struct {
-	Ev    *lesson.RingEvent // the last ring line of the step (nil when none)
-	Slots []SlotInfo        // the step's CLUSTER KEYSLOT commands
-	Img   Pixels            // the ring's arcs
+	Ev    *ring.Event // the last ring line of the step (nil when none)
+	Slots []SlotInfo  // the step's CLUSTER KEYSLOT commands
+	Img   Pixels      // the ring's arcs
 	lang  string
 	watch []string // the watched keys (the start card names them)
 	fit   fitter   // the zoom that fills the stage (layout.go)
@@ -76,7 +76,7 @@ func (s *Ring) Update(in Input) {
 	s.Ev, s.Slots, s.lang = nil, nil, in.Lang
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
-			if r, ok := ev.(lesson.RingEvent); ok {
+			if r, ok := ev.(ring.Event); ok {
 				r := r
 				s.Ev = &r
 			}
@@ -91,7 +91,7 @@ func (s *Ring) Update(in Input) {
 }
 
 // ParseKeyslot reads a CLUSTER KEYSLOT exchange.
-func ParseKeyslot(x lesson.Exchange) (SlotInfo, bool) {
+func ParseKeyslot(x engine.Exchange) (SlotInfo, bool) {
 	args, err := engine.SplitArgs(x.Cmd)
 	if err != nil || len(args) != 3 || x.Error || !strings.EqualFold(string(args[0]), "cluster") || !strings.EqualFold(string(args[1]), "keyslot") {
 		return SlotInfo{}, false
@@ -132,7 +132,7 @@ func RingAngle(pos uint64, space float64) float64 {
 
 // RingOwnerAt is the index of the point owning angle a: the first point at or after the
 // position, wrapping to the first.
-func RingOwnerAt(ev *lesson.RingEvent, a float64) int {
+func RingOwnerAt(ev *ring.Event, a float64) int {
 	pos := a / (2 * math.Pi) * ev.Space
 	i := sort.Search(len(ev.Points), func(i int) bool { return float64(ev.Points[i].Pos) >= pos })
 	if i == len(ev.Points) {
@@ -369,9 +369,9 @@ func (s *Ring) drawTable(l *list, r Rect, f, t float64) {
 		y += rowH * 0.2
 		l.text(r.X, y, fitText(tr(s.lang, "keys moved:", "key đổi node:"), r.W, fs, false), fs, Dim, Left, false)
 		y += rowH
-		l.text(colRing, y, lesson.Percent(ev.RingMoved, ev.Keys), fs, Accent, Left, true)
+		l.text(colRing, y, ring.Percent(ev.RingMoved, ev.Keys), fs, Accent, Left, true)
 		if ev.ModMoved >= 0 {
-			l.text(colMod, y, lesson.Percent(ev.ModMoved, ev.Keys), fs, ErrorC, Left, true)
+			l.text(colMod, y, ring.Percent(ev.ModMoved, ev.Keys), fs, ErrorC, Left, true)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"redscope/assets"
 	"redscope/engine"
 	"redscope/lesson"
+	"redscope/ring"
 )
 
 // textBox is the estimated box of a text primitive.
@@ -93,7 +94,7 @@ func playLesson(t *testing.T, name string, v engine.Version, fn func(pos int, in
 		p.Load(l)
 		for {
 			for _, lang := range []string{"vi", "en"} {
-				fn(p.Pos(), Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+				fn(p.Pos(), Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 			}
 			if !p.Step() {
 				return
@@ -156,7 +157,7 @@ func TestHashTagAndKeyslot(t *testing.T) {
 	p := lesson.NewPlayer(lesson.Config{Version: engine.V70})
 	for _, c := range cases {
 		x := p.Exec("CLUSTER KEYSLOT " + c.key)
-		si, ok := ParseKeyslot(x)
+		si, ok := ParseKeyslot(x.Exchange)
 		if !ok || si.Slot != c.slot || si.Tag != c.tag || int(si.CRC)&0x3fff != c.slot {
 			t.Errorf("%s: %+v %v (reply %q)", c.key, si, ok, x.Reply)
 		}
@@ -164,7 +165,7 @@ func TestHashTagAndKeyslot(t *testing.T) {
 			t.Errorf("%s: tag offset %d", c.key, si.TagStart)
 		}
 	}
-	if _, ok := ParseKeyslot(lesson.Exchange{Cmd: "CLUSTER KEYSLOT", Reply: "(error) ERR wrong number of arguments for 'cluster|keyslot' command", Error: true}); ok {
+	if _, ok := ParseKeyslot(engine.Exchange{Cmd: "CLUSTER KEYSLOT", Reply: "(error) ERR wrong number of arguments for 'cluster|keyslot' command", Error: true}); ok {
 		t.Error("an error parsed as a slot")
 	}
 }
@@ -174,7 +175,7 @@ func TestRingScene(t *testing.T) {
 	p.Exec("ring nodes a,b,c,d vnodes 1 keys k:%d 1000")
 	p.Exec("ring add e")
 	s := &Ring{}
-	s.Update(Input{Engine: p.Engine(), Last: p.Last()[1:], Lang: "en"})
+	s.Update(Input{Engine: p.Engine(), Last: lastOf(p)[1:], Lang: "en"})
 	if s.Ev == nil || s.Ev.Op != "add" || len(s.Ev.Points) != 5 {
 		t.Fatalf("%+v", s.Ev)
 	}
@@ -203,7 +204,7 @@ func TestRingScene(t *testing.T) {
 		}
 	}
 	gen := s.Img.Gen
-	s.Update(Input{Engine: p.Engine(), Last: p.Last()[1:], Lang: "en"})
+	s.Update(Input{Engine: p.Engine(), Last: lastOf(p)[1:], Lang: "en"})
 	if s.Img.Gen == gen {
 		t.Error("the picture generation did not change")
 	}
@@ -226,7 +227,7 @@ func TestRingScene(t *testing.T) {
 			wantMoved++
 		}
 	}
-	if img != 1 || moved != wantMoved || wantMoved == 0 || !strings.Contains(text, lesson.Percent(s.Ev.RingMoved, 1000)) || !strings.Contains(text, lesson.Percent(s.Ev.ModMoved, 1000)) {
+	if img != 1 || moved != wantMoved || wantMoved == 0 || !strings.Contains(text, ring.Percent(s.Ev.RingMoved, 1000)) || !strings.Contains(text, ring.Percent(s.Ev.ModMoved, 1000)) {
 		t.Fatalf("img %d moved %d/%d\n%s", img, moved, wantMoved, text)
 	}
 	// The empty scene says what to do, in both languages.

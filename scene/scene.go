@@ -9,14 +9,15 @@ import (
 	"strings"
 
 	"redscope/engine"
-	"redscope/lesson"
 )
 
-// Input is what a scene is rebuilt from after every step, back, reset or console command.
+// Input is what a scene is rebuilt from after every step, back, reset or console command. It is
+// all engine-side (the scene package does not import the lesson player): a player's exchanges come
+// in as lesson.EngineExchanges(p.Recent()), and keys are measured with Engine.Inspect.
 type Input struct {
 	Engine *engine.Engine    // the engine at the current position (read with Peek only)
 	Keys   []string          // watched keys, the lesson's first
-	Last   []lesson.Exchange // what produced the current position, with trace events
+	Last   []engine.Exchange // what produced the current position, with trace events
 	Lang   string            // "vi" or "en"
 }
 
@@ -66,7 +67,7 @@ func init() {
 }
 
 // lastCmd is the name (lowercase) of the last non-console-clock exchange's command.
-func lastCmd(xs []lesson.Exchange) (name string, x *lesson.Exchange) {
+func lastCmd(xs []engine.Exchange) (name string, x *engine.Exchange) {
 	for i := len(xs) - 1; i >= 0; i-- {
 		if xs[i].Cmd == "" {
 			continue
@@ -88,7 +89,7 @@ func focusKey(in Input, want func(engine.Event) bool) string {
 			if want != nil && !want(evs[j]) {
 				continue
 			}
-			if k, ok := lesson.EventKey(evs[j]); ok {
+			if k, ok := engine.EventKey(evs[j]); ok {
 				return k
 			}
 		}

@@ -21,7 +21,7 @@ func play(t *testing.T, cfg lesson.Config, keys []string, lines ...string) Input
 		}
 		p.Exec(l)
 	}
-	return Input{Engine: p.Engine(), Keys: keys, Last: p.Last(), Lang: "en"}
+	return Input{Engine: p.Engine(), Keys: keys, Last: lastOf(p), Lang: "en"}
 }
 
 func TestStage(t *testing.T) {
@@ -244,8 +244,8 @@ func TestSDSSceneFromSETBIT(t *testing.T) {
 	p := lesson.NewPlayer(lesson.Config{Version: engine.V70})
 	p.Exec("SETBIT k 7 1")
 	p.Exec("SETBIT k 100 1")
-	x := p.Last()[1]
-	s.Update(Input{Engine: p.Engine(), Keys: []string{"k"}, Last: []lesson.Exchange{x}, Lang: "vi"})
+	x := lastOf(p)[1]
+	s.Update(Input{Engine: p.Engine(), Keys: []string{"k"}, Last: []engine.Exchange{x}, Lang: "vi"})
 	k = s.Keys[0]
 	var total int
 	for _, sg := range k.Segs {
@@ -262,7 +262,7 @@ func TestSDSSceneFromSETBIT(t *testing.T) {
 func TestSDSSceneSynthetic(t *testing.T) {
 	// Frame never draws outside the stage and draws one cell per allocated byte.
 	s := &SDS{Keys: []SDSKey{{
-		Info:  lesson.KeyInfo{Key: "k", Exists: true, Encoding: "raw", Memory: 80, SDS: &lesson.SDSInfo{Type: "sds8", Len: 11, Alloc: 28, Avail: 17, Usable: 32}},
+		Info:  engine.KeyInfo{Key: "k", Exists: true, Encoding: "raw", Memory: 80, SDS: &engine.SDSInfo{Type: "sds8", Len: 11, Alloc: 28, Avail: 17, Usable: 32}},
 		Data:  []byte("hello world"),
 		Alloc: 32, Segs: []Segment{{SegHeader, 3}, {SegData, 11}, {SegNul, 1}, {SegFree, 17}, {SegSlack, 0}},
 		NewFrom: 5, NewTo: 11, Changed: true, Realloc: true,
@@ -310,7 +310,7 @@ func TestHLLCapsMarks(t *testing.T) {
 	}
 	res := e.Exec(b)
 	s := &HLL{}
-	s.Update(Input{Engine: e, Keys: []string{"h"}, Last: []lesson.Exchange{{Cmd: strings.Join(args, " "), Reply: res.Reply.FormatCLI(), Events: res.Events}}, Lang: "en"})
+	s.Update(Input{Engine: e, Keys: []string{"h"}, Last: []engine.Exchange{{Cmd: strings.Join(args, " "), Reply: res.Reply.FormatCLI(), Events: res.Events}}, Lang: "en"})
 	if len(s.Events) != maxHLLMarks {
 		t.Fatalf("%d register marks, want %d", len(s.Events), maxHLLMarks)
 	}
@@ -318,3 +318,6 @@ func TestHLLCapsMarks(t *testing.T) {
 		t.Fatalf("command text of %d characters", n)
 	}
 }
+
+// lastOf is the player's exchanges as a scene takes them.
+func lastOf(p *lesson.Player) []engine.Exchange { return lesson.EngineExchanges(p.Last()) }

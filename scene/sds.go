@@ -9,7 +9,6 @@ import (
 
 	"redscope/engine"
 	"redscope/engine/sds"
-	"redscope/lesson"
 )
 
 // SDS draws string values as their allocations: robj and sds header, the bytes, the NUL, the
@@ -29,7 +28,7 @@ type SDS struct {
 	TTLRows []TTLRow
 	// Compare: two keys holding raw strings of the same length with different MEMORY USAGE (the
 	// string built by APPENDs and the one written by one SET), the larger first.
-	Compare *[2]lesson.KeyInfo
+	Compare *[2]engine.KeyInfo
 	lang    string
 	watch   []string // the watched keys (the start card names them)
 	fit     fitter   // the zoom that fills the stage (layout.go)
@@ -54,7 +53,7 @@ type Segment struct {
 
 // SDSKey is one string key's allocation.
 type SDSKey struct {
-	Info     lesson.KeyInfo
+	Info     engine.KeyInfo
 	Data     []byte // the first bytes of the value (at most sdsShowBytes)
 	Alloc    int    // bytes of the allocation drawn (usable size)
 	Segs     []Segment
@@ -151,7 +150,7 @@ func (s *SDS) Update(in Input) {
 				if a.Info.Memory < b.Info.Memory {
 					a, b = b, a
 				}
-				s.Compare = &[2]lesson.KeyInfo{a.Info, b.Info}
+				s.Compare = &[2]engine.KeyInfo{a.Info, b.Info}
 			}
 		}
 	}
@@ -170,7 +169,7 @@ func (s *SDS) CompareText() string {
 
 func buildSDSKey(in Input, key string) SDSKey {
 	e := in.Engine
-	k := SDSKey{Info: lesson.Measure(e, key), NewFrom: -1, NewTo: -1}
+	k := SDSKey{Info: e.Inspect(key), NewFrom: -1, NewTo: -1}
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
 			if ev, ok := ev.(engine.TTLEvent); ok && ev.Key == key {
@@ -218,7 +217,7 @@ func buildSDSKey(in Input, key string) SDSKey {
 				k.Realloc = k.Realloc || ev.Realloc
 				k.NewTo = ev.After.Len
 			case engine.KeyEvent, engine.EncodingEvent:
-				if kk, _ := lesson.EventKey(ev); kk == key {
+				if kk, _ := engine.EventKey(ev); kk == key {
 					k.Changed = true
 				}
 			}
@@ -312,7 +311,7 @@ func ZeroRuns(buf *sds.Buf, minRun int) [][2]int {
 
 // BuildHistory charts the key with the most sds events among the exchanges (at least
 // HistoryMin): one point per event, in order.
-func BuildHistory(xs []lesson.Exchange) *SDSHistory {
+func BuildHistory(xs []engine.Exchange) *SDSHistory {
 	count := map[string]int{}
 	best := ""
 	for _, x := range xs {

@@ -24,7 +24,7 @@ func sdsStep(t *testing.T, src string, n int) Input {
 	p := lesson.NewPlayer(lesson.Config{Version: engine.V70, Allocator: alloc.Jemalloc16})
 	p.Load(l)
 	p.Seek(n)
-	return Input{Engine: p.Engine(), Keys: l.Keys, Last: p.Last(), Lang: "en"}
+	return Input{Engine: p.Engine(), Keys: l.Keys, Last: lastOf(p), Lang: "en"}
 }
 
 const bigAppends = `keys s:append s:set s:far

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"redscope/engine"
-	"redscope/lesson"
 )
 
 // Stream draws a stream as Redis stores it (t_stream.c): a radix tree whose keys are master IDs
@@ -29,7 +28,7 @@ import (
 // took out of the PEL. The state is engine.StreamView; what changed is the step's StreamEvents.
 type Stream struct {
 	Key    string
-	Info   lesson.KeyInfo
+	Info   engine.KeyInfo
 	View   engine.StreamView
 	Exists bool
 	Events []engine.StreamEvent // the step's events about Key, in order
@@ -64,7 +63,7 @@ func (s *Stream) Update(in Input) {
 	if s.Key == "" {
 		return
 	}
-	s.Info = lesson.Measure(in.Engine, s.Key)
+	s.Info = in.Engine.Inspect(s.Key)
 	s.View, s.Exists = in.Engine.StreamView(in.Engine.Peek([]byte(s.Key)))
 	for _, x := range in.Last {
 		for _, ev := range x.Events {

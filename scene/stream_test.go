@@ -20,7 +20,7 @@ func streamAuto(t *testing.T, lang string, lines ...string) (*lesson.Player, *Au
 			t.Fatalf("%s: %s", l, x.Reply)
 		}
 	}
-	a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+	a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 	return p, a
 }
 
@@ -182,7 +182,7 @@ func TestStreamGroupPEL(t *testing.T) {
 		t.Errorf("describe %q", d)
 	}
 	p.Exec("XACK s g 1-1")
-	a.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "en"})
+	a.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "en"})
 	s = streamOf(t, a)
 	if len(s.Acked) != 1 || s.Acked[0] != "1-1" || len(s.View.Groups[0].Pending) != 2 {
 		t.Fatalf("acked %v pending %+v", s.Acked, s.View.Groups[0].Pending)
@@ -191,7 +191,7 @@ func TestStreamGroupPEL(t *testing.T) {
 		t.Error("XACK not drawn")
 	}
 	p.Exec("XAUTOCLAIM s g bob 0 0-0")
-	a.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "en"})
+	a.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "en"})
 	s = streamOf(t, a)
 	if s.Moved["1-2"] != "bob" || s.Moved["1-3"] != "bob" {
 		t.Fatalf("moved %v", s.Moved)
@@ -222,13 +222,13 @@ func TestStreamGroupPEL(t *testing.T) {
 			t.Errorf("%v: 1-2 ×2 in bob's row %v, lit %v", r, bobRow, lit)
 		}
 	}
-	a.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "vi"})
+	a.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "vi"})
 	if d := a.Describe(); !strings.Contains(d, "2 đang chờ (alice 0, bob 2); vừa rồi: 1-2 được bob nhận lại (lần giao 2)") {
 		t.Errorf("vi describe %q", d)
 	}
 	// XCLAIM moves 1-3 back to alice.
 	p.Exec("XCLAIM s g alice 0 1-3")
-	a.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "en"})
+	a.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "en"})
 	s = streamOf(t, a)
 	if s.Moved["1-3"] != "alice" || len(s.View.Groups[0].Consumers[0].Pending) != 1 {
 		t.Fatalf("XCLAIM: moved %v consumers %+v", s.Moved, s.View.Groups[0].Consumers)
@@ -251,7 +251,7 @@ func TestStreamDelTrim(t *testing.T) {
 		t.Errorf("describe %q", d)
 	}
 	p.Exec("XTRIM s MAXLEN 1")
-	a.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "en"})
+	a.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "en"})
 	s = streamOf(t, a)
 	if len(s.View.Nodes) != 1 || len(s.Freed) != 1 || s.Freed[0].Master != "1-1" || s.Freed[0].Count != 2 {
 		t.Fatalf("nodes %+v freed %+v", s.View.Nodes, s.Freed)
@@ -307,7 +307,7 @@ func TestAutoScriptCalls(t *testing.T) {
 	// A plain command after it: no script panel.
 	p, a := streamAuto(t, "en", script)
 	p.Exec("XLEN s")
-	a.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "en"})
+	a.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "en"})
 	if a.Script != nil || strings.Contains(a.Describe(), "script") {
 		t.Errorf("script still shown: %q", a.Describe())
 	}

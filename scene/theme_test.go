@@ -131,7 +131,7 @@ func TestThemeLessonsContrast(t *testing.T) {
 						SetTheme(th.Name)
 						for _, lang := range []string{"vi", "en"} {
 							s := New(l.Scene)
-							s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+							s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 							for _, st := range themeStages {
 								for _, msg := range textContrast(s.Frame(st.r, 1)) {
 									if fails[th.Name]++; fails[th.Name] <= 6 {
@@ -159,7 +159,7 @@ func TestThemeLessonsContrast(t *testing.T) {
 	for _, c := range []string{"SET k hello", "SETBIT b 7 1", "PFADD h a b", "HSET u f v", "ZADD z 1 m"} {
 		p.Exec(c)
 	}
-	full := Input{Engine: p.Engine(), Last: p.Last()[len(p.Last())-1:], Lang: "vi"}
+	full := Input{Engine: p.Engine(), Last: lastOf(p)[len(lastOf(p))-1:], Lang: "vi"}
 	for _, th := range Themes {
 		SetTheme(th.Name)
 		for _, in := range []Input{empty, full} {
@@ -403,7 +403,7 @@ func TestStructureColors(t *testing.T) {
 		in := encAt(t, encBuiltin(t, c.lesson), lesson.Config{Version: engine.V72}, c.step, "en")
 		s := New(encBuiltin(t, c.lesson).Scene)
 		s.Update(in)
-		if enc := lesson.Measure(in.Engine, focusKey(in, nil)).Encoding; enc != "listpack" {
+		if enc := in.Engine.Inspect(focusKey(in, nil)).Encoding; enc != "listpack" {
 			t.Fatalf("%s step %d: %s", c.lesson, c.step, enc)
 		}
 		n := 0

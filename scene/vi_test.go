@@ -145,7 +145,7 @@ func sweepFrames(t *testing.T, lang string, fn func(where string, s Scene, prims
 		p.Load(l)
 		s := New(l.Scene)
 		for i := 0; ; i++ {
-			s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+			s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 			for _, st := range []Rect{Stage(1280, 800), Stage(1920, 1080), Stage(360, 740)} {
 				for _, at := range []float64{0, 1} {
 					fn(fmt.Sprintf("%s step %d %.0fx%.0f", l.Name, i, st.W, st.H), s, s.Frame(st, at))

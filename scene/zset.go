@@ -8,7 +8,6 @@ import (
 
 	"redscope/engine"
 	"redscope/engine/skiplist"
-	"redscope/lesson"
 )
 
 // ZSet draws a sorted set as a leaderboard: member/score cards in rank order over the listpack's
@@ -19,7 +18,7 @@ import (
 // are lit with their place (#1, #2, #3).
 type ZSet struct {
 	Key       string
-	Info      lesson.KeyInfo
+	Info      engine.KeyInfo
 	Members   []ZMember // ascending rank (listpack / level-0 order)
 	LP        *LPView
 	ListLevel int // skiplist level (0 for a listpack)
@@ -63,7 +62,7 @@ func (s *ZSet) Update(in Input) {
 	if s.Key == "" {
 		return
 	}
-	s.Info = lesson.Measure(in.Engine, s.Key)
+	s.Info = in.Engine.Inspect(s.Key)
 	s.Mem, s.Conv = memReadings(in, s.Key, s.Info.Encoding)
 	o := in.Engine.Peek([]byte(s.Key))
 	if o == nil || o.Type != engine.TypeZSet {
@@ -204,7 +203,7 @@ func (s *ZSet) oldRank(m string, del int) int {
 }
 
 // rangeRead returns the members of the step's last ZRANGE-family reply on key, in reply order.
-func rangeRead(xs []lesson.Exchange, key string) ([]string, string) {
+func rangeRead(xs []engine.Exchange, key string) ([]string, string) {
 	for i := len(xs) - 1; i >= 0; i-- {
 		args, err := engine.SplitArgs(xs[i].Cmd)
 		if err != nil || len(args) < 2 || string(args[1]) != key || xs[i].Error {

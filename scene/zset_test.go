@@ -131,16 +131,16 @@ func TestZSetSlots(t *testing.T) {
 }
 
 func TestZSetRangeRead(t *testing.T) {
-	xs := []lesson.Exchange{{Cmd: "ZRANGE k 0 1 REV", Reply: "1) \"b\"\n2) \"a\""}, {Cmd: "ZRANGE other 0 -1", Reply: "1) \"x\""}}
+	xs := []engine.Exchange{{Cmd: "ZRANGE k 0 1 REV", Reply: "1) \"b\"\n2) \"a\""}, {Cmd: "ZRANGE other 0 -1", Reply: "1) \"x\""}}
 	top, cmd := rangeRead(xs, "k")
 	if strings.Join(top, ",") != "b,a" || cmd != "ZRANGE k 0 1 REV" {
 		t.Fatal(top, cmd)
 	}
-	xs = []lesson.Exchange{{Cmd: "zrevrange k 0 0 withscores", Reply: "1) \"sku \\\"x\\\"\"\n2) \"1.5\""}}
+	xs = []engine.Exchange{{Cmd: "zrevrange k 0 0 withscores", Reply: "1) \"sku \\\"x\\\"\"\n2) \"1.5\""}}
 	if top, _ := rangeRead(xs, "k"); len(top) != 1 || top[0] != `sku "x"` {
 		t.Fatal(top)
 	}
-	if top, _ := rangeRead([]lesson.Exchange{{Cmd: "ZRANGE k 0 1", Reply: "(empty array)"}}, "k"); len(top) != 0 {
+	if top, _ := rangeRead([]engine.Exchange{{Cmd: "ZRANGE k 0 1", Reply: "(empty array)"}}, "k"); len(top) != 0 {
 		t.Fatal(top)
 	}
 }
