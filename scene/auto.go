@@ -508,39 +508,3 @@ func (a *Auto) Frame(r Rect, t float64) []Prim {
 
 // ErrLines is how many lines of an error reply the band shows.
 const ErrLines = 3
-
-// WrapMono splits s at spaces into lines of at most w pixels of monospace text at size; a word
-// longer than a line is cut; more than maxLines lines end in "…".
-func WrapMono(s string, w, size float64, maxLines int) []string {
-	per := max(1, int(w/(MonoAdvance*size)))
-	var out []string
-	line := []rune{}
-	for _, word := range strings.Fields(s) {
-		wr := []rune(word)
-		for len(wr) > per {
-			if len(line) > 0 {
-				out = append(out, string(line))
-				line = line[:0]
-			}
-			out = append(out, string(wr[:per]))
-			wr = wr[per:]
-		}
-		switch {
-		case len(line) == 0:
-			line = append(line, wr...)
-		case len(line)+1+len(wr) <= per:
-			line = append(append(line, ' '), wr...)
-		default:
-			out = append(out, string(line))
-			line = append([]rune{}, wr...)
-		}
-	}
-	if len(line) > 0 {
-		out = append(out, string(line))
-	}
-	if len(out) > maxLines {
-		out = out[:maxLines]
-		out[maxLines-1] = clip(out[maxLines-1]+" …", per)
-	}
-	return out
-}

@@ -9,6 +9,7 @@ import (
 
 	"redscope/engine"
 	"redscope/engine/sds"
+	"redscope/internal/numfmt"
 )
 
 // Bits draws a string as rows of 8 bits, most significant first (bit offset N is byte N/8, bit
@@ -756,10 +757,10 @@ func (s *Bits) drawStrip(l *list, r Rect, f float64) float64 {
 	// The cost line: what a real server allocates against what the engine keeps.
 	cost := ""
 	if s.Info.Memory >= 0 {
-		cost = "MEMORY USAGE " + humanBytes(s.Info.Memory)
+		cost = "MEMORY USAGE " + exactBytes(s.Info.Memory)
 	}
 	if s.Stored < n {
-		cost += tr(s.lang, " · the simulator stores %s: only the pages holding a 1", " · trình mô phỏng chỉ giữ %s: các trang có bit 1", humanBytes(s.Stored))
+		cost += tr(s.lang, " · the simulator stores %s: only the pages holding a 1", " · trình mô phỏng chỉ giữ %s: các trang có bit 1", exactBytes(s.Stored))
 	}
 	y := bar.Y + bar.H + f*0.25
 	return l.wrap(Rect{r.X, y, r.W, fs * 1.3 * 2}, y, strings.TrimPrefix(cost, " · "), fs, TextColor) + fs*0.2
@@ -776,7 +777,7 @@ func (s *Bits) drawMem(l *list, mem []MemBar, r Rect, f float64, axis bool) {
 	l.text(r.X, y, tr(s.lang, "MEMORY USAGE of the keys, side by side", "MEMORY USAGE của các key, đặt cạnh nhau"), tsz(f, 0.7), Dim, Left, false)
 	y += tsz(f, 0.7) * 1.4
 	for _, m := range mem {
-		val := humanBytes(m.Memory)
+		val := exactBytes(m.Memory)
 		name := fmt.Sprintf("%s · %s %s", m.Key, m.Type, m.Encoding)
 		vw := TextWidth(val, fs, true)
 		l.text(r.X, y, fitText(name, r.W-vw-fs, fs, false), fs, Dim, Left, false)
@@ -977,19 +978,6 @@ func bitopRule(lang string, v *BitopView) string {
 	return strings.ToUpper(v.Op)
 }
 
-// humanBytes is n in bytes with a readable unit: "16 416 B (16.0 KiB)".
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%s B (%.1f GiB)", Num(n), float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%s B (%.1f MiB)", Num(n), float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%s B (%.1f KiB)", Num(n), float64(n)/(1<<10))
-	}
-	return Num(n) + " B"
-}
-
 // OnesIn counts the set bits of p (what BITCOUNT over those bytes answers).
 func OnesIn(p []byte) int {
 	n := 0
@@ -997,4 +985,13 @@ func OnesIn(p []byte) int {
 		n += bits.OnesCount8(b)
 	}
 	return n
+}
+
+// exactBytes is n bytes exactly, grouped, and past 10 KiB also in the unit numfmt.Bytes picks:
+// "671 088 688 B (640.0 MiB)", "65 536 B (64.0 KiB)", "96 B".
+func exactBytes(n int64) string {
+	if n < 10<<10 {
+		return Num(n) + " B"
+	}
+	return Num(n) + " B (" + numfmt.Bytes(n) + ")"
 }

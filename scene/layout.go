@@ -356,3 +356,120 @@ func headText(l *list, x, y, w float64, s string, size float64, c Color, mono bo
 	l.text(x, y+size*1.25, fitText(strings.Join(parts[i:], sep), w, size, mono), size, c, Left, mono)
 	return 2
 }
+
+// cachedImage is a scene's pixel image, refilled only when what it shows changed (a new Update,
+// another column count, another theme), so the drawing side uploads it once per change, not once
+// per frame.
+type cachedImage struct {
+	Pixels
+	gen int // bumped by Update
+	key [4]int
+}
+
+// fill refills the image unless it already holds (gen, cols, n) in the current theme.
+func (c *cachedImage) fill(cols, n int, col func(i int) Color) *Pixels {
+	k := [4]int{c.gen, cols, n, themeGen}
+	if k != c.key || c.RGBA == nil {
+		c.key = k
+		c.set(cols, n, col)
+	}
+	return &c.Pixels
+}
+
+// set fills the image with n cells in rows of cols (the rest background) and bumps Gen.
+func (p *Pixels) set(cols, n int, col func(i int) Color) {
+	rows := max(1, (n+cols-1)/cols)
+	if p.W != cols || p.H != rows || len(p.RGBA) != 4*cols*rows {
+		p.W, p.H, p.RGBA = cols, rows, make([]byte, 4*cols*rows)
+	}
+	for i := 0; i < cols*rows; i++ {
+		c := Background
+		if i < n {
+			c = col(i)
+		}
+		copy(p.RGBA[4*i:], []byte{c.R, c.G, c.B, 0xff})
+	}
+	p.Gen++
+}
+
+// GridLayout places N cells in a rectangle.
+type GridLayout struct {
+	Cols     int
+	CW, CH   float64
+	Text     bool // cells are wide enough for a character
+	Image    bool // too many cells: draw one pixel per cell, scaled
+	ImgW     float64
+	ImgH     float64
+	multiple int
+}
+
+// LayoutGrid chooses a grid for n byte cells in w x h at font size f: the largest cells (at
+// most 2.2 f wide) that fit, the column count a multiple of mult; one pixel per byte, scaled,
+// when cells would be under 4 px. A few bytes on a tall area (a 21-byte listpack on a laptop's
+// stage) get cells up to 3.2 f wide and 2.4 f tall where those fit.
+func LayoutGrid(n int, w, h, f float64, mult int) GridLayout {
+	mult = max(mult, 1)
+	if n <= 0 || w <= 0 || h <= 0 {
+		return GridLayout{Cols: mult, CW: 1, CH: 1}
+	}
+	if n <= 64 {
+		if g, ok := cellGrid(n, w, h, f, mult, 3.2, 2.4); ok {
+			return g
+		}
+	}
+	if g, ok := cellGrid(n, w, h, f, mult, 2.2, 1.6); ok {
+		return g
+	}
+	return imageGrid(n, w, h)
+}
+
+// cellGrid is the grid of the largest cells, at most maxW f wide and maxH f tall, that hold n
+// cells in w x h; false when they would be under 4 px.
+func cellGrid(n int, w, h, f float64, mult int, maxW, maxH float64) (GridLayout, bool) {
+	minCols := int(math.Ceil(w / (maxW * f)))
+	minCols = (minCols + mult - 1) / mult * mult
+	for cols := max(minCols, mult); cols <= 128; cols += mult {
+		cw := w / float64(cols)
+		if cw < 4 {
+			break
+		}
+		ch := math.Min(cw*1.15, f*maxH)
+		rows := (n + cols - 1) / cols
+		if float64(rows)*ch <= h {
+			return GridLayout{Cols: cols, CW: cw, CH: ch, Text: cw >= f*0.75 && ch >= f*0.9}, true
+		}
+	}
+	return GridLayout{}, false
+}
+
+// MaxCells is the most byte cells drawn one by one when they are too small for characters;
+// above it the bytes become one image (never thousands of draw calls per frame).
+const MaxCells = 1024
+
+// imageGrid lays n cells out as one pixel each, scaled to fit w x h.
+func imageGrid(n int, w, h float64) GridLayout {
+	s := math.Sqrt(w * h / float64(n))
+	cols := max(1, int(w/s))
+	rows := (n + cols - 1) / cols
+	s = math.Min(w/float64(cols), h/float64(rows))
+	return GridLayout{Cols: cols, CW: s, CH: s, Image: true, ImgW: s * float64(cols), ImgH: s * float64(rows)}
+}
+
+// Cell is the rectangle of cell i in a grid at (x, y).
+func (g GridLayout) Cell(x, y float64, i int) Rect {
+	return Rect{x + float64(i%g.Cols)*g.CW, y + float64(i/g.Cols)*g.CH, g.CW, g.CH}
+}
+
+// Height is the height of n cells.
+func (g GridLayout) Height(n int) float64 {
+	if g.Image {
+		return g.ImgH
+	}
+	return float64((n+g.Cols-1)/g.Cols) * g.CH
+}
+
+// ease is smoothstep.
+func ease(t float64) float64 {
+	t = math.Max(0, math.Min(1, t))
+	return t * t * (3 - 2*t)
+}

@@ -734,24 +734,3 @@ func (e *ListEdit) text(lang string) string {
 	}
 	return s
 }
-
-// clip shortens s to n runes with an ellipsis.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	if n <= 1 {
-		return "…"
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// clipTo shortens s to fit w pixels of monospace text at size ("" when not even one glyph fits).
-func clipTo(s string, w, size float64) string {
-	n := int(w / (MonoAdvance * size))
-	if n <= 0 {
-		return ""
-	}
-	return clip(s, n)
-}

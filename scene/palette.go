@@ -35,3 +35,70 @@ func EncColor(enc string) Color {
 	}
 	return Dim
 }
+
+// NodeColors are the current theme's node colours (SetTheme assigns them): ≥ 3:1 against the
+// background and the panel, and ≥ 4.5:1 for the first ones, which the counters scene also uses
+// as text (a client's token). Accent is kept for what changed.
+var NodeColors = darkNodeColors
+
+var darkNodeColors = []Color{
+	{0x4a, 0x9d, 0xf0, 0xff}, {0x3d, 0xc9, 0x8a, 0xff}, {0xff, 0x8a, 0x3d, 0xff}, {0xc7, 0x92, 0xea, 0xff},
+	{0xff, 0x6b, 0x9d, 0xff}, {0x5f, 0xd7, 0xd7, 0xff}, {0xd7, 0xd7, 0x5f, 0xff}, {0xa0, 0xe0, 0x5a, 0xff},
+	{0xf0, 0xa0, 0xa0, 0xff}, {0x9d, 0xb0, 0xff, 0xff}, {0xe0, 0xb0, 0x80, 0xff}, {0xb0, 0xb0, 0xb0, 0xff},
+}
+
+// lightNodeColors are the same hues, deep enough for a light background (every one ≥ 4.5:1 on
+// the light background and panel).
+var lightNodeColors = []Color{
+	{0x1f, 0x62, 0xb4, 0xff}, {0x10, 0x6b, 0x40, 0xff}, {0xa8, 0x48, 0x00, 0xff}, {0x7a, 0x3d, 0xb0, 0xff},
+	{0xb0, 0x22, 0x5c, 0xff}, {0x0b, 0x6a, 0x6e, 0xff}, {0x6b, 0x63, 0x00, 0xff}, {0x3f, 0x6e, 0x0c, 0xff},
+	{0xa3, 0x36, 0x36, 0xff}, {0x3a, 0x4c, 0xb0, 0xff}, {0x85, 0x52, 0x22, 0xff}, {0x5a, 0x5f, 0x66, 0xff},
+}
+
+// NodeColor is the colour of node i (in the order nodes were first named).
+func NodeColor(i int) Color {
+	if i < 0 {
+		return Grid
+	}
+	return NodeColors[i%len(NodeColors)]
+}
+
+// Byte classes of a drawn structure.
+const (
+	ByteLPHeader = iota // listpack total-bytes + count header (6 bytes)
+	ByteEnc             // an entry's encoding byte(s)
+	ByteField           // field / member data
+	ByteValue           // value / score data
+	ByteTTL             // listpackex TTL
+	ByteBacklen         // an entry's backlen
+	ByteEOF             // the 0xFF terminator
+	ByteISHeader        // intset encoding + length
+	ByteISValue         // intset member bytes
+	ByteISValue2        // alternate shade for neighbouring members
+	numByteClasses
+)
+
+// ByteColor is a byte class's fill.
+func ByteColor(c int) Color {
+	switch c {
+	case ByteLPHeader, ByteISHeader:
+		return HeaderC.Mix(Background, 0.35)
+	case ByteEnc:
+		return HeaderC
+	case ByteField:
+		return DataC
+	case ByteValue:
+		return OneC
+	case ByteTTL:
+		return RunC
+	case ByteBacklen:
+		return SlackC
+	case ByteEOF:
+		return NulC
+	case ByteISValue:
+		return IndexC
+	case ByteISValue2:
+		return OneC
+	}
+	return ZeroC
+}

@@ -3,7 +3,6 @@ package scene
 import (
 	"math"
 	"strings"
-	"unicode/utf8"
 )
 
 // Rect is an area in CSS pixels.
@@ -94,7 +93,7 @@ type Theme struct {
 	Dim, HeaderC, DataC, FreeC, SlackC Color
 	NulC, Accent, OneC, ZeroC, IndexC  Color
 	RunC, ErrorC                       Color
-	Nodes                              []Color // node and client colours (ring.go's NodeColors)
+	Nodes                              []Color // node and client colours (palette.go's NodeColors)
 }
 
 // Dark is the default theme: readable on a projector in a dark room (text ≥ 7:1 on the
@@ -285,14 +284,6 @@ func (l *list) text(x, y float64, s string, size float64, c Color, a Align, mono
 		s = strings.ReplaceAll(s, "\u202f", "\u00a0")
 	}
 	*l = append(*l, Prim{Kind: KText, X: x, Y: y, Text: s, Size: size, Color: c, Align: a, Mono: mono})
-}
-
-// MonoAdvance is the advance of one glyph of the monospace font (Liberation Mono: 1229/2048 em).
-const MonoAdvance = 0.6001
-
-// MonoWidth is the width of s in the monospace font at size.
-func MonoWidth(s string, size float64) float64 {
-	return float64(utf8.RuneCountInString(s)) * MonoAdvance * size
 }
 
 // FontSize is the base text size for a stage: readable on a phone (≥ 13) and on a projector.

@@ -42,33 +42,6 @@ const RingImageSize = 360
 // ringGen numbers the pictures so that the drawing side uploads a new one only when it changed.
 var ringGen uint64
 
-// NodeColors are the current theme's node colours (SetTheme assigns them): ≥ 3:1 against the
-// background and the panel, and ≥ 4.5:1 for the first ones, which the counters scene also uses
-// as text (a client's token). Accent is kept for what changed.
-var NodeColors = darkNodeColors
-
-var darkNodeColors = []Color{
-	{0x4a, 0x9d, 0xf0, 0xff}, {0x3d, 0xc9, 0x8a, 0xff}, {0xff, 0x8a, 0x3d, 0xff}, {0xc7, 0x92, 0xea, 0xff},
-	{0xff, 0x6b, 0x9d, 0xff}, {0x5f, 0xd7, 0xd7, 0xff}, {0xd7, 0xd7, 0x5f, 0xff}, {0xa0, 0xe0, 0x5a, 0xff},
-	{0xf0, 0xa0, 0xa0, 0xff}, {0x9d, 0xb0, 0xff, 0xff}, {0xe0, 0xb0, 0x80, 0xff}, {0xb0, 0xb0, 0xb0, 0xff},
-}
-
-// lightNodeColors are the same hues, deep enough for a light background (every one ≥ 4.5:1 on
-// the light background and panel).
-var lightNodeColors = []Color{
-	{0x1f, 0x62, 0xb4, 0xff}, {0x10, 0x6b, 0x40, 0xff}, {0xa8, 0x48, 0x00, 0xff}, {0x7a, 0x3d, 0xb0, 0xff},
-	{0xb0, 0x22, 0x5c, 0xff}, {0x0b, 0x6a, 0x6e, 0xff}, {0x6b, 0x63, 0x00, 0xff}, {0x3f, 0x6e, 0x0c, 0xff},
-	{0xa3, 0x36, 0x36, 0xff}, {0x3a, 0x4c, 0xb0, 0xff}, {0x85, 0x52, 0x22, 0xff}, {0x5a, 0x5f, 0x66, 0xff},
-}
-
-// NodeColor is the colour of node i (in the order nodes were first named).
-func NodeColor(i int) Color {
-	if i < 0 {
-		return Grid
-	}
-	return NodeColors[i%len(NodeColors)]
-}
-
 // Update implements Scene.
 func (s *Ring) Update(in Input) {
 	s.fit.reset()
@@ -499,76 +472,4 @@ func sansRune(r rune) float64 {
 		return 0 // combining marks
 	}
 	return 0.6
-}
-
-// TextWidth is the width of s at size: the monospace font's fixed advance, or the sans font's
-// advances glyph by glyph.
-func TextWidth(s string, size float64, mono bool) float64 {
-	if mono {
-		return MonoWidth(s, size)
-	}
-	w := 0.0
-	for _, r := range s {
-		w += sansRune(r)
-	}
-	return w * size
-}
-
-// fitText shortens s with "…" so that it fits in w.
-func fitText(s string, w, size float64, mono bool) string {
-	if TextWidth(s, size, mono) <= w {
-		return s
-	}
-	ell := TextWidth("…", size, mono)
-	x := 0.0
-	for i, r := range s {
-		a := MonoAdvance * size
-		if !mono {
-			a = sansRune(r) * size
-		}
-		if x+a+ell > w {
-			if i == 0 {
-				return ""
-			}
-			return s[:i] + "…"
-		}
-		x += a
-	}
-	return s
-}
-
-// wrap draws s as lines of sans text that fit in r.W from y down, within r; it returns the y
-// below the last line.
-func (l *list) wrap(r Rect, y float64, s string, size float64, c Color) float64 {
-	for _, line := range WrapText(s, r.W, size) {
-		if y+size*1.25 > r.Y+r.H+0.01 {
-			break
-		}
-		l.text(r.X, y, line, size, c, Left, false)
-		y += size * 1.3
-	}
-	return y
-}
-
-// WrapText breaks s into lines of sans text no wider than w.
-func WrapText(s string, w, size float64) []string {
-	var out []string
-	line := ""
-	// Words break at ASCII spaces only: a no-break space (U+00A0, U+202F) keeps a number and its
-	// unit or digit groups together.
-	for _, word := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }) {
-		cand := word
-		if line != "" {
-			cand = line + " " + word
-		}
-		if line != "" && TextWidth(cand, size, false) > w {
-			out = append(out, line)
-			cand = word
-		}
-		line = cand
-	}
-	if line != "" {
-		out = append(out, fitText(line, w, size, false))
-	}
-	return out
 }

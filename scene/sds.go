@@ -9,6 +9,7 @@ import (
 
 	"redscope/engine"
 	"redscope/engine/sds"
+	"redscope/internal/numfmt"
 )
 
 // SDS draws string values as their allocations: robj and sds header, the bytes, the NUL, the
@@ -469,14 +470,6 @@ func sdsNote(in Input, lang string) string {
 	return note
 }
 
-// tr formats the English or the Vietnamese pattern.
-func tr(lang, en, vi string, a ...any) string {
-	if lang == "en" {
-		return fmt.Sprintf(en, a...)
-	}
-	return fmt.Sprintf(vi, a...)
-}
-
 // SegColor is the colour of a segment kind (computed from the palette at call time).
 func SegColor(kind int) Color {
 	switch kind {
@@ -523,20 +516,6 @@ func CellCols(alloc int, w, f float64) int {
 		return 0
 	}
 	return cols
-}
-
-// HumanBytes writes a size the way the bars label it: bytes below 10 KiB, else KiB or MiB.
-func HumanBytes(n int) string {
-	switch {
-	case n < 10<<10:
-		return strconv.Itoa(n) + " B"
-	case n < 10<<20:
-		if n < 1<<20 {
-			return strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64) + " KiB"
-		}
-		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 2, 64) + " MiB"
-	}
-	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
 }
 
 // BarWidths lays segments out to scale in a bar of width w: every non-empty segment gets at
@@ -929,7 +908,7 @@ func (s *SDS) drawBar(l *list, k SDSKey, r Rect, f, t float64, scale int) float6
 	var kinds []int
 	add := func(kind, n int, label string) {
 		if n > 0 {
-			items = append(items, label+" "+HumanBytes(n))
+			items = append(items, label+" "+numfmt.Bytes(int64(n)))
 			kinds = append(kinds, kind)
 		}
 	}
@@ -943,7 +922,7 @@ func (s *SDS) drawBar(l *list, k SDSKey, r Rect, f, t float64, scale int) float6
 	add(SegZero, sum[SegZero], tr(s.lang, "zeros", "byte 0"))
 	add(SegFree, sum[SegFree], tr(s.lang, "free", "trống"))
 	add(SegSlack, sum[SegSlack], tr(s.lang, "rounding", "làm tròn"))
-	items = append(items, tr(s.lang, "class %s", "lớp %s", HumanBytes(k.Alloc)))
+	items = append(items, tr(s.lang, "class %s", "lớp %s", numfmt.Bytes(int64(k.Alloc))))
 	kinds = append(kinds, -1)
 	if own {
 		items = append(items, tr(s.lang, "(own scale)", "(tỉ lệ riêng)"))
@@ -1050,7 +1029,7 @@ func (s *SDS) drawHistory(l *list, r Rect, f, t float64) {
 	l.frame(plot.X, plot.Y, plot.W, plot.H, 1, Grid)
 	// Axes: the scale at the top, 0 and the command numbers along the bottom.
 	fs := f * 0.65
-	l.text(plot.X-f*0.2, yOf(h.MaxBytes)-fs*0.5, HumanBytes(h.MaxBytes), fs, Dim, Right, false)
+	l.text(plot.X-f*0.2, yOf(h.MaxBytes)-fs*0.5, numfmt.Bytes(int64(h.MaxBytes)), fs, Dim, Right, false)
 	l.text(plot.X-f*0.2, plot.Y+plot.H-fs, "0", fs, Dim, Right, false)
 	by := plot.Y + plot.H + f*0.15
 	l.text(plot.X, by, "1", fs, Dim, Left, false)
@@ -1119,11 +1098,4 @@ func textOn(fill Color) Color {
 		return TextColor
 	}
 	return Background
-}
-
-func printable(c byte) string {
-	if c >= 0x20 && c < 0x7f {
-		return string(rune(c))
-	}
-	return "·"
 }

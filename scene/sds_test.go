@@ -10,6 +10,7 @@ import (
 	"redscope/engine"
 	"redscope/engine/alloc"
 	"redscope/engine/sds"
+	"redscope/internal/numfmt"
 	"redscope/lesson"
 )
 
@@ -249,8 +250,8 @@ func TestSDSBarToScale(t *testing.T) {
 	if !own {
 		t.Fatal("no (own scale) label for the small bars")
 	}
-	if HumanBytes(9) != "9 B" || HumanBytes(196608) != "192.0 KiB" || HumanBytes(6291456) != "6.00 MiB" || HumanBytes(10485760) != "10.0 MiB" {
-		t.Fatal(HumanBytes(196608), HumanBytes(6291456))
+	if numfmt.Bytes(9) != "9 B" || numfmt.Bytes(196608) != "192.0 KiB" || numfmt.Bytes(6291456) != "6.00 MiB" || numfmt.Bytes(10485760) != "10.0 MiB" {
+		t.Fatal(numfmt.Bytes(196608), numfmt.Bytes(6291456))
 	}
 }
 

@@ -4,34 +4,12 @@ import (
 	"strings"
 
 	"redscope/engine"
-	"redscope/internal/numfmt"
 )
 
 // The engine reports why an encoding changed as a typed rule (engine.Why: a code and the figures
 // it compared); this file phrases it in the reader's language, so a Vietnamese page never shows
 // an English sentence from the engine. Config parameter names, command names and encoding names
 // stay as Redis spells them (they are what a student types or reads in redis.conf).
-
-// Num writes n with its digit groups joined by a narrow no-break space (U+202F), "6 176",
-// so that a number never wraps inside and reads the same in both languages.
-func Num(n int64) string { return strings.ReplaceAll(numfmt.Group(n), " ", "\u202f") }
-
-// plural is "1 byte" / "2 bytes": n (grouped) and the English noun in its form for n. Vietnamese
-// nouns do not inflect: trPlural gives the Vietnamese form unchanged.
-func plural(n int64, one, many string) string {
-	if n == 1 || n == -1 {
-		return Num(n) + " " + one
-	}
-	return Num(n) + " " + many
-}
-
-// trPlural is n with its noun in lang: English singular or plural, Vietnamese as given.
-func trPlural(lang string, n int64, one, many, vi string) string {
-	if lang == "en" {
-		return plural(n, one, many)
-	}
-	return Num(n) + " " + vi
-}
 
 // Why phrases the rule w in lang ("vi" or "en").
 func Why(lang string, w engine.Why) string {
@@ -106,9 +84,4 @@ func Why(lang string, w engine.Why) string {
 		return t(w.Name+" asks for the dense form", w.Name+" cần dạng dense")
 	}
 	return w.Code.String()
-}
-
-// nBytes is "1 byte", "6 bytes" (en) or "6 byte" (vi), the number grouped.
-func nBytes[T ~int | ~int64](lang string, n T) string {
-	return trPlural(lang, int64(n), "byte", "bytes", "byte")
 }
