@@ -180,7 +180,7 @@ func (p *Player) Len() int {
 func (p *Player) Last() []Exchange { return p.last }
 
 // RecentConsole is how many typed exchanges Recent keeps after the step's own (as many as the
-// counters scene lists, scene.CountersMaxRows).
+// counters scene lists).
 const RecentConsole = 8
 
 // Recent is a bounded window of Last: the step's own exchanges (bounded by the lesson) and the

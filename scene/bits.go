@@ -12,7 +12,7 @@ import (
 	"redscope/internal/numfmt"
 )
 
-// Bits draws a string as rows of 8 bits, most significant first (bit offset N is byte N/8, bit
+// bitsScene draws a string as rows of 8 bits, most significant first (bit offset N is byte N/8, bit
 // N%8 from the left), and what the step's bit commands did to it, from their trace events:
 //   - SETBIT/GETBIT: the bit touched, and the bytes the string grew by;
 //   - BITCOUNT/BITPOS (engine.BitScanEvent): the range scanned, the set bits counted or the bit
@@ -24,20 +24,20 @@ import (
 //   - a long string: a strip of its whole length with the bytes shown and the bit far away, the
 //     zero bytes in between, MEMORY USAGE against what the engine really stores;
 //   - the watched keys' MEMORY USAGE side by side (the attendance bitmap against the set).
-type Bits struct {
+type bitsScene struct {
 	Key      string
 	Info     engine.KeyInfo
 	First    int64  // offset of the first byte of Data
-	Data     []byte // bytes shown: at most BitsWindow around the focus
+	Data     []byte // bytes shown: at most bitsWindow around the focus
 	Head     []byte // the first bytes of the string when the window starts further on
 	Stored   int64  // bytes the engine stores for the string (a long one: its allocated pages)
 	Touched  []engine.BitEvent
 	Fields   []engine.BitfieldEvent // the last BITFIELD ops on Key (at most maxFieldMarks)
 	FieldOps int                    // BITFIELD ops on Key in the step
 	Scan     *engine.BitScanEvent   // the last BITCOUNT/BITPOS on Key
-	Op       *BitopView             // the step's last BITOP
-	Mem      []MemBar               // the watched keys' MEMORY USAGE, when worth comparing
-	allMem   []MemBar               // every watched key's, drawn when the stage has room
+	Op       *bitopView             // the step's last BITOP
+	Mem      []memBar               // the watched keys' MEMORY USAGE, when worth comparing
+	allMem   []memBar               // every watched key's, drawn when the stage has room
 	GrewFrom int64                  // bytes [GrewFrom, GrewTo) were added by the step
 	GrewTo   int64
 	Count    bool   // the last command was BITCOUNT: light the set bits counted
@@ -66,31 +66,31 @@ type bitsLayout struct {
 	opRow int // rows (sources shown + the result)
 }
 
-// BitopView is what the scene shows of a BITOP: the first bytes of every source (zero-padded)
+// bitopView is what the scene shows of a BITOP: the first bytes of every source (zero-padded)
 // and of the result.
-type BitopView struct {
+type bitopView struct {
 	Op      string
 	Dest    string
 	Sources []string
-	Inputs  [][]byte // per source, BitopShow bytes at most
+	Inputs  [][]byte // per source, bitopShow bytes at most
 	Result  []byte
 	Len     int  // the result's length (the reply)
 	Deleted bool // every source was empty: the destination was deleted
 }
 
-// MemBar is one watched key's measured size.
-type MemBar struct {
+// memBar is one watched key's measured size.
+type memBar struct {
 	Key, Type, Encoding string
 	Memory              int64
 }
 
 const (
-	// BitsWindow is how many bytes the scene shows at most.
-	BitsWindow = 16
-	// BitsHead is how many of the first bytes are shown above the gap when the window is far.
-	BitsHead = 2
-	// BitopShow is the most bytes of a BITOP shown per row.
-	BitopShow = 8
+	// bitsWindow is how many bytes the scene shows at most.
+	bitsWindow = 16
+	// bitsHead is how many of the first bytes are shown above the gap when the window is far.
+	bitsHead = 2
+	// bitopShow is the most bytes of a BITOP shown per row.
+	bitopShow = 8
 	// maxFieldMarks is the most BITFIELD cells framed (a bulk BITFIELD writes thousands).
 	maxFieldMarks = 6
 	// maxBitopRows is the most source rows drawn.
@@ -100,9 +100,9 @@ const (
 )
 
 // Update implements Scene.
-func (s *Bits) Update(in Input) {
+func (s *bitsScene) Update(in Input) {
 	s.fit.reset()
-	*s = Bits{lang: in.Lang, GrewFrom: -1, GrewTo: -1}
+	*s = bitsScene{lang: in.Lang, GrewFrom: -1, GrewTo: -1}
 	s.watch = in.Keys
 	if name, x := lastCmd(in.Last); x != nil {
 		s.Count = name == "bitcount"
@@ -118,7 +118,7 @@ func (s *Bits) Update(in Input) {
 	}
 	s.Key = bitsFocusKey(in)
 	if bop != nil {
-		s.Op = bitopView(in.Engine, bop)
+		s.Op = newBitopView(in.Engine, bop)
 		s.Key = bop.Dest
 	}
 	s.memBars(in)
@@ -173,7 +173,7 @@ func (s *Bits) Update(in Input) {
 	if o.Enc == engine.EncRaw && o.Buf.Cap() == 0 && o.Buf.Len() > sds.DenseLimit {
 		s.Stored = int64(o.Buf.PagesInUse()) * sds.PageSize
 	}
-	s.First = BitsFirst(n, s.focusByte())
+	s.First = bitsFirst(n, s.focusByte())
 	read := func(from, cnt int64) []byte {
 		if cnt <= 0 {
 			return nil
@@ -185,9 +185,9 @@ func (s *Bits) Update(in Input) {
 		o.Buf.ReadAt(p, int(from))
 		return p
 	}
-	s.Data = read(s.First, min(n-s.First, BitsWindow))
+	s.Data = read(s.First, min(n-s.First, bitsWindow))
 	if s.First > 0 {
-		s.Head = read(0, min(BitsHead, s.First))
+		s.Head = read(0, min(bitsHead, s.First))
 	}
 }
 
@@ -235,7 +235,7 @@ func bitsFocusKey(in Input) string {
 
 // focusByte is the byte the window keeps in view: the bit touched last, else the last BITFIELD
 // cell, else the bit BITPOS found (or the start of the range scanned), else 0.
-func (s *Bits) focusByte() int64 {
+func (s *bitsScene) focusByte() int64 {
 	switch {
 	case len(s.Touched) > 0:
 		return s.Touched[len(s.Touched)-1].Byte
@@ -249,9 +249,9 @@ func (s *Bits) focusByte() int64 {
 	return 0
 }
 
-func bitopView(e *engine.Engine, ev *engine.BitopEvent) *BitopView {
-	v := &BitopView{Op: ev.Op, Dest: ev.Dest, Sources: ev.Sources, Len: ev.ResultLen, Deleted: ev.Deleted}
-	n := min(ev.ResultLen, BitopShow)
+func newBitopView(e *engine.Engine, ev *engine.BitopEvent) *bitopView {
+	v := &bitopView{Op: ev.Op, Dest: ev.Dest, Sources: ev.Sources, Len: ev.ResultLen, Deleted: ev.Deleted}
+	n := min(ev.ResultLen, bitopShow)
 	peek := func(key string) []byte {
 		p := make([]byte, n)
 		if o := e.Peek([]byte(key)); o != nil && o.Type == engine.TypeString {
@@ -280,15 +280,15 @@ func bitopView(e *engine.Engine, ev *engine.BitopEvent) *BitopView {
 
 // memBars measures the watched keys when one of them is big enough to make the comparison
 // worth drawing (the attendance bitmap and set, a bit at a far offset).
-func (s *Bits) memBars(in Input) {
-	var bars []MemBar
+func (s *bitsScene) memBars(in Input) {
+	var bars []memBar
 	var top int64
 	for _, k := range in.Keys {
 		ki := in.Engine.Inspect(k)
 		if !ki.Exists || ki.Memory < 0 {
 			continue
 		}
-		bars = append(bars, MemBar{Key: k, Type: ki.Type, Encoding: ki.Encoding, Memory: ki.Memory})
+		bars = append(bars, memBar{Key: k, Type: ki.Type, Encoding: ki.Encoding, Memory: ki.Memory})
 		top = max(top, ki.Memory)
 	}
 	if len(bars) >= 2 && top >= memCompareMin {
@@ -299,33 +299,33 @@ func (s *Bits) memBars(in Input) {
 
 // memShown is the bars Frame draws in r: the comparison when the step makes one, else on a tall
 // stage (a laptop's, where the bits leave most of it empty) every watched key's bar.
-func (s *Bits) memShown(r Rect) []MemBar {
+func (s *bitsScene) memShown(r Rect) []memBar {
 	if len(s.Mem) > 0 || r.H < 600 {
 		return s.Mem
 	}
 	return s.allMem
 }
 
-// BitsFirst is the first byte of the window shown for a string of n bytes whose byte focus was
+// bitsFirst is the first byte of the window shown for a string of n bytes whose byte focus was
 // touched last: the start when it fits, else a window that keeps focus visible, aligned to 8.
-func BitsFirst(n, focus int64) int64 {
-	if n <= BitsWindow || focus < BitsWindow/2 {
+func bitsFirst(n, focus int64) int64 {
+	if n <= bitsWindow || focus < bitsWindow/2 {
 		return 0
 	}
-	first := (focus - BitsWindow/2) &^ 7
-	return max(0, min(first, n-BitsWindow))
+	first := (focus - bitsWindow/2) &^ 7
+	return max(0, min(first, n-bitsWindow))
 }
 
-// BitCell is the rectangle of bit b (0 = most significant) of the row'th byte shown.
-func BitCell(grid Rect, row, bit int, rows int) Rect {
+// bitCell is the rectangle of bit b (0 = most significant) of the row'th byte shown.
+func bitCell(grid Rect, row, bit int, rows int) Rect {
 	cw := grid.W / 8
 	ch := grid.H / float64(rows)
 	return Rect{grid.X + float64(bit)*cw, grid.Y + float64(row)*ch, cw, ch}
 }
 
-// FieldSpan is the part of a k-bit field starting at bit offset off that lies in byte b: its
+// fieldSpan is the part of a k-bit field starting at bit offset off that lies in byte b: its
 // first and last bit within the byte (0 = most significant), ok=false when it misses the byte.
-func FieldSpan(off int64, k int, b int64) (lo, hi int, ok bool) {
+func fieldSpan(off int64, k int, b int64) (lo, hi int, ok bool) {
 	first, last := off, off+int64(k)-1
 	if last < b*8 || first > b*8+7 {
 		return 0, 0, false
@@ -333,34 +333,34 @@ func FieldSpan(off int64, k int, b int64) (lo, hi int, ok bool) {
 	return int(max(first, b*8) - b*8), int(min(last, b*8+7) - b*8), true
 }
 
-// BitopBit is bit i (0 = most significant of byte 0) of p.
-func BitopBit(p []byte, i int) bool {
+// bitopBit is bit i (0 = most significant of byte 0) of p.
+func bitopBit(p []byte, i int) bool {
 	return i/8 < len(p) && p[i/8]&(0x80>>(i%8)) != 0
 }
 
-// tsz is a text size of k times f, never under MinText px (layout.go: readable on a phone).
-func tsz(f, k float64) float64 { return math.Max(MinText, f*k) }
+// tsz is a text size of k times f, never under minText px (layout.go: readable on a phone).
+func tsz(f, k float64) float64 { return math.Max(minText, f*k) }
 
-// inkOn is the text colour for a fill: Dim when it reads well enough, else TextColor or
+// inkOn is the text colour for a fill: Dim when it reads well enough, else textColor or
 // Background, whichever contrasts more (computed from the palette at call time).
 func inkOn(fill Color, quiet bool) Color {
-	if quiet && Contrast(Dim, fill) >= 4.5 {
-		return Dim
+	if quiet && contrast(dim, fill) >= 4.5 {
+		return dim
 	}
-	if Contrast(TextColor, fill) >= Contrast(Background, fill) {
-		return TextColor
+	if contrast(textColor, fill) >= contrast(Background, fill) {
+		return textColor
 	}
 	return Background
 }
 
 // fieldColor is the frame colour of the i-th BITFIELD cell shown.
 func fieldColor(i int) Color {
-	cs := []Color{Accent, IndexC, RunC, HeaderC}
+	cs := []Color{accent, indexC, runC, headerC}
 	return cs[i%len(cs)]
 }
 
 // Frame implements Scene.
-func (s *Bits) Frame(r Rect, t float64) []Prim {
+func (s *bitsScene) Frame(r Rect, t float64) []Prim {
 	ps := s.fit.frame(r, t, s.layout)
 	// Where the cells were put, in stage coordinates (tests and hit testing read it).
 	if z := s.fit.scale(); z != 1 {
@@ -373,13 +373,13 @@ func (s *Bits) Frame(r Rect, t float64) []Prim {
 }
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
-func (s *Bits) layout(r Rect, t float64) []Prim {
+func (s *bitsScene) layout(r Rect, t float64) []Prim {
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
 	}
 	var l list
 	s.lay = bitsLayout{}
-	f := FontSize(r)
+	f := fontSize(r)
 	in := r.Inset(f * 0.8)
 	y := in.Y
 	// The memory bars take the bottom of the stage.
@@ -410,17 +410,17 @@ func (s *Bits) layout(r Rect, t float64) []Prim {
 		} else if s.Key != "" {
 			msg = s.Key + ": " + s.Info.Type
 		}
-		y = l.wrap(Rect{in.X, y, in.W, bottom - y}, y, msg, f, Dim)
+		y = l.wrap(Rect{in.X, y, in.W, bottom - y}, y, msg, f, dim)
 		if s.Error {
 			l.wrap(Rect{in.X, y, in.W, bottom - y}, y+f*0.3, s.Reply, tsz(f, 0.8), ErrorC)
 		}
 		return l
 	}
-	head := fmt.Sprintf("%s · %s · STRLEN %s", s.Key, s.Info.Encoding, Num(s.Info.Len))
+	head := fmt.Sprintf("%s · %s · STRLEN %s", s.Key, s.Info.Encoding, num(s.Info.Len))
 	if s.Info.SDS != nil {
-		head += fmt.Sprintf(" · %s alloc %s", s.Info.SDS.Type, Num(int64(s.Info.SDS.Alloc)))
+		head += fmt.Sprintf(" · %s alloc %s", s.Info.SDS.Type, num(int64(s.Info.SDS.Alloc)))
 	}
-	y += f*1.5 + float64(headText(&l, in.X, y, in.W, head, f, TextColor, true)-1)*f*1.25
+	y += f*1.5 + float64(headText(&l, in.X, y, in.W, head, f, textColor, true)-1)*f*1.25
 	// What happened, at most two lines (three on a tall stage).
 	note, noteC := s.note()
 	lines := 2
@@ -435,7 +435,7 @@ func (s *Bits) layout(r Rect, t float64) []Prim {
 	}
 	y += f * 0.3
 	// A long string: its whole length as a strip.
-	if s.Info.Len > 4*BitsWindow {
+	if s.Info.Len > 4*bitsWindow {
 		y = s.drawStrip(&l, Rect{in.X, y, in.W, f * 2.9}, f)
 	}
 	// Under the rows: the BITFIELD cells and the footer.
@@ -454,48 +454,48 @@ func (s *Bits) layout(r Rect, t float64) []Prim {
 }
 
 // note is the line under the header: what the step's last bit command did.
-func (s *Bits) note() (string, Color) {
+func (s *bitsScene) note() (string, Color) {
 	if len(s.Touched) > 0 {
 		ev := s.Touched[len(s.Touched)-1]
 		if ev.Write {
 			return tr(s.lang, "offset %d → byte %d = %d/8, bit %d = %d%%8 (from the left): %d → %d",
-				"offset %d → byte %d = %d/8, bit %d = %d%%8 (tính từ trái): %d → %d", ev.Offset, ev.Byte, ev.Offset, ev.Bit, ev.Offset, ev.Old, ev.New), Accent
+				"offset %d → byte %d = %d/8, bit %d = %d%%8 (tính từ trái): %d → %d", ev.Offset, ev.Byte, ev.Offset, ev.Bit, ev.Offset, ev.Old, ev.New), accent
 		}
 		return tr(s.lang, "offset %d → byte %d, bit %d (from the left) reads %d",
-			"offset %d → byte %d, bit %d (tính từ trái) đọc được %d", ev.Offset, ev.Byte, ev.Bit, ev.Old), Accent
+			"offset %d → byte %d, bit %d (tính từ trái) đọc được %d", ev.Offset, ev.Byte, ev.Bit, ev.Old), accent
 	}
 	if sc := s.Scan; sc != nil {
 		rng := fmt.Sprintf("%d–%d", sc.First, sc.Last)
 		switch {
 		case sc.Cmd == "bitcount":
 			return tr(s.lang, "BITCOUNT over bits %s (bytes %d–%d): %d set bits", "BITCOUNT trên bit %s (byte %d–%d): %d bit 1",
-				rng, sc.First>>3, sc.Last>>3, sc.Result), Accent
+				rng, sc.First>>3, sc.Last>>3, sc.Result), accent
 		case sc.Past:
 			return tr(s.lang, "BITPOS %d: no %d in bits %s; without an end the string reads as padded with zeros: %d, the first bit past it",
-				"BITPOS %d: không có bit %d trong bit %s; không ghi end thì coi như sau string toàn 0: %d, bit ngay sau string", sc.Bit, sc.Bit, rng, sc.Result), Accent
+				"BITPOS %d: không có bit %d trong bit %s; không ghi end thì coi như sau string toàn 0: %d, bit ngay sau string", sc.Bit, sc.Bit, rng, sc.Result), accent
 		case sc.Result < 0:
 			return tr(s.lang, "BITPOS %d: no %d in bits %s (bytes %d–%d) → -1", "BITPOS %d: không có bit %d nào trong bit %s (byte %d–%d) → -1",
-				sc.Bit, sc.Bit, rng, sc.First>>3, sc.Last>>3), Accent
+				sc.Bit, sc.Bit, rng, sc.First>>3, sc.Last>>3), accent
 		default:
 			return tr(s.lang, "BITPOS %d searched bits %s: the first %d is offset %d = byte %d, bit %d",
-				"BITPOS %d tìm trong bit %s: bit %d đầu tiên ở offset %d = byte %d, bit %d", sc.Bit, rng, sc.Bit, sc.Result, sc.Result>>3, sc.Result&7), Accent
+				"BITPOS %d tìm trong bit %s: bit %d đầu tiên ở offset %d = byte %d, bit %d", sc.Bit, rng, sc.Bit, sc.Result, sc.Result>>3, sc.Result&7), accent
 		}
 	}
 	if s.FieldOps > 0 {
 		return tr(s.lang, "BITFIELD: %d cell(s); a cell of k bits at offset o covers bits o … o+k−1, across byte boundaries",
-			"BITFIELD: %d ô; ô k bit ở offset o chiếm bit o … o+k−1, vắt qua ranh giới byte", s.FieldOps), Accent
+			"BITFIELD: %d ô; ô k bit ở offset o chiếm bit o … o+k−1, vắt qua ranh giới byte", s.FieldOps), accent
 	}
 	if s.Count {
-		return tr(s.lang, "BITCOUNT counts the set bits: %s", "BITCOUNT đếm các bit 1: %s", strings.TrimPrefix(s.Reply, "(integer) ")), Accent
+		return tr(s.lang, "BITCOUNT counts the set bits: %s", "BITCOUNT đếm các bit 1: %s", strings.TrimPrefix(s.Reply, "(integer) ")), accent
 	}
 	if len(s.Deleted) > 0 {
-		return tr(s.lang, "deleted: %s", "đã xoá: %s", strings.Join(s.Deleted, ", ")), Accent
+		return tr(s.lang, "deleted: %s", "đã xoá: %s", strings.Join(s.Deleted, ", ")), accent
 	}
-	return "", Dim
+	return "", dim
 }
 
 // fieldLines describes the BITFIELD cells framed (the last three).
-func (s *Bits) fieldLines() []string {
+func (s *bitsScene) fieldLines() []string {
 	var out []string
 	from := max(0, len(s.Fields)-3)
 	for _, ev := range s.Fields[from:] {
@@ -541,7 +541,7 @@ func (s *Bits) fieldLines() []string {
 
 // drawRows draws the byte rows (the head and the gap before a far window) in area and returns
 // the y below what it drew.
-func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
+func (s *bitsScene) drawRows(l *list, area Rect, f float64, t float64) float64 {
 	type row struct {
 		byteNo int64
 		v      byte
@@ -570,8 +570,8 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 		return area.Y
 	}
 	last := rows[len(rows)-1].byteNo
-	label := MonoWidth("byte "+strings.Repeat("0", max(6, len(strconv.FormatInt(last, 10))+1)), tsz(f, 0.8))
-	tail := MonoWidth(" 0xff  c", tsz(f, 0.8))
+	label := monoWidth("byte "+strings.Repeat("0", max(6, len(strconv.FormatInt(last, 10))+1)), tsz(f, 0.8))
+	tail := monoWidth(" 0xff  c", tsz(f, 0.8))
 	cellMax := f * 2.2
 	if float64(len(rows))*f*3.2 <= area.H*0.5 { // a few bytes on a tall stage: larger cells
 		cellMax = f * 3.2
@@ -588,22 +588,22 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 			s.lay.rows = append(s.lay.rows, rw.byteNo)
 		}
 	}
-	pulse := Pulse(t)
+	pulse := pulseAt(t)
 	// Bit numbers over the columns.
 	for b := 0; b < 8; b++ {
-		c := BitCell(grid, 0, b, len(rows))
-		l.text(c.X+c.W/2, area.Y-tsz(f, 0.85), strconv.Itoa(b), tsz(f, 0.6), Dim, Center, true)
+		c := bitCell(grid, 0, b, len(rows))
+		l.text(c.X+c.W/2, area.Y-tsz(f, 0.85), strconv.Itoa(b), tsz(f, 0.6), dim, Center, true)
 	}
 	inScan := func(bit int64) bool { return s.Scan == nil || bit >= s.Scan.First && bit <= s.Scan.Last }
 	ones := 0
 	var shownLo, shownHi int64 = -1, -1
 	for ri, rw := range rows {
-		c0 := BitCell(grid, ri, 0, len(rows))
-		fs := math.Max(MinText, math.Min(tsz(f, 0.8), c0.H*0.8))
+		c0 := bitCell(grid, ri, 0, len(rows))
+		fs := math.Max(minText, math.Min(tsz(f, 0.8), c0.H*0.8))
 		if rw.gap > 0 {
-			msg := tr(s.lang, "… %s zero bytes (%s bits), never written …", "… %s byte 0 (%s bit), chưa từng ghi …", Num(rw.gap), Num(rw.gap*8))
-			l.rect(area.X, c0.Y+c0.H*0.1, area.W, c0.H*0.8, Panel)
-			l.text(area.X, c0.Y+(c0.H-fs)/2, fitText(msg, area.W, fs, false), fs, Dim, Left, false)
+			msg := tr(s.lang, "… %s zero bytes (%s bits), never written …", "… %s byte 0 (%s bit), chưa từng ghi …", num(rw.gap), num(rw.gap*8))
+			l.rect(area.X, c0.Y+c0.H*0.1, area.W, c0.H*0.8, panelC)
+			l.text(area.X, c0.Y+(c0.H-fs)/2, fitText(msg, area.W, fs, false), fs, dim, Left, false)
 			continue
 		}
 		if shownLo < 0 || rw.byteNo < shownLo {
@@ -611,28 +611,28 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 		}
 		shownHi = max(shownHi, rw.byteNo)
 		grew := rw.byteNo >= s.GrewFrom && rw.byteNo < s.GrewTo
-		lc := Dim
+		lc := dim
 		if grew {
-			lc = Accent
+			lc = accent
 		}
 		l.text(area.X, c0.Y+(c0.H-fs)/2, "byte "+strconv.FormatInt(rw.byteNo, 10), fs, lc, Left, true)
 		for b := 0; b < 8; b++ {
-			c := BitCell(grid, ri, b, len(rows))
+			c := bitCell(grid, ri, b, len(rows))
 			bit := rw.byteNo*8 + int64(b)
 			on := rw.v&(0x80>>b) != 0
-			col := ZeroC
+			col := zeroC
 			if on {
-				col = OneC
+				col = oneC
 				ones++
 			}
 			switch {
 			case !inScan(bit):
 				col = col.Mix(Background, 0.55)
 			case s.Scan != nil && s.Scan.Cmd == "bitcount" && on, s.Count && s.Scan == nil && on:
-				col = OneC.Mix(Accent, 0.5*pulse)
+				col = oneC.Mix(accent, 0.5*pulse)
 			}
 			if grew {
-				col = col.Mix(Accent, 0.25*(1-t))
+				col = col.Mix(accent, 0.25*(1-t))
 			}
 			gap := math.Max(1, c.W*0.06)
 			l.rect(c.X+gap, c.Y+gap, c.W-2*gap, c.H-2*gap, col)
@@ -645,7 +645,7 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 			}
 		}
 		hex := fmt.Sprintf(" 0x%02x  %s", rw.v, printable(rw.v))
-		l.text(grid.X+grid.W+f*0.3, c0.Y+(c0.H-fs)/2, hex, fs, TextColor, Left, true)
+		l.text(grid.X+grid.W+f*0.3, c0.Y+(c0.H-fs)/2, hex, fs, textColor, Left, true)
 	}
 	rowOf := func(byteNo int64) int {
 		for i, rw := range rows {
@@ -664,8 +664,8 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 			for ri, rw := range rows {
 				for b := 0; b < 8 && rw.gap == 0; b++ {
 					if (rw.byteNo*8+int64(b))%k == 0 {
-						c := BitCell(grid, ri, b, len(rows))
-						l.line(c.X, c.Y, c.X, c.Y+c.H, math.Max(1.5, f*0.1), Dim)
+						c := bitCell(grid, ri, b, len(rows))
+						l.line(c.X, c.Y, c.X, c.Y+c.H, math.Max(1.5, f*0.1), dim)
 					}
 				}
 			}
@@ -679,8 +679,8 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 			if ri < 0 {
 				continue
 			}
-			lo, hi, _ := FieldSpan(ev.Offset, ev.Bits, b)
-			c0, c1 := BitCell(grid, ri, lo, len(rows)), BitCell(grid, ri, hi, len(rows))
+			lo, hi, _ := fieldSpan(ev.Offset, ev.Bits, b)
+			c0, c1 := bitCell(grid, ri, lo, len(rows)), bitCell(grid, ri, hi, len(rows))
 			l.frame(c0.X, c0.Y, c1.X+c1.W-c0.X, c0.H, stroke*0.8, col)
 		}
 	}
@@ -688,30 +688,30 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 	if sc := s.Scan; sc != nil {
 		for ri, rw := range rows {
 			if rw.gap == 0 && rw.byteNo >= sc.First>>3 && rw.byteNo <= sc.Last>>3 {
-				c := BitCell(grid, ri, 0, len(rows))
+				c := bitCell(grid, ri, 0, len(rows))
 				w := math.Max(2, f*0.15)
-				l.rect(c.X-w-1, c.Y, w, c.H, IndexC)
+				l.rect(c.X-w-1, c.Y, w, c.H, indexC)
 			}
 		}
 	}
 	// The bit BITPOS found.
 	if sc := s.Scan; sc != nil && sc.Cmd == "bitpos" && sc.Result >= 0 && !sc.Past {
 		if ri := rowOf(sc.Result >> 3); ri >= 0 {
-			c := BitCell(grid, ri, int(sc.Result&7), len(rows))
-			l.frame(c.X, c.Y, c.W, c.H, stroke, Accent.Alpha(math.Max(pulse, 0.8)))
+			c := bitCell(grid, ri, int(sc.Result&7), len(rows))
+			l.frame(c.X, c.Y, c.W, c.H, stroke, accent.Alpha(math.Max(pulse, 0.8)))
 		}
 	}
 	for _, ev := range s.Touched {
 		if ri := rowOf(ev.Byte); ri >= 0 {
-			c := BitCell(grid, ri, ev.Bit, len(rows))
-			l.frame(c.X, c.Y, c.W, c.H, stroke, Accent.Alpha(pulse))
+			c := bitCell(grid, ri, ev.Bit, len(rows))
+			l.frame(c.X, c.Y, c.W, c.H, stroke, accent.Alpha(pulse))
 		}
 	}
 	y := grid.Y + grid.H + f*0.3
 	if y+tsz(f, 0.7)*1.15 <= area.Y+area.H+f*0.1 && shownLo >= 0 {
 		shown := fmt.Sprintf("%d–%d", shownLo, shownHi)
-		msg := tr(s.lang, "bytes %s of %s shown · %d set bits shown", "đang xem byte %s / %s · %d bit 1", shown, Num(s.Info.Len), ones)
-		l.text(area.X, y, fitText(msg, area.W, tsz(f, 0.7), false), tsz(f, 0.7), Dim, Left, false)
+		msg := tr(s.lang, "bytes %s of %s shown · %d set bits shown", "đang xem byte %s / %s · %d bit 1", shown, num(s.Info.Len), ones)
+		l.text(area.X, y, fitText(msg, area.W, tsz(f, 0.7), false), tsz(f, 0.7), dim, Left, false)
 		y += tsz(f, 0.7) * 1.5
 	}
 	return y
@@ -720,12 +720,12 @@ func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
 // drawStrip draws the whole string as one bar: where the bytes shown are, the bits the step
 // touched, and what it costs (MEMORY USAGE) against what the engine stores. It returns the y
 // below it.
-func (s *Bits) drawStrip(l *list, r Rect, f float64) float64 {
+func (s *bitsScene) drawStrip(l *list, r Rect, f float64) float64 {
 	n := s.Info.Len
 	fs := tsz(f, 0.7)
 	bar := Rect{r.X, r.Y + fs*1.3, r.W, f * 0.6}
-	l.rect(bar.X, bar.Y, bar.W, bar.H, Panel)
-	l.frame(bar.X, bar.Y, bar.W, bar.H, 1, Grid)
+	l.rect(bar.X, bar.Y, bar.W, bar.H, panelC)
+	l.frame(bar.X, bar.Y, bar.W, bar.H, 1, grid)
 	at := func(byteNo int64) float64 {
 		return bar.X + bar.W*float64(byteNo)/float64(max(n, 1))
 	}
@@ -734,26 +734,26 @@ func (s *Bits) drawStrip(l *list, r Rect, f float64) float64 {
 		l.rect(x, bar.Y-f*0.15, 2, bar.H+f*0.3, c)
 	}
 	if len(s.Head) > 0 {
-		mark(0, Dim)
+		mark(0, dim)
 	}
 	x0 := at(s.First)
 	w := math.Max(3, at(s.First+int64(len(s.Data)))-x0)
-	l.rect(math.Min(x0, bar.X+bar.W-w), bar.Y, w, bar.H, Accent.Mix(Panel, 0.3))
+	l.rect(math.Min(x0, bar.X+bar.W-w), bar.Y, w, bar.H, accent.Mix(panelC, 0.3))
 	for _, ev := range s.Touched {
-		mark(ev.Byte, Accent)
+		mark(ev.Byte, accent)
 	}
 	for i, ev := range s.Fields {
 		mark(ev.Offset>>3, fieldColor(i))
 	}
 	if sc := s.Scan; sc != nil && sc.Cmd == "bitpos" && sc.Result >= 0 && !sc.Past {
-		mark(sc.Result>>3, Accent)
+		mark(sc.Result>>3, accent)
 	}
-	top := tr(s.lang, "the whole string: %s bytes = %s bits", "cả string: %s byte = %s bit", Num(n), Num(n*8))
-	end := "byte " + Num(n-1)
-	if TextWidth(end, fs, false)+TextWidth(top, fs, false) < r.W-fs {
-		l.text(r.X+r.W, r.Y, end, fs, Dim, Right, false)
+	top := tr(s.lang, "the whole string: %s bytes = %s bits", "cả string: %s byte = %s bit", num(n), num(n*8))
+	end := "byte " + num(n-1)
+	if textWidth(end, fs, false)+textWidth(top, fs, false) < r.W-fs {
+		l.text(r.X+r.W, r.Y, end, fs, dim, Right, false)
 	}
-	l.text(r.X, r.Y, fitText(top, r.W, fs, false), fs, Dim, Left, false)
+	l.text(r.X, r.Y, fitText(top, r.W, fs, false), fs, dim, Left, false)
 	// The cost line: what a real server allocates against what the engine keeps.
 	cost := ""
 	if s.Info.Memory >= 0 {
@@ -763,30 +763,30 @@ func (s *Bits) drawStrip(l *list, r Rect, f float64) float64 {
 		cost += tr(s.lang, " · the simulator stores %s: only the pages holding a 1", " · trình mô phỏng chỉ giữ %s: các trang có bit 1", exactBytes(s.Stored))
 	}
 	y := bar.Y + bar.H + f*0.25
-	return l.wrap(Rect{r.X, y, r.W, fs * 1.3 * 2}, y, strings.TrimPrefix(cost, " · "), fs, TextColor) + fs*0.2
+	return l.wrap(Rect{r.X, y, r.W, fs * 1.3 * 2}, y, strings.TrimPrefix(cost, " · "), fs, textColor) + fs*0.2
 }
 
 // drawMem draws one bar per watched key, proportional to its MEMORY USAGE.
-func (s *Bits) drawMem(l *list, mem []MemBar, r Rect, f float64, axis bool) {
+func (s *bitsScene) drawMem(l *list, mem []memBar, r Rect, f float64, axis bool) {
 	var top int64
 	for _, m := range mem {
 		top = max(top, m.Memory)
 	}
 	fs := tsz(f, 0.75)
 	y := r.Y
-	l.text(r.X, y, tr(s.lang, "MEMORY USAGE of the keys, side by side", "MEMORY USAGE của các key, đặt cạnh nhau"), tsz(f, 0.7), Dim, Left, false)
+	l.text(r.X, y, tr(s.lang, "MEMORY USAGE of the keys, side by side", "MEMORY USAGE của các key, đặt cạnh nhau"), tsz(f, 0.7), dim, Left, false)
 	y += tsz(f, 0.7) * 1.4
 	for _, m := range mem {
 		val := exactBytes(m.Memory)
 		name := fmt.Sprintf("%s · %s %s", m.Key, m.Type, m.Encoding)
-		vw := TextWidth(val, fs, true)
-		l.text(r.X, y, fitText(name, r.W-vw-fs, fs, false), fs, Dim, Left, false)
-		l.text(r.X+r.W, y, val, fs, TextColor, Right, true)
+		vw := textWidth(val, fs, true)
+		l.text(r.X, y, fitText(name, r.W-vw-fs, fs, false), fs, dim, Left, false)
+		l.text(r.X+r.W, y, val, fs, textColor, Right, true)
 		bh := f * 0.4
 		by := y + fs*1.3
-		l.rect(r.X, by, r.W, bh, Panel)
+		l.rect(r.X, by, r.W, bh, panelC)
 		w := memBarLen(m.Memory, r.W)
-		l.rect(r.X, by, w, bh, EncColor(m.Encoding))
+		l.rect(r.X, by, w, bh, encColor(m.Encoding))
 		y += f * 1.75
 	}
 	if axis {
@@ -796,13 +796,13 @@ func (s *Bits) drawMem(l *list, mem []MemBar, r Rect, f float64, axis bool) {
 
 // drawBitop stacks the sources' rows above the result's, the result's 1-columns lit through
 // every row.
-func (s *Bits) drawBitop(l *list, r Rect, f float64, t float64) {
+func (s *bitsScene) drawBitop(l *list, r Rect, f float64, t float64) {
 	v := s.Op
 	op := strings.ToUpper(v.Op)
 	y := r.Y
 	head := fmt.Sprintf("BITOP %s %s ← %s", op, v.Dest, strings.Join(v.Sources, " "))
-	y += f*1.5 + float64(headText(l, r.X, y, r.W, head, f, TextColor, true)-1)*f*1.25
-	y = l.wrap(Rect{r.X, y, r.W, f * 0.8 * 1.3 * 2}, y, bitopRule(s.lang, v), tsz(f, 0.8), Accent)
+	y += f*1.5 + float64(headText(l, r.X, y, r.W, head, f, textColor, true)-1)*f*1.25
+	y = l.wrap(Rect{r.X, y, r.W, f * 0.8 * 1.3 * 2}, y, bitopRule(s.lang, v), tsz(f, 0.8), accent)
 	if s.Error && s.Reply != "" {
 		y = l.wrap(Rect{r.X, y, r.W, f * 0.8 * 1.3}, y, s.Reply, tsz(f, 0.8), ErrorC)
 	}
@@ -816,25 +816,25 @@ func (s *Bits) drawBitop(l *list, r Rect, f float64, t float64) {
 		fs := tsz(f, 0.8)
 		nameW := 0.0
 		for _, k := range rows {
-			nameW = max(nameW, TextWidth(k, fs, true)+fs)
+			nameW = max(nameW, textWidth(k, fs, true)+fs)
 		}
 		nameW = min(nameW, r.W*0.4)
 		for i, k := range rows {
 			if y+fs*2 > r.Y+r.H-fs*2.6 {
 				break
 			}
-			c := Grid
+			c := grid
 			if i == len(rows)-1 {
-				c = Accent
+				c = accent
 			}
-			l.text(r.X, y+fs*0.3, fitText(k, nameW-fs*0.5, fs, true), fs, TextColor, Left, true)
+			l.text(r.X, y+fs*0.3, fitText(k, nameW-fs*0.5, fs, true), fs, textColor, Left, true)
 			bw := r.W - nameW
 			l.frame(r.X+nameW, y, bw, fs*1.7, 1.5, c)
-			l.text(r.X+nameW+bw/2, y+fs*0.3, tr(s.lang, "0 bytes", "0 byte"), fs, Dim, Center, true)
+			l.text(r.X+nameW+bw/2, y+fs*0.3, tr(s.lang, "0 bytes", "0 byte"), fs, dim, Center, true)
 			y += fs * 2.1
 		}
 		l.wrap(Rect{r.X, y, r.W, r.Y + r.H - y}, y, tr(s.lang, "Every source is empty: the result has length 0, so %s is deleted and BITOP answers 0.",
-			"Mọi nguồn đều rỗng: kết quả dài 0, nên %s bị xoá và BITOP trả 0.", v.Dest), tsz(f, 0.85), TextColor)
+			"Mọi nguồn đều rỗng: kết quả dài 0, nên %s bị xoá và BITOP trả 0.", v.Dest), tsz(f, 0.85), textColor)
 		return
 	}
 	srcs := v.Sources
@@ -858,11 +858,11 @@ func (s *Bits) drawBitop(l *list, r Rect, f float64, t float64) {
 	fs := tsz(f, 0.8)
 	labelW := 0.0
 	for i, k := range srcs {
-		labelW = math.Max(labelW, TextWidth(strings.TrimSpace(k+" "+roles(i)), fs, true))
+		labelW = math.Max(labelW, textWidth(strings.TrimSpace(k+" "+roles(i)), fs, true))
 	}
-	labelW = math.Max(labelW, TextWidth(v.Dest+" =", fs, true))
+	labelW = math.Max(labelW, textWidth(v.Dest+" =", fs, true))
 	labelW = math.Min(labelW, r.W*0.3) + fs*0.6
-	hexW := MonoWidth(" 0xff", fs)
+	hexW := monoWidth(" 0xff", fs)
 	byteGap := f * 0.45
 	cellMin := math.Max(13, f*0.95)
 	avail := r.W - labelW - hexW
@@ -891,36 +891,36 @@ func (s *Bits) drawBitop(l *list, r Rect, f float64, t float64) {
 	}
 	// Bit numbers over the columns (offsets), every bit when they fit.
 	step := 1
-	if cw < MonoWidth("15", tsz(f, 0.6))*1.2 {
+	if cw < monoWidth("15", tsz(f, 0.6))*1.2 {
 		step = 8
 	}
 	for b := 0; b < 8*nb; b += step {
-		l.text(cellX(b)+cw/2, gy-tsz(f, 0.85), strconv.Itoa(b), tsz(f, 0.6), Dim, Center, true)
+		l.text(cellX(b)+cw/2, gy-tsz(f, 0.85), strconv.Itoa(b), tsz(f, 0.6), dim, Center, true)
 	}
 	// The result's 1-columns, lit through every row.
-	band := Panel.Mix(Accent, 0.45)
+	band := panelC.Mix(accent, 0.45)
 	for b := 0; b < 8*nb; b++ {
-		if BitopBit(v.Result, b) {
+		if bitopBit(v.Result, b) {
 			l.rect(cellX(b), gy-ch*0.08, cw, rowY(nrows-1)+ch*1.08-gy, band)
 		}
 	}
-	pulse := Pulse(t)
+	pulse := pulseAt(t)
 	drawRow := func(i int, name string, p []byte, result bool) {
 		ry := rowY(i)
 		ty := ry + (ch-math.Min(fs, ch*0.8))/2
-		tfs := math.Max(MinText, math.Min(fs, ch*0.8))
-		lc := Dim
+		tfs := math.Max(minText, math.Min(fs, ch*0.8))
+		lc := dim
 		if result {
-			lc = TextColor
+			lc = textColor
 		}
 		l.text(r.X, ty, fitText(name, labelW-fs*0.4, tfs, true), tfs, lc, Left, true)
 		for b := 0; b < 8*nb; b++ {
-			on := BitopBit(p, b)
-			col := ZeroC
+			on := bitopBit(p, b)
+			col := zeroC
 			if on {
-				col = OneC
+				col = oneC
 				if result {
-					col = OneC.Mix(Accent, 0.45*pulse)
+					col = oneC.Mix(accent, 0.45*pulse)
 				}
 			}
 			g := math.Max(1, cw*0.08)
@@ -934,7 +934,7 @@ func (s *Bits) drawBitop(l *list, r Rect, f float64, t float64) {
 			}
 		}
 		if showHex && len(p) > 0 {
-			l.text(cellX(8*nb-1)+cw+fs*0.3, ty, fmt.Sprintf("0x%02x", p[0]), tfs, TextColor, Left, true)
+			l.text(cellX(8*nb-1)+cw+fs*0.3, ty, fmt.Sprintf("0x%02x", p[0]), tfs, textColor, Left, true)
 		}
 	}
 	for i, k := range srcs {
@@ -942,7 +942,7 @@ func (s *Bits) drawBitop(l *list, r Rect, f float64, t float64) {
 	}
 	// The operator between the sources and the result.
 	ly := rowY(nrows-1) - sep/2
-	l.line(gridX, ly, cellX(8*nb-1)+cw, ly, math.Max(1.5, f*0.08), Grid)
+	l.line(gridX, ly, cellX(8*nb-1)+cw, ly, math.Max(1.5, f*0.08), grid)
 	drawRow(nrows-1, v.Dest+" =", v.Result, true)
 	fy := rowY(nrows-1) + ch + fs*0.4
 	var foot string
@@ -951,12 +951,12 @@ func (s *Bits) drawBitop(l *list, r Rect, f float64, t float64) {
 	}
 	foot += tr(s.lang, "bytes 0–%d of %d · shorter sources are padded with zero bytes", "byte 0–%d / %d · nguồn ngắn hơn được thêm byte 0", nb-1, v.Len)
 	if fy+fs*1.15 <= r.Y+r.H+0.5 {
-		l.text(r.X, fy, fitText(foot, r.W, tsz(fs, 0.9), false), tsz(fs, 0.9), Dim, Left, false)
+		l.text(r.X, fy, fitText(foot, r.W, tsz(fs, 0.9), false), tsz(fs, 0.9), dim, Left, false)
 	}
 }
 
 // bitopRule is what the operation computes for each bit column.
-func bitopRule(lang string, v *BitopView) string {
+func bitopRule(lang string, v *bitopView) string {
 	switch v.Op {
 	case "and":
 		return tr(lang, "AND: 1 where every source has a 1", "AND: 1 khi mọi nguồn đều là 1")
@@ -978,8 +978,8 @@ func bitopRule(lang string, v *BitopView) string {
 	return strings.ToUpper(v.Op)
 }
 
-// OnesIn counts the set bits of p (what BITCOUNT over those bytes answers).
-func OnesIn(p []byte) int {
+// onesIn counts the set bits of p (what BITCOUNT over those bytes answers).
+func onesIn(p []byte) int {
 	n := 0
 	for _, b := range p {
 		n += bits.OnesCount8(b)
@@ -991,7 +991,7 @@ func OnesIn(p []byte) int {
 // "671 088 688 B (640.0 MiB)", "65 536 B (64.0 KiB)", "96 B".
 func exactBytes(n int64) string {
 	if n < 10<<10 {
-		return Num(n) + " B"
+		return num(n) + " B"
 	}
-	return Num(n) + " B (" + numfmt.Bytes(n) + ")"
+	return num(n) + " B (" + numfmt.Bytes(n) + ")"
 }

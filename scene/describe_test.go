@@ -48,7 +48,7 @@ func TestDescribe(t *testing.T) {
 		got, e := describeAt(t, c.lesson, c.step, c.lang)
 		for _, w := range c.want {
 			for _, k := range []string{"a", "b"} {
-				w = strings.ReplaceAll(w, "{"+k+"}", Num(e.Inspect(k).Memory))
+				w = strings.ReplaceAll(w, "{"+k+"}", num(e.Inspect(k).Memory))
 			}
 			if !strings.Contains(got, w) {
 				t.Errorf("%s step %d %s: %q lacks %q", c.lesson, c.step, c.lang, got, w)

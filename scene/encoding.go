@@ -11,25 +11,25 @@ import (
 	"redscope/engine/listpack"
 )
 
-// Encoding draws a hash, set or sorted set as its real storage: a listpack as its bytes (header,
+// encodingScene draws a hash, set or sorted set as its real storage: a listpack as its bytes (header,
 // each entry's encoding byte, data and backlen, the EOF), an intset as its header and fixed-width
 // integers, a hashtable as its bucket array and chains. Each step's trace events light what
 // changed: the entry written at its offset (with the tail that memmove shifted sliding into
 // place), the intset value and its width upgrade, the bucket a field went to, and the
 // conversion with the rule that fired. MEMORY USAGE readings of the step are drawn as bars, so
 // the jump at the conversion is measured, not told.
-type Encoding struct {
+type encodingScene struct {
 	Key  string
 	Info engine.KeyInfo
 	Type string // "hash", "set", "zset" or "" (missing / other)
 	Ver  engine.Version
 
-	LP *LPView // listpack encodings
-	IS *ISView // intset
-	HT *HTView // hashtable (and a skiplist zset's dict)
+	LP *lpView // listpack encodings
+	IS *isView // intset
+	HT *htView // hashtable (and a skiplist zset's dict)
 
 	Conv *engine.EncodingEvent // the conversion of this step, if any
-	Mem  []MemReading          // MEMORY USAGE replies of this step for Key
+	Mem  []memReading          // MEMORY USAGE replies of this step for Key
 	Note string                // what the last change did, in the input's language
 
 	lang  string
@@ -38,80 +38,80 @@ type Encoding struct {
 	fit   fitter      // the zoom that fills the stage (layout.go)
 }
 
-// MemReading is one MEMORY USAGE reply of the step.
-type MemReading struct {
+// memReading is one MEMORY USAGE reply of the step.
+type memReading struct {
 	Bytes    int64
 	Encoding string // the key's encoding when it was measured
 	After    bool   // measured after the step's conversion
 }
 
-// ByteClassName is a legend label.
-func ByteClassName(c int, typ, lang string) string {
+// byteClassName is a legend label.
+func byteClassName(c int, typ, lang string) string {
 	switch c {
-	case ByteLPHeader:
+	case byteLPHeader:
 		return tr(lang, "header (total, count)", "header (tổng byte, số entry)")
-	case ByteEnc:
+	case byteEnc:
 		return tr(lang, "encoding byte", "byte encoding")
-	case ByteField:
+	case byteField:
 		if typ == "zset" || typ == "set" {
 			return "member"
 		}
 		return "field"
-	case ByteValue:
+	case byteValue:
 		if typ == "zset" {
 			return "score"
 		}
 		return "value"
-	case ByteTTL:
+	case byteTTL:
 		return "TTL"
-	case ByteBacklen:
+	case byteBacklen:
 		return "backlen"
-	case ByteEOF:
+	case byteEOF:
 		return "EOF 0xFF"
-	case ByteISHeader:
+	case byteISHeader:
 		return tr(lang, "header (encoding, length)", "header (encoding, length)")
-	case ByteISValue, ByteISValue2:
+	case byteISValue, byteISValue2:
 		return tr(lang, "integers", "số nguyên")
 	}
 	return ""
 }
 
-// Span is a byte range [From, To).
-type Span struct{ From, To int }
+// byteSpan is a byte range [From, To).
+type byteSpan struct{ From, To int }
 
-// LPEntry is one listpack entry.
-type LPEntry struct {
+// lpEntry is one listpack entry.
+type lpEntry struct {
 	Off, Size       int
 	Hdr, Data, Back int // encoding bytes, data bytes, backlen bytes
 	Text            string
 	Int             bool
 	Enc             string
-	Class           int // ByteField, ByteValue or ByteTTL
+	Class           int // byteField, byteValue or byteTTL
 }
 
-// LPView is a listpack as drawn.
-type LPView struct {
+// lpView is a listpack as drawn.
+type lpView struct {
 	Bytes     []byte
-	Entries   []LPEntry
-	Class     []uint8 // per byte
-	Tuple     int     // entries per element: 1 set, 2 hash/zset, 3 listpackex
-	Alloc     int     // usable size of the allocation
-	New       []Span  // bytes written by the step (final offsets)
-	ShiftFrom int     // first byte of the tail the last edit moved (final offsets), -1 none
-	Shift     int     // how far it moved (+ insert, − delete)
+	Entries   []lpEntry
+	Class     []uint8    // per byte
+	Tuple     int        // entries per element: 1 set, 2 hash/zset, 3 listpackex
+	Alloc     int        // usable size of the allocation
+	New       []byteSpan // bytes written by the step (final offsets)
+	ShiftFrom int        // first byte of the tail the last edit moved (final offsets), -1 none
+	Shift     int        // how far it moved (+ insert, − delete)
 	Last      *engine.ListpackEvent
 }
 
-// NewLPView reads lp; tuple is the number of entries per element (1, 2 or 3).
-func NewLPView(lp *listpack.Listpack, tuple int, usable int) *LPView {
+// newLPView reads lp; tuple is the number of entries per element (1, 2 or 3).
+func newLPView(lp *listpack.Listpack, tuple int, usable int) *lpView {
 	b := lp.Bytes()
-	v := &LPView{Bytes: append([]byte(nil), b...), Tuple: max(tuple, 1), Alloc: usable, ShiftFrom: -1}
+	v := &lpView{Bytes: append([]byte(nil), b...), Tuple: max(tuple, 1), Alloc: usable, ShiftFrom: -1}
 	v.Class = make([]uint8, len(b))
 	for i := 0; i < len(b) && i < listpack.HeaderSize; i++ {
-		v.Class[i] = ByteLPHeader
+		v.Class[i] = byteLPHeader
 	}
 	if len(b) > 0 {
-		v.Class[len(b)-1] = ByteEOF
+		v.Class[len(b)-1] = byteEOF
 	}
 	var buf [24]byte
 	i := 0
@@ -139,25 +139,25 @@ func NewLPView(lp *listpack.Listpack, tuple int, usable int) *LPView {
 		if enc == listpack.EncUint7 { // the value lives in the encoding byte itself
 			hdr, data = 0, 1
 		}
-		cls := ByteField
+		cls := byteField
 		if v.Tuple >= 2 {
 			switch i % v.Tuple {
 			case 1:
-				cls = ByteValue
+				cls = byteValue
 			case 2:
-				cls = ByteTTL
+				cls = byteTTL
 			}
 		}
-		e := LPEntry{Off: p, Size: size, Hdr: hdr, Data: data, Back: back, Int: enc.IsInt(), Enc: enc.String(), Class: cls,
+		e := lpEntry{Off: p, Size: size, Hdr: hdr, Data: data, Back: back, Int: enc.IsInt(), Enc: enc.String(), Class: cls,
 			Text: string(lp.GetString(p, buf[:]))}
 		v.Entries = append(v.Entries, e)
 		for j := 0; j < size && p+j < len(b); j++ {
 			c := uint8(cls)
 			switch {
 			case j < hdr:
-				c = ByteEnc
+				c = byteEnc
 			case j >= size-back:
-				c = ByteBacklen
+				c = byteBacklen
 			}
 			v.Class[p+j] = c
 		}
@@ -166,11 +166,11 @@ func NewLPView(lp *listpack.Listpack, tuple int, usable int) *LPView {
 	return v
 }
 
-// Elements is the number of fields / members.
-func (v *LPView) Elements() int { return len(v.Entries) / v.Tuple }
+// elements is the number of fields / members.
+func (v *lpView) elements() int { return len(v.Entries) / v.Tuple }
 
-// IsNew reports whether byte i was written by the step.
-func (v *LPView) IsNew(i int) bool {
+// isNew reports whether byte i was written by the step.
+func (v *lpView) isNew(i int) bool {
 	for _, s := range v.New {
 		if i >= s.From && i < s.To {
 			return true
@@ -179,30 +179,30 @@ func (v *LPView) IsNew(i int) bool {
 	return false
 }
 
-// ApplyEvents computes the bytes the step wrote and the tail the last edit shifted, in final
+// applyEvents computes the bytes the step wrote and the tail the last edit shifted, in final
 // offsets, from the step's listpack events in order.
-func (v *LPView) ApplyEvents(evs []engine.ListpackEvent) {
+func (v *lpView) applyEvents(evs []engine.ListpackEvent) {
 	v.New = v.New[:0]
 	v.ShiftFrom, v.Shift = -1, 0
 	for i := range evs {
 		ev := evs[i]
 		delta := ev.Added - ev.Removed
 		end := ev.Offset + ev.Removed // first byte after the edited range, before the edit
-		var out []Span
+		var out []byteSpan
 		for _, s := range v.New {
 			switch {
 			case s.To <= ev.Offset:
 				out = append(out, s)
 			case s.From >= end:
-				out = append(out, Span{s.From + delta, s.To + delta})
+				out = append(out, byteSpan{s.From + delta, s.To + delta})
 			default: // overlapped by a delete or replace: keep the part before the edit
 				if s.From < ev.Offset {
-					out = append(out, Span{s.From, ev.Offset})
+					out = append(out, byteSpan{s.From, ev.Offset})
 				}
 			}
 		}
 		if ev.Added > 0 {
-			out = addSpan(out, Span{ev.Offset, ev.Offset + ev.Added})
+			out = addSpan(out, byteSpan{ev.Offset, ev.Offset + ev.Added})
 		}
 		v.New = out
 		v.ShiftFrom, v.Shift = ev.Offset+ev.Added, delta
@@ -218,18 +218,18 @@ func (v *LPView) ApplyEvents(evs []engine.ListpackEvent) {
 }
 
 // addSpan adds n to spans, merged with a span it touches (appends stay one span).
-func addSpan(spans []Span, n Span) []Span {
+func addSpan(spans []byteSpan, n byteSpan) []byteSpan {
 	for i, sp := range spans {
 		if sp.To == n.From || n.To == sp.From {
-			spans[i] = Span{min(sp.From, n.From), max(sp.To, n.To)}
+			spans[i] = byteSpan{min(sp.From, n.From), max(sp.To, n.To)}
 			return spans
 		}
 	}
 	return append(spans, n)
 }
 
-// ISView is an intset as drawn.
-type ISView struct {
+// isView is an intset as drawn.
+type isView struct {
 	Width    int // bytes per member: 2, 4 or 8
 	Values   []int64
 	NewPos   int // index of the member the step inserted, -1 none
@@ -237,22 +237,22 @@ type ISView struct {
 	Alloc    int
 }
 
-// Bytes is the blob size: 8 + n × width.
-func (v *ISView) Bytes() int { return 8 + len(v.Values)*v.Width }
+// byteLen is the blob size: 8 + n × width.
+func (v *isView) byteLen() int { return 8 + len(v.Values)*v.Width }
 
-// ByteClass is the class of byte i of the blob.
-func (v *ISView) ByteClass(i int) int {
+// byteClass is the class of byte i of the blob.
+func (v *isView) byteClass(i int) int {
 	if i < 8 {
-		return ByteISHeader
+		return byteISHeader
 	}
 	if ((i-8)/v.Width)%2 == 0 {
-		return ByteISValue
+		return byteISValue
 	}
-	return ByteISValue2
+	return byteISValue2
 }
 
-// HTView is a hash table as drawn.
-type HTView struct {
+// htView is a hash table as drawn.
+type htView struct {
 	View    engine.DictView
 	Lens    [2][]uint16 // chain length per bucket
 	Hist    [5]int      // buckets with 0, 1, 2, 3, 4+ entries (table 0)
@@ -262,9 +262,9 @@ type HTView struct {
 	Resized bool        // the step resized the table
 }
 
-// NewHTView summarises a dict view.
-func NewHTView(d engine.DictView) *HTView {
-	h := &HTView{View: d, HitIdx: -1}
+// newHTView summarises a dict view.
+func newHTView(d engine.DictView) *htView {
+	h := &htView{View: d, HitIdx: -1}
 	for t := 0; t < 2; t++ {
 		h.Lens[t] = make([]uint16, d.Size[t])
 	}
@@ -279,17 +279,17 @@ func NewHTView(d engine.DictView) *HTView {
 	return h
 }
 
-// ChainColor colours a bucket by its chain length.
-func ChainColor(n int) Color {
+// chainColor colours a bucket by its chain length.
+func chainColor(n int) Color {
 	switch {
 	case n <= 0:
-		return ZeroC
+		return zeroC
 	case n == 1:
-		return DataC
+		return dataC
 	case n == 2:
-		return OneC
+		return oneC
 	}
-	return RunC
+	return runC
 }
 
 // encKeyOf is the key a container event is about.
@@ -334,7 +334,7 @@ func containerFocus(in Input) string {
 }
 
 // memReadings collects the step's MEMORY USAGE replies for key, split at the conversion.
-func memReadings(in Input, key string, cur string) (out []MemReading, conv *engine.EncodingEvent) {
+func memReadings(in Input, key string, cur string) (out []memReading, conv *engine.EncodingEvent) {
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
 			if e, ok := ev.(engine.EncodingEvent); ok && e.Key == key {
@@ -350,7 +350,7 @@ func memReadings(in Input, key string, cur string) (out []MemReading, conv *engi
 		if err != nil {
 			continue
 		}
-		r := MemReading{Bytes: n, Encoding: cur, After: conv != nil}
+		r := memReading{Bytes: n, Encoding: cur, After: conv != nil}
 		if conv == nil {
 			r.Encoding = ""
 		}
@@ -370,10 +370,10 @@ func memReadings(in Input, key string, cur string) (out []MemReading, conv *engi
 }
 
 // Update implements Scene.
-func (s *Encoding) Update(in Input) {
+func (s *encodingScene) Update(in Input) {
 	s.fit.reset()
 	img := s.img
-	*s = Encoding{lang: in.Lang, Ver: in.Engine.Version(), img: img}
+	*s = encodingScene{lang: in.Lang, Ver: in.Engine.Version(), img: img}
 	s.watch = in.Keys
 	s.img.gen++
 	s.Key = containerFocus(in)
@@ -435,11 +435,11 @@ func (s *Encoding) Update(in Input) {
 		case o.Type == engine.TypeHash || o.Type == engine.TypeZSet:
 			tuple = 2
 		}
-		s.LP = NewLPView(lp, tuple, lp.Usable(al))
-		s.LP.ApplyEvents(lpEvs)
+		s.LP = newLPView(lp, tuple, lp.Usable(al))
+		s.LP.applyEvents(lpEvs)
 		s.Note = lpNote(s.LP.Last, s.lang)
 	} else if is := o.Intset(); is != nil {
-		v := &ISView{Width: is.Encoding(), NewPos: -1, Alloc: is.Usable(al)}
+		v := &isView{Width: is.Encoding(), NewPos: -1, Alloc: is.Usable(al)}
 		is.All(func(_ int, x int64) bool { v.Values = append(v.Values, x); return true })
 		if isEv != nil {
 			if isEv.Op == "insert" || isEv.Op == "upgrade" {
@@ -452,7 +452,7 @@ func (s *Encoding) Update(in Input) {
 		}
 		s.IS = v
 	} else if d, ok := o.Dict(); ok {
-		s.HT = NewHTView(d)
+		s.HT = newHTView(d)
 		s.HT.Resized = resized
 		if dictIns != nil {
 			s.HT.HitT, s.HT.HitIdx = dictIns.Table, int64(dictIns.Index)
@@ -464,7 +464,7 @@ func (s *Encoding) Update(in Input) {
 		}
 	}
 	if s.Conv != nil {
-		s.Note = tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, Why(s.lang, s.Conv.Why))
+		s.Note = tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, whyText(s.lang, s.Conv.Why))
 	}
 }
 
@@ -479,13 +479,13 @@ func lpNote(ev *engine.ListpackEvent, lang string) string {
 	switch ev.Op {
 	case "insert":
 		return tr(lang, "insert %q at offset %s: +%s, memmove %s", "chèn %q tại offset %s: +%s, memmove %s",
-			val, Num(int64(ev.Offset)), nBytes(lang, ev.Added), nBytes(lang, ev.Moved))
+			val, num(int64(ev.Offset)), nBytes(lang, ev.Added), nBytes(lang, ev.Moved))
 	case "replace":
 		return tr(lang, "replace at offset %s: %s → %s, memmove %s", "thay tại offset %s: %s → %s, memmove %s",
-			Num(int64(ev.Offset)), Num(int64(ev.Removed)), nBytes(lang, ev.Added), nBytes(lang, ev.Moved))
+			num(int64(ev.Offset)), num(int64(ev.Removed)), nBytes(lang, ev.Added), nBytes(lang, ev.Moved))
 	default:
 		return tr(lang, "delete %s at offset %s: −%s, memmove %s", "xoá %s tại offset %s: −%s, memmove %s",
-			trPlural(lang, int64(ev.Entries), "entry", "entries", "entry"), Num(int64(ev.Offset)), nBytes(lang, ev.Removed), nBytes(lang, ev.Moved))
+			trPlural(lang, int64(ev.Entries), "entry", "entries", "entry"), num(int64(ev.Offset)), nBytes(lang, ev.Removed), nBytes(lang, ev.Moved))
 	}
 }
 
@@ -501,8 +501,8 @@ func isNote(ev engine.IntsetEvent, lang string) string {
 	return tr(lang, "remove %d from position %d", "xoá %d ở vị trí %d", ev.Value, ev.Pos)
 }
 
-// EncodingPath is the encodings a type goes through under version v, smallest first.
-func EncodingPath(typ string, v engine.Version) []string {
+// encodingPath is the encodings a type goes through under version v, smallest first.
+func encodingPath(typ string, v engine.Version) []string {
 	switch typ {
 	case "hash":
 		return []string{"listpack", "hashtable"}
@@ -518,15 +518,15 @@ func EncodingPath(typ string, v engine.Version) []string {
 }
 
 // Frame implements Scene.
-func (s *Encoding) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *encodingScene) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
-func (s *Encoding) layout(r Rect, t float64) []Prim {
+func (s *encodingScene) layout(r Rect, t float64) []Prim {
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
 	}
 	var l list
-	f := FontSize(r)
+	f := fontSize(r)
 	in := r.Inset(f * 0.8)
 	y := in.Y
 	small := f * 0.75
@@ -536,25 +536,25 @@ func (s *Encoding) layout(r Rect, t float64) []Prim {
 			msg = s.Key + ": " + tr(s.lang, "(missing)", "(không tồn tại)")
 		}
 		for _, ln := range wrap(msg, in.W, f*0.9, 3) {
-			l.text(in.X, y, ln, f*0.9, Dim, Left, true)
+			l.text(in.X, y, ln, f*0.9, dim, Left, true)
 			y += f * 1.2
 		}
 		return l
 	}
 	// Title.
 	title := fit(s.Key, in.W*0.45, f)
-	l.text(in.X, y, title, f, TextColor, Left, true)
+	l.text(in.X, y, title, f, textColor, Left, true)
 	sub := fmt.Sprintf("%s · %s", s.Info.Type, s.Info.Encoding)
-	tx := in.X + MonoWidth(title, f) + f*0.6
-	l.text(tx, y+f*0.15, fit(sub, in.X+in.W-tx, f*0.8), f*0.8, Dim, Left, true)
+	tx := in.X + monoWidth(title, f) + f*0.6
+	l.text(tx, y+f*0.15, fit(sub, in.X+in.W-tx, f*0.8), f*0.8, dim, Left, true)
 	y += f * 1.45
 	// Encoding path(s).
 	y = s.drawPath(&l, in, y, f, t)
 	// Conversion banner or the last edit.
 	if s.Note != "" {
-		c := Dim
+		c := dim
 		if s.Conv != nil {
-			c = TextColor.Mix(Accent, Pulse(t))
+			c = textColor.Mix(accent, pulseAt(t))
 		}
 		for _, ln := range wrap(s.Note, in.W, small, 2) {
 			l.text(in.X, y, ln, small, c, Left, true)
@@ -584,7 +584,7 @@ func (s *Encoding) layout(r Rect, t float64) []Prim {
 
 // drawPath draws the type's encoding path for the current version and, for sets, the other
 // version's path dimmed (7.0 has no set listpack).
-func (s *Encoding) drawPath(l *list, in Rect, y, f, t float64) float64 {
+func (s *encodingScene) drawPath(l *list, in Rect, y, f, t float64) float64 {
 	size := f * 0.75
 	rows := []engine.Version{s.Ver}
 	if s.Type == "set" {
@@ -598,34 +598,34 @@ func (s *Encoding) drawPath(l *list, in Rect, y, f, t float64) float64 {
 			if v.Has(engine.V72) {
 				label = "Redis 7.2+"
 			}
-			c := Dim
+			c := dim
 			if cur {
-				c = TextColor
+				c = textColor
 			}
 			l.text(x, y, label, size, c, Left, true)
-			x += MonoWidth("Redis 7.2+", size) + size
+			x += monoWidth("Redis 7.2+", size) + size
 		}
-		for i, enc := range EncodingPath(s.Type, v) {
+		for i, enc := range encodingPath(s.Type, v) {
 			if i > 0 {
-				l.text(x, y, "→", size, Dim, Left, true)
-				x += MonoWidth("→ ", size)
+				l.text(x, y, "→", size, dim, Left, true)
+				x += monoWidth("→ ", size)
 			}
-			w := MonoWidth(enc, size) + size*0.8
+			w := monoWidth(enc, size) + size*0.8
 			if x+w > in.X+in.W {
 				break
 			}
 			here := cur && enc == s.Info.Encoding
-			bg := Panel
-			fg := Dim
+			bg := panelC
+			fg := dim
 			if cur {
-				fg = EncColor(enc) // a text colour too: ≥ 4.5:1 on Panel
+				fg = encColor(enc) // a text colour too: ≥ 4.5:1 on Panel
 			}
 			if here { // filled with the structure's colour (palette.go), as in every scene
-				bg = EncColor(enc)
+				bg = encColor(enc)
 				if s.Conv != nil {
-					bg = bg.Mix(Panel, 0.5*(1-ease(t)))
+					bg = bg.Mix(panelC, 0.5*(1-ease(t)))
 				}
-				fg = TextOn(bg)
+				fg = textOn(bg)
 			}
 			l.rect(x, y-size*0.15, w, size*1.3, bg)
 			l.text(x+w/2, y, enc, size, fg, Center, true)
@@ -636,24 +636,24 @@ func (s *Encoding) drawPath(l *list, in Rect, y, f, t float64) float64 {
 	return y + f*0.1
 }
 
-func (s *Encoding) legendClasses() []int {
+func (s *encodingScene) legendClasses() []int {
 	switch {
 	case s.LP != nil:
-		cs := []int{ByteLPHeader, ByteEnc, ByteField}
+		cs := []int{byteLPHeader, byteEnc, byteField}
 		if s.LP.Tuple >= 2 {
-			cs = append(cs, ByteValue)
+			cs = append(cs, byteValue)
 		}
 		if s.LP.Tuple == 3 {
-			cs = append(cs, ByteTTL)
+			cs = append(cs, byteTTL)
 		}
-		return append(cs, ByteBacklen, ByteEOF)
+		return append(cs, byteBacklen, byteEOF)
 	case s.IS != nil:
-		return []int{ByteISHeader, ByteISValue}
+		return []int{byteISHeader, byteISValue}
 	}
 	return nil
 }
 
-func (s *Encoding) legendItems() []struct {
+func (s *encodingScene) legendItems() []struct {
 	c    Color
 	name string
 } {
@@ -665,7 +665,7 @@ func (s *Encoding) legendItems() []struct {
 		out = append(out, struct {
 			c    Color
 			name string
-		}{ByteColor(c), ByteClassName(c, s.Type, s.lang)})
+		}{byteColor(c), byteClassName(c, s.Type, s.lang)})
 	}
 	if s.HT != nil {
 		for n := 0; n <= 3; n++ {
@@ -679,21 +679,21 @@ func (s *Encoding) legendItems() []struct {
 			out = append(out, struct {
 				c    Color
 				name string
-			}{ChainColor(n), name})
+			}{chainColor(n), name})
 		}
 	}
 	out = append(out, struct {
 		c    Color
 		name string
-	}{Accent, tr(s.lang, "written by this step", "vừa ghi ở bước này")})
+	}{accent, tr(s.lang, "written by this step", "vừa ghi ở bước này")})
 	return out
 }
 
 // legendRows counts the rows the legend wraps to in width w.
-func (s *Encoding) legendRows(w, size float64) int {
+func (s *encodingScene) legendRows(w, size float64) int {
 	rows, x := 1, 0.0
 	for _, it := range s.legendItems() {
-		iw := size*1.3 + MonoWidth(it.name, size) + size
+		iw := size*1.3 + monoWidth(it.name, size) + size
 		if x > 0 && x+iw > w {
 			rows++
 			x = 0
@@ -703,35 +703,35 @@ func (s *Encoding) legendRows(w, size float64) int {
 	return rows
 }
 
-func (s *Encoding) drawLegend(l *list, x0, y, w, size float64) {
+func (s *encodingScene) drawLegend(l *list, x0, y, w, size float64) {
 	x := x0
 	for _, it := range s.legendItems() {
 		name := fit(it.name, w-size*1.3, size)
-		iw := size*1.3 + MonoWidth(name, size) + size
+		iw := size*1.3 + monoWidth(name, size) + size
 		if x > x0 && x+iw > x0+w {
 			x = x0
 			y += size * 1.35
 		}
 		l.rect(x, y+size*0.15, size*0.8, size*0.8, it.c)
-		l.text(x+size*1.1, y, name, size, Dim, Left, true)
+		l.text(x+size*1.1, y, name, size, dim, Left, true)
 		x += iw
 	}
 }
 
 // drawMem draws the step's MEMORY USAGE readings (or the current figure) as bars.
-func (s *Encoding) drawMem(l *list, r Rect, f, t float64) {
+func (s *encodingScene) drawMem(l *list, r Rect, f, t float64) {
 	drawMemBars(l, r, f, t, s.Mem, s.Info, s.Conv != nil, s.lang)
 }
 
 // drawMemBars draws MEMORY USAGE readings as bars (the key's current figure when there are none);
 // conv marks a step that converted the key (the "after" bars grow in).
-func drawMemBars(l *list, r Rect, f, t float64, mem []MemReading, info engine.KeyInfo, conv bool, lang string) {
+func drawMemBars(l *list, r Rect, f, t float64, mem []memReading, info engine.KeyInfo, conv bool, lang string) {
 	rs := mem
 	if len(rs) == 0 {
 		if info.Memory < 0 {
 			return
 		}
-		rs = []MemReading{{Bytes: info.Memory, Encoding: info.Encoding}}
+		rs = []memReading{{Bytes: info.Memory, Encoding: info.Encoding}}
 	}
 	size := f * 0.75
 	barMax := r.W * 0.5 // the fixed scale's full length (layout.go)
@@ -749,11 +749,11 @@ func drawMemBars(l *list, r Rect, f, t float64, mem []MemReading, info engine.Ke
 		if m.After && conv {
 			bw *= 0.3 + 0.7*ease(t)
 		}
-		c := EncColor(m.Encoding) // the structure's colour (palette.go)
+		c := encColor(m.Encoding) // the structure's colour (palette.go)
 		if bw > 0 {
 			l.rect(r.X, y+f*0.1, math.Max(2, bw), f*0.75, c)
 		}
-		l.text(r.X+bw+f*0.4, y+f*0.05, fit(label, r.W-bw-f*0.4, size), size, TextColor, Left, true)
+		l.text(r.X+bw+f*0.4, y+f*0.05, fit(label, r.W-bw-f*0.4, size), size, textColor, Left, true)
 		y += f * 1.15
 	}
 	if y+memAxisHeight(r.W, f, lang) <= r.Y+r.H+0.01 {
@@ -763,25 +763,25 @@ func drawMemBars(l *list, r Rect, f, t float64, mem []MemReading, info engine.Ke
 
 // drawLP draws a listpack's bytes: cells with their characters when they fit, else one pixel
 // per byte; the bytes the step wrote are framed, and the tail memmove shifted slides in.
-func (s *Encoding) drawLP(l *list, r Rect, f, t float64) {
+func (s *encodingScene) drawLP(l *list, r Rect, f, t float64) {
 	drawLPBytes(l, s.LP, r, f, t, &s.img, s.lang)
 }
 
 // drawLPBytes draws listpack v's bytes in r; img receives the minimap when cells would be tiny.
-func drawLPBytes(l *list, v *LPView, r Rect, f, t float64, img *cachedImage, lang string) {
+func drawLPBytes(l *list, v *lpView, r Rect, f, t float64, img *cachedImage, lang string) {
 	size := f * 0.72
 	head := fmt.Sprintf(pick(lang, "%d entries · %d bytes · malloc class %d", "%d entry · %d byte · lớp malloc %d"), len(v.Entries), len(v.Bytes), v.Alloc)
-	l.text(r.X, r.Y, fit(head, r.W, size), size, Dim, Left, true)
+	l.text(r.X, r.Y, fit(head, r.W, size), size, dim, Left, true)
 	y := r.Y + size*1.4
-	g := LayoutGrid(len(v.Bytes), r.W, r.Y+r.H-y, f, 8)
-	if !g.Text && len(v.Bytes) > MaxCells { // thousands of tiny cells: one image instead
+	g := layoutGrid(len(v.Bytes), r.W, r.Y+r.H-y, f, 8)
+	if !g.Text && len(v.Bytes) > maxCells { // thousands of tiny cells: one image instead
 		g = imageGrid(len(v.Bytes), r.W, r.Y+r.H-y)
 	}
 	if g.Image {
 		px := img.fill(g.Cols, len(v.Bytes), func(i int) Color {
-			c := ByteColor(int(v.Class[i]))
-			if v.IsNew(i) { // tinted, so the entries stay readable under the highlight
-				return c.Mix(Accent, 0.45)
+			c := byteColor(int(v.Class[i]))
+			if v.isNew(i) { // tinted, so the entries stay readable under the highlight
+				return c.Mix(accent, 0.45)
 			}
 			return c
 		})
@@ -790,14 +790,14 @@ func drawLPBytes(l *list, v *LPView, r Rect, f, t float64, img *cachedImage, lan
 	}
 	k := ease(t)
 	for i, b := range v.Bytes {
-		c := ByteColor(int(v.Class[i]))
-		cell := g.Cell(r.X, y, i)
+		c := byteColor(int(v.Class[i]))
+		cell := g.cell(r.X, y, i)
 		if v.ShiftFrom >= 0 && i >= v.ShiftFrom && k < 1 {
-			from := g.Cell(r.X, y, max(0, i-v.Shift))
+			from := g.cell(r.X, y, max(0, i-v.Shift))
 			cell.X = from.X + (cell.X-from.X)*k
 			cell.Y = from.Y + (cell.Y-from.Y)*k
 		}
-		isNew := v.IsNew(i)
+		isNew := v.isNew(i)
 		if isNew {
 			c = c.Mix(Background, 0.6*(1-k))
 		}
@@ -807,20 +807,20 @@ func drawLPBytes(l *list, v *LPView, r Rect, f, t float64, img *cachedImage, lan
 			cls := int(v.Class[i])
 			txt := ""
 			switch {
-			case cls == ByteField || cls == ByteValue || cls == ByteTTL:
+			case cls == byteField || cls == byteValue || cls == byteTTL:
 				if isDataText(v, i) {
 					txt = printable(b)
 				} else {
 					txt = fmt.Sprintf("%02x", b)
 				}
-			case cls == ByteEOF:
+			case cls == byteEOF:
 				txt = "ff"
 			}
 			ts := math.Max(f*0.7, math.Min(f*1.1, g.CH*0.45)) // grows with a big cell
-			if MonoWidth(txt, ts) > cell.W-2 {
+			if monoWidth(txt, ts) > cell.W-2 {
 				ts = f * 0.7
 			}
-			if txt != "" && MonoWidth(txt, ts) <= cell.W-2 {
+			if txt != "" && monoWidth(txt, ts) <= cell.W-2 {
 				l.text(cell.X+cell.W/2, cell.Y+(cell.H-ts)/2, txt, ts, Background, Center, true)
 			}
 		}
@@ -829,20 +829,20 @@ func drawLPBytes(l *list, v *LPView, r Rect, f, t float64, img *cachedImage, lan
 }
 
 // spanFrames frames the bytes the step wrote: one outline per row segment of each span.
-func spanFrames(l *list, v *LPView, g GridLayout, x, y, f, t float64) {
+func spanFrames(l *list, v *lpView, g gridLayout, x, y, f, t float64) {
 	for _, sp := range v.New {
 		for i := sp.From; i < sp.To && i < len(v.Bytes); {
 			end := min(sp.To, (i/g.Cols+1)*g.Cols, len(v.Bytes))
-			a := g.Cell(x, y, i)
+			a := g.cell(x, y, i)
 			w := float64(end-i) * g.CW
-			l.frame(a.X+1, a.Y+1, w-2, a.H-2, math.Max(1.5, f*0.1), Accent.Alpha(Pulse(t)))
+			l.frame(a.X+1, a.Y+1, w-2, a.H-2, math.Max(1.5, f*0.1), accent.Alpha(pulseAt(t)))
 			i = end
 		}
 	}
 }
 
 // isDataText reports whether byte i is a character of a string entry (integers are shown in hex).
-func isDataText(v *LPView, i int) bool {
+func isDataText(v *lpView, i int) bool {
 	for _, e := range v.Entries {
 		if i >= e.Off && i < e.Off+e.Size {
 			return !e.Int
@@ -852,20 +852,20 @@ func isDataText(v *LPView, i int) bool {
 }
 
 // drawIS draws an intset: the 8-byte header, then each member's bytes with its value.
-func (s *Encoding) drawIS(l *list, r Rect, f, t float64) {
+func (s *encodingScene) drawIS(l *list, r Rect, f, t float64) {
 	v := s.IS
 	size := f * 0.72
 	head := fmt.Sprintf(pick(s.lang, "%d integers × %d bytes + 8-byte header = %d bytes · malloc class %d",
-		"%d số nguyên × %d byte + header 8 byte = %d byte · lớp malloc %d"), len(v.Values), v.Width, v.Bytes(), v.Alloc)
+		"%d số nguyên × %d byte + header 8 byte = %d byte · lớp malloc %d"), len(v.Values), v.Width, v.byteLen(), v.Alloc)
 	for _, ln := range wrap(head, r.W, size, 2) {
-		l.text(r.X, r.Y, ln, size, Dim, Left, true)
+		l.text(r.X, r.Y, ln, size, dim, Left, true)
 		r.Y += size * 1.35
 		r.H -= size * 1.35
 	}
-	n := v.Bytes()
-	g := LayoutGrid(n, r.W, r.H, f, 8)
+	n := v.byteLen()
+	g := layoutGrid(n, r.W, r.H, f, 8)
 	if g.Image {
-		px := s.img.fill(g.Cols, n, func(i int) Color { return ByteColor(v.ByteClass(i)) })
+		px := s.img.fill(g.Cols, n, func(i int) Color { return byteColor(v.byteClass(i)) })
 		*l = append(*l, Prim{Kind: KImage, X: r.X, Y: r.Y, W: g.ImgW, H: g.ImgH, Img: px})
 		return
 	}
@@ -873,50 +873,50 @@ func (s *Encoding) drawIS(l *list, r Rect, f, t float64) {
 	tick := func(x, y0, h float64) { l.line(x, y0+1, x, y0+h-1, 1, Background) }
 	// The header: encoding (4 bytes) and length (4 bytes), one box each with byte ticks.
 	for half := 0; half < 2; half++ {
-		c0 := g.Cell(r.X, r.Y, half*4)
-		l.rect(c0.X+1, c0.Y+1, 4*g.CW-2, c0.H-2, ByteColor(ByteISHeader))
+		c0 := g.cell(r.X, r.Y, half*4)
+		l.rect(c0.X+1, c0.Y+1, 4*g.CW-2, c0.H-2, byteColor(byteISHeader))
 		for b := 1; b < 4; b++ {
 			tick(c0.X+float64(b)*g.CW, c0.Y, c0.H)
 		}
 	}
 	// Members: one box per member (a member never wraps: columns are a multiple of 8).
 	for m, x := range v.Values {
-		first := g.Cell(r.X, r.Y, 8+m*v.Width)
+		first := g.cell(r.X, r.Y, 8+m*v.Width)
 		w := g.CW * float64(v.Width)
-		c := ByteColor(v.ByteClass(8 + m*v.Width))
+		c := byteColor(v.byteClass(8 + m*v.Width))
 		if m == v.NewPos {
 			c = c.Mix(Background, 0.6*(1-k))
 		}
 		if v.OldWidth > 0 { // an upgrade: every member was rewritten wider
-			c = c.Mix(Accent, 0.5*(1-k))
+			c = c.Mix(accent, 0.5*(1-k))
 		}
 		l.rect(first.X+1, first.Y+1, w-2, first.H-2, c)
 		for b := 1; b < v.Width; b++ {
 			tick(first.X+float64(b)*g.CW, first.Y, first.H)
 		}
 		if m == v.NewPos {
-			l.frame(first.X+1, first.Y+1, w-2, first.H-2, math.Max(1.5, f*0.1), Accent.Alpha(Pulse(t)))
+			l.frame(first.X+1, first.Y+1, w-2, first.H-2, math.Max(1.5, f*0.1), accent.Alpha(pulseAt(t)))
 		}
 		txt := strconv.FormatInt(x, 10)
-		ts := math.Min(f*0.7, (w-4)/(MonoAdvance*float64(len(txt))))
+		ts := math.Min(f*0.7, (w-4)/(monoAdvance*float64(len(txt))))
 		if ts >= 7 {
 			l.text(first.X+w/2, first.Y+(first.H-ts)/2, txt, ts, Background, Center, true)
 		}
 	}
 	if g.Text {
-		hdr := g.Cell(r.X, r.Y, 0)
+		hdr := g.cell(r.X, r.Y, 0)
 		lbl := fmt.Sprintf("enc %d", v.Width)
-		if MonoWidth(lbl, f*0.6) <= 4*g.CW-4 {
-			l.text(hdr.X+2*g.CW, hdr.Y+(hdr.H-f*0.6)/2, lbl, f*0.6, TextColor, Center, true)
+		if monoWidth(lbl, f*0.6) <= 4*g.CW-4 {
+			l.text(hdr.X+2*g.CW, hdr.Y+(hdr.H-f*0.6)/2, lbl, f*0.6, textColor, Center, true)
 			lbl = fmt.Sprintf("len %d", len(v.Values))
-			l.text(hdr.X+6*g.CW, hdr.Y+(hdr.H-f*0.6)/2, fit(lbl, 4*g.CW-4, f*0.6), f*0.6, TextColor, Center, true)
+			l.text(hdr.X+6*g.CW, hdr.Y+(hdr.H-f*0.6)/2, fit(lbl, 4*g.CW-4, f*0.6), f*0.6, textColor, Center, true)
 		}
 	}
 }
 
 // drawHT draws a hash table: the bucket array (cells with chains below for a small table, one
 // pixel per bucket for a big one) and the chains of the buckets around the step's insert.
-func (s *Encoding) drawHT(l *list, r Rect, f, t float64) {
+func (s *encodingScene) drawHT(l *list, r Rect, f, t float64) {
 	h := s.HT
 	d := h.View
 	size := f * 0.72
@@ -925,11 +925,11 @@ func (s *Encoding) drawHT(l *list, r Rect, f, t float64) {
 	if d.RehashIdx >= 0 {
 		head += fmt.Sprintf(pick(s.lang, " · rehashing → %d (rehashidx %d)", " · đang rehash → %d (rehashidx %d)"), d.Size[1], d.RehashIdx)
 	}
-	l.text(r.X, r.Y, fit(head, r.W, size), size, Dim, Left, true)
+	l.text(r.X, r.Y, fit(head, r.W, size), size, dim, Left, true)
 	y := r.Y + size*1.4
 	hist := fmt.Sprintf(pick(s.lang, "buckets: %d empty · %d×1 · %d×2 · %d×3 · %d×4+", "bucket: %d trống · %d×1 · %d×2 · %d×3 · %d×4+"),
 		h.Hist[0], h.Hist[1], h.Hist[2], h.Hist[3], h.Hist[4])
-	l.text(r.X, y, fit(hist, r.W, size), size, Dim, Left, true)
+	l.text(r.X, y, fit(hist, r.W, size), size, dim, Left, true)
 	y += size * 1.5
 	k := ease(t)
 	fade := func(c Color) Color {
@@ -953,14 +953,14 @@ func (s *Encoding) drawHT(l *list, r Rect, f, t float64) {
 	if cell >= 1 {
 		px := s.img.fill(cols, n, func(i int) Color {
 			if h.HitIdx == int64(i) && h.HitT == 0 {
-				return Accent
+				return accent
 			}
-			return ChainColor(int(h.Lens[0][i]))
+			return chainColor(int(h.Lens[0][i]))
 		})
 		*l = append(*l, Prim{Kind: KImage, X: r.X, Y: y, W: cell * float64(cols), H: cell * float64(rows), Img: px})
 		if h.HitIdx >= 0 && h.HitT == 0 && cell >= 3 {
 			i := int(h.HitIdx)
-			l.frame(r.X+float64(i%cols)*cell-1, y+float64(i/cols)*cell-1, cell+2, cell+2, 1.5, Accent.Alpha(Pulse(t)))
+			l.frame(r.X+float64(i%cols)*cell-1, y+float64(i/cols)*cell-1, cell+2, cell+2, 1.5, accent.Alpha(pulseAt(t)))
 		}
 		y += cell*float64(rows) + f*0.5
 	}
@@ -1002,33 +1002,33 @@ func (s *Encoding) drawHT(l *list, r Rect, f, t float64) {
 		if b.Table == 1 {
 			lbl = fmt.Sprintf("[1:%d]", b.Index)
 		}
-		bw := MonoWidth("[00000]", size) + size*0.6
-		bg := fade(ChainColor(len(b.Keys)))
+		bw := monoWidth("[00000]", size) + size*0.6
+		bg := fade(chainColor(len(b.Keys)))
 		l.rect(x, y, bw, lineH-3, bg)
-		l.text(x+bw/2, y+(lineH-3-size)/2, fit(lbl, bw-2, size), size, TextOn(bg), Center, true)
+		l.text(x+bw/2, y+(lineH-3-size)/2, fit(lbl, bw-2, size), size, textOn(bg), Center, true)
 		x += bw
 		if len(b.Keys) == 0 {
-			l.text(x, y+(lineH-3-size)/2, " → NULL", size, Dim, Left, true)
+			l.text(x, y+(lineH-3-size)/2, " → NULL", size, dim, Left, true)
 		}
 		for j, key := range b.Keys {
 			arrow := " → "
-			aw := MonoWidth(arrow, size)
-			kw := math.Min(MonoWidth(key, size)+size*0.8, f*9)
+			aw := monoWidth(arrow, size)
+			kw := math.Min(monoWidth(key, size)+size*0.8, f*9)
 			if x+aw+kw > r.X+r.W {
-				if x+aw+MonoWidth("…", size) <= r.X+r.W {
-					l.text(x, y+(lineH-3-size)/2, fmt.Sprintf(" +%d", len(b.Keys)-j), size, Dim, Left, true)
+				if x+aw+monoWidth("…", size) <= r.X+r.W {
+					l.text(x, y+(lineH-3-size)/2, fmt.Sprintf(" +%d", len(b.Keys)-j), size, dim, Left, true)
 				}
 				break
 			}
-			l.text(x, y+(lineH-3-size)/2, arrow, size, Dim, Left, true)
+			l.text(x, y+(lineH-3-size)/2, arrow, size, dim, Left, true)
 			x += aw
-			c := Panel
-			fg := TextColor
+			c := panelC
+			fg := textColor
 			if hit && j == 0 {
-				c = Accent.Mix(Panel, 1-Pulse(t))
+				c = accent.Mix(panelC, 1-pulseAt(t))
 				fg = Background
-				if Contrast(fg, c) < 4.5 {
-					fg = TextColor
+				if contrast(fg, c) < 4.5 {
+					fg = textColor
 				}
 			}
 			l.rect(x, y, kw, lineH-3, c)
@@ -1040,5 +1040,5 @@ func (s *Encoding) drawHT(l *list, r Rect, f, t float64) {
 }
 
 func init() {
-	Register("encoding", func() Scene { return &Encoding{} })
+	register("encoding", func() Scene { return &encodingScene{} })
 }

@@ -3,7 +3,7 @@ package scene
 // One colour per structure, in every scene and lesson: a listpack is the same blue in the hash
 // lesson, the set lesson and the leaderboard, a hashtable the same orange, and so on. The colours
 // are the theme's node hues (Theme.Nodes), so they keep the theme's contrast rules (each one is
-// ≥ 4.5:1 on Background and on Panel, text drawn on one of them uses TextOn).
+// ≥ 4.5:1 on Background and on Panel, text drawn on one of them uses textOn).
 var encHue = map[string]int{
 	"listpack":   0,
 	"intset":     1,
@@ -18,8 +18,8 @@ var encHue = map[string]int{
 	"raw":        10,
 }
 
-// EncodingNames lists the structures EncColor knows.
-func EncodingNames() []string {
+// encodingNames lists the structures encColor knows.
+func encodingNames() []string {
 	out := make([]string, len(encHue))
 	for n, i := range encHue {
 		out[i] = n
@@ -27,19 +27,19 @@ func EncodingNames() []string {
 	return out
 }
 
-// EncColor is the colour of the structure (OBJECT ENCODING name, or "sparse"/"dense" for a
+// encColor is the colour of the structure (OBJECT ENCODING name, or "sparse"/"dense" for a
 // HyperLogLog) enc; Dim for any other.
-func EncColor(enc string) Color {
-	if i, ok := encHue[enc]; ok && len(NodeColors) > i {
-		return NodeColors[i]
+func encColor(enc string) Color {
+	if i, ok := encHue[enc]; ok && len(nodeColors) > i {
+		return nodeColors[i]
 	}
-	return Dim
+	return dim
 }
 
-// NodeColors are the current theme's node colours (SetTheme assigns them): ≥ 3:1 against the
+// nodeColors are the current theme's node colours (SetTheme assigns them): ≥ 3:1 against the
 // background and the panel, and ≥ 4.5:1 for the first ones, which the counters scene also uses
 // as text (a client's token). Accent is kept for what changed.
-var NodeColors = darkNodeColors
+var nodeColors = darkNodeColors
 
 var darkNodeColors = []Color{
 	{0x4a, 0x9d, 0xf0, 0xff}, {0x3d, 0xc9, 0x8a, 0xff}, {0xff, 0x8a, 0x3d, 0xff}, {0xc7, 0x92, 0xea, 0xff},
@@ -55,50 +55,50 @@ var lightNodeColors = []Color{
 	{0xa3, 0x36, 0x36, 0xff}, {0x3a, 0x4c, 0xb0, 0xff}, {0x85, 0x52, 0x22, 0xff}, {0x5a, 0x5f, 0x66, 0xff},
 }
 
-// NodeColor is the colour of node i (in the order nodes were first named).
-func NodeColor(i int) Color {
+// nodeColor is the colour of node i (in the order nodes were first named).
+func nodeColor(i int) Color {
 	if i < 0 {
-		return Grid
+		return grid
 	}
-	return NodeColors[i%len(NodeColors)]
+	return nodeColors[i%len(nodeColors)]
 }
 
 // Byte classes of a drawn structure.
 const (
-	ByteLPHeader = iota // listpack total-bytes + count header (6 bytes)
-	ByteEnc             // an entry's encoding byte(s)
-	ByteField           // field / member data
-	ByteValue           // value / score data
-	ByteTTL             // listpackex TTL
-	ByteBacklen         // an entry's backlen
-	ByteEOF             // the 0xFF terminator
-	ByteISHeader        // intset encoding + length
-	ByteISValue         // intset member bytes
-	ByteISValue2        // alternate shade for neighbouring members
+	byteLPHeader = iota // listpack total-bytes + count header (6 bytes)
+	byteEnc             // an entry's encoding byte(s)
+	byteField           // field / member data
+	byteValue           // value / score data
+	byteTTL             // listpackex TTL
+	byteBacklen         // an entry's backlen
+	byteEOF             // the 0xFF terminator
+	byteISHeader        // intset encoding + length
+	byteISValue         // intset member bytes
+	byteISValue2        // alternate shade for neighbouring members
 	numByteClasses
 )
 
-// ByteColor is a byte class's fill.
-func ByteColor(c int) Color {
+// byteColor is a byte class's fill.
+func byteColor(c int) Color {
 	switch c {
-	case ByteLPHeader, ByteISHeader:
-		return HeaderC.Mix(Background, 0.35)
-	case ByteEnc:
-		return HeaderC
-	case ByteField:
-		return DataC
-	case ByteValue:
-		return OneC
-	case ByteTTL:
-		return RunC
-	case ByteBacklen:
-		return SlackC
-	case ByteEOF:
-		return NulC
-	case ByteISValue:
-		return IndexC
-	case ByteISValue2:
-		return OneC
+	case byteLPHeader, byteISHeader:
+		return headerC.Mix(Background, 0.35)
+	case byteEnc:
+		return headerC
+	case byteField:
+		return dataC
+	case byteValue:
+		return oneC
+	case byteTTL:
+		return runC
+	case byteBacklen:
+		return slackC
+	case byteEOF:
+		return nulC
+	case byteISValue:
+		return indexC
+	case byteISValue2:
+		return oneC
 	}
-	return ZeroC
+	return zeroC
 }

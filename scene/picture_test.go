@@ -46,7 +46,7 @@ func pictureSpan(prims []Prim, st Rect) string {
 		case KLine:
 			qx0, qy0, qx1, qy1 = min(q.X, q.X+q.W), min(q.Y, q.Y+q.H), max(q.X, q.X+q.W), max(q.Y, q.Y+q.H)
 		case KText:
-			w := TextWidth(q.Text, q.Size, q.Mono)
+			w := textWidth(q.Text, q.Size, q.Mono)
 			switch q.Align {
 			case Center:
 				qx0 = q.X - w/2

@@ -24,11 +24,11 @@ func streamAuto(t *testing.T, lang string, lines ...string) (*lesson.Player, *Au
 	return p, a
 }
 
-func streamOf(t *testing.T, a *Auto) *Stream {
+func streamOf(t *testing.T, a *Auto) *streamScene {
 	t.Helper()
-	s, ok := a.Inner().(*Stream)
+	s, ok := a.inner().(*streamScene)
 	if !ok {
-		t.Fatalf("inner scene %T, want *Stream", a.Inner())
+		t.Fatalf("inner scene %T, want *Stream", a.inner())
 	}
 	return s
 }
@@ -49,7 +49,7 @@ func checkStage(t *testing.T, prims []Prim, r Rect) {
 		if p.Size < 11 {
 			t.Errorf("text %q at %.1f px", p.Text, p.Size)
 		}
-		w := TextWidth(p.Text, p.Size, p.Mono)
+		w := textWidth(p.Text, p.Size, p.Mono)
 		x0 := p.X
 		switch p.Align {
 		case Center:
@@ -100,14 +100,14 @@ func TestStreamNodeBoundary(t *testing.T) {
 		t.Errorf("an entry with its own fields (%d B) is not bigger than a SAMEFIELDS one (%d B)", n0.Entries[2].Size, n0.Entries[1].Size)
 	}
 	// Strip cells are to the scale of the bytes (past their minimum width).
-	cells := StreamStrip(0, 580, 0, n0)
+	cells := streamStrip(0, 580, 0, n0)
 	for _, c := range cells {
 		if want := 580 * float64(c.Bytes) / float64(n0.Bytes); math.Abs(c.W-want) > 1e-9 {
 			t.Errorf("cell %+v: width %v, want %v", c, c.W, want)
 		}
 	}
-	if StreamDelta("1-1", "1-3") != "+0-2" || StreamDelta("5-7", "9-7") != "+4-0" || StreamDelta("1-5", "2-0") != "+1-(−5)" {
-		t.Errorf("delta %s %s", StreamDelta("1-1", "1-3"), StreamDelta("5-7", "9-7"))
+	if streamDelta("1-1", "1-3") != "+0-2" || streamDelta("5-7", "9-7") != "+4-0" || streamDelta("1-5", "2-0") != "+1-(−5)" {
+		t.Errorf("delta %s %s", streamDelta("1-1", "1-3"), streamDelta("5-7", "9-7"))
 	}
 	d := a.Describe()
 	for _, want := range []string{"stream s: 4 entries in 2 nodes (master 1-1: 3 entries, 0 deleted, 58 B; master 1-4: 1 entry, 0 deleted, 28 B); MEMORY USAGE ",
@@ -128,10 +128,10 @@ func TestStreamNodeBoundary(t *testing.T) {
 		// The two strips (header cell to end byte): widths in proportion to 58 and 28 bytes.
 		var hdrs, ends []Prim
 		for _, p := range prims {
-			if p.Kind == KRect && p.Color == ByteColor(ByteLPHeader) && p.W != p.H /* not the legend square */ {
+			if p.Kind == KRect && p.Color == byteColor(byteLPHeader) && p.W != p.H /* not the legend square */ {
 				hdrs = append(hdrs, p)
 			}
-			if p.Kind == KRect && p.Color == ByteColor(ByteEOF) {
+			if p.Kind == KRect && p.Color == byteColor(byteEOF) {
 				ends = append(ends, p)
 			}
 		}
@@ -214,7 +214,7 @@ func TestStreamGroupPEL(t *testing.T) {
 			if pr.Kind == KText && pr.Text == "1-2 ×2" {
 				bobRow = math.Abs(pr.Y-bobY) < 1
 			}
-			if pr.Kind == KRect && pr.Color == Accent.Mix(Panel, 0) {
+			if pr.Kind == KRect && pr.Color == accent.Mix(panelC, 0) {
 				lit = true
 			}
 		}

@@ -4,7 +4,7 @@ package scene
 // (Num, plural, nBytes; byte sizes go through numfmt.Bytes: "192.0 KiB"), and fitting text to
 // pixels. The canvas has two fonts: Liberation Mono, whose every glyph advances 0.6001 em (a
 // 20-character key at 14 px is 168 px wide), and the course's sans font, measured glyph by glyph
-// (sanswidth.go). fit, clipTo and WrapMono cut monospace text; TextWidth, fitText and WrapText
+// (sanswidth.go). fit, clipTo and wrapMono cut monospace text; textWidth, fitText and wrapText
 // work in either font.
 
 import (
@@ -31,17 +31,17 @@ func pick(lang, en, vi string) string {
 	return vi
 }
 
-// Num writes n with its digit groups joined by a narrow no-break space (U+202F), "6 176",
+// num writes n with its digit groups joined by a narrow no-break space (U+202F), "6 176",
 // so that a number never wraps inside and reads the same in both languages.
-func Num(n int64) string { return strings.ReplaceAll(numfmt.Group(n), " ", "\u202f") }
+func num(n int64) string { return strings.ReplaceAll(numfmt.Group(n), " ", "\u202f") }
 
 // plural is "1 byte" / "2 bytes": n (grouped) and the English noun in its form for n. Vietnamese
 // nouns do not inflect: trPlural gives the Vietnamese form unchanged.
 func plural(n int64, one, many string) string {
 	if n == 1 || n == -1 {
-		return Num(n) + " " + one
+		return num(n) + " " + one
 	}
-	return Num(n) + " " + many
+	return num(n) + " " + many
 }
 
 // trPlural is n with its noun in lang: English singular or plural, Vietnamese as given.
@@ -49,7 +49,7 @@ func trPlural(lang string, n int64, one, many, vi string) string {
 	if lang == "en" {
 		return plural(n, one, many)
 	}
-	return Num(n) + " " + vi
+	return num(n) + " " + vi
 }
 
 // nBytes is "1 byte", "6 bytes" (en) or "6 byte" (vi), the number grouped.
@@ -57,19 +57,19 @@ func nBytes[T ~int | ~int64](lang string, n T) string {
 	return trPlural(lang, int64(n), "byte", "bytes", "byte")
 }
 
-// MonoAdvance is the advance of one glyph of the monospace font (Liberation Mono: 1229/2048 em).
-const MonoAdvance = 0.6001
+// monoAdvance is the advance of one glyph of the monospace font (Liberation Mono: 1229/2048 em).
+const monoAdvance = 0.6001
 
-// MonoWidth is the width of s in the monospace font at size.
-func MonoWidth(s string, size float64) float64 {
-	return float64(utf8.RuneCountInString(s)) * MonoAdvance * size
+// monoWidth is the width of s in the monospace font at size.
+func monoWidth(s string, size float64) float64 {
+	return float64(utf8.RuneCountInString(s)) * monoAdvance * size
 }
 
-// TextWidth is the width of s at size: the monospace font's fixed advance, or the sans font's
+// textWidth is the width of s at size: the monospace font's fixed advance, or the sans font's
 // advances glyph by glyph.
-func TextWidth(s string, size float64, mono bool) float64 {
+func textWidth(s string, size float64, mono bool) float64 {
 	if mono {
-		return MonoWidth(s, size)
+		return monoWidth(s, size)
 	}
 	w := 0.0
 	for _, r := range s {
@@ -80,13 +80,13 @@ func TextWidth(s string, size float64, mono bool) float64 {
 
 // fitText shortens s with "…" so that it fits in w.
 func fitText(s string, w, size float64, mono bool) string {
-	if TextWidth(s, size, mono) <= w {
+	if textWidth(s, size, mono) <= w {
 		return s
 	}
-	ell := TextWidth("…", size, mono)
+	ell := textWidth("…", size, mono)
 	x := 0.0
 	for i, r := range s {
-		a := MonoAdvance * size
+		a := monoAdvance * size
 		if !mono {
 			a = sansRune(r) * size
 		}
@@ -101,8 +101,8 @@ func fitText(s string, w, size float64, mono bool) string {
 	return s
 }
 
-// WrapText breaks s into lines of sans text no wider than w.
-func WrapText(s string, w, size float64) []string {
+// wrapText breaks s into lines of sans text no wider than w.
+func wrapText(s string, w, size float64) []string {
 	var out []string
 	line := ""
 	// Words break at ASCII spaces only: a no-break space (U+00A0, U+202F) keeps a number and its
@@ -112,7 +112,7 @@ func WrapText(s string, w, size float64) []string {
 		if line != "" {
 			cand = line + " " + word
 		}
-		if line != "" && TextWidth(cand, size, false) > w {
+		if line != "" && textWidth(cand, size, false) > w {
 			out = append(out, line)
 			cand = word
 		}
@@ -127,7 +127,7 @@ func WrapText(s string, w, size float64) []string {
 // wrap draws s as lines of sans text that fit in r.W from y down, within r; it returns the y
 // below the last line.
 func (l *list) wrap(r Rect, y float64, s string, size float64, c Color) float64 {
-	for _, line := range WrapText(s, r.W, size) {
+	for _, line := range wrapText(s, r.W, size) {
 		if y+size*1.25 > r.Y+r.H+0.01 {
 			break
 		}
@@ -139,11 +139,11 @@ func (l *list) wrap(r Rect, y float64, s string, size float64, c Color) float64 
 
 // fit shortens s (monospace at size) to at most w pixels, ending it with "…".
 func fit(s string, w, size float64) string {
-	if MonoWidth(s, size) <= w {
+	if monoWidth(s, size) <= w {
 		return s
 	}
 	r := []rune(s)
-	n := int(w/(MonoAdvance*size)) - 1
+	n := int(w/(monoAdvance*size)) - 1
 	if n <= 0 {
 		return ""
 	}
@@ -153,7 +153,7 @@ func fit(s string, w, size float64) string {
 // wrap splits s into lines of at most w pixels (monospace at size), at most maxLines (the last
 // one shortened).
 func wrap(s string, w, size float64, maxLines int) []string {
-	per := max(1, int(w/(MonoAdvance*size)))
+	per := max(1, int(w/(monoAdvance*size)))
 	var out []string
 	line := ""
 	for _, word := range strings.Fields(s) {
@@ -194,17 +194,17 @@ func clip(s string, n int) string {
 
 // clipTo shortens s to fit w pixels of monospace text at size ("" when not even one glyph fits).
 func clipTo(s string, w, size float64) string {
-	n := int(w / (MonoAdvance * size))
+	n := int(w / (monoAdvance * size))
 	if n <= 0 {
 		return ""
 	}
 	return clip(s, n)
 }
 
-// WrapMono splits s at spaces into lines of at most w pixels of monospace text at size; a word
+// wrapMono splits s at spaces into lines of at most w pixels of monospace text at size; a word
 // longer than a line is cut; more than maxLines lines end in "…".
-func WrapMono(s string, w, size float64, maxLines int) []string {
-	per := max(1, int(w/(MonoAdvance*size)))
+func wrapMono(s string, w, size float64, maxLines int) []string {
+	per := max(1, int(w/(monoAdvance*size)))
 	var out []string
 	line := []rune{}
 	for _, word := range strings.Fields(s) {

@@ -215,12 +215,12 @@ func TestEnglishPlurals(t *testing.T) {
 }
 
 // TestPhoneTextSize: on a phone's stage (360 px wide) no text of any built-in lesson, at any
-// step, is smaller than MinText (11 CSS px).
+// step, is smaller than minText (11 CSS px).
 func TestPhoneTextSize(t *testing.T) {
 	small := map[string]string{}
 	sweepFrames(t, "vi", func(where string, s Scene, prims []Prim) {
 		for _, p := range prims {
-			if p.Kind == KText && p.Text != "" && p.Size < MinText-1e-9 {
+			if p.Kind == KText && p.Text != "" && p.Size < minText-1e-9 {
 				small[fmt.Sprintf("%T %.1f px", s, p.Size)] = where + ": " + p.Text
 			}
 		}

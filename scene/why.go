@@ -11,8 +11,8 @@ import (
 // an English sentence from the engine. Config parameter names, command names and encoding names
 // stay as Redis spells them (they are what a student types or reads in redis.conf).
 
-// Why phrases the rule w in lang ("vi" or "en").
-func Why(lang string, w engine.Why) string {
+// whyText phrases the rule w in lang ("vi" or "en").
+func whyText(lang string, w engine.Why) string {
 	en := lang == "en"
 	t := func(e, v string) string {
 		if en {
@@ -20,7 +20,7 @@ func Why(lang string, w engine.Why) string {
 		}
 		return v
 	}
-	n, lim := Num(w.N), Num(w.Limit)
+	n, lim := num(w.N), num(w.Limit)
 	bytesN := trPlural(lang, w.N, "byte", "bytes", "byte")
 	switch w.Code {
 	case engine.WhySharedInt:
@@ -62,7 +62,7 @@ func Why(lang string, w engine.Why) string {
 	case engine.WhyOnlyInts:
 		return t("the stored result holds only integers", "kết quả lưu chỉ toàn số nguyên")
 	case engine.WhySpopRebuild:
-		return t("SPOP "+n+" leaves "+Num(w.Extra)+": the set is rebuilt from what stays", "SPOP "+n+" chỉ để lại "+Num(w.Extra)+": set được dựng lại từ phần còn lại")
+		return t("SPOP "+n+" leaves "+num(w.Extra)+": the set is rebuilt from what stays", "SPOP "+n+" chỉ để lại "+num(w.Extra)+": set được dựng lại từ phần còn lại")
 	case engine.WhyFitsLP:
 		return t(n+" members fit zset-max-listpack-entries "+lim, n+" member vừa zset-max-listpack-entries "+lim)
 	case engine.WhyNewZset:
@@ -71,7 +71,7 @@ func Why(lang string, w engine.Why) string {
 		return t("SORT needs a skiplist", "SORT cần skiplist")
 	case engine.WhyListNode:
 		return t(bytesN+" + "+plural(w.Extra, "new byte", "new bytes")+" pass list-max-listpack-size "+lim,
-			bytesN+" + "+Num(w.Extra)+" byte mới vượt list-max-listpack-size "+lim)
+			bytesN+" + "+num(w.Extra)+" byte mới vượt list-max-listpack-size "+lim)
 	case engine.WhyListShrink:
 		return t("one node of "+bytesN+", under half the node limit", "một node "+bytesN+", dưới nửa giới hạn node")
 	case engine.WhyListSort:
