@@ -9,11 +9,11 @@ import (
 	"redscope/engine/bloom"
 )
 
-// bloomScene draws a Bloom filter (BF.*): each sub-filter's bit array, the k positions of the step's
-// last item (bits it just set lit, bits already set outlined; for BF.EXISTS a clear probe
-// outlined in red), and the step's figures: items added, and for a step that asks about many
-// items (bloomProbesMin or more BF.EXISTS items, which lessons use for items never added) the
-// share answered 1 against the formula (1 − e^(−kn/m))^k.
+// bloomScene draws a Bloom filter (BF.*): each sub-filter's bit array, the k positions of the
+// step's last item (bits it just set lit, bits already set outlined; for BF.EXISTS a clear probe
+// outlined in red), and the step's figures: items added, and for a step that asks about many items
+// (bloomProbesMin or more BF.EXISTS items, which lessons use for items never added) the share
+// answered 1 against the formula (1 − e^(−kn/m))^k.
 type bloomScene struct {
 	Key     string
 	Info    engine.KeyInfo

@@ -9,13 +9,13 @@ import (
 	"redscope/engine/listpack"
 )
 
-// encodingScene draws a hash, set or sorted set as its real storage: a listpack as its bytes (header,
-// each entry's encoding byte, data and backlen, the EOF), an intset as its header and fixed-width
-// integers, a hashtable as its bucket array and chains. Each step's trace events light what
-// changed: the entry written at its offset (with the tail that memmove shifted sliding into
-// place), the intset value and its width upgrade, the bucket a field went to, and the
-// conversion with the rule that fired. MEMORY USAGE readings of the step are drawn as bars, so
-// the jump at the conversion is measured, not told.
+// encodingScene draws a hash, set or sorted set as its real storage: a listpack as its bytes
+// (header, each entry's encoding byte, data and backlen, the EOF), an intset as its header and
+// fixed-width integers, a hashtable as its bucket array and chains. Each step's trace events light
+// what changed: the entry written at its offset (with the tail that memmove shifted sliding into
+// place), the intset value and its width upgrade, the bucket a field went to, and the conversion
+// with the rule that fired. MEMORY USAGE readings of the step are drawn as bars, so the jump at the
+// conversion is measured, not told.
 type encodingScene struct {
 	Key  string
 	Info engine.KeyInfo

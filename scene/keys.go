@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// keysScene is the sandbox scene: the keys of the current database with their type, encoding, length
-// and MEMORY USAGE, the ones the last command touched lit.
+// keysScene is the sandbox scene: the keys of the current database with their type, encoding,
+// length and MEMORY USAGE, the ones the last command touched lit.
 type keysScene struct {
 	Rows    []engine.KeyInfo
 	Touched map[string]bool

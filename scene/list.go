@@ -9,17 +9,17 @@ import (
 	"redscope/engine"
 )
 
-// listScene draws lists as Redis stores them. In 7.0 every list is a quicklist: a doubly linked list
-// of nodes, each node a listpack of its own (header 6 bytes: total bytes and entry count; the
-// entries; the end byte 0xFF), so RPUSH jobs a b c on an empty key makes one node of
-// 6 + 3×3 + 1 = 16 bytes ("a" is one encoding byte, one data byte and one backlen byte). From 7.2
-// a small list is a single listpack with no quicklist around it, and becomes a quicklist when it
-// outgrows list-max-listpack-size (-2: 8 KiB per node). The scene draws each node as a strip to
-// the scale of its own bytes — header | entries | end — with head at the left and tail at the
-// right; the elements the last command pushed are lit, the ones it popped fly out of their end,
-// and LMOVE/RPOPLPUSH draws its source above its destination with the element moving between
-// them. Everything comes from the engine: PeekList for the nodes, ListEvent for what moved,
-// EncodingEvent for a listpack ↔ quicklist conversion.
+// listScene draws lists as Redis stores them. In 7.0 every list is a quicklist: a doubly linked
+// list of nodes, each node a listpack of its own (header 6 bytes: total bytes and entry count; the
+// entries; the end byte 0xFF), so RPUSH jobs a b c on an empty key makes one node of 6 + 3×3 + 1 =
+// 16 bytes ("a" is one encoding byte, one data byte and one backlen byte). From 7.2 a small list is
+// a single listpack with no quicklist around it, and becomes a quicklist when it outgrows
+// list-max-listpack-size (-2: 8 KiB per node). The scene draws each node as a strip to the scale of
+// its own bytes — header | entries | end — with head at the left and tail at the right; the
+// elements the last command pushed are lit, the ones it popped fly out of their end, and
+// LMOVE/RPOPLPUSH draws its source above its destination with the element moving between them.
+// Everything comes from the engine: PeekList for the nodes, ListEvent for what moved, EncodingEvent
+// for a listpack ↔ quicklist conversion.
 type listScene struct {
 	Lists []listShow // at most listMax: Input.Keys, a source before its destination
 	focus string     // Input.Keys[0]

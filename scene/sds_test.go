@@ -379,7 +379,7 @@ func sdsOver(top, under Color) Color {
 	return Color{m(top.R, under.R), m(top.G, under.G), m(top.B, under.B), 0xff}
 }
 
-// TestSDSTextContrast: every text of the sdsScene scene, at every step of a big-string lesson and of
+// TestSDSTextContrast: every text of the string scene, at every step of a big-string lesson and of
 // the TTL steps, keeps 4.5:1 over what is drawn under it (its start, middle and end), in both
 // themes, on a wide and a phone stage.
 func TestSDSTextContrast(t *testing.T) {

@@ -9,15 +9,15 @@ import (
 	"redscope/engine"
 )
 
-// streamScene draws a stream as Redis stores it (t_stream.c): a radix tree whose keys are master IDs
-// and whose values are listpacks ("nodes"). Each node's listpack starts with its master entry —
+// streamScene draws a stream as Redis stores it (t_stream.c): a radix tree whose keys are master
+// IDs and whose values are listpacks ("nodes"). Each node's listpack starts with its master entry —
 // count | deleted | num-fields | the fields | 0 — and then holds the entries as deltas from the
 // master ID (flags | ms-delta | seq-delta | values … | lp-count; with flag SAMEFIELDS only the
 // values, since the fields are the master's). `XADD s 1-1 a 1` makes one node of 28 bytes: the
 // 6-byte header, an 11-byte master entry (1, 0, 1, "a", 0), a 10-byte entry (2, 0, 0, "1", 4) and
 // the end byte. A node is closed when it holds stream-node-max-entries entries (100; live and
-// deleted ones count) or the next entry would take it to stream-node-max-bytes (4096), and the
-// next XADD opens a new one.
+// deleted ones count) or the next entry would take it to stream-node-max-bytes (4096), and the next
+// XADD opens a new one.
 //
 // The scene draws each node as a strip to the scale of its bytes — header | master | entries |
 // end — the strips' widths in proportion to their nodes' sizes; under them each consumer group

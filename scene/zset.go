@@ -10,12 +10,12 @@ import (
 	"redscope/engine/skiplist"
 )
 
-// zsetScene draws a sorted set as a leaderboard: member/score cards in rank order over the listpack's
-// bytes (pairs kept sorted by score), or, once converted, the skiplist: one tower per node as
-// tall as its random level, the forward links of every level, and the header. A ZINCRBY that
-// re-ranks a member slides its card / node from the old rank to the new one (from the listpack
-// delete offset or the skiplist's delete/insert ranks), and the members a ZRANGE … REV read
-// are lit with their place (#1, #2, #3).
+// zsetScene draws a sorted set as a leaderboard: member/score cards in rank order over the
+// listpack's bytes (pairs kept sorted by score), or, once converted, the skiplist: one tower per
+// node as tall as its random level, the forward links of every level, and the header. A ZINCRBY
+// that re-ranks a member slides its card / node from the old rank to the new one (from the listpack
+// delete offset or the skiplist's delete/insert ranks), and the members a ZRANGE … REV read are lit
+// with their place (#1, #2, #3).
 type zsetScene struct {
 	Key       string
 	Info      engine.KeyInfo
