@@ -120,7 +120,7 @@ func parseCluster(line string) (clusterOp, error) {
 
 // execClusterLine runs a cluster line.
 func (p *Player) execClusterLine(line string, console bool, checks []Check) Exchange {
-	x := Exchange{Cmd: line, Console: console}
+	x := Exchange{Exchange: engine.Exchange{Cmd: line, Console: console}}
 	op, err := parseCluster(line)
 	if err == nil && op.op != "create" && p.cluster == nil {
 		err = fmt.Errorf("no cluster yet: cluster create 3 first")

@@ -27,7 +27,7 @@ func IsHelpLine(line string) bool {
 
 func (p *Player) execHelp(line string) Exchange {
 	arg := strings.TrimSpace(strings.TrimSpace(line)[4:])
-	return Exchange{Cmd: strings.TrimSpace(line), Console: true, Reply: Help(p.eng.Version(), p.cfg.Lang, arg)}
+	return Exchange{Exchange: engine.Exchange{Cmd: strings.TrimSpace(line), Console: true, Reply: Help(p.eng.Version(), p.cfg.Lang, arg)}}
 }
 
 func tr(lang, en, vi string, a ...any) string {

@@ -23,7 +23,7 @@ func TestMeasureHLL(t *testing.T) {
 	e.Do("SET", "magic", "HYLX\x01"+pad)
 	e.Do("SET", "text", strings.Repeat("HYLL", 12))
 	for key, want := range map[string]string{"h": "sparse", "d": "dense", "fake": "sparse", "badenc": "", "magic": "", "text": "", "missing": ""} {
-		if got := Measure(e, key).HLL; got != want {
+		if got := e.Inspect(key).HLL; got != want {
 			t.Errorf("%s: HLL %q, want %q", key, got, want)
 		}
 	}

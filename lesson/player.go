@@ -7,7 +7,6 @@ import (
 
 	"redscope/engine"
 	"redscope/engine/alloc"
-	"redscope/engine/hll"
 )
 
 // Config chooses the engine a Player runs on.
@@ -19,25 +18,20 @@ type Config struct {
 	Lang      string          // the console's language for HELP and the "not simulated" text (help.go); "en" or vi
 }
 
-// Exchange is one command the player ran and what came back, or one clock move.
+// Exchange is one command the player ran and what came back, or one clock move: the engine's
+// record of it (engine.Exchange, which the scenes replay) and the lesson's checks on it.
 type Exchange struct {
-	Cmd     string `json:"cmd"`
-	Reply   string `json:"reply"` // redis-cli --no-raw output without the final newline
-	Error   bool   `json:"error,omitempty"`
-	Console bool   `json:"console,omitempty"` // typed in the console, not part of the lesson
-	Advance string `json:"advance,omitempty"` // a clock move ("10s"); Cmd and Reply are empty
-	// Client is the console client (1 … Clients) that sent the command, 0 for the lesson's own
-	// implicit client (steps without a `client` line).
-	Client int `json:"client,omitempty"`
-	// Blocked: the command waits (BRPOP on an empty list); Reply is empty, and its reply comes
-	// later as a Woken exchange of the same client.
-	Blocked bool `json:"blocked,omitempty"`
-	// Woken: the reply of a command that had blocked, delivered after the command (another
-	// client's push, a clock move, CLIENT UNBLOCK) that ended the wait; Cmd is the blocked command.
-	Woken   bool           `json:"woken,omitempty"`
-	Checks  []CheckResult  `json:"checks,omitempty"`
-	Refused string         `json:"refused,omitempty"` // the limit that refused the command (limits.go); it did not run
-	Events  []engine.Event `json:"-"`                 // trace events, in order
+	engine.Exchange
+	Checks []CheckResult `json:"checks,omitempty"`
+}
+
+// EngineExchanges is xs without the lessons' checks, as scene.Input.Last takes them.
+func EngineExchanges(xs []Exchange) []engine.Exchange {
+	out := make([]engine.Exchange, len(xs))
+	for i := range xs {
+		out[i] = xs[i].Exchange
+	}
+	return out
 }
 
 // CheckResult is one evaluated expectation.
@@ -49,33 +43,10 @@ type CheckResult struct {
 	Want  string `json:"-"` // the expected value
 }
 
-// SDSInfo is a string's sds allocation as the engine models it.
-type SDSInfo struct {
-	Type   string `json:"type"` // "sds5" … "sds64"; embstr values report sds8
-	Header int    `json:"header"`
-	Len    int    `json:"len"`
-	Alloc  int    `json:"alloc"`
-	Avail  int    `json:"avail"`
-	Usable int    `json:"usable"` // jemalloc size class of the allocation (0 for embstr: shared with the robj)
-}
-
-// KeyInfo is what the outputs panel shows for one key, measured on the engine.
-type KeyInfo struct {
-	Key      string   `json:"key"`
-	Exists   bool     `json:"exists"`
-	Type     string   `json:"type"`     // TYPE ("none" when missing)
-	Encoding string   `json:"encoding"` // OBJECT ENCODING
-	Len      int64    `json:"len"`      // STRLEN for strings; -1 when not measured
-	Memory   int64    `json:"memory"`   // MEMORY USAGE (default SAMPLES 5)
-	TTLMs    int64    `json:"ttlMs"`    // PTTL: -1 no expiry, -2 missing
-	SDS      *SDSInfo `json:"sds,omitempty"`
-	HLL      string   `json:"hll,omitempty"` // "sparse" or "dense" for a HyperLogLog string
-}
-
 // Outputs are the measured figures beside the drawing.
 type Outputs struct {
-	Commands []Exchange `json:"commands"` // what produced the current position
-	Keys     []KeyInfo  `json:"keys"`
+	Commands []Exchange       `json:"commands"` // what produced the current position
+	Keys     []engine.KeyInfo `json:"keys"`
 }
 
 // State is window.redscope.state().
@@ -213,7 +184,7 @@ func (p *Player) Len() int {
 func (p *Player) Last() []Exchange { return p.last }
 
 // RecentConsole is how many typed exchanges Recent keeps after the step's own (as many as the
-// counters scene lists, scene.CountersMaxRows).
+// counters scene lists).
 const RecentConsole = 8
 
 // Recent is a bounded window of Last: the step's own exchanges (bounded by the lesson) and the
@@ -421,7 +392,7 @@ func (p *Player) runStep(i int, xs []Exchange) []Exchange {
 // (engine.AdvanceClock); their replies are collected in p.woke.
 func (p *Player) advance(d time.Duration) Exchange {
 	p.eng.AdvanceClock(d)
-	return Exchange{Advance: d.String()}
+	return Exchange{Exchange: engine.Exchange{Advance: d.String()}}
 }
 
 // execWoke runs one line for client (0: the implicit client) and appends its exchange and then
@@ -446,8 +417,7 @@ func (p *Player) takeWoken(xs []Exchange, checks []Check) []Exchange {
 	woke := p.woke
 	p.woke = nil
 	for i, w := range woke {
-		x := Exchange{Cmd: p.waiting[w.client], Client: w.client, Woken: true,
-			Reply: strings.TrimSuffix(w.res.Reply.FormatCLI(), "\n"), Error: w.res.Reply.IsError(), Events: w.res.Events}
+		x := Exchange{Exchange: engine.Exchange{Cmd: p.waiting[w.client], Client: w.client, Woken: true, Reply: strings.TrimSuffix(w.res.Reply.FormatCLI(), "\n"), Error: w.res.Reply.IsError(), Events: w.res.Events}}
 		p.waiting[w.client] = ""
 		var cs []Check
 		if i == 0 {
@@ -520,7 +490,7 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check, c
 		p.eng.SetClient(p.clients[client])
 		defer p.eng.SetClient(nil)
 	}
-	x := Exchange{Cmd: line, Console: console, Client: client}
+	x := Exchange{Exchange: engine.Exchange{Cmd: line, Console: console, Client: client}}
 	if p.guard != nil && p.execLimited(&x, line, pre, console) {
 		return p.evalChecks(x, checks)
 	}
@@ -588,43 +558,7 @@ func (p *Player) Failed() []CheckResult {
 }
 
 // Key measures one key on the engine without side effects.
-func (p *Player) Key(key string) KeyInfo { return Measure(p.eng, key) }
-
-// Measure reads one key's figures from e without side effects (Peek: no lazy expiry, no events).
-func Measure(e *engine.Engine, key string) KeyInfo {
-	k := KeyInfo{Key: key, Type: "none", Len: -1, Memory: -1, TTLMs: -2}
-	o := e.Peek([]byte(key))
-	if o == nil {
-		return k
-	}
-	k.Exists = true
-	k.Type = o.Type.String()
-	k.Encoding = o.Enc.String()
-	if m, ok := e.PeekMemoryUsage([]byte(key), 5); ok {
-		k.Memory = m
-	}
-	k.TTLMs = -1
-	if w := e.Expire(key); w >= 0 {
-		k.TTLMs = max(w-e.NowMs(), 0)
-	}
-	if o.Type == engine.TypeString {
-		k.Len = int64(o.StringLen())
-		switch o.Enc {
-		case engine.EncRaw:
-			h := o.SDS
-			k.SDS = &SDSInfo{Type: h.Type.String(), Header: h.Type.HeaderSize(), Len: h.Len, Alloc: h.Alloc, Avail: h.Avail(), Usable: h.Usable}
-		case engine.EncEmbstr:
-			h := o.SDS
-			k.SDS = &SDSInfo{Type: h.Type.String(), Header: h.Type.HeaderSize(), Len: h.Len, Alloc: h.Alloc, Avail: h.Avail()}
-		}
-		if o.Enc == engine.EncRaw && o.Buf.Len() >= hll.HdrSize {
-			var hdr [hll.HdrSize]byte
-			o.Buf.ReadAt(hdr[:], 0)
-			k.HLL = hll.Recognise(hdr[:])
-		}
-	}
-	return k
-}
+func (p *Player) Key(key string) engine.KeyInfo { return p.eng.Inspect(key) }
 
 // Watched lists the keys the outputs measure: the lesson's keys, then the keys the last
 // exchanges touched (at most 6 in all).
@@ -651,7 +585,7 @@ func (p *Player) Watched() []string {
 	prev := ""
 	for _, x := range p.Recent() {
 		for _, ev := range x.Events {
-			if k, ok := EventKey(ev); ok && (k != prev || len(out) == 0) {
+			if k, ok := engine.EventKey(ev); ok && (k != prev || len(out) == 0) {
 				prev = k
 				add(k)
 			}
@@ -661,39 +595,10 @@ func (p *Player) Watched() []string {
 	return out
 }
 
-// EventKey is the key an event is about.
-func EventKey(ev engine.Event) (string, bool) {
-	switch e := ev.(type) {
-	case engine.KeyEvent:
-		return e.Key, true
-	case engine.SDSEvent:
-		return e.Key, true
-	case engine.EncodingEvent:
-		return e.Key, true
-	case engine.BitEvent:
-		return e.Key, true
-	case engine.BitfieldEvent:
-		return e.Key, true
-	case engine.HLLEvent:
-		return e.Key, true
-	case engine.HLLSparseEvent:
-		return e.Key, true
-	case engine.HLLPromoteEvent:
-		return e.Key, true
-	case engine.TTLEvent:
-		return e.Key, true
-	case engine.BloomEvent:
-		return e.Key, true
-	case engine.BloomFilterAddedEvent:
-		return e.Key, true
-	}
-	return "", false
-}
-
 // State is the page API's state(): position, profile and the measured outputs.
 func (p *Player) State() State {
 	s := State{Step: p.pos, Steps: p.Len(), Version: p.eng.Version().String(),
-		Allocator: p.eng.Allocator().String(), Outputs: Outputs{Commands: p.last, Keys: []KeyInfo{}}}
+		Allocator: p.eng.Allocator().String(), Outputs: Outputs{Commands: p.last, Keys: []engine.KeyInfo{}}}
 	if p.lesson != nil {
 		s.Lesson = p.lesson.Name
 	}

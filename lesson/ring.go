@@ -14,7 +14,7 @@ import (
 // FORMAT.md, "The ring"). A ring line is an action like a command: it runs inside the Player,
 // which keeps the ring's state beside the engine and rebuilds it on Back and Reset by replaying
 // the same lines, so both stay exact. Its exchange carries the measured figures (keys per node,
-// keys moved) as its reply, and a RingEvent with the whole picture for the ring scene.
+// keys moved) as its reply, and a ring.Event with the whole picture for the ring scene.
 //
 //	ring nodes cache-a,cache-b,cache-c,cache-d [vnodes 150] [keys product:%d 10000] [hash md5]
 //	ring add cache-e
@@ -29,7 +29,7 @@ const (
 	RingMaxKeys   = 100_000
 	RingMaxVNodes = 1000
 	RingMaxNodes  = 12
-	// RingSamples is how many keys (the pattern's first) a RingEvent places individually.
+	// RingSamples is how many keys (the pattern's first) a ring.Event places individually.
 	RingSamples = 48
 )
 
@@ -50,43 +50,8 @@ type ringState struct {
 	positions []uint64
 }
 
-// RingSample is one key placed on the ring, before and after a ring line.
-type RingSample struct {
-	Key      string
-	Pos      uint64
-	Owner    string // ring owner after the line
-	Was      string // ring owner before ("" for `ring nodes`)
-	ModOwner string // hash % N after
-	ModWas   string
-}
-
-// RingEvent is what a ring line did, for the ring scene. Counts are measured over all the keys.
-type RingEvent struct {
-	Op        string // "nodes", "add", "remove", "vnodes"
-	Arg       string // the node added or removed, the new vnode count
-	Hash      string
-	Space     float64 // size of the hash space: positions are in [0, Space)
-	VNodes    int
-	Pattern   string
-	Keys      int
-	Nodes     []string     // after the line, in the order hash % N uses
-	Before    []string     // before the line (nil for "nodes")
-	Points    []ring.Point // the ring after the line, in ring order
-	RingLoad  []int        // keys per node of Nodes on the ring
-	ModLoad   []int        // keys per node of Nodes with hash % N
-	RingMoved int          // keys whose ring owner changed (-1 for "nodes")
-	ModMoved  int          // keys whose hash % N owner changed (-1 for "nodes" and "vnodes")
-	Samples   []RingSample
-}
-
-// Kind implements engine.Event.
-func (RingEvent) Kind() string { return "ring" }
-
 // IsRingLine reports whether a command line is a ring line ("ring …", any case).
-func IsRingLine(line string) bool {
-	w, _, _ := strings.Cut(strings.TrimSpace(line), " ")
-	return strings.EqualFold(w, "ring")
-}
+func IsRingLine(line string) bool { return ring.IsLine(line) }
 
 // ringOp is one parsed ring line.
 type ringOp struct {
@@ -195,13 +160,9 @@ func parseRing(line string) (ringOp, error) {
 	return op, nil
 }
 
-func ringKey(pattern string, i int) string {
-	return strings.Replace(pattern, "%d", strconv.Itoa(i), 1)
-}
-
 // apply runs op on the state st (nil before the first `ring nodes`) and returns the new state
 // and the event.
-func applyRing(st *ringState, op ringOp) (*ringState, RingEvent, error) {
+func applyRing(st *ringState, op ringOp) (*ringState, ring.Event, error) {
 	if op.op == "nodes" {
 		h, _ := ring.Lookup(op.hash)
 		nst := &ringState{hash: h, hashName: op.hash, vnodes: op.vnodes, nodes: op.nodes, pattern: op.pattern}
@@ -211,7 +172,7 @@ func applyRing(st *ringState, op ringOp) (*ringState, RingEvent, error) {
 		} else {
 			nst.positions = make([]uint64, op.count)
 			for i := range nst.positions {
-				nst.positions[i] = h(ringKey(op.pattern, i))
+				nst.positions[i] = h(ring.KeyName(op.pattern, i))
 			}
 		}
 		r := ring.New(h, op.vnodes, op.nodes...)
@@ -219,7 +180,7 @@ func applyRing(st *ringState, op ringOp) (*ringState, RingEvent, error) {
 		return nst, ev, nil
 	}
 	if st == nil {
-		return nil, RingEvent{}, fmt.Errorf("no ring yet: start with ring nodes a,b,c,d")
+		return nil, ring.Event{}, fmt.Errorf("no ring yet: start with ring nodes a,b,c,d")
 	}
 	before := ring.New(st.hash, st.vnodes, st.nodes...)
 	nst := *st
@@ -228,11 +189,11 @@ func applyRing(st *ringState, op ringOp) (*ringState, RingEvent, error) {
 	case "add":
 		for _, n := range st.nodes {
 			if n == op.node {
-				return nil, RingEvent{}, fmt.Errorf("%s is already on the ring", op.node)
+				return nil, ring.Event{}, fmt.Errorf("%s is already on the ring", op.node)
 			}
 		}
 		if len(st.nodes) >= RingMaxNodes {
-			return nil, RingEvent{}, fmt.Errorf("at most %d nodes", RingMaxNodes)
+			return nil, ring.Event{}, fmt.Errorf("at most %d nodes", RingMaxNodes)
 		}
 		nst.nodes = ring.Change{Add: op.node}.Apply(st.nodes)
 		after.Add(op.node)
@@ -242,10 +203,10 @@ func applyRing(st *ringState, op ringOp) (*ringState, RingEvent, error) {
 			found = found || n == op.node
 		}
 		if !found {
-			return nil, RingEvent{}, fmt.Errorf("%s is not on the ring", op.node)
+			return nil, ring.Event{}, fmt.Errorf("%s is not on the ring", op.node)
 		}
 		if len(st.nodes) == 1 {
-			return nil, RingEvent{}, fmt.Errorf("cannot remove the only node")
+			return nil, ring.Event{}, fmt.Errorf("cannot remove the only node")
 		}
 		nst.nodes = ring.Change{Remove: op.node}.Apply(st.nodes)
 		after.Remove(op.node)
@@ -259,8 +220,8 @@ func applyRing(st *ringState, op ringOp) (*ringState, RingEvent, error) {
 
 // event measures the state after op: every key's owner on the ring and with hash % N, and,
 // when before is given, how many owners changed.
-func (st *ringState) event(op ringOp, oldNodes []string, before, after *ring.Ring) RingEvent {
-	ev := RingEvent{Op: op.op, Hash: st.hashName, VNodes: st.vnodes, Pattern: st.pattern,
+func (st *ringState) event(op ringOp, oldNodes []string, before, after *ring.Ring) ring.Event {
+	ev := ring.Event{Op: op.op, Hash: st.hashName, VNodes: st.vnodes, Pattern: st.pattern,
 		Keys: len(st.positions), Nodes: append([]string(nil), st.nodes...), RingMoved: -1, ModMoved: -1,
 		Points: append([]ring.Point(nil), after.Points()...)}
 	ev.Space = math.Exp2(32)
@@ -299,7 +260,7 @@ func (st *ringState) event(op ringOp, oldNodes []string, before, after *ring.Rin
 	}
 	for i := 0; i < min(RingSamples, len(st.positions)); i++ {
 		p := st.positions[i]
-		s := RingSample{Key: ringKey(st.pattern, i), Pos: p, Owner: ringAfter[i], ModOwner: modAfter[i]}
+		s := ring.Sample{Key: ring.KeyName(st.pattern, i), Pos: p, Owner: ringAfter[i], ModOwner: modAfter[i]}
 		if before != nil {
 			s.Was = before.Owner(p)
 		}
@@ -311,45 +272,13 @@ func (st *ringState) event(op ringOp, oldNodes []string, before, after *ring.Rin
 	return ev
 }
 
-// Reply is the exchange's text: the measured figures, one line each.
-func (ev RingEvent) Reply() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "ring %s, %d vnodes/node, %d keys %s … %s\n", ev.Hash, ev.VNodes, ev.Keys,
-		ringKey(ev.Pattern, 0), ringKey(ev.Pattern, ev.Keys-1))
-	fmt.Fprintf(&b, "nodes:    %s\n", strings.Join(ev.Nodes, " "))
-	loads := func(l []int) string {
-		s := make([]string, len(l))
-		for i, n := range l {
-			s[i] = strconv.Itoa(n)
-		}
-		return strings.Join(s, " ")
-	}
-	fmt.Fprintf(&b, "ring:     %s", loads(ev.RingLoad))
-	if ev.RingMoved >= 0 {
-		fmt.Fprintf(&b, " · moved %d (%s)", ev.RingMoved, Percent(ev.RingMoved, ev.Keys))
-	}
-	fmt.Fprintf(&b, "\nhash %% N: %s", loads(ev.ModLoad))
-	if ev.ModMoved >= 0 {
-		fmt.Fprintf(&b, " · moved %d (%s)", ev.ModMoved, Percent(ev.ModMoved, ev.Keys))
-	}
-	return b.String()
-}
-
-// Percent prints n/of as a percentage with one decimal, as `redscope lab ring` does.
-func Percent(n, of int) string {
-	if of == 0 {
-		return "0.0%"
-	}
-	return strconv.FormatFloat(100*float64(n)/float64(of), 'f', 1, 64) + "%"
-}
-
 // execRing runs a ring line on the player's ring.
 func (p *Player) execRing(line string, console bool, checks []Check) Exchange {
-	x := Exchange{Cmd: line, Console: console}
+	x := Exchange{Exchange: engine.Exchange{Cmd: line, Console: console}}
 	op, err := parseRing(line)
 	if err == nil {
 		var st *ringState
-		var ev RingEvent
+		var ev ring.Event
 		if st, ev, err = applyRing(p.ring, op); err == nil {
 			p.ring = st
 			x.Reply = ev.Reply()

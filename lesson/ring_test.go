@@ -20,15 +20,15 @@ func ringLesson(t *testing.T, body string) *lesson.Lesson {
 	return l
 }
 
-func ringEvent(t *testing.T, x lesson.Exchange) lesson.RingEvent {
+func ringEvent(t *testing.T, x lesson.Exchange) ring.Event {
 	t.Helper()
 	for _, ev := range x.Events {
-		if r, ok := ev.(lesson.RingEvent); ok {
+		if r, ok := ev.(ring.Event); ok {
 			return r
 		}
 	}
 	t.Fatalf("no ring event in %+v", x)
-	return lesson.RingEvent{}
+	return ring.Event{}
 }
 
 // TestRingMatchesLab: the figures of ring lines are those of `redscope lab ring` for the same
@@ -54,14 +54,14 @@ func TestRingMatchesLab(t *testing.T) {
 			loads = append(loads, itoa(n))
 		}
 		want := row + "  " + strings.Join(loads, "  ")
-		if !containsRow(table, row, append(loads, lesson.Percent(ev.RingMoved, ev.Keys))) {
-			t.Errorf("lab table does not have %q moved %s:\n%s", want, lesson.Percent(ev.RingMoved, ev.Keys), table)
+		if !containsRow(table, row, append(loads, ring.Percent(ev.RingMoved, ev.Keys))) {
+			t.Errorf("lab table does not have %q moved %s:\n%s", want, ring.Percent(ev.RingMoved, ev.Keys), table)
 		}
 		var modLoads []string
 		for _, n := range start.ModLoad {
 			modLoads = append(modLoads, itoa(n))
 		}
-		if !containsRow(table, "hash % N", append(modLoads, lesson.Percent(ev.ModMoved, ev.Keys))) {
+		if !containsRow(table, "hash % N", append(modLoads, ring.Percent(ev.ModMoved, ev.Keys))) {
 			t.Errorf("hash %% N row differs: %v moved %d\n%s", modLoads, ev.ModMoved, table)
 		}
 		if ev.Keys != 100000 || len(ev.Nodes) != 5 || ev.Nodes[4] != "cache-e" || len(ev.Points) != 5*atoi(v) {

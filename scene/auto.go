@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"redscope/engine"
-	"redscope/lesson"
+	"redscope/ring"
 )
 
 // Auto is the scene the page draws. It wraps the lesson's own scene (none in free play) and
@@ -43,12 +43,12 @@ type Auto struct {
 	sub        Input // what cur was last updated with (a keyless command redraws it)
 	ErrCmd     string
 	ErrText    string
-	Script     *ScriptRun // the last exchange ran a script: its commands
+	Script     *scriptRun // the last exchange ran a script: its commands
 	lang       string
 }
 
-// ScriptRun is what one script did, from its trace events.
-type ScriptRun struct {
+// scriptRun is what one script did, from its trace events.
+type scriptRun struct {
 	Cmd     string // the EVAL / FCALL line
 	Name    string // SHA1 or function name
 	Outcome string // "end", "error", "killed", "stopped"; "" when the end was not traced
@@ -56,18 +56,18 @@ type ScriptRun struct {
 }
 
 // scriptOf reads a script's run from an exchange's events (nil when it ran none).
-func scriptOf(x *lesson.Exchange) *ScriptRun {
+func scriptOf(x *engine.Exchange) *scriptRun {
 	if x == nil {
 		return nil
 	}
-	var run *ScriptRun
+	var run *scriptRun
 	depth := 0
 	for _, ev := range x.Events {
 		switch e := ev.(type) {
 		case engine.ScriptEvent:
 			if e.Action == "start" {
 				if run == nil {
-					run = &ScriptRun{Cmd: x.Cmd, Name: e.Script}
+					run = &scriptRun{Cmd: x.Cmd, Name: e.Script}
 				}
 				depth++
 			} else {
@@ -102,8 +102,8 @@ func NewAuto(name string, lessonKeys []string) *Auto {
 	return a
 }
 
-// Inner is the scene drawn now.
-func (a *Auto) Inner() Scene { return a.cur }
+// inner is the scene drawn now.
+func (a *Auto) inner() Scene { return a.cur }
 
 func (a *Auto) instance(name string) Scene {
 	if sc, ok := a.scenes[name]; ok {
@@ -141,11 +141,11 @@ func (a *Auto) Update(in Input) {
 			a.named(in, "cluster")
 			return
 		}
-		if lesson.IsRingLine(y.Cmd) || isKeyslot(*y) {
+		if ring.IsLine(y.Cmd) || isKeyslot(*y) {
 			a.ring(in)
 			return
 		}
-		touched := TouchedKeys(in.Engine, *y)
+		touched := touchedKeys(in.Engine, *y)
 		if len(touched) == 0 {
 			continue // PING, DBSIZE, an unknown command: what came before
 		}
@@ -183,22 +183,22 @@ func (a *Auto) named(in Input, name string) {
 }
 
 // typed draws exchange x, which touched keys.
-func (a *Auto) typed(in Input, x lesson.Exchange, touched []string) {
+func (a *Auto) typed(in Input, x engine.Exchange, touched []string) {
 	key := primaryKey(in.Engine, x, touched)
 	if key == "" {
 		// The key is gone (DEL, the last pop): the key list.
-		a.use(a.instance("keys"), "keys", Input{Engine: in.Engine, Last: []lesson.Exchange{x}, Lang: in.Lang})
+		a.use(a.instance("keys"), "keys", Input{Engine: in.Engine, Last: []engine.Exchange{x}, Lang: in.Lang})
 		return
 	}
 	if a.base != nil && a.lessonKeys[key] {
 		a.use(a.base, a.baseName, in)
 		return
 	}
-	name := SceneFor(in.Engine, x, key)
+	name := sceneFor(in.Engine, x, key)
 	keys := []string{key}
 	draw := map[string]bool{key: true}
 	for _, k := range touched {
-		if !draw[k] && SceneFor(in.Engine, x, k) == name {
+		if !draw[k] && sceneFor(in.Engine, x, k) == name {
 			keys = append(keys, k)
 			draw[k] = true
 		}
@@ -211,7 +211,7 @@ func (a *Auto) typed(in Input, x lesson.Exchange, touched []string) {
 			y.Events = append(y.Events, ev)
 		}
 	}
-	a.use(a.instance(name), name, Input{Engine: in.Engine, Keys: keys, Last: []lesson.Exchange{y}, Lang: in.Lang})
+	a.use(a.instance(name), name, Input{Engine: in.Engine, Keys: keys, Last: []engine.Exchange{y}, Lang: in.Lang})
 }
 
 // rawKey is the key an event's Key field names (RENAME's old name, unlike eventKey).
@@ -229,7 +229,7 @@ func (a *Auto) use(sc Scene, name string, in Input) {
 }
 
 // lastExchange is the last exchange that ran a command (clock moves skipped).
-func lastExchange(xs []lesson.Exchange) *lesson.Exchange {
+func lastExchange(xs []engine.Exchange) *engine.Exchange {
 	for i := len(xs) - 1; i >= 0; i-- {
 		if xs[i].Cmd != "" {
 			return &xs[i]
@@ -238,14 +238,14 @@ func lastExchange(xs []lesson.Exchange) *lesson.Exchange {
 	return nil
 }
 
-func isKeyslot(x lesson.Exchange) bool {
-	_, ok := ParseKeyslot(x)
+func isKeyslot(x engine.Exchange) bool {
+	_, ok := parseKeyslot(x)
 	return ok
 }
 
-// TouchedKeys lists the keys one exchange touched: those its trace events name, in the order
+// touchedKeys lists the keys one exchange touched: those its trace events name, in the order
 // they happened, then those the command table's key positions name.
-func TouchedKeys(e *engine.Engine, x lesson.Exchange) []string {
+func touchedKeys(e *engine.Engine, x engine.Exchange) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(k string) {
@@ -270,7 +270,7 @@ func TouchedKeys(e *engine.Engine, x lesson.Exchange) []string {
 
 // primaryKey is the key a typed command is drawn by: the last key an event named that still
 // exists, else the first key of the command that exists; "" when none does.
-func primaryKey(e *engine.Engine, x lesson.Exchange, touched []string) string {
+func primaryKey(e *engine.Engine, x engine.Exchange, touched []string) string {
 	for i := len(x.Events) - 1; i >= 0; i-- {
 		if k, ok := eventKey(x.Events[i]); ok && e.Peek([]byte(k)) != nil {
 			return k
@@ -310,12 +310,12 @@ func eventKey(ev engine.Event) (string, bool) {
 			return e.To, true
 		}
 	}
-	return lesson.EventKey(ev)
+	return engine.EventKey(ev)
 }
 
-// SceneFor names the scene that draws key after exchange x, from the engine's type and encoding
+// sceneFor names the scene that draws key after exchange x, from the engine's type and encoding
 // of the key and the command's group in the command table.
-func SceneFor(e *engine.Engine, x lesson.Exchange, key string) string {
+func sceneFor(e *engine.Engine, x engine.Exchange, key string) string {
 	o := e.Peek([]byte(key))
 	if o == nil {
 		return "keys"
@@ -326,7 +326,7 @@ func SceneFor(e *engine.Engine, x lesson.Exchange, key string) string {
 	}
 	switch o.Type {
 	case engine.TypeString:
-		if lesson.Measure(e, key).HLL != "" || group == "hyperloglog" {
+		if e.Inspect(key).HLL != "" || group == "hyperloglog" {
 			return "hll"
 		}
 		if group == "bitmap" {
@@ -352,22 +352,22 @@ func drawnKey(sc Scene) string {
 	switch s := sc.(type) {
 	case *Auto:
 		return s.key
-	case *SDS:
+	case *sdsScene:
 		if len(s.Keys) > 0 {
 			return s.Keys[0].Info.Key
 		}
 		return ""
-	case *Bits:
+	case *bitsScene:
 		return s.Key
 	case *HLL:
 		return s.Key
-	case *Encoding:
+	case *encodingScene:
 		return s.Key
-	case *ZSet:
+	case *zsetScene:
 		return s.Key
-	case *Bloom:
+	case *bloomScene:
 		return s.Key
-	case *List, *Keys:
+	case *listScene, *keysScene:
 		_, k := Focus(sc)
 		return k
 	}
@@ -383,7 +383,7 @@ func (a *Auto) Focus() (string, string) { return a.curName, a.key }
 func (a *Auto) Describe() string {
 	d := Describe(a.cur)
 	if d == "" && a.key != "" && a.sub.Engine != nil {
-		d = keySentence(a.lang, lesson.Measure(a.sub.Engine, a.key))
+		d = keySentence(a.lang, a.sub.Engine.Inspect(a.key))
 	}
 	if a.Script != nil {
 		sc := a.Script.describe(a.lang)
@@ -407,7 +407,7 @@ func (a *Auto) Describe() string {
 }
 
 // describe is e.g. "the script ran 3 commands: line 1 SET a 1 → OK; line 2 INCR n → (integer) 1".
-func (r *ScriptRun) describe(lang string) string {
+func (r *scriptRun) describe(lang string) string {
 	n := len(r.Calls)
 	cmds := tr(lang, "%d commands", "%d lệnh", n)
 	if n == 1 && lang == "en" {
@@ -429,12 +429,12 @@ func replyLine(r engine.Reply) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(r.FormatCLI(), "\n", " ")), " ")
 }
 
-// ScriptMaxLines is how many of a script's commands the panel lists.
-const ScriptMaxLines = 6
+// scriptMaxLines is how many of a script's commands the panel lists.
+const scriptMaxLines = 6
 
 // scriptPanel draws the script's commands at the top of r; it returns the panel's height.
 func (a *Auto) scriptPanel(l *list, r Rect) float64 {
-	f := FontSize(r)
+	f := fontSize(r)
 	size := max(f*0.8, 11)
 	w := r.W - f*1.2
 	run := a.Script
@@ -445,7 +445,7 @@ func (a *Auto) scriptPanel(l *list, r Rect) float64 {
 	}
 	lines := []string{clipTo("> "+run.Cmd, w, size), clipTo(head, w, size)}
 	for i, c := range run.Calls {
-		if i == ScriptMaxLines-1 && n > ScriptMaxLines {
+		if i == scriptMaxLines-1 && n > scriptMaxLines {
 			lines = append(lines, tr(a.lang, "… %d more", "… thêm %d", n-i))
 			break
 		}
@@ -453,12 +453,12 @@ func (a *Auto) scriptPanel(l *list, r Rect) float64 {
 		lines = append(lines, clipTo(txt, w, size))
 	}
 	h := float64(len(lines))*size*1.3 + f*0.6
-	l.rect(r.X, r.Y, r.W, h, Panel)
-	l.rect(r.X, r.Y, f*0.25, h, Accent)
+	l.rect(r.X, r.Y, r.W, h, panelC)
+	l.rect(r.X, r.Y, f*0.25, h, accent)
 	for i, s := range lines {
-		c := TextColor
+		c := textColor
 		if i == 1 {
-			c = Dim
+			c = dim
 		}
 		if i >= 2 && i-2 < n && run.Calls[i-2].Reply.IsError() {
 			c = ErrorC
@@ -469,7 +469,7 @@ func (a *Auto) scriptPanel(l *list, r Rect) float64 {
 }
 
 // keySentence states a key's type, encoding, length and MEMORY USAGE.
-func keySentence(lang string, k lesson.KeyInfo) string {
+func keySentence(lang string, k engine.KeyInfo) string {
 	if !k.Exists {
 		return tr(lang, "%s does not exist", "%s không tồn tại", k.Key)
 	}
@@ -481,7 +481,7 @@ func keySentence(lang string, k lesson.KeyInfo) string {
 }
 
 // Frame implements Scene: the inner scene, the error band at the top when the last typed command
-// failed (the command, then the reply wrapped at word boundaries, at most ErrLines lines), and
+// failed (the command, then the reply wrapped at word boundaries, at most errLines lines), and
 // below it the script's commands when the last exchange ran a script.
 func (a *Auto) Frame(r Rect, t float64) []Prim {
 	if a.cur == nil {
@@ -493,17 +493,17 @@ func (a *Auto) Frame(r Rect, t float64) []Prim {
 	var l list
 	top := 0.0
 	if a.ErrText != "" {
-		f := FontSize(r)
+		f := fontSize(r)
 		size := f * 0.8
 		w := r.W - f*1.2
-		lines := append([]string{"> " + a.ErrCmd}, WrapMono(a.ErrText, w, size, ErrLines)...)
+		lines := append([]string{"> " + a.ErrCmd}, wrapMono(a.ErrText, w, size, errLines)...)
 		for i := range lines {
 			lines[i] = clipTo(lines[i], w, size)
 		}
 		bandH := float64(len(lines))*size*1.3 + f*0.6
 		l.rect(r.X, r.Y, r.W, bandH, ErrorC)
 		for i, s := range lines {
-			l.text(r.X+f*0.6, r.Y+f*0.3+float64(i)*size*1.3, s, size, TextOn(ErrorC), Left, true)
+			l.text(r.X+f*0.6, r.Y+f*0.3+float64(i)*size*1.3, s, size, textOn(ErrorC), Left, true)
 		}
 		top = bandH
 	}
@@ -514,41 +514,5 @@ func (a *Auto) Frame(r Rect, t float64) []Prim {
 	return append(out, l...)
 }
 
-// ErrLines is how many lines of an error reply the band shows.
-const ErrLines = 3
-
-// WrapMono splits s at spaces into lines of at most w pixels of monospace text at size; a word
-// longer than a line is cut; more than maxLines lines end in "…".
-func WrapMono(s string, w, size float64, maxLines int) []string {
-	per := max(1, int(w/(MonoAdvance*size)))
-	var out []string
-	line := []rune{}
-	for _, word := range strings.Fields(s) {
-		wr := []rune(word)
-		for len(wr) > per {
-			if len(line) > 0 {
-				out = append(out, string(line))
-				line = line[:0]
-			}
-			out = append(out, string(wr[:per]))
-			wr = wr[per:]
-		}
-		switch {
-		case len(line) == 0:
-			line = append(line, wr...)
-		case len(line)+1+len(wr) <= per:
-			line = append(append(line, ' '), wr...)
-		default:
-			out = append(out, string(line))
-			line = append([]rune{}, wr...)
-		}
-	}
-	if len(line) > 0 {
-		out = append(out, string(line))
-	}
-	if len(out) > maxLines {
-		out = out[:maxLines]
-		out[maxLines-1] = clip(out[maxLines-1]+" …", per)
-	}
-	return out
-}
+// errLines is how many lines of an error reply the band shows.
+const errLines = 3

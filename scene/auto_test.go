@@ -14,7 +14,7 @@ func autoAfter(t *testing.T, p *lesson.Player, a *Auto, lang string, lines ...st
 	for _, l := range lines {
 		p.Exec(l)
 	}
-	a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+	a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 	return a.Focus()
 }
 
@@ -69,9 +69,9 @@ func TestAutoLMOVEShowsBoth(t *testing.T) {
 	a := NewAuto("", nil)
 	autoAfter(t, p, a, "en", "RPUSH q a b c", "RPUSH done x")
 	autoAfter(t, p, a, "en", "LMOVE q done LEFT RIGHT")
-	l, ok := a.Inner().(*List)
+	l, ok := a.inner().(*listScene)
 	if !ok {
-		t.Fatalf("inner %T", a.Inner())
+		t.Fatalf("inner %T", a.inner())
 	}
 	if len(l.Lists) != 2 || l.Lists[0].Key != "q" || l.Lists[1].Key != "done" {
 		t.Fatalf("lists %+v", l.Lists)
@@ -121,7 +121,7 @@ func TestAutoErrorBand(t *testing.T) {
 	if d := a.Describe(); !strings.HasPrefix(d, "Error: LPUSH s x → (error) WRONGTYPE") {
 		t.Fatalf("describe %q", d)
 	}
-	a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: "vi"})
+	a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: "vi"})
 	if d := a.Describe(); !strings.HasPrefix(d, "Lỗi: LPUSH s x → (error) WRONGTYPE") {
 		t.Fatalf("describe vi %q", d)
 	}
@@ -167,7 +167,7 @@ func TestAutoLesson(t *testing.T) {
 	if sc, k := autoAfter(t, p, a, "en"); sc != "encoding" || k != "h" {
 		t.Fatalf("step 1: %s/%s", sc, k)
 	}
-	if sc, k := autoAfter(t, p, a, "en", "HSET h c 3"); sc != "encoding" || k != "h" || a.Inner() != a.base {
+	if sc, k := autoAfter(t, p, a, "en", "HSET h c 3"); sc != "encoding" || k != "h" || a.inner() != a.base {
 		t.Fatalf("typed on the lesson's key: %s/%s", sc, k)
 	}
 	if sc, k := autoAfter(t, p, a, "en", "RPUSH jobs a b"); sc != "list" || k != "jobs" {
@@ -180,7 +180,7 @@ func TestAutoLesson(t *testing.T) {
 		t.Fatalf("keyless: %s/%s", sc, k)
 	}
 	p.Step()
-	if sc, k := autoAfter(t, p, a, "en"); sc != "encoding" || k != "h" || a.Inner() != a.base {
+	if sc, k := autoAfter(t, p, a, "en"); sc != "encoding" || k != "h" || a.inner() != a.base {
 		t.Fatalf("step 2: %s/%s", sc, k)
 	}
 	// Back replays the console lines typed at step 1: the last is drawn again.
@@ -195,17 +195,17 @@ func TestKeysDescribe(t *testing.T) {
 	p := lesson.NewPlayer(lesson.Config{Version: engine.V70})
 	p.Exec("SET a hello")
 	p.Exec("RPUSH l x")
-	s := &Keys{}
-	s.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "en"})
+	s := &keysScene{}
+	s.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "en"})
 	if d := s.Describe(); d != "2 keys: a (string, embstr), l (list, quicklist)" {
 		t.Errorf("en %q", d)
 	}
-	s.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "vi"})
+	s.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "vi"})
 	if d := s.Describe(); d != "2 khoá: a (string, embstr), l (list, quicklist)" {
 		t.Errorf("vi %q", d)
 	}
 	p.Exec("FLUSHALL")
-	s.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "vi"})
+	s.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "vi"})
 	if d := s.Describe(); d != "Cơ sở dữ liệu trống." {
 		t.Errorf("vi empty %q", d)
 	}
@@ -213,15 +213,15 @@ func TestKeysDescribe(t *testing.T) {
 
 func TestWrapMono(t *testing.T) {
 	// 10 glyphs per line at size 10 (advance 6.001 px) in 61 px.
-	got := WrapMono("(error) WRONGTYPE Operation against a key", 61, 10, 5)
+	got := wrapMono("(error) WRONGTYPE Operation against a key", 61, 10, 5)
 	want := []string{"(error)", "WRONGTYPE", "Operation", "against a", "key"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("%q", got)
 	}
-	if got := WrapMono("abcdefghijklmnop", 61, 10, 5); strings.Join(got, "|") != "abcdefghij|klmnop" {
+	if got := wrapMono("abcdefghijklmnop", 61, 10, 5); strings.Join(got, "|") != "abcdefghij|klmnop" {
 		t.Errorf("long word %q", got)
 	}
-	if got := WrapMono("a b c d e f g h i j k l m n o p q r s t u v w", 61, 10, 2); len(got) != 2 || !strings.HasSuffix(got[1], "…") {
+	if got := wrapMono("a b c d e f g h i j k l m n o p q r s t u v w", 61, 10, 2); len(got) != 2 || !strings.HasSuffix(got[1], "…") {
 		t.Errorf("capped %q", got)
 	}
 }

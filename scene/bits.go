@@ -1,18 +1,13 @@
 package scene
 
 import (
-	"fmt"
-	"math"
 	"math/bits"
-	"strconv"
-	"strings"
 
 	"redscope/engine"
 	"redscope/engine/sds"
-	"redscope/lesson"
 )
 
-// Bits draws a string as rows of 8 bits, most significant first (bit offset N is byte N/8, bit
+// bitsScene draws a string as rows of 8 bits, most significant first (bit offset N is byte N/8, bit
 // N%8 from the left), and what the step's bit commands did to it, from their trace events:
 //   - SETBIT/GETBIT: the bit touched, and the bytes the string grew by;
 //   - BITCOUNT/BITPOS (engine.BitScanEvent): the range scanned, the set bits counted or the bit
@@ -24,20 +19,20 @@ import (
 //   - a long string: a strip of its whole length with the bytes shown and the bit far away, the
 //     zero bytes in between, MEMORY USAGE against what the engine really stores;
 //   - the watched keys' MEMORY USAGE side by side (the attendance bitmap against the set).
-type Bits struct {
+type bitsScene struct {
 	Key      string
-	Info     lesson.KeyInfo
+	Info     engine.KeyInfo
 	First    int64  // offset of the first byte of Data
-	Data     []byte // bytes shown: at most BitsWindow around the focus
+	Data     []byte // bytes shown: at most bitsWindow around the focus
 	Head     []byte // the first bytes of the string when the window starts further on
 	Stored   int64  // bytes the engine stores for the string (a long one: its allocated pages)
 	Touched  []engine.BitEvent
 	Fields   []engine.BitfieldEvent // the last BITFIELD ops on Key (at most maxFieldMarks)
 	FieldOps int                    // BITFIELD ops on Key in the step
 	Scan     *engine.BitScanEvent   // the last BITCOUNT/BITPOS on Key
-	Op       *BitopView             // the step's last BITOP
-	Mem      []MemBar               // the watched keys' MEMORY USAGE, when worth comparing
-	allMem   []MemBar               // every watched key's, drawn when the stage has room
+	Op       *bitopView             // the step's last BITOP
+	Mem      []memBar               // the watched keys' MEMORY USAGE, when worth comparing
+	allMem   []memBar               // every watched key's, drawn when the stage has room
 	GrewFrom int64                  // bytes [GrewFrom, GrewTo) were added by the step
 	GrewTo   int64
 	Count    bool   // the last command was BITCOUNT: light the set bits counted
@@ -51,46 +46,31 @@ type Bits struct {
 	fit      fitter     // the zoom that fills the stage (layout.go)
 }
 
-// bitsLayout records the geometry of the last Frame: the byte rows' grid and the byte of each
-// row (-1 for the gap divider), or the BITOP grid.
-type bitsLayout struct {
-	grid  Rect
-	rows  []int64
-	opX   float64 // BITOP: x of bit 0, y of the first row, cell size, gap between bytes
-	opY   float64
-	opCW  float64
-	opCH  float64
-	opGap float64
-	opSep float64
-	opNB  int // bytes shown per row
-	opRow int // rows (sources shown + the result)
-}
-
-// BitopView is what the scene shows of a BITOP: the first bytes of every source (zero-padded)
+// bitopView is what the scene shows of a BITOP: the first bytes of every source (zero-padded)
 // and of the result.
-type BitopView struct {
+type bitopView struct {
 	Op      string
 	Dest    string
 	Sources []string
-	Inputs  [][]byte // per source, BitopShow bytes at most
+	Inputs  [][]byte // per source, bitopShow bytes at most
 	Result  []byte
 	Len     int  // the result's length (the reply)
 	Deleted bool // every source was empty: the destination was deleted
 }
 
-// MemBar is one watched key's measured size.
-type MemBar struct {
+// memBar is one watched key's measured size.
+type memBar struct {
 	Key, Type, Encoding string
 	Memory              int64
 }
 
 const (
-	// BitsWindow is how many bytes the scene shows at most.
-	BitsWindow = 16
-	// BitsHead is how many of the first bytes are shown above the gap when the window is far.
-	BitsHead = 2
-	// BitopShow is the most bytes of a BITOP shown per row.
-	BitopShow = 8
+	// bitsWindow is how many bytes the scene shows at most.
+	bitsWindow = 16
+	// bitsHead is how many of the first bytes are shown above the gap when the window is far.
+	bitsHead = 2
+	// bitopShow is the most bytes of a BITOP shown per row.
+	bitopShow = 8
 	// maxFieldMarks is the most BITFIELD cells framed (a bulk BITFIELD writes thousands).
 	maxFieldMarks = 6
 	// maxBitopRows is the most source rows drawn.
@@ -100,9 +80,9 @@ const (
 )
 
 // Update implements Scene.
-func (s *Bits) Update(in Input) {
+func (s *bitsScene) Update(in Input) {
 	s.fit.reset()
-	*s = Bits{lang: in.Lang, GrewFrom: -1, GrewTo: -1}
+	*s = bitsScene{lang: in.Lang, GrewFrom: -1, GrewTo: -1}
 	s.watch = in.Keys
 	if name, x := lastCmd(in.Last); x != nil {
 		s.Count = name == "bitcount"
@@ -118,7 +98,7 @@ func (s *Bits) Update(in Input) {
 	}
 	s.Key = bitsFocusKey(in)
 	if bop != nil {
-		s.Op = bitopView(in.Engine, bop)
+		s.Op = newBitopView(in.Engine, bop)
 		s.Key = bop.Dest
 	}
 	s.memBars(in)
@@ -132,7 +112,7 @@ func (s *Bits) Update(in Input) {
 	if s.Key == "" {
 		return
 	}
-	s.Info = lesson.Measure(in.Engine, s.Key)
+	s.Info = in.Engine.Inspect(s.Key)
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
 			switch ev := ev.(type) {
@@ -173,7 +153,7 @@ func (s *Bits) Update(in Input) {
 	if o.Enc == engine.EncRaw && o.Buf.Cap() == 0 && o.Buf.Len() > sds.DenseLimit {
 		s.Stored = int64(o.Buf.PagesInUse()) * sds.PageSize
 	}
-	s.First = BitsFirst(n, s.focusByte())
+	s.First = bitsFirst(n, s.focusByte())
 	read := func(from, cnt int64) []byte {
 		if cnt <= 0 {
 			return nil
@@ -185,9 +165,9 @@ func (s *Bits) Update(in Input) {
 		o.Buf.ReadAt(p, int(from))
 		return p
 	}
-	s.Data = read(s.First, min(n-s.First, BitsWindow))
+	s.Data = read(s.First, min(n-s.First, bitsWindow))
 	if s.First > 0 {
-		s.Head = read(0, min(BitsHead, s.First))
+		s.Head = read(0, min(bitsHead, s.First))
 	}
 }
 
@@ -235,7 +215,7 @@ func bitsFocusKey(in Input) string {
 
 // focusByte is the byte the window keeps in view: the bit touched last, else the last BITFIELD
 // cell, else the bit BITPOS found (or the start of the range scanned), else 0.
-func (s *Bits) focusByte() int64 {
+func (s *bitsScene) focusByte() int64 {
 	switch {
 	case len(s.Touched) > 0:
 		return s.Touched[len(s.Touched)-1].Byte
@@ -249,9 +229,9 @@ func (s *Bits) focusByte() int64 {
 	return 0
 }
 
-func bitopView(e *engine.Engine, ev *engine.BitopEvent) *BitopView {
-	v := &BitopView{Op: ev.Op, Dest: ev.Dest, Sources: ev.Sources, Len: ev.ResultLen, Deleted: ev.Deleted}
-	n := min(ev.ResultLen, BitopShow)
+func newBitopView(e *engine.Engine, ev *engine.BitopEvent) *bitopView {
+	v := &bitopView{Op: ev.Op, Dest: ev.Dest, Sources: ev.Sources, Len: ev.ResultLen, Deleted: ev.Deleted}
+	n := min(ev.ResultLen, bitopShow)
 	peek := func(key string) []byte {
 		p := make([]byte, n)
 		if o := e.Peek([]byte(key)); o != nil && o.Type == engine.TypeString {
@@ -280,15 +260,15 @@ func bitopView(e *engine.Engine, ev *engine.BitopEvent) *BitopView {
 
 // memBars measures the watched keys when one of them is big enough to make the comparison
 // worth drawing (the attendance bitmap and set, a bit at a far offset).
-func (s *Bits) memBars(in Input) {
-	var bars []MemBar
+func (s *bitsScene) memBars(in Input) {
+	var bars []memBar
 	var top int64
 	for _, k := range in.Keys {
-		ki := lesson.Measure(in.Engine, k)
+		ki := in.Engine.Inspect(k)
 		if !ki.Exists || ki.Memory < 0 {
 			continue
 		}
-		bars = append(bars, MemBar{Key: k, Type: ki.Type, Encoding: ki.Encoding, Memory: ki.Memory})
+		bars = append(bars, memBar{Key: k, Type: ki.Type, Encoding: ki.Encoding, Memory: ki.Memory})
 		top = max(top, ki.Memory)
 	}
 	if len(bars) >= 2 && top >= memCompareMin {
@@ -297,35 +277,19 @@ func (s *Bits) memBars(in Input) {
 	s.allMem = bars[:min(len(bars), 4)]
 }
 
-// memShown is the bars Frame draws in r: the comparison when the step makes one, else on a tall
-// stage (a laptop's, where the bits leave most of it empty) every watched key's bar.
-func (s *Bits) memShown(r Rect) []MemBar {
-	if len(s.Mem) > 0 || r.H < 600 {
-		return s.Mem
-	}
-	return s.allMem
-}
-
-// BitsFirst is the first byte of the window shown for a string of n bytes whose byte focus was
+// bitsFirst is the first byte of the window shown for a string of n bytes whose byte focus was
 // touched last: the start when it fits, else a window that keeps focus visible, aligned to 8.
-func BitsFirst(n, focus int64) int64 {
-	if n <= BitsWindow || focus < BitsWindow/2 {
+func bitsFirst(n, focus int64) int64 {
+	if n <= bitsWindow || focus < bitsWindow/2 {
 		return 0
 	}
-	first := (focus - BitsWindow/2) &^ 7
-	return max(0, min(first, n-BitsWindow))
+	first := (focus - bitsWindow/2) &^ 7
+	return max(0, min(first, n-bitsWindow))
 }
 
-// BitCell is the rectangle of bit b (0 = most significant) of the row'th byte shown.
-func BitCell(grid Rect, row, bit int, rows int) Rect {
-	cw := grid.W / 8
-	ch := grid.H / float64(rows)
-	return Rect{grid.X + float64(bit)*cw, grid.Y + float64(row)*ch, cw, ch}
-}
-
-// FieldSpan is the part of a k-bit field starting at bit offset off that lies in byte b: its
+// fieldSpan is the part of a k-bit field starting at bit offset off that lies in byte b: its
 // first and last bit within the byte (0 = most significant), ok=false when it misses the byte.
-func FieldSpan(off int64, k int, b int64) (lo, hi int, ok bool) {
+func fieldSpan(off int64, k int, b int64) (lo, hi int, ok bool) {
 	first, last := off, off+int64(k)-1
 	if last < b*8 || first > b*8+7 {
 		return 0, 0, false
@@ -333,666 +297,13 @@ func FieldSpan(off int64, k int, b int64) (lo, hi int, ok bool) {
 	return int(max(first, b*8) - b*8), int(min(last, b*8+7) - b*8), true
 }
 
-// BitopBit is bit i (0 = most significant of byte 0) of p.
-func BitopBit(p []byte, i int) bool {
+// bitopBit is bit i (0 = most significant of byte 0) of p.
+func bitopBit(p []byte, i int) bool {
 	return i/8 < len(p) && p[i/8]&(0x80>>(i%8)) != 0
 }
 
-// tsz is a text size of k times f, never under MinText px (layout.go: readable on a phone).
-func tsz(f, k float64) float64 { return math.Max(MinText, f*k) }
-
-// inkOn is the text colour for a fill: Dim when it reads well enough, else TextColor or
-// Background, whichever contrasts more (computed from the palette at call time).
-func inkOn(fill Color, quiet bool) Color {
-	if quiet && Contrast(Dim, fill) >= 4.5 {
-		return Dim
-	}
-	if Contrast(TextColor, fill) >= Contrast(Background, fill) {
-		return TextColor
-	}
-	return Background
-}
-
-// fieldColor is the frame colour of the i-th BITFIELD cell shown.
-func fieldColor(i int) Color {
-	cs := []Color{Accent, IndexC, RunC, HeaderC}
-	return cs[i%len(cs)]
-}
-
-// Frame implements Scene.
-func (s *Bits) Frame(r Rect, t float64) []Prim {
-	ps := s.fit.frame(r, t, s.layout)
-	// Where the cells were put, in stage coordinates (tests and hit testing read it).
-	if z := s.fit.scale(); z != 1 {
-		s.lay.grid = s.fit.zoomed(s.lay.grid)
-		o := s.fit.zoomed(Rect{s.lay.opX, s.lay.opY, s.lay.opCW, s.lay.opCH})
-		s.lay.opX, s.lay.opY, s.lay.opCW, s.lay.opCH = o.X, o.Y, o.W, o.H
-		s.lay.opGap, s.lay.opSep = s.lay.opGap*z, s.lay.opSep*z
-	}
-	return ps
-}
-
-// layout lays the scene out in r (Frame zooms it to fill the stage).
-func (s *Bits) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
-	var l list
-	s.lay = bitsLayout{}
-	f := FontSize(r)
-	in := r.Inset(f * 0.8)
-	y := in.Y
-	// The memory bars take the bottom of the stage.
-	bottom := in.Y + in.H
-	mem := s.memShown(in)
-	if in.H < f*26 && s.Op == nil { // a phone's short stage: the bits keep the room
-		mem = mem[:min(len(mem), 1)]
-		if in.H < f*20 {
-			mem = nil
-		}
-	}
-	if len(mem) > 0 {
-		axisH := 0.0
-		if in.H >= 330 { // a phone's short stage keeps its rows for the bits
-			axisH = memAxisHeight(in.W, f, s.lang)
-		}
-		bottom -= float64(len(mem))*f*1.75 + tsz(f, 0.7)*1.4 + f*0.3 + axisH
-		s.drawMem(&l, mem, Rect{in.X, bottom + f*0.3, in.W, in.Y + in.H - bottom - f*0.3}, f, axisH > 0)
-	}
-	if s.Op != nil {
-		s.drawBitop(&l, Rect{in.X, y, in.W, bottom - y}, f, t)
-		return l
-	}
-	if s.Key == "" || !s.Info.Exists || s.Info.Type != "string" {
-		msg := tr(s.lang, "No bitmap yet: try SETBIT k 7 1.", "Chưa có bitmap: thử SETBIT k 7 1.")
-		if s.Key != "" && !s.Info.Exists {
-			msg = s.Key + ": " + tr(s.lang, "(missing)", "(không tồn tại)") + "  " + msg
-		} else if s.Key != "" {
-			msg = s.Key + ": " + s.Info.Type
-		}
-		y = l.wrap(Rect{in.X, y, in.W, bottom - y}, y, msg, f, Dim)
-		if s.Error {
-			l.wrap(Rect{in.X, y, in.W, bottom - y}, y+f*0.3, s.Reply, tsz(f, 0.8), ErrorC)
-		}
-		return l
-	}
-	head := fmt.Sprintf("%s · %s · STRLEN %s", s.Key, s.Info.Encoding, Num(s.Info.Len))
-	if s.Info.SDS != nil {
-		head += fmt.Sprintf(" · %s alloc %s", s.Info.SDS.Type, Num(int64(s.Info.SDS.Alloc)))
-	}
-	y += f*1.5 + float64(headText(&l, in.X, y, in.W, head, f, TextColor, true)-1)*f*1.25
-	// What happened, at most two lines (three on a tall stage).
-	note, noteC := s.note()
-	lines := 2
-	if in.H > 500 {
-		lines = 3
-	}
-	if note != "" {
-		y = l.wrap(Rect{in.X, y, in.W, f * 0.8 * 1.3 * float64(lines)}, y, note, tsz(f, 0.8), noteC)
-	}
-	if s.Error && s.Reply != "" {
-		y = l.wrap(Rect{in.X, y, in.W, f * 0.8 * 1.3}, y, s.Reply, tsz(f, 0.8), ErrorC)
-	}
-	y += f * 0.3
-	// A long string: its whole length as a strip.
-	if s.Info.Len > 4*BitsWindow {
-		y = s.drawStrip(&l, Rect{in.X, y, in.W, f * 2.9}, f)
-	}
-	// Under the rows: the BITFIELD cells and the footer.
-	fieldLines := s.fieldLines()
-	lh := tsz(f, 0.8) * 1.3
-	foot := bottom - float64(len(fieldLines))*lh
-	y = s.drawRows(&l, Rect{in.X, y + f*0.9, in.W, foot - y - f*0.9}, f, t)
-	for i, fl := range fieldLines {
-		c := fieldColor(len(s.Fields) - len(fieldLines) + i)
-		if strings.Contains(fl, "nil") || strings.Contains(fl, "FAIL") {
-			c = ErrorC
-		}
-		l.text(in.X, y+float64(i)*lh, fitText(fl, in.W, tsz(f, 0.8), false), tsz(f, 0.8), c, Left, false)
-	}
-	return l
-}
-
-// note is the line under the header: what the step's last bit command did.
-func (s *Bits) note() (string, Color) {
-	if len(s.Touched) > 0 {
-		ev := s.Touched[len(s.Touched)-1]
-		if ev.Write {
-			return tr(s.lang, "offset %d → byte %d = %d/8, bit %d = %d%%8 (from the left): %d → %d",
-				"offset %d → byte %d = %d/8, bit %d = %d%%8 (tính từ trái): %d → %d", ev.Offset, ev.Byte, ev.Offset, ev.Bit, ev.Offset, ev.Old, ev.New), Accent
-		}
-		return tr(s.lang, "offset %d → byte %d, bit %d (from the left) reads %d",
-			"offset %d → byte %d, bit %d (tính từ trái) đọc được %d", ev.Offset, ev.Byte, ev.Bit, ev.Old), Accent
-	}
-	if sc := s.Scan; sc != nil {
-		rng := fmt.Sprintf("%d–%d", sc.First, sc.Last)
-		switch {
-		case sc.Cmd == "bitcount":
-			return tr(s.lang, "BITCOUNT over bits %s (bytes %d–%d): %d set bits", "BITCOUNT trên bit %s (byte %d–%d): %d bit 1",
-				rng, sc.First>>3, sc.Last>>3, sc.Result), Accent
-		case sc.Past:
-			return tr(s.lang, "BITPOS %d: no %d in bits %s; without an end the string reads as padded with zeros: %d, the first bit past it",
-				"BITPOS %d: không có bit %d trong bit %s; không ghi end thì coi như sau string toàn 0: %d, bit ngay sau string", sc.Bit, sc.Bit, rng, sc.Result), Accent
-		case sc.Result < 0:
-			return tr(s.lang, "BITPOS %d: no %d in bits %s (bytes %d–%d) → -1", "BITPOS %d: không có bit %d nào trong bit %s (byte %d–%d) → -1",
-				sc.Bit, sc.Bit, rng, sc.First>>3, sc.Last>>3), Accent
-		default:
-			return tr(s.lang, "BITPOS %d searched bits %s: the first %d is offset %d = byte %d, bit %d",
-				"BITPOS %d tìm trong bit %s: bit %d đầu tiên ở offset %d = byte %d, bit %d", sc.Bit, rng, sc.Bit, sc.Result, sc.Result>>3, sc.Result&7), Accent
-		}
-	}
-	if s.FieldOps > 0 {
-		return tr(s.lang, "BITFIELD: %d cell(s); a cell of k bits at offset o covers bits o … o+k−1, across byte boundaries",
-			"BITFIELD: %d ô; ô k bit ở offset o chiếm bit o … o+k−1, vắt qua ranh giới byte", s.FieldOps), Accent
-	}
-	if s.Count {
-		return tr(s.lang, "BITCOUNT counts the set bits: %s", "BITCOUNT đếm các bit 1: %s", strings.TrimPrefix(s.Reply, "(integer) ")), Accent
-	}
-	if len(s.Deleted) > 0 {
-		return tr(s.lang, "deleted: %s", "đã xoá: %s", strings.Join(s.Deleted, ", ")), Accent
-	}
-	return "", Dim
-}
-
-// fieldLines describes the BITFIELD cells framed (the last three).
-func (s *Bits) fieldLines() []string {
-	var out []string
-	from := max(0, len(s.Fields)-3)
-	for _, ev := range s.Fields[from:] {
-		typ := "u"
-		if ev.Signed {
-			typ = "i"
-		}
-		typ += strconv.Itoa(ev.Bits)
-		at := fmt.Sprintf("@%d", ev.Offset)
-		if ev.Offset%int64(ev.Bits) == 0 {
-			at = fmt.Sprintf("#%d", ev.Offset/int64(ev.Bits))
-		}
-		where := tr(s.lang, "bits %d–%d", "bit %d–%d", ev.Offset, ev.Offset+int64(ev.Bits)-1)
-		if b0, b1 := ev.Offset>>3, (ev.Offset+int64(ev.Bits)-1)>>3; b0 != b1 {
-			where += tr(s.lang, ", bytes %d–%d", ", byte %d–%d", b0, b1)
-		}
-		line := fmt.Sprintf("%s %s %s: ", strings.ToUpper(ev.Op), typ, at)
-		switch {
-		case ev.Op == "get":
-			line += fmt.Sprintf("= %d", ev.Old)
-		case ev.Outcome == "failed":
-			line += tr(s.lang, "%d %+d → nil (OVERFLOW FAIL), stays %d", "%d %+d → nil (OVERFLOW FAIL), giữ %d", ev.Old, ev.Arg, ev.Old)
-		case ev.Op == "incrby":
-			line += fmt.Sprintf("%d %+d → %d", ev.Old, ev.Arg, ev.New)
-		default:
-			line += fmt.Sprintf("%d → %d", ev.Old, ev.New)
-		}
-		switch ev.Outcome {
-		case "wrapped":
-			line += " (OVERFLOW WRAP)"
-		case "saturated":
-			line += " (OVERFLOW SAT)"
-		}
-		// Where the cell lies comes last: a narrow stage cuts it first.
-		out = append(out, line+" · "+where)
-	}
-	if s.FieldOps > len(s.Fields) && len(out) > 0 {
-		out[0] = tr(s.lang, "%d cells written, the last: ", "%d ô đã ghi, ô cuối: ", s.FieldOps) + out[len(out)-1]
-		out = out[:1]
-	}
-	return out
-}
-
-// drawRows draws the byte rows (the head and the gap before a far window) in area and returns
-// the y below what it drew.
-func (s *Bits) drawRows(l *list, area Rect, f float64, t float64) float64 {
-	type row struct {
-		byteNo int64
-		v      byte
-		gap    int64 // > 0: a divider standing for this many zero bytes… not a byte
-	}
-	var rows []row
-	for i, v := range s.Head {
-		rows = append(rows, row{byteNo: int64(i), v: v})
-	}
-	if len(s.Head) > 0 && s.First > int64(len(s.Head)) {
-		rows = append(rows, row{gap: s.First - int64(len(s.Head))})
-	}
-	// Fit the window: rows of at least 1.05 f, keeping the focus row.
-	fit := int(area.H / math.Max(f*1.05, 13))
-	data, first := s.Data, s.First
-	if room := fit - len(rows); room < len(data) {
-		room = max(room, 1)
-		fb := s.focusByte() - first
-		lo := max(0, min(fb-int64(room)/2, int64(len(data)-room)))
-		data, first = data[lo:lo+int64(room)], first+lo
-	}
-	for i, v := range data {
-		rows = append(rows, row{byteNo: first + int64(i), v: v})
-	}
-	if len(rows) == 0 || area.H <= 0 {
-		return area.Y
-	}
-	last := rows[len(rows)-1].byteNo
-	label := MonoWidth("byte "+strings.Repeat("0", max(6, len(strconv.FormatInt(last, 10))+1)), tsz(f, 0.8))
-	tail := MonoWidth(" 0xff  c", tsz(f, 0.8))
-	cellMax := f * 2.2
-	if float64(len(rows))*f*3.2 <= area.H*0.5 { // a few bytes on a tall stage: larger cells
-		cellMax = f * 3.2
-	}
-	gw := math.Min(area.W-label-tail, cellMax*8)
-	gh := math.Min(area.H, float64(len(rows))*gw/8)
-	grid := Rect{area.X + label, area.Y, gw, gh}
-	s.lay.grid = grid
-	s.lay.rows = s.lay.rows[:0]
-	for _, rw := range rows {
-		if rw.gap > 0 {
-			s.lay.rows = append(s.lay.rows, -1)
-		} else {
-			s.lay.rows = append(s.lay.rows, rw.byteNo)
-		}
-	}
-	pulse := Pulse(t)
-	// Bit numbers over the columns.
-	for b := 0; b < 8; b++ {
-		c := BitCell(grid, 0, b, len(rows))
-		l.text(c.X+c.W/2, area.Y-tsz(f, 0.85), strconv.Itoa(b), tsz(f, 0.6), Dim, Center, true)
-	}
-	inScan := func(bit int64) bool { return s.Scan == nil || bit >= s.Scan.First && bit <= s.Scan.Last }
-	ones := 0
-	var shownLo, shownHi int64 = -1, -1
-	for ri, rw := range rows {
-		c0 := BitCell(grid, ri, 0, len(rows))
-		fs := math.Max(MinText, math.Min(tsz(f, 0.8), c0.H*0.8))
-		if rw.gap > 0 {
-			msg := tr(s.lang, "… %s zero bytes (%s bits), never written …", "… %s byte 0 (%s bit), chưa từng ghi …", Num(rw.gap), Num(rw.gap*8))
-			l.rect(area.X, c0.Y+c0.H*0.1, area.W, c0.H*0.8, Panel)
-			l.text(area.X, c0.Y+(c0.H-fs)/2, fitText(msg, area.W, fs, false), fs, Dim, Left, false)
-			continue
-		}
-		if shownLo < 0 || rw.byteNo < shownLo {
-			shownLo = rw.byteNo
-		}
-		shownHi = max(shownHi, rw.byteNo)
-		grew := rw.byteNo >= s.GrewFrom && rw.byteNo < s.GrewTo
-		lc := Dim
-		if grew {
-			lc = Accent
-		}
-		l.text(area.X, c0.Y+(c0.H-fs)/2, "byte "+strconv.FormatInt(rw.byteNo, 10), fs, lc, Left, true)
-		for b := 0; b < 8; b++ {
-			c := BitCell(grid, ri, b, len(rows))
-			bit := rw.byteNo*8 + int64(b)
-			on := rw.v&(0x80>>b) != 0
-			col := ZeroC
-			if on {
-				col = OneC
-				ones++
-			}
-			switch {
-			case !inScan(bit):
-				col = col.Mix(Background, 0.55)
-			case s.Scan != nil && s.Scan.Cmd == "bitcount" && on, s.Count && s.Scan == nil && on:
-				col = OneC.Mix(Accent, 0.5*pulse)
-			}
-			if grew {
-				col = col.Mix(Accent, 0.25*(1-t))
-			}
-			gap := math.Max(1, c.W*0.06)
-			l.rect(c.X+gap, c.Y+gap, c.W-2*gap, c.H-2*gap, col)
-			if c.H >= tsz(f, 0.8) {
-				d := "0"
-				if on {
-					d = "1"
-				}
-				l.text(c.X+c.W/2, c.Y+(c.H-fs)/2, d, fs, inkOn(col, !on), Center, true)
-			}
-		}
-		hex := fmt.Sprintf(" 0x%02x  %s", rw.v, printable(rw.v))
-		l.text(grid.X+grid.W+f*0.3, c0.Y+(c0.H-fs)/2, hex, fs, TextColor, Left, true)
-	}
-	rowOf := func(byteNo int64) int {
-		for i, rw := range rows {
-			if rw.gap == 0 && rw.byteNo == byteNo {
-				return i
-			}
-		}
-		return -1
-	}
-	stroke := math.Max(2, f*0.18)
-	// The cell boundaries of the last BITFIELD type, when its cells are numbered (#n): every
-	// k-th bit starts a cell, wherever it falls in its byte.
-	if len(s.Fields) > 0 {
-		ev := s.Fields[len(s.Fields)-1]
-		if k := int64(ev.Bits); k > 1 && ev.Offset%k == 0 {
-			for ri, rw := range rows {
-				for b := 0; b < 8 && rw.gap == 0; b++ {
-					if (rw.byteNo*8+int64(b))%k == 0 {
-						c := BitCell(grid, ri, b, len(rows))
-						l.line(c.X, c.Y, c.X, c.Y+c.H, math.Max(1.5, f*0.1), Dim)
-					}
-				}
-			}
-		}
-	}
-	// BITFIELD cells: one frame per byte the cell covers.
-	for i, ev := range s.Fields {
-		col := fieldColor(i)
-		for b := ev.Offset >> 3; b <= (ev.Offset+int64(ev.Bits)-1)>>3; b++ {
-			ri := rowOf(b)
-			if ri < 0 {
-				continue
-			}
-			lo, hi, _ := FieldSpan(ev.Offset, ev.Bits, b)
-			c0, c1 := BitCell(grid, ri, lo, len(rows)), BitCell(grid, ri, hi, len(rows))
-			l.frame(c0.X, c0.Y, c1.X+c1.W-c0.X, c0.H, stroke*0.8, col)
-		}
-	}
-	// The bytes BITCOUNT/BITPOS went over: a bar left of their rows.
-	if sc := s.Scan; sc != nil {
-		for ri, rw := range rows {
-			if rw.gap == 0 && rw.byteNo >= sc.First>>3 && rw.byteNo <= sc.Last>>3 {
-				c := BitCell(grid, ri, 0, len(rows))
-				w := math.Max(2, f*0.15)
-				l.rect(c.X-w-1, c.Y, w, c.H, IndexC)
-			}
-		}
-	}
-	// The bit BITPOS found.
-	if sc := s.Scan; sc != nil && sc.Cmd == "bitpos" && sc.Result >= 0 && !sc.Past {
-		if ri := rowOf(sc.Result >> 3); ri >= 0 {
-			c := BitCell(grid, ri, int(sc.Result&7), len(rows))
-			l.frame(c.X, c.Y, c.W, c.H, stroke, Accent.Alpha(math.Max(pulse, 0.8)))
-		}
-	}
-	for _, ev := range s.Touched {
-		if ri := rowOf(ev.Byte); ri >= 0 {
-			c := BitCell(grid, ri, ev.Bit, len(rows))
-			l.frame(c.X, c.Y, c.W, c.H, stroke, Accent.Alpha(pulse))
-		}
-	}
-	y := grid.Y + grid.H + f*0.3
-	if y+tsz(f, 0.7)*1.15 <= area.Y+area.H+f*0.1 && shownLo >= 0 {
-		shown := fmt.Sprintf("%d–%d", shownLo, shownHi)
-		msg := tr(s.lang, "bytes %s of %s shown · %d set bits shown", "đang xem byte %s / %s · %d bit 1", shown, Num(s.Info.Len), ones)
-		l.text(area.X, y, fitText(msg, area.W, tsz(f, 0.7), false), tsz(f, 0.7), Dim, Left, false)
-		y += tsz(f, 0.7) * 1.5
-	}
-	return y
-}
-
-// drawStrip draws the whole string as one bar: where the bytes shown are, the bits the step
-// touched, and what it costs (MEMORY USAGE) against what the engine stores. It returns the y
-// below it.
-func (s *Bits) drawStrip(l *list, r Rect, f float64) float64 {
-	n := s.Info.Len
-	fs := tsz(f, 0.7)
-	bar := Rect{r.X, r.Y + fs*1.3, r.W, f * 0.6}
-	l.rect(bar.X, bar.Y, bar.W, bar.H, Panel)
-	l.frame(bar.X, bar.Y, bar.W, bar.H, 1, Grid)
-	at := func(byteNo int64) float64 {
-		return bar.X + bar.W*float64(byteNo)/float64(max(n, 1))
-	}
-	mark := func(byteNo int64, c Color) {
-		x := math.Min(at(byteNo), bar.X+bar.W-2)
-		l.rect(x, bar.Y-f*0.15, 2, bar.H+f*0.3, c)
-	}
-	if len(s.Head) > 0 {
-		mark(0, Dim)
-	}
-	x0 := at(s.First)
-	w := math.Max(3, at(s.First+int64(len(s.Data)))-x0)
-	l.rect(math.Min(x0, bar.X+bar.W-w), bar.Y, w, bar.H, Accent.Mix(Panel, 0.3))
-	for _, ev := range s.Touched {
-		mark(ev.Byte, Accent)
-	}
-	for i, ev := range s.Fields {
-		mark(ev.Offset>>3, fieldColor(i))
-	}
-	if sc := s.Scan; sc != nil && sc.Cmd == "bitpos" && sc.Result >= 0 && !sc.Past {
-		mark(sc.Result>>3, Accent)
-	}
-	top := tr(s.lang, "the whole string: %s bytes = %s bits", "cả string: %s byte = %s bit", Num(n), Num(n*8))
-	end := "byte " + Num(n-1)
-	if TextWidth(end, fs, false)+TextWidth(top, fs, false) < r.W-fs {
-		l.text(r.X+r.W, r.Y, end, fs, Dim, Right, false)
-	}
-	l.text(r.X, r.Y, fitText(top, r.W, fs, false), fs, Dim, Left, false)
-	// The cost line: what a real server allocates against what the engine keeps.
-	cost := ""
-	if s.Info.Memory >= 0 {
-		cost = "MEMORY USAGE " + humanBytes(s.Info.Memory)
-	}
-	if s.Stored < n {
-		cost += tr(s.lang, " · the simulator stores %s: only the pages holding a 1", " · trình mô phỏng chỉ giữ %s: các trang có bit 1", humanBytes(s.Stored))
-	}
-	y := bar.Y + bar.H + f*0.25
-	return l.wrap(Rect{r.X, y, r.W, fs * 1.3 * 2}, y, strings.TrimPrefix(cost, " · "), fs, TextColor) + fs*0.2
-}
-
-// drawMem draws one bar per watched key, proportional to its MEMORY USAGE.
-func (s *Bits) drawMem(l *list, mem []MemBar, r Rect, f float64, axis bool) {
-	var top int64
-	for _, m := range mem {
-		top = max(top, m.Memory)
-	}
-	fs := tsz(f, 0.75)
-	y := r.Y
-	l.text(r.X, y, tr(s.lang, "MEMORY USAGE of the keys, side by side", "MEMORY USAGE của các key, đặt cạnh nhau"), tsz(f, 0.7), Dim, Left, false)
-	y += tsz(f, 0.7) * 1.4
-	for _, m := range mem {
-		val := humanBytes(m.Memory)
-		name := fmt.Sprintf("%s · %s %s", m.Key, m.Type, m.Encoding)
-		vw := TextWidth(val, fs, true)
-		l.text(r.X, y, fitText(name, r.W-vw-fs, fs, false), fs, Dim, Left, false)
-		l.text(r.X+r.W, y, val, fs, TextColor, Right, true)
-		bh := f * 0.4
-		by := y + fs*1.3
-		l.rect(r.X, by, r.W, bh, Panel)
-		w := memBarLen(m.Memory, r.W)
-		l.rect(r.X, by, w, bh, EncColor(m.Encoding))
-		y += f * 1.75
-	}
-	if axis {
-		drawMemAxis(l, r.X, y, r.W, r.W, f, s.lang)
-	}
-}
-
-// drawBitop stacks the sources' rows above the result's, the result's 1-columns lit through
-// every row.
-func (s *Bits) drawBitop(l *list, r Rect, f float64, t float64) {
-	v := s.Op
-	op := strings.ToUpper(v.Op)
-	y := r.Y
-	head := fmt.Sprintf("BITOP %s %s ← %s", op, v.Dest, strings.Join(v.Sources, " "))
-	y += f*1.5 + float64(headText(l, r.X, y, r.W, head, f, TextColor, true)-1)*f*1.25
-	y = l.wrap(Rect{r.X, y, r.W, f * 0.8 * 1.3 * 2}, y, bitopRule(s.lang, v), tsz(f, 0.8), Accent)
-	if s.Error && s.Reply != "" {
-		y = l.wrap(Rect{r.X, y, r.W, f * 0.8 * 1.3}, y, s.Reply, tsz(f, 0.8), ErrorC)
-	}
-	y += f * 0.4
-	if v.Deleted || len(v.Result) == 0 {
-		// Every row is empty: each source and the result drawn as a row of zero bytes.
-		rows := append(append([]string(nil), v.Sources...), v.Dest)
-		if len(rows) > maxBitopRows+1 {
-			rows = append(rows[:maxBitopRows], v.Dest)
-		}
-		fs := tsz(f, 0.8)
-		nameW := 0.0
-		for _, k := range rows {
-			nameW = max(nameW, TextWidth(k, fs, true)+fs)
-		}
-		nameW = min(nameW, r.W*0.4)
-		for i, k := range rows {
-			if y+fs*2 > r.Y+r.H-fs*2.6 {
-				break
-			}
-			c := Grid
-			if i == len(rows)-1 {
-				c = Accent
-			}
-			l.text(r.X, y+fs*0.3, fitText(k, nameW-fs*0.5, fs, true), fs, TextColor, Left, true)
-			bw := r.W - nameW
-			l.frame(r.X+nameW, y, bw, fs*1.7, 1.5, c)
-			l.text(r.X+nameW+bw/2, y+fs*0.3, tr(s.lang, "0 bytes", "0 byte"), fs, Dim, Center, true)
-			y += fs * 2.1
-		}
-		l.wrap(Rect{r.X, y, r.W, r.Y + r.H - y}, y, tr(s.lang, "Every source is empty: the result has length 0, so %s is deleted and BITOP answers 0.",
-			"Mọi nguồn đều rỗng: kết quả dài 0, nên %s bị xoá và BITOP trả 0.", v.Dest), tsz(f, 0.85), TextColor)
-		return
-	}
-	srcs := v.Sources
-	inputs := v.Inputs
-	more := 0
-	if len(srcs) > maxBitopRows {
-		more = len(srcs) - maxBitopRows
-		srcs, inputs = srcs[:maxBitopRows], inputs[:maxBitopRows]
-	}
-	roles := func(i int) string {
-		switch v.Op {
-		case "diff", "diff1", "andor":
-			if i == 0 {
-				return "X"
-			}
-			return "Y" + strconv.Itoa(i)
-		}
-		return ""
-	}
-	// Columns: label | bytes of 8 cells with a gap between bytes | hex.
-	fs := tsz(f, 0.8)
-	labelW := 0.0
-	for i, k := range srcs {
-		labelW = math.Max(labelW, TextWidth(strings.TrimSpace(k+" "+roles(i)), fs, true))
-	}
-	labelW = math.Max(labelW, TextWidth(v.Dest+" =", fs, true))
-	labelW = math.Min(labelW, r.W*0.3) + fs*0.6
-	hexW := MonoWidth(" 0xff", fs)
-	byteGap := f * 0.45
-	cellMin := math.Max(13, f*0.95)
-	avail := r.W - labelW - hexW
-	nb := min(len(v.Result), max(1, int((avail+byteGap)/(8*cellMin+byteGap))))
-	showHex := nb == 1
-	if !showHex {
-		avail += hexW
-	}
-	cw := math.Min(f*2, (avail-float64(nb-1)*byteGap)/float64(8*nb))
-	nrows := len(srcs) + 1
-	sep := f * 0.9 // room for the operator line
-	footH := fs * 1.5
-	ch := math.Min(cw*1.15, (r.Y+r.H-y-f*0.9-sep-footH)/float64(nrows))
-	if ch < 8 {
-		return
-	}
-	gridX := r.X + labelW
-	gy := y + f*0.9
-	s.lay = bitsLayout{opX: gridX, opY: gy, opCW: cw, opCH: ch, opGap: byteGap, opSep: sep, opNB: nb, opRow: nrows}
-	cellX := func(bit int) float64 { return gridX + float64(bit)*cw + float64(bit/8)*byteGap }
-	rowY := func(i int) float64 {
-		if i < len(srcs) {
-			return gy + float64(i)*ch
-		}
-		return gy + float64(len(srcs))*ch + sep
-	}
-	// Bit numbers over the columns (offsets), every bit when they fit.
-	step := 1
-	if cw < MonoWidth("15", tsz(f, 0.6))*1.2 {
-		step = 8
-	}
-	for b := 0; b < 8*nb; b += step {
-		l.text(cellX(b)+cw/2, gy-tsz(f, 0.85), strconv.Itoa(b), tsz(f, 0.6), Dim, Center, true)
-	}
-	// The result's 1-columns, lit through every row.
-	band := Panel.Mix(Accent, 0.45)
-	for b := 0; b < 8*nb; b++ {
-		if BitopBit(v.Result, b) {
-			l.rect(cellX(b), gy-ch*0.08, cw, rowY(nrows-1)+ch*1.08-gy, band)
-		}
-	}
-	pulse := Pulse(t)
-	drawRow := func(i int, name string, p []byte, result bool) {
-		ry := rowY(i)
-		ty := ry + (ch-math.Min(fs, ch*0.8))/2
-		tfs := math.Max(MinText, math.Min(fs, ch*0.8))
-		lc := Dim
-		if result {
-			lc = TextColor
-		}
-		l.text(r.X, ty, fitText(name, labelW-fs*0.4, tfs, true), tfs, lc, Left, true)
-		for b := 0; b < 8*nb; b++ {
-			on := BitopBit(p, b)
-			col := ZeroC
-			if on {
-				col = OneC
-				if result {
-					col = OneC.Mix(Accent, 0.45*pulse)
-				}
-			}
-			g := math.Max(1, cw*0.08)
-			l.rect(cellX(b)+g, ry+g, cw-2*g, ch-2*g, col)
-			if ch >= 12 && cw >= 10 {
-				d := "0"
-				if on {
-					d = "1"
-				}
-				l.text(cellX(b)+cw/2, ty, d, tfs, inkOn(col, !on), Center, true)
-			}
-		}
-		if showHex && len(p) > 0 {
-			l.text(cellX(8*nb-1)+cw+fs*0.3, ty, fmt.Sprintf("0x%02x", p[0]), tfs, TextColor, Left, true)
-		}
-	}
-	for i, k := range srcs {
-		drawRow(i, strings.TrimSpace(k+" "+roles(i)), inputs[i], false)
-	}
-	// The operator between the sources and the result.
-	ly := rowY(nrows-1) - sep/2
-	l.line(gridX, ly, cellX(8*nb-1)+cw, ly, math.Max(1.5, f*0.08), Grid)
-	drawRow(nrows-1, v.Dest+" =", v.Result, true)
-	fy := rowY(nrows-1) + ch + fs*0.4
-	var foot string
-	if more > 0 {
-		foot = tr(s.lang, "… and %d more source keys · ", "… và %d key nguồn nữa · ", more)
-	}
-	foot += tr(s.lang, "bytes 0–%d of %d · shorter sources are padded with zero bytes", "byte 0–%d / %d · nguồn ngắn hơn được thêm byte 0", nb-1, v.Len)
-	if fy+fs*1.15 <= r.Y+r.H+0.5 {
-		l.text(r.X, fy, fitText(foot, r.W, tsz(fs, 0.9), false), tsz(fs, 0.9), Dim, Left, false)
-	}
-}
-
-// bitopRule is what the operation computes for each bit column.
-func bitopRule(lang string, v *BitopView) string {
-	switch v.Op {
-	case "and":
-		return tr(lang, "AND: 1 where every source has a 1", "AND: 1 khi mọi nguồn đều là 1")
-	case "or":
-		return tr(lang, "OR: 1 where at least one source has a 1", "OR: 1 khi ít nhất một nguồn là 1")
-	case "xor":
-		return tr(lang, "XOR: 1 where an odd number of sources have a 1", "XOR: 1 khi số nguồn là 1 là số lẻ")
-	case "not":
-		return tr(lang, "NOT: every bit of the one source flipped", "NOT: đảo mọi bit của nguồn duy nhất")
-	case "diff":
-		return tr(lang, "DIFF = X AND NOT (Y1 OR …): in X and in none of the others", "DIFF = X AND NOT (Y1 OR …): có trong X, không có trong key nào khác")
-	case "diff1":
-		return tr(lang, "DIFF1 = NOT X AND (Y1 OR …): in some other key but not in X", "DIFF1 = NOT X AND (Y1 OR …): có trong một key khác nhưng không có trong X")
-	case "andor":
-		return tr(lang, "ANDOR = X AND (Y1 OR …): in X and in at least one other", "ANDOR = X AND (Y1 OR …): có trong X và trong ít nhất một key khác")
-	case "one":
-		return tr(lang, "ONE: 1 where exactly one source has a 1", "ONE: 1 khi đúng một nguồn là 1")
-	}
-	return strings.ToUpper(v.Op)
-}
-
-// humanBytes is n in bytes with a readable unit: "16 416 B (16.0 KiB)".
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%s B (%.1f GiB)", Num(n), float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%s B (%.1f MiB)", Num(n), float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%s B (%.1f KiB)", Num(n), float64(n)/(1<<10))
-	}
-	return Num(n) + " B"
-}
-
-// OnesIn counts the set bits of p (what BITCOUNT over those bytes answers).
-func OnesIn(p []byte) int {
+// onesIn counts the set bits of p (what BITCOUNT over those bytes answers).
+func onesIn(p []byte) int {
 	n := 0
 	for _, b := range p {
 		n += bits.OnesCount8(b)

@@ -14,20 +14,20 @@ import (
 
 // bitsAfter plays lines on a fresh player (each a console line) and builds the bits scene from
 // the last one, as the page does after a step.
-func bitsAfter(t *testing.T, v engine.Version, keys []string, lines ...string) (*Bits, *lesson.Player) {
+func bitsAfter(t *testing.T, v engine.Version, keys []string, lines ...string) (*bitsScene, *lesson.Player) {
 	t.Helper()
 	p := lesson.NewPlayer(lesson.Config{Version: v, Allocator: alloc.Jemalloc16})
 	for _, l := range lines {
 		p.Exec(l)
 	}
-	s := New("bits").(*Bits)
-	s.Update(Input{Engine: p.Engine(), Keys: keys, Last: p.Last()[len(p.Last())-1:], Lang: "en"})
+	s := New("bits").(*bitsScene)
+	s.Update(Input{Engine: p.Engine(), Keys: keys, Last: lastOf(p)[len(lastOf(p))-1:], Lang: "en"})
 	return s, p
 }
 
 // framesAt returns the frames of prims as cells (row, first bit, last bit) of the byte grid the
 // last Frame laid out; frames on the grid that are not on whole cells are reported as row -1.
-func framesAt(s *Bits, prims []Prim) [][3]int {
+func framesAt(s *bitsScene, prims []Prim) [][3]int {
 	var out [][3]int
 	g := s.lay.grid
 	n := len(s.lay.rows)
@@ -99,8 +99,8 @@ func TestBitsBitpos(t *testing.T) {
 	}
 	// Byte 0 lies outside the range: its set bit is drawn dimmed, byte 12's at full strength.
 	g := s.lay.grid
-	c0 := BitCell(g, 0, 0, len(s.lay.rows))
-	c12 := BitCell(g, 12, 4, len(s.lay.rows))
+	c0 := bitCell(g, 0, 0, len(s.lay.rows))
+	c12 := bitCell(g, 12, 4, len(s.lay.rows))
 	var col0, col12 Color
 	for _, p := range prims {
 		if p.Kind == KRect && c0.Contains(p.X+1, p.Y+1) && p.W < c0.W {
@@ -110,8 +110,8 @@ func TestBitsBitpos(t *testing.T) {
 			col12 = p.Color
 		}
 	}
-	if col12 != OneC || col0 == OneC || col0 == (Color{}) {
-		t.Fatalf("byte 0 bit 0 %v, byte 12 bit 4 %v (OneC %v)", col0, col12, OneC)
+	if col12 != oneC || col0 == oneC || col0 == (Color{}) {
+		t.Fatalf("byte 0 bit 0 %v, byte 12 bit 4 %v (OneC %v)", col0, col12, oneC)
 	}
 	s, _ = bitsAfter(t, engine.V70, []string{"bm"}, append(setup, "BITPOS bm 1 2 11")...)
 	prims = s.Frame(bitsStage, 1)
@@ -162,8 +162,8 @@ func TestBitsBitop(t *testing.T) {
 			lit[b] = true
 		}
 		for b := 0; b < 16; b++ {
-			if lit[b] != BitopBit(v.Result, b) {
-				t.Fatalf("%v: column %d lit %v, result bit %v", r, b, lit[b], BitopBit(v.Result, b))
+			if lit[b] != bitopBit(v.Result, b) {
+				t.Fatalf("%v: column %d lit %v, result bit %v", r, b, lit[b], bitopBit(v.Result, b))
 			}
 		}
 		if txt := allText(prims); !strings.Contains(txt, "OR: 1 where at least one source has a 1") || !strings.Contains(txt, "r =") {
@@ -177,7 +177,7 @@ func TestBitsBitop(t *testing.T) {
 	}
 	// A result longer than the event carries: the rows come from the keys themselves.
 	s, _ = bitsAfter(t, engine.V70, []string{"a"}, "SETBIT a 1000 1", "SETBIT a 3 1", "BITOP NOT n a")
-	if s.Op == nil || s.Op.Len != 126 || len(s.Op.Result) != BitopShow || s.Op.Result[0] != 0xef || s.Op.Inputs[0][0] != 0x10 {
+	if s.Op == nil || s.Op.Len != 126 || len(s.Op.Result) != bitopShow || s.Op.Result[0] != 0xef || s.Op.Inputs[0][0] != 0x10 {
 		t.Fatalf("%+v", s.Op)
 	}
 }
@@ -185,13 +185,13 @@ func TestBitsBitop(t *testing.T) {
 // TestBitsBitfieldCells: a u7 cell at #1 covers the last bit of byte 0 and six bits of byte 1;
 // an i5 at bit 60 covers bits 4–7 of byte 7 and bit 0 of byte 8. Each part is framed on its row.
 func TestBitsBitfieldCells(t *testing.T) {
-	if lo, hi, ok := FieldSpan(7, 7, 0); !ok || lo != 7 || hi != 7 {
+	if lo, hi, ok := fieldSpan(7, 7, 0); !ok || lo != 7 || hi != 7 {
 		t.Fatal("span byte 0")
 	}
-	if lo, hi, ok := FieldSpan(7, 7, 1); !ok || lo != 0 || hi != 5 {
+	if lo, hi, ok := fieldSpan(7, 7, 1); !ok || lo != 0 || hi != 5 {
 		t.Fatal("span byte 1")
 	}
-	if _, _, ok := FieldSpan(7, 7, 2); ok {
+	if _, _, ok := fieldSpan(7, 7, 2); ok {
 		t.Fatal("span byte 2")
 	}
 	s, _ := bitsAfter(t, engine.V70, []string{"prog"}, "BITFIELD prog SET u7 #0 30", "BITFIELD prog SET u7 #1 100 GET u7 #1")
@@ -254,7 +254,7 @@ func TestBitsFarOffset(t *testing.T) {
 	if s.Key != "huge" || s.Info.Len != 536870912 || s.Info.Memory != 671088688 || s.Stored != sds.PageSize {
 		t.Fatalf("%+v stored %d", s.Info, s.Stored)
 	}
-	if len(s.Head) != BitsHead || s.First != 536870912-BitsWindow || s.Data[len(s.Data)-1] != 0x01 {
+	if len(s.Head) != bitsHead || s.First != 536870912-bitsWindow || s.Data[len(s.Data)-1] != 0x01 {
 		t.Fatalf("head % x first %d data % x", s.Head, s.First, s.Data)
 	}
 	if len(s.Mem) != 2 || s.Mem[1].Memory != 671088688 {
@@ -267,7 +267,7 @@ func TestBitsFarOffset(t *testing.T) {
 			t.Fatalf("%s: rows %v", name, rows)
 		}
 		txt := strings.NewReplacer("\n", " ", "\u202f", " ", "\u00a0", " ").Replace(allText(prims)) // grouped digits: narrow no-break spaces
-		gap := numfmt.Group(536870912 - BitsWindow - BitsHead)
+		gap := numfmt.Group(536870912 - bitsWindow - bitsHead)
 		for _, want := range []string{gap + " zero bytes", "671 088 688 B (640.0 MiB)", "the simulator stores 65 536 B (64.0 KiB)", "the whole string: 536 870 912 bytes"} {
 			if !strings.Contains(txt, want) {
 				t.Fatalf("%s: %q missing:\n%s", name, want, txt)
@@ -281,7 +281,7 @@ func TestBitsFarOffset(t *testing.T) {
 		// The strip's mark for the bit sits at its right end.
 		var mark *Prim
 		for i, q := range prims {
-			if q.Kind == KRect && math.Abs(q.W-2*s.fit.scale()) < 1e-9 && q.Color == Accent { // 2 px, zoomed (layout.go)
+			if q.Kind == KRect && math.Abs(q.W-2*s.fit.scale()) < 1e-9 && q.Color == accent { // 2 px, zoomed (layout.go)
 				mark = &prims[i]
 			}
 		}
@@ -291,8 +291,8 @@ func TestBitsFarOffset(t *testing.T) {
 	}
 	// BITCOUNT and BITPOS of it: the engine's event covers the whole string.
 	p.Exec("BITPOS huge 1")
-	s.Update(Input{Engine: p.Engine(), Keys: []string{"huge"}, Last: p.Last()[len(p.Last())-1:], Lang: "vi"})
-	if s.Scan == nil || s.Scan.First != 0 || s.Scan.Last != 4294967295 || s.Scan.Result != 4294967295 || s.First != 536870912-BitsWindow {
+	s.Update(Input{Engine: p.Engine(), Keys: []string{"huge"}, Last: lastOf(p)[len(lastOf(p))-1:], Lang: "vi"})
+	if s.Scan == nil || s.Scan.First != 0 || s.Scan.Last != 4294967295 || s.Scan.Result != 4294967295 || s.First != 536870912-bitsWindow {
 		t.Fatalf("%+v first %d", s.Scan, s.First)
 	}
 }
@@ -315,9 +315,9 @@ func TestBitsLessonLayouts(t *testing.T) {
 // TestBitsAttendance: the bitmap and the set side by side, and the set bits of the window are
 // the day's pattern (students 0–9 all present, then 0 2 3 4 6 8 9 of every ten).
 func TestBitsAttendance(t *testing.T) {
-	var last *Bits
+	var last *bitsScene
 	playLesson(t, "attendance", engine.V88, func(pos int, in Input) {
-		s := New("bits").(*Bits)
+		s := New("bits").(*bitsScene)
 		s.Update(in)
 		if pos == 1 && in.Lang == "en" && (len(s.Data) != 2 || s.Data[0] != 0xff || s.Data[1] != 0xc0) {
 			t.Fatalf("step 1: % x", s.Data)

@@ -7,18 +7,17 @@ import (
 
 	"redscope/engine"
 	"redscope/engine/bloom"
-	"redscope/lesson"
 )
 
-// Bloom draws a Bloom filter (BF.*): each sub-filter's bit array, the k positions of the step's
-// last item (bits it just set lit, bits already set outlined; for BF.EXISTS a clear probe
-// outlined in red), and the step's figures: items added, and for a step that asks about many
-// items (BloomProbesMin or more BF.EXISTS items, which lessons use for items never added) the
-// share answered 1 against the formula (1 − e^(−kn/m))^k.
-type Bloom struct {
+// bloomScene draws a Bloom filter (BF.*): each sub-filter's bit array, the k positions of the
+// step's last item (bits it just set lit, bits already set outlined; for BF.EXISTS a clear probe
+// outlined in red), and the step's figures: items added, and for a step that asks about many items
+// (bloomProbesMin or more BF.EXISTS items, which lessons use for items never added) the share
+// answered 1 against the formula (1 − e^(−kn/m))^k.
+type bloomScene struct {
 	Key     string
-	Info    lesson.KeyInfo
-	Filters []BloomFilterView
+	Info    engine.KeyInfo
+	Filters []bloomFilterView
 	Last    *engine.BloomEvent // the step's last item
 	Probes  int                // BF.EXISTS items in the step
 	Yes     int                // of which answered 1
@@ -30,8 +29,8 @@ type Bloom struct {
 	fit     fitter   // the zoom that fills the stage (layout.go)
 }
 
-// BloomFilterView is one sub-filter as drawn.
-type BloomFilterView struct {
+// bloomFilterView is one sub-filter as drawn.
+type bloomFilterView struct {
 	Bits, Items, Capacity uint64
 	Hashes                int
 	Error                 float64
@@ -39,44 +38,44 @@ type BloomFilterView struct {
 	Img                   Pixels
 }
 
-// BloomProbesMin is the number of BF.EXISTS items from which a step counts as a measurement of
+// bloomProbesMin is the number of BF.EXISTS items from which a step counts as a measurement of
 // the false-positive rate.
-const BloomProbesMin = 100
+const bloomProbesMin = 100
 
-// BloomMaxBits is the largest sub-filter drawn bit by bit; larger ones are summarised.
-const BloomMaxBits = 1 << 16
+// bloomMaxBits is the largest sub-filter drawn bit by bit; larger ones are summarised.
+const bloomMaxBits = 1 << 16
 
 // bloomCellPx is the size of one bit in the image (a 1-pixel gap included).
 const bloomCellPx = 6
 
 var bloomGen uint64
 
-func init() { Register("bloom", func() Scene { return &Bloom{} }) }
+func init() { register("bloom", func() Scene { return &bloomScene{} }) }
 
-// FalsePositiveRate is the textbook estimate (1 − e^(−kn/m))^k for n items in m bits with k
+// falsePositiveRate is the textbook estimate (1 − e^(−kn/m))^k for n items in m bits with k
 // hashes.
-func FalsePositiveRate(k int, n, m uint64) float64 {
+func falsePositiveRate(k int, n, m uint64) float64 {
 	if m == 0 {
 		return 0
 	}
 	return math.Pow(1-math.Exp(-float64(k)*float64(n)/float64(m)), float64(k))
 }
 
-// ChainFalsePositiveRate combines the sub-filters' estimates: an item is a false positive when
+// chainFalsePositiveRate combines the sub-filters' estimates: an item is a false positive when
 // any sub-filter says yes.
-func ChainFalsePositiveRate(fs []BloomFilterView) float64 {
+func chainFalsePositiveRate(fs []bloomFilterView) float64 {
 	no := 1.0
 	for _, f := range fs {
-		no *= 1 - FalsePositiveRate(f.Hashes, f.Items, f.Bits)
+		no *= 1 - falsePositiveRate(f.Hashes, f.Items, f.Bits)
 	}
 	return 1 - no
 }
 
 // Update implements Scene.
-func (s *Bloom) Update(in Input) {
+func (s *bloomScene) Update(in Input) {
 	s.fit.reset()
 	old := s.Filters
-	*s = Bloom{lang: in.Lang}
+	*s = bloomScene{lang: in.Lang}
 	s.watch = in.Keys
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
@@ -110,7 +109,7 @@ func (s *Bloom) Update(in Input) {
 	if s.Key == "" {
 		return
 	}
-	s.Info = lesson.Measure(in.Engine, s.Key)
+	s.Info = in.Engine.Inspect(s.Key)
 	o := in.Engine.Peek([]byte(s.Key))
 	if o == nil || o.Type != engine.TypeBloom {
 		return
@@ -120,23 +119,23 @@ func (s *Bloom) Update(in Input) {
 		return
 	}
 	for i, f := range v.Chain.Filters {
-		fv := BloomFilterView{Bits: f.Bits, Items: f.Items, Capacity: f.Entries, Hashes: f.Hashes, Error: f.Error, Set: f.BitsSet()}
+		fv := bloomFilterView{Bits: f.Bits, Items: f.Items, Capacity: f.Entries, Hashes: f.Hashes, Error: f.Error, Set: f.BitsSet()}
 		if i < len(old) && old[i].Img.RGBA != nil {
 			fv.Img.RGBA = old[i].Img.RGBA // reuse the buffer
 		}
-		if f.Bits <= BloomMaxBits {
+		if f.Bits <= bloomMaxBits {
 			s.paint(&fv, f, i)
 		}
 		s.Filters = append(s.Filters, fv)
 	}
 }
 
-// BloomGridCols is the number of bit columns used for every sub-filter.
-const BloomGridCols = 64
+// bloomGridCols is the number of bit columns used for every sub-filter.
+const bloomGridCols = 64
 
 // paint fills fv's image: one cell per bit, set bits green, bits the last item just set lit.
-func (s *Bloom) paint(fv *BloomFilterView, f *bloom.Filter, idx int) {
-	cols := BloomGridCols
+func (s *bloomScene) paint(fv *bloomFilterView, f *bloom.Filter, idx int) {
+	cols := bloomGridCols
 	rows := int((f.Bits + uint64(cols) - 1) / uint64(cols))
 	w, h := cols*bloomCellPx, rows*bloomCellPx
 	if cap(fv.Img.RGBA) >= 4*w*h {
@@ -157,11 +156,11 @@ func (s *Bloom) paint(fv *BloomFilterView, f *bloom.Filter, idx int) {
 		}
 	}
 	for b := uint64(0); b < f.Bits; b++ {
-		col := ZeroC
+		col := zeroC
 		if f.Test(b) {
-			col = OneC
+			col = oneC
 			if fresh[b] {
-				col = Accent
+				col = accent
 			}
 		}
 		x0, y0 := int(b%uint64(cols))*bloomCellPx, int(b/uint64(cols))*bloomCellPx
@@ -174,46 +173,46 @@ func (s *Bloom) paint(fv *BloomFilterView, f *bloom.Filter, idx int) {
 	}
 }
 
-// BloomGrid lays the sub-filters out in area: each gets a label line and a grid of
-// BloomGridCols columns with square cells, all with the same cell size, at most maxCell.
-func BloomGrid(area Rect, bits []uint64, label, maxCell float64) (grids []Rect, cell float64) {
+// bloomGrid lays the sub-filters out in area: each gets a label line and a grid of
+// bloomGridCols columns with square cells, all with the same cell size, at most maxCell.
+func bloomGrid(area Rect, bits []uint64, label, maxCell float64) (grids []Rect, cell float64) {
 	rows := 0.0
 	for _, b := range bits {
-		rows += math.Ceil(float64(b) / BloomGridCols)
+		rows += math.Ceil(float64(b) / bloomGridCols)
 	}
 	if rows == 0 {
 		return nil, 0
 	}
 	avail := area.H - label*float64(len(bits))
-	cell = math.Min(maxCell, math.Min(area.W/BloomGridCols, avail/rows))
+	cell = math.Min(maxCell, math.Min(area.W/bloomGridCols, avail/rows))
 	cell = math.Max(0, math.Floor(cell*4)/4)
 	y := area.Y
 	for _, b := range bits {
 		y += label
-		h := math.Ceil(float64(b)/BloomGridCols) * cell
-		grids = append(grids, Rect{area.X, y, cell * BloomGridCols, h})
+		h := math.Ceil(float64(b)/bloomGridCols) * cell
+		grids = append(grids, Rect{area.X, y, cell * bloomGridCols, h})
 		y += h
 	}
 	return grids, cell
 }
 
-// BitCellIn is the cell of bit b in a grid laid out by BloomGrid.
-func BitCellIn(g Rect, cell float64, b uint64) Rect {
-	return Rect{g.X + float64(b%BloomGridCols)*cell, g.Y + float64(b/BloomGridCols)*cell, cell, cell}
+// bitCellIn is the cell of bit b in a grid laid out by bloomGrid.
+func bitCellIn(g Rect, cell float64, b uint64) Rect {
+	return Rect{g.X + float64(b%bloomGridCols)*cell, g.Y + float64(b/bloomGridCols)*cell, cell, cell}
 }
 
 func pct(x float64) string { return fmt.Sprintf("%.2f%%", 100*x) }
 
 // Frame implements Scene.
-func (s *Bloom) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *bloomScene) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
-func (s *Bloom) layout(r Rect, t float64) []Prim {
+func (s *bloomScene) layout(r Rect, t float64) []Prim {
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
 	}
 	var l list
-	f := FontSize(r)
+	f := fontSize(r)
 	in := r.Inset(f * 0.8)
 	fs := f * 0.8
 	y := in.Y
@@ -222,7 +221,7 @@ func (s *Bloom) layout(r Rect, t float64) []Prim {
 		if s.Key != "" && s.Info.Exists {
 			msg = s.Key + ": " + s.Info.Type
 		}
-		l.wrap(in, y, msg, f*0.9, Dim)
+		l.wrap(in, y, msg, f*0.9, dim)
 		return l
 	}
 	var items, capTotal uint64
@@ -230,11 +229,11 @@ func (s *Bloom) layout(r Rect, t float64) []Prim {
 		items += fv.Items
 		capTotal += fv.Capacity
 	}
-	head := fmt.Sprintf("%s · %s/%s items · %s · MEMORY USAGE %s", s.Key, Num(int64(items)), Num(int64(capTotal)), plural(int64(len(s.Filters)), "filter", "filters"), Num(s.Info.Memory))
+	head := fmt.Sprintf("%s · %s/%s items · %s · MEMORY USAGE %s", s.Key, num(int64(items)), num(int64(capTotal)), plural(int64(len(s.Filters)), "filter", "filters"), num(s.Info.Memory))
 	if s.lang != "en" {
-		head = fmt.Sprintf("%s · %s/%s phần tử · %s filter · MEMORY USAGE %s", s.Key, Num(int64(items)), Num(int64(capTotal)), Num(int64(len(s.Filters))), Num(s.Info.Memory))
+		head = fmt.Sprintf("%s · %s/%s phần tử · %s filter · MEMORY USAGE %s", s.Key, num(int64(items)), num(int64(capTotal)), num(int64(len(s.Filters))), num(s.Info.Memory))
 	}
-	y += fs*1.4 + float64(headText(&l, in.X, y, in.W, head, fs, TextColor, true)-1)*fs*1.25
+	y += fs*1.4 + float64(headText(&l, in.X, y, in.W, head, fs, textColor, true)-1)*fs*1.25
 	// The last item and its k positions.
 	if ev := s.Last; ev != nil {
 		verb := "BF.ADD"
@@ -256,13 +255,13 @@ func (s *Bloom) layout(r Rect, t float64) []Prim {
 		default:
 			res = ev.Result
 		}
-		l.text(in.X, y, fitText(fmt.Sprintf("%s %q: %s", verb, ev.Item, res), in.W, fs, false), fs, Accent, Left, false)
+		l.text(in.X, y, fitText(fmt.Sprintf("%s %q: %s", verb, ev.Item, res), in.W, fs, false), fs, accent, Left, false)
 		y += fs * 1.4
 		pos := make([]string, len(ev.Positions))
 		for i, p := range ev.Positions {
 			pos[i] = fmt.Sprint(p)
 		}
-		l.text(in.X, y, fitText(fmt.Sprintf("k=%d: %s", len(ev.Positions), strings.Join(pos, " ")), in.W, fs, true), fs, Dim, Left, true)
+		l.text(in.X, y, fitText(fmt.Sprintf("k=%d: %s", len(ev.Positions), strings.Join(pos, " ")), in.W, fs, true), fs, dim, Left, true)
 		y += fs * 1.4
 	}
 	// Figures of the step.
@@ -270,18 +269,18 @@ func (s *Bloom) layout(r Rect, t float64) []Prim {
 	var colors []Color
 	if s.Adds > 1 {
 		lines = append(lines, tr(s.lang, "%d BF.ADD in this step, %d answered 0 (false positive while adding)", "%d BF.ADD trong bước này, %d trả 0 (false positive khi thêm)", s.Adds, s.AddsOld))
-		colors = append(colors, TextColor)
+		colors = append(colors, textColor)
 	}
-	if s.Probes >= BloomProbesMin {
+	if s.Probes >= bloomProbesMin {
 		lines = append(lines, tr(s.lang, "measured: %d of %d probes answered 1 = %s", "đo được: %d / %d probe trả 1 = %s", s.Yes, s.Probes, pct(float64(s.Yes)/float64(s.Probes))))
-		colors = append(colors, Accent)
+		colors = append(colors, accent)
 	}
 	if items > 0 {
-		lines = append(lines, tr(s.lang, "formula (1 − e^(−kn/m))^k: %s", "công thức (1 − e^(−kn/m))^k: %s", pct(ChainFalsePositiveRate(s.Filters))))
-		colors = append(colors, TextColor)
+		lines = append(lines, tr(s.lang, "formula (1 − e^(−kn/m))^k: %s", "công thức (1 − e^(−kn/m))^k: %s", pct(chainFalsePositiveRate(s.Filters))))
+		colors = append(colors, textColor)
 		if len(s.Filters) > 1 {
 			f0 := s.Filters[0]
-			lines = append(lines, tr(s.lang, "one filter of m=%d, k=%d holding all %d: %s", "một filter m=%d, k=%d chứa cả %d: %s", f0.Bits, f0.Hashes, items, pct(FalsePositiveRate(f0.Hashes, items, f0.Bits))))
+			lines = append(lines, tr(s.lang, "one filter of m=%d, k=%d holding all %d: %s", "một filter m=%d, k=%d chứa cả %d: %s", f0.Bits, f0.Hashes, items, pct(falsePositiveRate(f0.Hashes, items, f0.Bits))))
 			colors = append(colors, ErrorC)
 		}
 	}
@@ -294,15 +293,15 @@ func (s *Bloom) layout(r Rect, t float64) []Prim {
 	}
 	first := len(s.Filters) - len(shown)
 	for _, fv := range shown {
-		if fv.Bits > BloomMaxBits {
+		if fv.Bits > bloomMaxBits {
 			bits = append(bits, 0)
 			continue
 		}
 		bits = append(bits, fv.Bits)
 	}
 	area := Rect{in.X, y, in.W, in.Y + in.H - y - footer - fs*0.4}
-	grids, cell := BloomGrid(area, bits, fs*1.4, f*1.2)
-	pulse := Pulse(t)
+	grids, cell := bloomGrid(area, bits, fs*1.4, f*1.2)
+	pulse := pulseAt(t)
 	for i, fv := range shown {
 		idx := first + i
 		label := tr(s.lang, "filter %d: m=%d bits, k=%d, %d/%d items, %s of bits set", "filter %d: m=%d bit, k=%d, %d/%d phần tử, %s bit là 1", idx, fv.Bits, fv.Hashes, fv.Items, fv.Capacity, pct(float64(fv.Set)/float64(max(fv.Bits, 1))))
@@ -310,16 +309,16 @@ func (s *Bloom) layout(r Rect, t float64) []Prim {
 			break
 		}
 		g := grids[i]
-		l.text(in.X, g.Y-fs*1.3, fitText(label, in.W, fs, false), fs, TextColor, Left, false)
-		if fv.Bits > BloomMaxBits || cell < 1 {
+		l.text(in.X, g.Y-fs*1.3, fitText(label, in.W, fs, false), fs, textColor, Left, false)
+		if fv.Bits > bloomMaxBits || cell < 1 {
 			continue
 		}
-		l.rect(g.X-1, g.Y-1, g.W+2, g.H+2, Grid)
+		l.rect(g.X-1, g.Y-1, g.W+2, g.H+2, grid)
 		l = append(l, Prim{Kind: KImage, X: g.X, Y: g.Y, W: g.W, H: g.H, Img: &s.Filters[idx].Img})
 		if ev := s.Last; ev != nil && ev.Filter == idx {
 			for j, p := range ev.Positions {
-				c := BitCellIn(g, cell, p)
-				col := TextColor
+				c := bitCellIn(g, cell, p)
+				col := textColor
 				if !ev.WasSet[j] && ev.Op == "exists" {
 					col = ErrorC
 				} else if !ev.WasSet[j] {

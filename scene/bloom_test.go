@@ -6,34 +6,33 @@ import (
 	"testing"
 
 	"redscope/engine"
-	"redscope/lesson"
 )
 
 func TestFalsePositiveRate(t *testing.T) {
 	// k = 7, m/n = 9.585 (1 % sizing): the textbook rate is just under 1 %.
-	if p := FalsePositiveRate(7, 1000, 9585); math.Abs(p-0.01) > 0.0005 {
+	if p := falsePositiveRate(7, 1000, 9585); math.Abs(p-0.01) > 0.0005 {
 		t.Fatalf("%v", p)
 	}
-	if FalsePositiveRate(8, 0, 1152) != 0 || FalsePositiveRate(3, 5, 0) != 0 {
+	if falsePositiveRate(8, 0, 1152) != 0 || falsePositiveRate(3, 5, 0) != 0 {
 		t.Fatal("edge cases")
 	}
-	two := []BloomFilterView{{Hashes: 8, Items: 100, Bits: 1152}, {Hashes: 9, Items: 50, Bits: 2496}}
-	a, b := FalsePositiveRate(8, 100, 1152), FalsePositiveRate(9, 50, 2496)
-	if got := ChainFalsePositiveRate(two); math.Abs(got-(1-(1-a)*(1-b))) > 1e-12 {
+	two := []bloomFilterView{{Hashes: 8, Items: 100, Bits: 1152}, {Hashes: 9, Items: 50, Bits: 2496}}
+	a, b := falsePositiveRate(8, 100, 1152), falsePositiveRate(9, 50, 2496)
+	if got := chainFalsePositiveRate(two); math.Abs(got-(1-(1-a)*(1-b))) > 1e-12 {
 		t.Fatal(got)
 	}
 }
 
 func TestBloomGrid(t *testing.T) {
-	grids, cell := BloomGrid(Rect{10, 20, 640, 1000}, []uint64{1152, 2496}, 14, 12)
+	grids, cell := bloomGrid(Rect{10, 20, 640, 1000}, []uint64{1152, 2496}, 14, 12)
 	if cell != 10 || len(grids) != 2 || grids[0].Y != 34 || grids[0].H != 180 || grids[1].Y != 34+180+14 || grids[1].H != 390 {
 		t.Fatalf("%v %+v", cell, grids)
 	}
 	// Bit 70 is row 1, column 6.
-	if c := BitCellIn(grids[0], cell, 70); c != (Rect{70, 44, 10, 10}) {
+	if c := bitCellIn(grids[0], cell, 70); c != (Rect{70, 44, 10, 10}) {
 		t.Fatalf("%+v", c)
 	}
-	if g, _ := BloomGrid(Rect{0, 0, 100, 100}, nil, 10, 10); g != nil {
+	if g, _ := bloomGrid(Rect{0, 0, 100, 100}, nil, 10, 10); g != nil {
 		t.Fatal("no filter, no grid")
 	}
 }
@@ -46,7 +45,7 @@ func TestBloomScene(t *testing.T) {
 		if in.Lang != "en" {
 			return
 		}
-		s := New("bloom").(*Bloom)
+		s := New("bloom").(*bloomScene)
 		s.Update(in)
 		if pos == 0 {
 			if s.Key != "bf" || len(s.Filters) != 0 {
@@ -75,9 +74,9 @@ func TestBloomScene(t *testing.T) {
 			}
 			// Every bit's cell has the engine's bit (lit = just set by the last item).
 			for b := uint64(0); b < f.Bits; b++ {
-				px := int(b%BloomGridCols)*bloomCellPx + int(b/BloomGridCols)*bloomCellPx*fv.Img.W
+				px := int(b%bloomGridCols)*bloomCellPx + int(b/bloomGridCols)*bloomCellPx*fv.Img.W
 				got := Color{fv.Img.RGBA[4*px], fv.Img.RGBA[4*px+1], fv.Img.RGBA[4*px+2], 0xff}
-				if (got != ZeroC) != f.Test(b) {
+				if (got != zeroC) != f.Test(b) {
 					t.Fatalf("step %d filter %d bit %d: pixel %v, engine %v", pos, i, b, got, f.Test(b))
 				}
 			}
@@ -89,8 +88,8 @@ func TestBloomScene(t *testing.T) {
 			lit := 0
 			f := s.Filters[0]
 			for b := uint64(0); b < f.Bits; b++ {
-				px := int(b%BloomGridCols)*bloomCellPx + int(b/BloomGridCols)*bloomCellPx*f.Img.W
-				if (Color{f.Img.RGBA[4*px], f.Img.RGBA[4*px+1], f.Img.RGBA[4*px+2], 0xff}) == Accent {
+				px := int(b%bloomGridCols)*bloomCellPx + int(b/bloomGridCols)*bloomCellPx*f.Img.W
+				if (Color{f.Img.RGBA[4*px], f.Img.RGBA[4*px+1], f.Img.RGBA[4*px+2], 0xff}) == accent {
 					lit++
 				}
 			}
@@ -107,7 +106,7 @@ func TestBloomScene(t *testing.T) {
 		for _, p := range prims {
 			text += p.Text + "\n"
 		}
-		if s.Probes >= BloomProbesMin && !strings.Contains(text, pct(float64(s.Yes)/float64(s.Probes))) {
+		if s.Probes >= bloomProbesMin && !strings.Contains(text, pct(float64(s.Yes)/float64(s.Probes))) {
 			t.Fatalf("step %d: measured rate missing\n%s", pos, text)
 		}
 	})
@@ -119,11 +118,10 @@ func TestBloomScene(t *testing.T) {
 }
 
 func TestBloomSceneEmpty(t *testing.T) {
-	s := &Bloom{lang: "vi"}
+	s := &bloomScene{lang: "vi"}
 	s.Update(Input{Engine: engine.New(engine.Options{}), Keys: nil, Last: nil, Lang: "vi"})
 	pr := s.Frame(Rect{0, 0, 360, 300}, 1)
 	if len(pr) == 0 || !strings.Contains(frameText(pr), "BF.RESERVE") {
 		t.Fatalf("%+v", pr)
 	}
-	_ = lesson.Exchange{}
 }

@@ -44,7 +44,7 @@ type ClusterRow struct {
 // ClusterKeysDrawn bounds the key marks of one node.
 const ClusterKeysDrawn = 64
 
-func init() { Register("cluster", func() Scene { return &Cluster{} }) }
+func init() { register("cluster", func() Scene { return &Cluster{} }) }
 
 // Update implements Scene.
 func (s *Cluster) Update(in Input) {
@@ -181,7 +181,7 @@ func (s *Cluster) movedText() string {
 // Frame implements Scene.
 func (s *Cluster) Frame(r Rect, t float64) []Prim {
 	var l list
-	f := FontSize(r)
+	f := fontSize(r)
 	in := r.Inset(f * 0.8)
 	if len(s.Nodes) == 0 {
 		return drawStart(r, s.lang, startCard{
@@ -189,22 +189,22 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 				"Redis Cluster: 16 384 hash slot chia cho các master; key nằm ở slot CRC16(key) mod 16384"),
 			keys: s.watch,
 			parts: []swatch{
-				{NodeColor(0), tr(s.lang, "a node's slots", "slot của một node"), tr(s.lang, "the ranges it serves, on a strip of all 16 384", "các đoạn nó phục vụ, trên dải 16 384 slot")},
-				{Accent, tr(s.lang, "a key", "một key"), tr(s.lang, "a mark at its slot", "một vạch tại slot của nó")},
+				{nodeColor(0), tr(s.lang, "a node's slots", "slot của một node"), tr(s.lang, "the ranges it serves, on a strip of all 16 384", "các đoạn nó phục vụ, trên dải 16 384 slot")},
+				{accent, tr(s.lang, "a key", "một key"), tr(s.lang, "a mark at its slot", "một vạch tại slot của nó")},
 				{ErrorC, "MOVED / CROSSSLOT", tr(s.lang, "the step's redirection or refusal", "lệnh bị chuyển hướng hay từ chối")},
 			},
 		})
 	}
-	small := max(f*0.75, MinText)
+	small := max(f*0.75, minText)
 	compact := in.W < 560
 	labelW := 0.0
 	if !compact {
-		labelW = min(max(MonoWidth("127.0.0.1:7000 ►", small)+small, in.W*0.22), in.W*0.3)
+		labelW = min(max(monoWidth("127.0.0.1:7000 ►", small)+small, in.W*0.22), in.W*0.3)
 	}
 	stripX, stripW := in.X+labelW, in.W-labelW
 	// Header: what the strip is.
 	head := tr(s.lang, "%s · 16\u202f384 slots · connected to %s", "%s · 16\u202f384 slot · đang kết nối %s", trPlural(s.lang, int64(len(s.Nodes)), "node", "nodes", "node"), s.addr(s.Conn))
-	l.text(in.X, in.Y, fitText(head, in.W, f, false), f, TextColor, Left, false)
+	l.text(in.X, in.Y, fitText(head, in.W, f, false), f, textColor, Left, false)
 	y := in.Y + f*1.6
 	notes := s.noteLines()
 	footer := small*1.5*float64(len(notes)) + small*2.2 // the notes and the slot axis
@@ -218,7 +218,7 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 	rowY := make([]float64, len(s.Nodes))
 	for i, n := range s.Nodes {
 		rowY[i] = y
-		c := NodeColor(i)
+		c := nodeColor(i)
 		slotsW := trPlural(s.lang, int64(n.Slots), "slot", "slots", "slot")
 		keysW := trPlural(s.lang, int64(n.KeyCount), "key", "keys", "key")
 		// the label: address, slots, keys, served (with a bar for the served count)
@@ -236,9 +236,9 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 				name += " ►"
 			}
 			l.text(lx, ly, fitText(name, labelW-small*0.5, small, true), small, c, Left, true)
-			l.text(lx, ly+small*1.3, fitText(slotsW+" · "+keysW, labelW-small*0.5, small, false), small, Dim, Left, false)
+			l.text(lx, ly+small*1.3, fitText(slotsW+" · "+keysW, labelW-small*0.5, small, false), small, dim, Left, false)
 			served := tr(s.lang, "%d served", "phục vụ %d", n.Served)
-			l.text(lx, ly+small*2.6, fitText(served, labelW-small*0.5, small, false), small, Dim, Left, false)
+			l.text(lx, ly+small*2.6, fitText(served, labelW-small*0.5, small, false), small, dim, Left, false)
 			bw := (labelW - small) * float64(n.Served) / float64(maxServed)
 			if n.Served > 0 {
 				l.rect(lx, ly+small*3.9, max(bw, 2), small*0.4, c)
@@ -252,28 +252,28 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 		markH := min(sh*0.4, small*1.4)
 		barY, barH := sy+markH, sh-markH
 		// the strip: all slots, the node's ranges in its colour
-		l.rect(stripX, barY, stripW, barH, Panel)
-		l.frame(stripX, barY, stripW, barH, 1, Grid)
+		l.rect(stripX, barY, stripW, barH, panelC)
+		l.frame(stripX, barY, stripW, barH, 1, grid)
 		for _, rg := range n.Ranges {
 			x0, x1 := stripX+stripW*float64(rg[0])/engine.ClusterSlots, stripX+stripW*float64(rg[1]+1)/engine.ClusterSlots
 			fill := c
 			for sl := range s.Changed {
 				if sl >= rg[0] && sl <= rg[1] {
-					fill = c.Mix(Accent, Pulse(t))
+					fill = c.Mix(accent, pulseAt(t))
 					break
 				}
 			}
 			l.rect(x0, barY, max(x1-x0, 1.5), barH, fill)
-			if x1-x0 > MonoWidth("00000–00000", small)+small {
+			if x1-x0 > monoWidth("00000–00000", small)+small {
 				txt := fmt.Sprintf("%d–%d", rg[0], rg[1])
-				l.text((x0+x1)/2, barY+barH/2-small*0.6, txt, small, TextOn(fill), Center, true)
+				l.text((x0+x1)/2, barY+barH/2-small*0.6, txt, small, textOn(fill), Center, true)
 			}
 		}
 		for _, sl := range n.Migrating {
-			l.frame(xOf(sl)-2, barY-1, 4, barH+2, 1.5, Accent)
+			l.frame(xOf(sl)-2, barY-1, 4, barH+2, 1.5, accent)
 		}
 		for _, sl := range n.Importing {
-			l.frame(xOf(sl)-2, barY-1, 4, barH+2, 1.5, TextColor)
+			l.frame(xOf(sl)-2, barY-1, 4, barH+2, 1.5, textColor)
 		}
 		// the keys: a mark at each key's slot above the strip, named when there is room (the
 		// lesson's keys first, then the others in order, none over another)
@@ -305,16 +305,16 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 			ks := bySlot[sl]
 			sort.SliceStable(ks, func(a, b int) bool { return s.served(i, ks[a]) && !s.served(i, ks[b]) })
 			x := xOf(sl)
-			kc := Dim
+			kc := dim
 			if rank(sl) == 0 {
-				kc = Accent // lit for the whole step
+				kc = accent // lit for the whole step
 			}
 			l.line(x, barY-markH*0.9, x, barY+barH*0.35, 2, kc)
 			label := clip(ks[0], 16)
 			if len(ks) > 1 {
 				label += fmt.Sprintf(" +%d", len(ks)-1)
 			}
-			w := MonoWidth(label, small)
+			w := monoWidth(label, small)
 			lx := x + 3
 			if lx+w > stripX+stripW {
 				lx = x - 3 - w
@@ -342,14 +342,14 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 		case 16383:
 			a, x = Right, stripX+stripW
 		}
-		l.text(x, y, strconv.Itoa(sl), small, Dim, a, true)
+		l.text(x, y, strconv.Itoa(sl), small, dim, a, true)
 	}
 	y += small * 1.6
 	// what the step did: hops, refusals, moves
 	for _, r := range s.Redir {
 		if (r.Redirect == "MOVED" || r.Redirect == "ASK") && r.Node >= 0 && r.Node < len(rowY) && r.To >= 0 && r.To < len(rowY) {
 			x := xOf(r.Slot)
-			c := ErrorC.Mix(Accent, 1-Pulse(t))
+			c := ErrorC.Mix(accent, 1-pulseAt(t))
 			l.line(x, rowY[r.Node]+rowH*0.5, x, rowY[r.To]+rowH*0.5, 3, c)
 			l.frame(x-small*0.4, rowY[r.To]+rowH*0.5-small*0.4, small*0.8, small*0.8, 2, c)
 		}
@@ -363,7 +363,7 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 	for _, m := range s.Moved {
 		if m.From < len(rowY) && m.To < len(rowY) {
 			x := xOf(m.Slot)
-			l.line(x, rowY[m.From]+rowH*0.5, x+small, rowY[m.To]+rowH*0.3, 1.5, Accent)
+			l.line(x, rowY[m.From]+rowH*0.5, x+small, rowY[m.To]+rowH*0.3, 1.5, accent)
 		}
 	}
 	for _, line := range notes {
@@ -390,7 +390,7 @@ func (s *Cluster) noteLines() []clusterNote {
 		}
 	}
 	if len(s.Moved) > 0 {
-		out = append(out, clusterNote{s.movedText(), Accent})
+		out = append(out, clusterNote{s.movedText(), accent})
 	}
 	if len(s.Served) > 0 {
 		ev := s.Served[len(s.Served)-1]
@@ -399,7 +399,7 @@ func (s *Cluster) noteLines() []clusterNote {
 		if len(keys) > 3 {
 			keys = append(keys[:3], "…")
 		}
-		out = append(out, clusterNote{tr(s.lang, "served by %s: slot %d (%s)", "%s phục vụ: slot %d (%s)", s.addr(ev.Node), ev.Slot, strings.Join(keys, ", ")), Accent})
+		out = append(out, clusterNote{tr(s.lang, "served by %s: slot %d (%s)", "%s phục vụ: slot %d (%s)", s.addr(ev.Node), ev.Slot, strings.Join(keys, ", ")), accent})
 	}
 	if len(out) > 3 {
 		out = out[len(out)-3:]

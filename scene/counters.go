@@ -7,16 +7,15 @@ import (
 	"strings"
 
 	"redscope/engine"
-	"redscope/lesson"
 )
 
-// Counters draws counters and locks: each watched key with its value, its TTL as a bar that
+// countersScene draws counters and locks: each watched key with its value, its TTL as a bar that
 // empties as the logical clock moves, and who holds it when the value is a client's token; then
 // the step's commands with a verdict each (INCREX's applied increment, SET … NX/IFEQ written or
 // not, DELEX deleted or not), and the logical clock.
-type Counters struct {
-	Keys    []CounterKey
-	Rows    []Verdict
+type countersScene struct {
+	Keys    []counterKey
+	Rows    []verdict
 	More    int     // earlier commands of the step not listed
 	ClockMs int64   // logical time since the lesson started
 	Window  float64 // TTL bar scale in ms (the largest EX/PX of the step's commands, else 60 s)
@@ -26,8 +25,8 @@ type Counters struct {
 	fit     fitter // the zoom that fills the stage (layout.go)
 }
 
-// CounterKey is one key's row.
-type CounterKey struct {
+// counterKey is one key's row.
+type counterKey struct {
 	Key     string
 	Exists  bool
 	Value   string
@@ -36,8 +35,8 @@ type CounterKey struct {
 	Token   int // client index when the value looks like a token ("tok-A" → 0), else -1
 }
 
-// Verdict is one exchange of the step, judged.
-type Verdict struct {
+// verdict is one exchange of the step, judged.
+type verdict struct {
 	Cmd     string
 	Reply   string // short form of the reply
 	OK      bool   // allowed / written / deleted
@@ -46,14 +45,14 @@ type Verdict struct {
 	Advance bool
 }
 
-// CountersMaxRows is how many exchanges of a step the scene lists.
-const CountersMaxRows = 8
+// countersMaxRows is how many exchanges of a step the scene lists.
+const countersMaxRows = 8
 
-func init() { Register("counters", func() Scene { return &Counters{} }) }
+func init() { register("counters", func() Scene { return &countersScene{} }) }
 
-// TokenIndex maps a lock token to a client: the letter after the last '-' ("tok-A" → 0, "tok-b"
+// tokenIndex maps a lock token to a client: the letter after the last '-' ("tok-A" → 0, "tok-b"
 // → 1), or -1 when the value is not such a token.
-func TokenIndex(v string) int {
+func tokenIndex(v string) int {
 	i := strings.LastIndexByte(v, '-')
 	if i < 0 || i != len(v)-2 || !strings.HasPrefix(v, "tok") {
 		return -1
@@ -65,9 +64,9 @@ func TokenIndex(v string) int {
 	return int(c - 'a')
 }
 
-// Judge reads one exchange: whether the command did what it asked for.
-func Judge(x lesson.Exchange, lang string) Verdict {
-	v := Verdict{Cmd: x.Cmd, Reply: strings.ReplaceAll(x.Reply, "\n", " ")}
+// judge reads one exchange: whether the command did what it asked for.
+func judge(x engine.Exchange, lang string) verdict {
+	v := verdict{Cmd: x.Cmd, Reply: strings.ReplaceAll(x.Reply, "\n", " ")}
 	if x.Advance != "" {
 		v.Advance, v.Neutral = true, true
 		v.Cmd = tr(lang, "clock +%s", "đồng hồ +%s", x.Advance)
@@ -131,14 +130,14 @@ func Judge(x lesson.Exchange, lang string) Verdict {
 }
 
 // Update implements Scene.
-func (s *Counters) Update(in Input) {
+func (s *countersScene) Update(in Input) {
 	s.fit.reset()
-	*s = Counters{lang: in.Lang, Window: 60000, Version: in.Engine.Version().String()}
+	*s = countersScene{lang: in.Lang, Window: 60000, Version: in.Engine.Version().String()}
 	s.ClockMs = in.Engine.NowMs() - engine.StartMs
 	touched := map[string]bool{}
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
-			if k, ok := lesson.EventKey(ev); ok {
+			if k, ok := engine.EventKey(ev); ok {
 				touched[k] = true
 			}
 		}
@@ -157,20 +156,20 @@ func (s *Counters) Update(in Input) {
 		}
 	}
 	for _, k := range in.Keys {
-		ki := lesson.Measure(in.Engine, k)
-		ck := CounterKey{Key: k, Exists: ki.Exists, TTLMs: ki.TTLMs, Touched: touched[k], Token: -1}
+		ki := in.Engine.Inspect(k)
+		ck := counterKey{Key: k, Exists: ki.Exists, TTLMs: ki.TTLMs, Touched: touched[k], Token: -1}
 		if o := in.Engine.Peek([]byte(k)); o != nil && o.Type == engine.TypeString {
 			ck.Value = string(o.StringBytes())
-			ck.Token = TokenIndex(ck.Value)
+			ck.Token = tokenIndex(ck.Value)
 		} else if ki.Exists {
 			ck.Value = "(" + ki.Type + ")"
 		}
 		s.Keys = append(s.Keys, ck)
 	}
-	start := max(0, len(in.Last)-CountersMaxRows)
+	start := max(0, len(in.Last)-countersMaxRows)
 	s.More = start
 	for _, x := range in.Last[start:] {
-		s.Rows = append(s.Rows, Judge(x, in.Lang))
+		s.Rows = append(s.Rows, judge(x, in.Lang))
 	}
 }
 
@@ -192,27 +191,27 @@ func expiryArg(cmd string) int64 {
 	return 0
 }
 
-// TTLFraction is the share of the bar a TTL fills.
-func TTLFraction(ttlMs int64, window float64) float64 {
+// ttlFraction is the share of the bar a TTL fills.
+func ttlFraction(ttlMs int64, window float64) float64 {
 	if ttlMs < 0 || window <= 0 {
 		return 0
 	}
 	return math.Min(1, float64(ttlMs)/window)
 }
 
-// ClientColor is the colour of client i's token.
-func ClientColor(i int) Color { return NodeColor(i) }
+// clientColor is the colour of client i's token.
+func clientColor(i int) Color { return nodeColor(i) }
 
 // Frame implements Scene.
-func (s *Counters) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *countersScene) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
-func (s *Counters) layout(r Rect, t float64) []Prim {
+func (s *countersScene) layout(r Rect, t float64) []Prim {
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
 	}
 	var l list
-	f := FontSize(r)
+	f := fontSize(r)
 	in := r.Inset(f * 0.8)
 	fs := f * 0.8
 	if in.H >= 600 && in.W >= 700 { // a laptop's stage: the table at the base size, spread over it
@@ -220,14 +219,14 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 	}
 	y := in.Y
 	clock := tr(s.lang, "logical clock: +%s since the start", "đồng hồ logic: +%s từ đầu bài", fmtDur(s.ClockMs))
-	l.text(in.X, y, fitText(clock, in.W, fs, false), fs, Dim, Left, false)
+	l.text(in.X, y, fitText(clock, in.W, fs, false), fs, dim, Left, false)
 	y += fs * 1.5
 	if s.Missing != "" {
 		msg := tr(s.lang, "Redis %s does not know %s: this lesson needs a newer version (see the panel).", "Redis %s không có %s: bài này cần phiên bản mới hơn (xem thông báo bên cạnh).", s.Version, s.Missing)
 		y = l.wrap(Rect{in.X, y, in.W, in.Y + in.H - y}, y, msg, fs, ErrorC) + fs*0.3
 	}
 	// Keys: name | value | TTL bar.
-	cw := MonoWidth("m", fs)
+	cw := monoWidth("m", fs)
 	nameW := cw * 14
 	valW := cw * 12
 	if in.W > cw*60 {
@@ -245,29 +244,29 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 		rowH = math.Min(fs*2.6, math.Max(rowH, (in.Y+in.H*0.5-y)/float64(n)))
 	}
 	ty := (rowH - fs*1.5) / 2 // the row's text sits in its middle
-	pulse := Pulse(t)
+	pulse := pulseAt(t)
 	for _, k := range s.Keys {
 		if y+rowH > in.Y+in.H*0.6 {
 			break
 		}
-		c := TextColor
+		c := textColor
 		if k.Touched {
-			c = TextColor.Mix(Accent, pulse)
+			c = textColor.Mix(accent, pulse)
 		}
 		// Each key is a slot of the keyspace: a panel behind its row, framed when the step
 		// touched it; a missing key's slot is empty.
-		l.rect(in.X-fs*0.3, y+fs*0.05, in.W+fs*0.6, rowH-fs*0.1, Panel)
+		l.rect(in.X-fs*0.3, y+fs*0.05, in.W+fs*0.6, rowH-fs*0.1, panelC)
 		if k.Touched {
-			l.frame(in.X-fs*0.3, y+fs*0.05, in.W+fs*0.6, rowH-fs*0.1, 1.5, Grid.Mix(Accent, pulse))
+			l.frame(in.X-fs*0.3, y+fs*0.05, in.W+fs*0.6, rowH-fs*0.1, 1.5, grid.Mix(accent, pulse))
 		}
 		y += ty
 		l.text(in.X, y, fitText(k.Key, nameW-cw, fs, true), fs, c, Left, true)
 		val := tr(s.lang, "(missing)", "(không có)")
-		vc := Dim
+		vc := dim
 		if k.Exists {
-			val, vc = k.Value, TextColor
+			val, vc = k.Value, textColor
 			if k.Token >= 0 {
-				vc = ClientColor(k.Token)
+				vc = clientColor(k.Token)
 				val += tr(s.lang, " (client %c)", " (client %c)", 'A'+rune(k.Token))
 			}
 		}
@@ -281,15 +280,15 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 			if k.TTLMs >= 0 {
 				ttl = "TTL " + fmtDur(k.TTLMs)
 			}
-			tw := MonoWidth("TTL 00m00s ", fs)
+			tw := monoWidth("TTL 00m00s ", fs)
 			bw := math.Max(0, barW-tw)
 			if k.TTLMs >= 0 && bw > cw*2 {
-				l.rect(barX+tw, by+fs*0.15, bw, fs*0.6, ZeroC)
-				l.rect(barX+tw, by+fs*0.15, bw*TTLFraction(k.TTLMs, s.Window), fs*0.6, OneC)
+				l.rect(barX+tw, by+fs*0.15, bw, fs*0.6, zeroC)
+				l.rect(barX+tw, by+fs*0.15, bw*ttlFraction(k.TTLMs, s.Window), fs*0.6, oneC)
 			}
-			tc := Dim
+			tc := dim
 			if k.TTLMs >= 0 {
-				tc = TextColor
+				tc = textColor
 			}
 			l.text(barX, by-fs*0.2, fitText(ttl, tw, fs, true), fs, tc, Left, true)
 		}
@@ -298,7 +297,7 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 	y += fs * 0.3
 	// The step's commands and their verdicts.
 	if s.More > 0 && y+fs*1.4 <= in.Y+in.H {
-		l.text(in.X, y, tr(s.lang, "… %d earlier commands", "… %d lệnh trước đó", s.More), fs, Dim, Left, false)
+		l.text(in.X, y, tr(s.lang, "… %d earlier commands", "… %d lệnh trước đó", s.More), fs, dim, Left, false)
 		y += fs * 1.4
 	}
 	spread := fs * 1.4
@@ -313,7 +312,7 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 		}
 		// A command too long for its column takes the row's width, its verdict the line under it
 		// (as on a phone), rather than ending in "…".
-		under := narrow || MonoWidth(v.Cmd, fs) > cmdW-cw
+		under := narrow || monoWidth(v.Cmd, fs) > cmdW-cw
 		if under {
 			cmdW = in.W
 		}
@@ -323,9 +322,9 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 		if y+need > in.Y+in.H+0.01 {
 			break
 		}
-		col := TextColor
+		col := textColor
 		if v.Advance {
-			col = Dim
+			col = dim
 		}
 		l.text(in.X, y, fitText(v.Cmd, cmdW-cw, fs, true), fs, col, Left, true)
 		if v.Reply != "" || v.Note != "" {
@@ -337,9 +336,9 @@ func (s *Counters) layout(r Rect, t float64) []Prim {
 			if v.Note != "" {
 				res += " " + v.Note
 			}
-			rc := TextColor
+			rc := textColor
 			if !v.Neutral {
-				rc = OneC
+				rc = oneC
 				if !v.OK {
 					rc = ErrorC
 				}

@@ -2,9 +2,8 @@ package scene
 
 import (
 	"fmt"
+	"redscope/engine"
 	"strings"
-
-	"redscope/lesson"
 )
 
 // The text alternatives of the scenes (Describer): one or two sentences in the Input's language
@@ -13,7 +12,7 @@ import (
 
 // keyWords is "hash user:1: listpack, 6 176 bytes" (en) or "hash user:1: listpack, 6 176 byte"
 // (vi) from a key's measures; a missing key is "a: does not exist" / "a: không tồn tại".
-func keyWords(lang string, k lesson.KeyInfo) string {
+func keyWords(lang string, k engine.KeyInfo) string {
 	if !k.Exists {
 		return tr(lang, "%s: does not exist", "%s: không tồn tại", k.Key)
 	}
@@ -42,12 +41,12 @@ func sentence(parts ...string) string {
 }
 
 // Describe implements Describer.
-func (s *SDS) Describe() string {
+func (s *sdsScene) Describe() string {
 	var parts []string
 	for _, k := range s.Keys {
 		p := keyWords(s.lang, k.Info)
 		if k.Info.Exists && k.Info.SDS != nil {
-			p += tr(s.lang, ", %s len %s of alloc %s", ", %s len %s trên alloc %s", k.Info.SDS.Type, Num(int64(k.Info.SDS.Len)), Num(int64(k.Info.SDS.Alloc)))
+			p += tr(s.lang, ", %s len %s of alloc %s", ", %s len %s trên alloc %s", k.Info.SDS.Type, num(int64(k.Info.SDS.Len)), num(int64(k.Info.SDS.Alloc)))
 		}
 		parts = append(parts, p)
 	}
@@ -58,7 +57,7 @@ func (s *SDS) Describe() string {
 }
 
 // Describe implements Describer.
-func (s *Bits) Describe() string {
+func (s *bitsScene) Describe() string {
 	if s.Key == "" {
 		return tr(s.lang, "No bitmap drawn yet.", "Chưa có bitmap nào.")
 	}
@@ -69,7 +68,7 @@ func (s *Bits) Describe() string {
 	var last string
 	if len(s.Touched) > 0 {
 		ev := s.Touched[len(s.Touched)-1]
-		last = tr(s.lang, "bit %s is byte %s, bit %d: %d → %d", "bit %s nằm ở byte %s, bit %d: %d → %d", Num(ev.Offset), Num(ev.Byte), ev.Bit, ev.Old, ev.New)
+		last = tr(s.lang, "bit %s is byte %s, bit %d: %d → %d", "bit %s nằm ở byte %s, bit %d: %d → %d", num(ev.Offset), num(ev.Byte), ev.Bit, ev.Old, ev.New)
 	}
 	if s.Op != nil {
 		last = tr(s.lang, "BITOP %s %s ← %s: %s", "BITOP %s %s ← %s: %s", strings.ToUpper(s.Op.Op), s.Op.Dest, strings.Join(s.Op.Sources, " "), nBytes(s.lang, s.Op.Len))
@@ -83,9 +82,9 @@ func (s *HLL) Describe() string {
 		var parts []string
 		for _, r := range s.Rows {
 			if r.Set {
-				parts = append(parts, tr(s.lang, "set %s: %s members exactly, %s", "set %s: đúng %s phần tử, %s", r.Key, Num(r.Count), nBytes(s.lang, r.Memory)))
+				parts = append(parts, tr(s.lang, "set %s: %s members exactly, %s", "set %s: đúng %s phần tử, %s", r.Key, num(r.Count), nBytes(s.lang, r.Memory)))
 			} else if r.Known {
-				parts = append(parts, tr(s.lang, "HyperLogLog %s (%s): about %s, %s", "HyperLogLog %s (%s): khoảng %s, %s", r.Key, r.Enc, Num(r.Count), nBytes(s.lang, r.Memory)))
+				parts = append(parts, tr(s.lang, "HyperLogLog %s (%s): about %s, %s", "HyperLogLog %s (%s): khoảng %s, %s", r.Key, r.Enc, num(r.Count), nBytes(s.lang, r.Memory)))
 			} else {
 				parts = append(parts, tr(s.lang, "HyperLogLog %s (%s): %s", "HyperLogLog %s (%s): %s", r.Key, r.Enc, nBytes(s.lang, r.Memory)))
 			}
@@ -102,21 +101,21 @@ func (s *HLL) Describe() string {
 		}
 	}
 	p := tr(s.lang, "HyperLogLog %s, %s: %s of %s registers set, %s", "HyperLogLog %s, %s: %s / %s thanh ghi khác 0, %s",
-		s.Key, s.Info.HLL, Num(int64(set)), Num(HLLRegisters), nBytes(s.lang, s.Bytes))
+		s.Key, s.Info.HLL, num(int64(set)), num(HLLRegisters), nBytes(s.lang, s.Bytes))
 	var last string
 	if n := len(s.Events); n > 0 {
 		ev := s.Events[n-1]
 		last = tr(s.lang, "the last element went to register %s with count %d (it holds %d)", "phần tử cuối vào thanh ghi %s với count %d (thanh ghi giữ %d)",
-			Num(int64(ev.Index)), ev.Count, ev.New)
+			num(int64(ev.Index)), ev.Count, ev.New)
 	}
 	if s.Promote != nil {
-		last = tr(s.lang, "it became dense in this step: %s", "vừa chuyển sang dense: %s", Why(s.lang, s.Promote.Why))
+		last = tr(s.lang, "it became dense in this step: %s", "vừa chuyển sang dense: %s", whyText(s.lang, s.Promote.Why))
 	}
 	return sentence(p, last)
 }
 
 // Describe implements Describer.
-func (s *Encoding) Describe() string {
+func (s *encodingScene) Describe() string {
 	if s.Key == "" {
 		return tr(s.lang, "No key drawn yet.", "Chưa có key nào.")
 	}
@@ -135,7 +134,7 @@ func (s *Encoding) Describe() string {
 }
 
 // Describe implements Describer.
-func (s *ZSet) Describe() string {
+func (s *zsetScene) Describe() string {
 	if s.Key == "" {
 		return tr(s.lang, "No sorted set drawn yet.", "Chưa có sorted set nào.")
 	}
@@ -151,17 +150,17 @@ func (s *ZSet) Describe() string {
 }
 
 // Describe implements Describer.
-func (s *Ring) Describe() string {
+func (s *ringScene) Describe() string {
 	if s.Ev == nil {
 		if len(s.Slots) > 0 {
 			sl := s.Slots[len(s.Slots)-1]
-			return sentence(tr(s.lang, "key %s is in hash slot %s of 16 384", "key %s nằm ở slot %s trên 16 384", sl.Key, Num(int64(sl.Slot))))
+			return sentence(tr(s.lang, "key %s is in hash slot %s of 16 384", "key %s nằm ở slot %s trên 16 384", sl.Key, num(int64(sl.Slot))))
 		}
 		return tr(s.lang, "No ring drawn yet.", "Chưa có vòng băm nào.")
 	}
 	ev := s.Ev
 	p := tr(s.lang, "a hash ring (%s) of %s with %s each, %s spread over it", "vòng băm %s gồm %s node, mỗi node %s vnode, %s key rải trên vòng",
-		ev.Hash, Num(int64(len(ev.Nodes))), Num(int64(ev.VNodes)), Num(int64(ev.Keys)))
+		ev.Hash, num(int64(len(ev.Nodes))), num(int64(ev.VNodes)), num(int64(ev.Keys)))
 	if s.lang == "en" {
 		p = fmt.Sprintf("a hash ring (%s) of %s with %s each, %s spread over it", ev.Hash, plural(int64(len(ev.Nodes)), "node", "nodes"),
 			plural(int64(ev.VNodes), "vnode", "vnodes"), plural(int64(ev.Keys), "key", "keys"))
@@ -170,17 +169,17 @@ func (s *Ring) Describe() string {
 	if ev.RingMoved >= 0 {
 		moved = tr(s.lang, "%s moved to another node on the ring", "%s key đổi node trên vòng", plural(int64(ev.RingMoved), "key", "keys"))
 		if s.lang != "en" {
-			moved = fmt.Sprintf("%s key đổi node trên vòng", Num(int64(ev.RingMoved)))
+			moved = fmt.Sprintf("%s key đổi node trên vòng", num(int64(ev.RingMoved)))
 		}
 		if ev.ModMoved >= 0 {
-			moved += tr(s.lang, ", %s with hash %% N", ", %s với hash %% N", Num(int64(ev.ModMoved)))
+			moved += tr(s.lang, ", %s with hash %% N", ", %s với hash %% N", num(int64(ev.ModMoved)))
 		}
 	}
 	return sentence(p, moved)
 }
 
 // Describe implements Describer.
-func (s *Bloom) Describe() string {
+func (s *bloomScene) Describe() string {
 	if s.Key == "" || len(s.Filters) == 0 {
 		return sentence(tr(s.lang, "no Bloom filter yet", "chưa có Bloom filter nào"))
 	}
@@ -192,14 +191,14 @@ func (s *Bloom) Describe() string {
 		set += f.Set
 	}
 	p := tr(s.lang, "Bloom filter %s: %s, %s of %s items, %s of %s bits set", "Bloom filter %s: %s filter, %s / %s phần tử, %s / %s bit là 1",
-		s.Key, plural(int64(len(s.Filters)), "filter", "filters"), Num(int64(items)), Num(int64(capTotal)), Num(int64(set)), Num(int64(bits)))
+		s.Key, plural(int64(len(s.Filters)), "filter", "filters"), num(int64(items)), num(int64(capTotal)), num(int64(set)), num(int64(bits)))
 	if s.lang != "en" {
-		p = fmt.Sprintf("Bloom filter %s: %s filter, %s / %s phần tử, %s / %s bit là 1", s.Key, Num(int64(len(s.Filters))), Num(int64(items)), Num(int64(capTotal)), Num(int64(set)), Num(int64(bits)))
+		p = fmt.Sprintf("Bloom filter %s: %s filter, %s / %s phần tử, %s / %s bit là 1", s.Key, num(int64(len(s.Filters))), num(int64(items)), num(int64(capTotal)), num(int64(set)), num(int64(bits)))
 	}
 	var probes string
 	if s.Probes > 0 {
-		probes = tr(s.lang, "%s of %s probes answered 1", "%s / %s lần hỏi trả 1", Num(int64(s.Yes)), Num(int64(s.Probes)))
-		if s.Probes >= BloomProbesMin {
+		probes = tr(s.lang, "%s of %s probes answered 1", "%s / %s lần hỏi trả 1", num(int64(s.Yes)), num(int64(s.Probes)))
+		if s.Probes >= bloomProbesMin {
 			probes += tr(s.lang, " (false-positive rate %.1f%%)", " (tỉ lệ dương tính giả %.1f%%)", 100*float64(s.Yes)/float64(s.Probes))
 		}
 	}
@@ -207,14 +206,14 @@ func (s *Bloom) Describe() string {
 }
 
 // Describe implements Describer.
-func (s *Counters) Describe() string {
+func (s *countersScene) Describe() string {
 	var parts []string
 	for _, k := range s.Keys {
 		switch {
 		case !k.Exists:
 			parts = append(parts, tr(s.lang, "%s does not exist", "%s không tồn tại", k.Key))
 		case k.TTLMs >= 0:
-			parts = append(parts, tr(s.lang, "%s = %q, %s ms left", "%s = %q, còn %s ms", k.Key, k.Value, Num(k.TTLMs)))
+			parts = append(parts, tr(s.lang, "%s = %q, %s ms left", "%s = %q, còn %s ms", k.Key, k.Value, num(k.TTLMs)))
 		default:
 			parts = append(parts, tr(s.lang, "%s = %q, no expiry", "%s = %q, không hết hạn", k.Key, k.Value))
 		}

@@ -22,7 +22,7 @@ func describeAt(t *testing.T, name string, n int, lang string) (string, *engine.
 		}
 	}
 	s := New(l.Scene)
-	s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+	s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 	return Describe(s), p.Engine()
 }
 
@@ -48,7 +48,7 @@ func TestDescribe(t *testing.T) {
 		got, e := describeAt(t, c.lesson, c.step, c.lang)
 		for _, w := range c.want {
 			for _, k := range []string{"a", "b"} {
-				w = strings.ReplaceAll(w, "{"+k+"}", Num(lesson.Measure(e, k).Memory))
+				w = strings.ReplaceAll(w, "{"+k+"}", num(e.Inspect(k).Memory))
 			}
 			if !strings.Contains(got, w) {
 				t.Errorf("%s step %d %s: %q lacks %q", c.lesson, c.step, c.lang, got, w)
@@ -67,7 +67,7 @@ func TestStepZeroPicture(t *testing.T) {
 		p.Load(l)
 		for _, lang := range []string{"vi", "en"} {
 			s := New(l.Scene)
-			s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+			s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 			for _, st := range []Rect{Stage(1280, 800), Stage(360, 740)} {
 				prims := s.Frame(st, 1)
 				rects, bottom := 0, 0.0

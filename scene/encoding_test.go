@@ -41,7 +41,7 @@ func encAt(t *testing.T, l *lesson.Lesson, cfg lesson.Config, pos int, lang stri
 	if f := p.Failed(); len(f) > 0 {
 		t.Fatalf("%s step %d: %+v", l.Name, pos, f)
 	}
-	return Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang}
+	return Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang}
 }
 
 var encDeb16 = lesson.Config{Version: engine.V70, Allocator: alloc.Jemalloc16}
@@ -55,7 +55,7 @@ func TestEncodingHashBytes(t *testing.T) {
 		[]byte("\x23\x00\x00\x00\x06\x00\x84name\x05\x82An\x03\x84city\x05\x83Hue\x04\x83age\x04\x14\x01\xff"),
 		[]byte("\x25\x00\x00\x00\x06\x00\x84name\x05\x84Binh\x05\x84city\x05\x83Hue\x04\x83age\x04\x14\x01\xff"),
 	}
-	s := &Encoding{}
+	s := &encodingScene{}
 	for i, w := range want {
 		s.Update(encAt(t, l, encDeb16, i+1, "en"))
 		if s.Key != "user:1" || s.LP == nil || !bytes.Equal(s.LP.Bytes, w) {
@@ -65,27 +65,27 @@ func TestEncodingHashBytes(t *testing.T) {
 	// Step 1: header, "name" (enc, 4 data, backlen), "An", EOF.
 	s.Update(encAt(t, l, encDeb16, 1, "en"))
 	v := s.LP
-	cls := []int{0, 0, 0, 0, 0, 0, ByteEnc, ByteField, ByteField, ByteField, ByteField, ByteBacklen, ByteEnc, ByteValue, ByteValue, ByteBacklen, ByteEOF}
+	cls := []int{0, 0, 0, 0, 0, 0, byteEnc, byteField, byteField, byteField, byteField, byteBacklen, byteEnc, byteValue, byteValue, byteBacklen, byteEOF}
 	for i, c := range cls {
 		if int(v.Class[i]) != c {
 			t.Fatalf("byte %d class %d want %d", i, v.Class[i], c)
 		}
 	}
-	if len(v.New) != 1 || v.New[0] != (Span{6, 16}) || v.Elements() != 1 { // two inserts, merged
-		t.Fatalf("new %v elements %d", v.New, v.Elements())
+	if len(v.New) != 1 || v.New[0] != (byteSpan{6, 16}) || v.elements() != 1 { // two inserts, merged
+		t.Fatalf("new %v elements %d", v.New, v.elements())
 	}
 	// Step 2: three fields appended before the EOF; 20 is a 7-bit integer (value in the encoding byte).
 	s.Update(encAt(t, l, encDeb16, 2, "en"))
 	v = s.LP
-	var span []Span
+	var span []byteSpan
 	for _, sp := range v.New {
 		span = append(span, sp)
 	}
-	if len(span) != 1 || span[0] != (Span{16, 34}) {
+	if len(span) != 1 || span[0] != (byteSpan{16, 34}) {
 		t.Fatalf("new %v", span)
 	}
 	last := v.Entries[len(v.Entries)-1]
-	if !last.Int || last.Text != "20" || last.Hdr != 0 || last.Data != 1 || last.Back != 1 || last.Off != 32 || last.Class != ByteValue {
+	if !last.Int || last.Text != "20" || last.Hdr != 0 || last.Data != 1 || last.Back != 1 || last.Off != 32 || last.Class != byteValue {
 		t.Fatalf("20: %+v", last)
 	}
 	if !strings.Contains(s.Note, `insert "20" at offset 32`) {
@@ -94,7 +94,7 @@ func TestEncodingHashBytes(t *testing.T) {
 	// Step 3: "An" (4 bytes) replaced by "Binh" (6) at offset 12; the tail after it moved 2 bytes.
 	s.Update(encAt(t, l, encDeb16, 3, "vi"))
 	v = s.LP
-	if len(v.New) != 1 || v.New[0] != (Span{12, 18}) || v.ShiftFrom != 18 || v.Shift != 2 {
+	if len(v.New) != 1 || v.New[0] != (byteSpan{12, 18}) || v.ShiftFrom != 18 || v.Shift != 2 {
 		t.Fatalf("replace: new %v shift %d from %d", v.New, v.Shift, v.ShiftFrom)
 	}
 	if !strings.Contains(s.Note, "thay tại offset 12: 4 → 6 byte") {
@@ -107,7 +107,7 @@ func TestEncodingHashBytes(t *testing.T) {
 // and after as the server measured them (6192 → 28816 with Debian's jemalloc).
 func TestEncodingHashConversion(t *testing.T) {
 	l := encBuiltin(t, "encodings-hash")
-	s := &Encoding{}
+	s := &encodingScene{}
 	s.Update(encAt(t, l, encDeb16, 5, "en"))
 	if s.HT == nil || s.LP != nil || s.Conv == nil || s.Conv.From != "listpack" || s.Conv.To != "hashtable" ||
 		!strings.Contains(s.Conv.Why.Name, "hash-max-listpack-entries") {
@@ -150,30 +150,30 @@ func TestEncodingHashConversion(t *testing.T) {
 func TestEncodingSetPath(t *testing.T) {
 	l := encBuiltin(t, "encodings-set")
 	c72 := lesson.Config{Version: engine.V72, Allocator: alloc.Jemalloc16}
-	s := &Encoding{}
+	s := &encodingScene{}
 	s.Update(encAt(t, l, c72, 1, "en"))
-	if s.IS == nil || s.IS.Width != 2 || fmt.Sprint(s.IS.Values) != "[1 2 3]" || s.IS.Bytes() != 14 || s.IS.NewPos < 0 {
+	if s.IS == nil || s.IS.Width != 2 || fmt.Sprint(s.IS.Values) != "[1 2 3]" || s.IS.byteLen() != 14 || s.IS.NewPos < 0 {
 		t.Fatalf("intset %+v", s.IS)
 	}
 	s.Update(encAt(t, l, c72, 2, "en"))
-	if s.IS == nil || s.IS.Width != 4 || s.IS.OldWidth != 2 || s.IS.NewPos != 3 || s.IS.Bytes() != 24 {
+	if s.IS == nil || s.IS.Width != 4 || s.IS.OldWidth != 2 || s.IS.NewPos != 3 || s.IS.byteLen() != 24 {
 		t.Fatalf("upgrade %+v", s.IS)
 	}
-	if s.IS.ByteClass(7) != ByteISHeader || s.IS.ByteClass(8) != ByteISValue || s.IS.ByteClass(12) != ByteISValue2 {
+	if s.IS.byteClass(7) != byteISHeader || s.IS.byteClass(8) != byteISValue || s.IS.byteClass(12) != byteISValue2 {
 		t.Fatal("intset byte classes")
 	}
 	s.Update(encAt(t, l, c72, 3, "en"))
-	if s.LP == nil || s.Conv == nil || s.Conv.To != "listpack" || s.LP.Elements() != 5 || !s.LP.Entries[3].Int || s.LP.Entries[4].Text != "sale" {
+	if s.LP == nil || s.Conv == nil || s.Conv.To != "listpack" || s.LP.elements() != 5 || !s.LP.Entries[3].Int || s.LP.Entries[4].Text != "sale" {
 		t.Fatalf("listpack %+v conv %+v", s.LP, s.Conv)
 	}
 	// The member inserted after the conversion is the one lit.
-	if last := s.LP.Entries[4]; !s.LP.IsNew(last.Off) || s.LP.IsNew(s.LP.Entries[0].Off) {
+	if last := s.LP.Entries[4]; !s.LP.isNew(last.Off) || s.LP.isNew(s.LP.Entries[0].Off) {
 		t.Fatalf("new %v", s.LP.New)
 	}
-	if p := EncodingPath("set", engine.V72); strings.Join(p, ",") != "intset,listpack,hashtable" {
+	if p := encodingPath("set", engine.V72); strings.Join(p, ",") != "intset,listpack,hashtable" {
 		t.Fatal(p)
 	}
-	if p := EncodingPath("set", engine.V70); strings.Join(p, ",") != "intset,hashtable" {
+	if p := encodingPath("set", engine.V70); strings.Join(p, ",") != "intset,hashtable" {
 		t.Fatal(p)
 	}
 	s.Update(encAt(t, l, c72, 5, "en"))
@@ -191,7 +191,7 @@ func TestEncodingVersionLesson(t *testing.T) {
 	if l.Since != 0 {
 		t.Fatal("the comparison lesson must run on every profile")
 	}
-	s := &Encoding{}
+	s := &encodingScene{}
 	s.Update(encAt(t, l, encDeb16, 2, "en"))
 	if s.Info.Encoding != "hashtable" || s.Conv == nil || s.Conv.Why.Code != engine.WhyNonInt {
 		t.Fatalf("7.0: %s %+v", s.Info.Encoding, s.Conv)
@@ -222,36 +222,36 @@ func TestEncodingVersionLesson(t *testing.T) {
 
 func TestLayoutGrid(t *testing.T) {
 	// 17 bytes at a phone's font: large cells with characters, inside the area.
-	g := LayoutGrid(17, 330, 120, 13, 8)
-	if g.Image || !g.Text || g.Cols%8 != 0 || g.CW > 3.2*13+0.01 || g.Height(17) > 120 {
+	g := layoutGrid(17, 330, 120, 13, 8)
+	if g.Image || !g.Text || g.Cols%8 != 0 || g.CW > 3.2*13+0.01 || g.height(17) > 120 {
 		t.Fatalf("%+v", g)
 	}
 	// A short area keeps them at most 2.2 f wide; a few bytes on a taller one get larger cells.
-	if s := LayoutGrid(17, 330, 50, 13, 8); s.Image || s.CW > 2.2*13+0.01 || s.Height(17) > 50 || s.CW >= g.CW {
+	if s := layoutGrid(17, 330, 50, 13, 8); s.Image || s.CW > 2.2*13+0.01 || s.height(17) > 50 || s.CW >= g.CW {
 		t.Fatalf("short %+v, tall %+v", s, g)
 	}
 	// 6192 bytes cannot be cells at 330 × 120: one pixel per byte, scaled, inside the area.
-	g = LayoutGrid(6192, 330, 120, 13, 8)
+	g = layoutGrid(6192, 330, 120, 13, 8)
 	if !g.Image || g.ImgW > 330.01 || g.ImgH > 120.01 || g.Cols*((6192+g.Cols-1)/g.Cols) < 6192 {
 		t.Fatalf("%+v", g)
 	}
 	// Cells never overlap and follow each other in reading order.
-	g = LayoutGrid(100, 600, 400, 16, 8)
-	a, b := g.Cell(0, 0, g.Cols-1), g.Cell(0, 0, g.Cols)
+	g = layoutGrid(100, 600, 400, 16, 8)
+	a, b := g.cell(0, 0, g.Cols-1), g.cell(0, 0, g.Cols)
 	if a.X+a.W > 600.01 || b.X != 0 || b.Y != g.CH {
 		t.Fatalf("%+v %+v %+v", g, a, b)
 	}
 }
 
 func TestApplyEventsShifts(t *testing.T) {
-	v := &LPView{Bytes: make([]byte, 40)}
+	v := &lpView{Bytes: make([]byte, 40)}
 	// Insert 5 bytes at 10, then 4 bytes at 6 (before it): the first span moves by 4.
-	v.ApplyEvents([]engine.ListpackEvent{{Op: "insert", Offset: 10, Added: 5, Moved: 10}, {Op: "insert", Offset: 6, Added: 4, Moved: 20}})
-	if len(v.New) != 2 || v.New[0] != (Span{14, 19}) || v.New[1] != (Span{6, 10}) || v.ShiftFrom != 10 || v.Shift != 4 {
+	v.applyEvents([]engine.ListpackEvent{{Op: "insert", Offset: 10, Added: 5, Moved: 10}, {Op: "insert", Offset: 6, Added: 4, Moved: 20}})
+	if len(v.New) != 2 || v.New[0] != (byteSpan{14, 19}) || v.New[1] != (byteSpan{6, 10}) || v.ShiftFrom != 10 || v.Shift != 4 {
 		t.Fatalf("%v %d %d", v.New, v.ShiftFrom, v.Shift)
 	}
 	// A delete over a new span drops it; an append at the end moves nothing.
-	v.ApplyEvents([]engine.ListpackEvent{{Op: "insert", Offset: 10, Added: 5, Moved: 1}, {Op: "delete-range", Offset: 8, Removed: 9, Moved: 3}})
+	v.applyEvents([]engine.ListpackEvent{{Op: "insert", Offset: 10, Added: 5, Moved: 1}, {Op: "delete-range", Offset: 8, Removed: 9, Moved: 3}})
 	if len(v.New) != 0 || v.ShiftFrom != 8 || v.Shift != -9 {
 		t.Fatalf("%v %d %d", v.New, v.ShiftFrom, v.Shift)
 	}
@@ -260,7 +260,7 @@ func TestApplyEventsShifts(t *testing.T) {
 // encTextBox is the box a text primitive covers (monospace metrics; proportional text is assumed
 // no wider).
 func encTextBox(p Prim) Rect {
-	w := TextWidth(p.Text, p.Size, p.Mono)
+	w := textWidth(p.Text, p.Size, p.Mono)
 	x := p.X
 	switch p.Align {
 	case Center:
@@ -335,7 +335,7 @@ func encCheckFrame(t *testing.T, what string, prims []Prim, r Rect, settled bool
 				break
 			}
 		}
-		if c := Contrast(p.Color, under); c < 4.5 {
+		if c := contrast(p.Color, under); c < 4.5 {
 			t.Errorf("%s: %q contrast %.2f on %v", what, p.Text, c, under)
 			return
 		}
@@ -363,7 +363,7 @@ func encCheckLesson(t *testing.T, name string, sc func() Scene, cfgs ...lesson.C
 			p.Load(l)
 			for {
 				s := sc()
-				s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+				s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 				for _, st := range encStages {
 					for _, tt := range []float64{0, 0.5, 1} {
 						what := fmt.Sprintf("%s %v %s step %d %s t=%.1f", name, cfg.Version, lang, p.Pos(), st.name, tt)
@@ -379,34 +379,34 @@ func encCheckLesson(t *testing.T, name string, sc func() Scene, cfgs ...lesson.C
 }
 
 func TestEncodingLayout(t *testing.T) {
-	encCheckLesson(t, "encodings-hash", func() Scene { return &Encoding{} }, encDeb16)
-	encCheckLesson(t, "encodings-set", func() Scene { return &Encoding{} }, lesson.Config{Version: engine.V72})
-	encCheckLesson(t, "encodings-version", func() Scene { return &Encoding{} }, encDeb16, lesson.Config{Version: engine.V88})
+	encCheckLesson(t, "encodings-hash", func() Scene { return &encodingScene{} }, encDeb16)
+	encCheckLesson(t, "encodings-set", func() Scene { return &encodingScene{} }, lesson.Config{Version: engine.V72})
+	encCheckLesson(t, "encodings-version", func() Scene { return &encodingScene{} }, encDeb16, lesson.Config{Version: engine.V88})
 }
 
 func TestEncodingPalette(t *testing.T) {
 	// Characters are drawn in the background colour on field, value, TTL and EOF bytes, bucket
 	// indexes on chain colours, member values on intset bytes.
-	for _, c := range []int{ByteField, ByteValue, ByteTTL, ByteEOF, ByteISValue, ByteISValue2} {
-		if r := Contrast(Background, ByteColor(c)); r < 4.5 {
+	for _, c := range []int{byteField, byteValue, byteTTL, byteEOF, byteISValue, byteISValue2} {
+		if r := contrast(Background, byteColor(c)); r < 4.5 {
 			t.Errorf("class %d: %.2f", c, r)
 		}
 	}
 	for n := 1; n <= 3; n++ {
-		if r := Contrast(Background, ChainColor(n)); r < 4.5 {
+		if r := contrast(Background, chainColor(n)); r < 4.5 {
 			t.Errorf("chain %d: %.2f", n, r)
 		}
 	}
-	if r := Contrast(TextColor, ByteColor(ByteISHeader)); r < 4.5 {
+	if r := contrast(textColor, byteColor(byteISHeader)); r < 4.5 {
 		t.Errorf("intset header label %.2f", r)
 	}
 	// Classes are distinguishable from the empty-bucket colour and from each other.
 	seen := map[Color]int{}
-	for c := ByteLPHeader; c <= ByteEOF; c++ {
-		if o, dup := seen[ByteColor(c)]; dup {
+	for c := byteLPHeader; c <= byteEOF; c++ {
+		if o, dup := seen[byteColor(c)]; dup {
 			t.Errorf("classes %d and %d share a colour", o, c)
 		}
-		seen[ByteColor(c)] = c
+		seen[byteColor(c)] = c
 	}
 }
 

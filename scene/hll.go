@@ -8,7 +8,6 @@ import (
 
 	"redscope/engine"
 	"redscope/engine/hll"
-	"redscope/lesson"
 )
 
 // HLL draws HyperLogLogs in one of two views.
@@ -31,7 +30,7 @@ import (
 // recomputed): a row whose cache is stale (PFADD since the last PFCOUNT) shows "?".
 type HLL struct {
 	Key    string
-	Info   lesson.KeyInfo
+	Info   engine.KeyInfo
 	Regs   [HLLRegisters]uint8
 	Valid  bool // the key holds a readable HLL
 	Events []engine.HLLEvent
@@ -209,7 +208,7 @@ func (s *HLL) Update(in Input) {
 		s.Events = append(s.Events, marks[i])
 	}
 	if s.Key != "" {
-		s.Info = lesson.Measure(in.Engine, s.Key)
+		s.Info = in.Engine.Inspect(s.Key)
 		if o := in.Engine.Peek([]byte(s.Key)); o != nil && o.Type == engine.TypeString && o.Enc == engine.EncRaw {
 			p := o.Buf.Bytes()
 			s.Valid = DecodeHLL(p, &s.Regs)
@@ -251,15 +250,15 @@ func HLLStripBytes(bytes int, limit int64) int {
 func OpColor(kind, val int) Color {
 	switch kind {
 	case OpZero:
-		return Grid
+		return grid
 	case OpXZero:
-		return Grid.Mix(Dim, 0.45)
+		return grid.Mix(dim, 0.45)
 	}
 	return RegColor(uint8(val))
 }
 
 // StripRoomColor is the strip colour of the room left below hll-sparse-max-bytes.
-func StripRoomColor() Color { return Panel }
+func StripRoomColor() Color { return panelC }
 
 // paintStrip draws the sparse string, one pixel per byte: the header, each opcode's bytes, the
 // room left up to the limit, and any bytes past it (a limit lowered under an existing key).
@@ -283,7 +282,7 @@ func (s *HLL) paintStrip() {
 			px[0], px[1], px[2], px[3] = c.R, c.G, c.B, c.A
 		}
 	}
-	head, room, past, bg := HeaderC, StripRoomColor(), ErrorC, Background
+	head, room, past, bg := headerC, StripRoomColor(), ErrorC, Background
 	for i := 0; i < n; i++ {
 		switch {
 		case i < hll.HdrSize:
@@ -468,10 +467,10 @@ func DecodeHLL(p []byte, regs *[HLLRegisters]uint8) bool { return hll.Decode(p, 
 // count grows (computed from the palette, so it follows the theme).
 func RegColor(v uint8) Color {
 	if v == 0 {
-		return Panel.Mix(Grid, 0.06)
+		return panelC.Mix(grid, 0.06)
 	}
 	t := math.Min(1, float64(v-1)/11)
-	return IndexC.Mix(Accent, t)
+	return indexC.Mix(accent, t)
 }
 
 // RegCell is where register i sits in the register map drawn in r.
@@ -525,20 +524,20 @@ func (s *HLL) layout(r Rect, t float64) []Prim {
 		return s.frameCounting(r, t)
 	}
 	var l list
-	f := FontSize(r)
+	f := fontSize(r)
 	in := r.Inset(f * 0.8)
 	y := in.Y
 	if s.Key == "" || !s.Info.Exists {
-		l.wrap(in, y, tr(s.lang, "No HyperLogLog yet: try PFADD h a b c.", "Chưa có HyperLogLog: thử PFADD h a b c."), f, Dim)
+		l.wrap(in, y, tr(s.lang, "No HyperLogLog yet: try PFADD h a b c.", "Chưa có HyperLogLog: thử PFADD h a b c."), f, dim)
 		return l
 	}
 	head := s.Key
-	head += fmt.Sprintf(" · %s · %s B · MEMORY USAGE %s", s.Info.HLL, Num(s.Info.Len), Num(s.Info.Memory))
-	y += f*1.6 + float64(headText(&l, in.X, y, in.W, head, f, TextColor, true)-1)*f*1.25
+	head += fmt.Sprintf(" · %s · %s B · MEMORY USAGE %s", s.Info.HLL, num(s.Info.Len), num(s.Info.Memory))
+	y += f*1.6 + float64(headText(&l, in.X, y, in.W, head, f, textColor, true)-1)*f*1.25
 	// Layout: register map left, panels beside it.
 	// The side panel gets room for its longest lines (about 44 characters), the map the rest.
 	fs := math.Max(10, f*0.8)
-	sideMin := 44 * SansAdvance * fs
+	sideMin := 44 * sansAdvance * fs
 	sz := math.Max(0, math.Min(in.H-(y-in.Y), math.Max(in.W-sideMin-f*0.8, in.W*0.36)))
 	mapR := Rect{in.X, y, sz, sz}
 	side := Rect{in.X + sz + f*0.8, y, in.W - sz - f*0.8, in.H - (y - in.Y)}
@@ -553,15 +552,15 @@ func (s *HLL) layout(r Rect, t float64) []Prim {
 			side = Rect{in.X, y + sz + f*0.6, in.W, in.H - (y - in.Y) - sz - f*0.6}
 		}
 	}
-	l.rect(mapR.X-1, mapR.Y-1, mapR.W+2, mapR.H+2, Grid)
+	l.rect(mapR.X-1, mapR.Y-1, mapR.W+2, mapR.H+2, grid)
 	l = append(l, Prim{Kind: KImage, X: mapR.X, Y: mapR.Y, W: mapR.W, H: mapR.H, Img: &s.Img})
-	pulse := Pulse(t)
+	pulse := pulseAt(t)
 	for _, ev := range s.Events {
 		c := RegCell(mapR, ev.Index)
 		d := math.Max(3, c.W*2)
-		col := Accent
+		col := accent
 		if ev.New == ev.Old {
-			col = Dim
+			col = dim
 		}
 		x0, y0 := math.Max(mapR.X, c.X+c.W/2-d), math.Max(mapR.Y, c.Y+c.W/2-d)
 		x1, y1 := math.Min(mapR.X+mapR.W, c.X+c.W/2+d), math.Min(mapR.Y+mapR.H, c.Y+c.W/2+d)
@@ -576,7 +575,7 @@ func (s *HLL) layout(r Rect, t float64) []Prim {
 		s.encodingPanel(p, fs, t)
 	}
 	if s.Reply != "" {
-		p.line(s.Cmd+" → "+s.Reply, math.Max(10, fs*0.9), Dim, true)
+		p.line(s.Cmd+" → "+s.Reply, math.Max(10, fs*0.9), dim, true)
 	}
 	return l
 }
@@ -607,7 +606,7 @@ func (p *panel) line(s string, size float64, c Color, mono bool) bool {
 func (s *HLL) hashPanel(p *panel, fs float64) {
 	ev := s.Events[len(s.Events)-1]
 	side := p.r
-	p.line(fmt.Sprintf("%q → hash 0x%016x", ev.Element, ev.Hash), fs, TextColor, true)
+	p.line(fmt.Sprintf("%q → hash 0x%016x", ev.Element, ev.Hash), fs, textColor, true)
 	// The 64 hash bits, most significant first, in two rows of 32.
 	cw := math.Min(side.W/32, fs*1.4)
 	if p.fits(2 * (cw*1.2 + 2)) {
@@ -615,14 +614,14 @@ func (s *HLL) hashPanel(p *panel, fs float64) {
 			for k := 0; k < 32; k++ {
 				b := 63 - (row*32 + k)
 				on := ev.Hash>>uint(b)&1 == 1
-				col := ZeroC
+				col := zeroC
 				switch HashBitClass(b, ev.Count) {
 				case BitIndex:
-					col = IndexC
+					col = indexC
 				case BitRun:
-					col = RunC
+					col = runC
 				case BitStop:
-					col = Accent
+					col = accent
 				}
 				x := side.X + float64(k)*cw
 				fill := col.Mix(Background, 0.55-0.55*b2f(on))
@@ -632,7 +631,7 @@ func (s *HLL) hashPanel(p *panel, fs float64) {
 					if on {
 						d = "1"
 					}
-					p.l.text(x+cw/2, p.y+(cw*1.2-ds*1.15)/2, d, ds, TextOn(fill), Center, true)
+					p.l.text(x+cw/2, p.y+(cw*1.2-ds*1.15)/2, d, ds, textOn(fill), Center, true)
 				}
 			}
 			p.y += cw*1.2 + 2
@@ -640,15 +639,15 @@ func (s *HLL) hashPanel(p *panel, fs float64) {
 		p.y += fs * 0.4
 	}
 	idx := fmt.Sprintf("%014b", ev.Index)
-	p.line(tr(s.lang, "index = low 14 bits %s = %d", "index = 14 bit thấp %s = %d", idx, ev.Index), fs, IndexC, false)
-	p.line(tr(s.lang, "%s above them, then a 1 → count %d", "%s phía trên, rồi số 1 → count %d", trPlural(s.lang, int64(ev.Count-1), "zero", "zeros", "số 0"), ev.Count), fs, RunC, false)
+	p.line(tr(s.lang, "index = low 14 bits %s = %d", "index = 14 bit thấp %s = %d", idx, ev.Index), fs, indexC, false)
+	p.line(tr(s.lang, "%s above them, then a 1 → count %d", "%s phía trên, rồi số 1 → count %d", trPlural(s.lang, int64(ev.Count-1), "zero", "zeros", "số 0"), ev.Count), fs, runC, false)
 	msg := tr(s.lang, "register %d: %d → %d (keeps the max)", "thanh ghi %d: %d → %d (giữ số lớn nhất)", ev.Index, ev.Old, ev.New)
 	if ev.New == ev.Old {
 		msg = tr(s.lang, "register %d stays %d (count %d is not larger)", "thanh ghi %d giữ %d (count %d không lớn hơn)", ev.Index, ev.Old, ev.Count)
 	}
-	p.line(msg, fs, Accent, false)
+	p.line(msg, fs, accent, false)
 	if s.NEvents > 1 {
-		p.line(tr(s.lang, "%d elements in this step", "%d phần tử trong bước này", s.NEvents), math.Max(10, fs*0.9), Dim, false)
+		p.line(tr(s.lang, "%d elements in this step", "%d phần tử trong bước này", s.NEvents), math.Max(10, fs*0.9), dim, false)
 	}
 }
 
@@ -665,11 +664,11 @@ func (s *HLL) encodingPanel(p *panel, fs float64, t float64) {
 	if !s.Sparse {
 		title = tr(s.lang, "dense: %d B", "dense: %d B", s.Bytes)
 	}
-	if !p.line(title, fs, TextColor, false) {
+	if !p.line(title, fs, textColor, false) {
 		return
 	}
 	if !s.Sparse {
-		p.line(tr(s.lang, "= 16 B header + 16384 × 6 bit", "= header 16 B + 16384 × 6 bit"), small, Dim, false)
+		p.line(tr(s.lang, "= 16 B header + 16384 × 6 bit", "= header 16 B + 16384 × 6 bit"), small, dim, false)
 	}
 	// The gauge: the string's bytes against the limit (a dense string overflows the mark).
 	gh := fs * 0.9
@@ -678,29 +677,29 @@ func (s *HLL) encodingPanel(p *panel, fs float64, t float64) {
 	}
 	g := Rect{side.X, p.y, side.W, gh}
 	fill, mark := HLLGauge(g, s.Bytes, limit)
-	p.l.rect(g.X, g.Y, g.W, g.H, Panel)
+	p.l.rect(g.X, g.Y, g.W, g.H, panelC)
 	if s.Sparse {
-		p.l.rect(fill.X, fill.Y, fill.W, fill.H, IndexC)
+		p.l.rect(fill.X, fill.Y, fill.W, fill.H, indexC)
 	} else {
 		// Dense: the part under the limit, then the overflow.
-		p.l.rect(fill.X, fill.Y, mark-fill.X, fill.H, IndexC)
-		p.l.rect(mark, fill.Y, fill.X+fill.W-mark, fill.H, RunC.Alpha(0.35+0.65*Pulse(t)))
+		p.l.rect(fill.X, fill.Y, mark-fill.X, fill.H, indexC)
+		p.l.rect(mark, fill.Y, fill.X+fill.W-mark, fill.H, runC.Alpha(0.35+0.65*pulseAt(t)))
 	}
-	p.l.line(mark, g.Y-3, mark, g.Y+g.H+3, 2, Accent)
+	p.l.line(mark, g.Y-3, mark, g.Y+g.H+3, 2, accent)
 	p.y += gh + fs*0.5
-	p.line(tr(s.lang, "│ hll-sparse-max-bytes = %d", "│ hll-sparse-max-bytes = %d", limit), small, Accent, false)
+	p.line(tr(s.lang, "│ hll-sparse-max-bytes = %d", "│ hll-sparse-max-bytes = %d", limit), small, accent, false)
 	if s.Sparse {
 		s.stripBlock(p, fs)
 		return
 	}
 	if s.Promote != nil {
 		pr := s.Promote
-		p.line(tr(s.lang, "promoted to dense in this step:", "vừa chuyển sang dense:"), fs, RunC, false)
-		why := tr(s.lang, "sparse %s B + this update > %s", "sparse %s B + lần ghi này > %s", Num(int64(pr.SparseBytes)), Num(pr.Limit))
+		p.line(tr(s.lang, "promoted to dense in this step:", "vừa chuyển sang dense:"), fs, runC, false)
+		why := tr(s.lang, "sparse %s B + this update > %s", "sparse %s B + lần ghi này > %s", num(int64(pr.SparseBytes)), num(pr.Limit))
 		if pr.Why.Code != engine.WhyHLLBytes {
-			why = Why(s.lang, pr.Why)
+			why = whyText(s.lang, pr.Why)
 		}
-		p.line(why, small, RunC, false)
+		p.line(why, small, runC, false)
 	}
 }
 
@@ -721,7 +720,7 @@ func (s *HLL) stripBlock(p *panel, fs float64) {
 			h = math.Max(avail, 0)
 		}
 		if h >= 8 {
-			p.l.rect(side.X-1, p.y-1, side.W+2, h+2, Grid)
+			p.l.rect(side.X-1, p.y-1, side.W+2, h+2, grid)
 			*p.l = append(*p.l, Prim{Kind: KImage, X: side.X, Y: p.y, W: side.W, H: h, Img: &s.Strip})
 			if lr := s.LastRewrite; lr != nil {
 				// Frame the opcode bytes that now hold the register just set.
@@ -733,7 +732,7 @@ func (s *HLL) stripBlock(p *panel, fs float64) {
 							i := op.Off + k
 							x := side.X + float64(i%HLLStripCols)*cell
 							y := p.y + float64(i/HLLStripCols)*ch
-							p.l.frame(x-1.5, y-1.5, cell+3, ch+3, 1.5, Accent)
+							p.l.frame(x-1.5, y-1.5, cell+3, ch+3, 1.5, accent)
 						}
 						break
 					}
@@ -753,18 +752,18 @@ func (s *HLL) stripBlock(p *panel, fs float64) {
 			c    Color
 			name string
 		}{
-			{HeaderC, "header 16"},
+			{headerC, "header 16"},
 			{OpColor(OpXZero, 0), fmt.Sprintf("XZERO %d", n[OpXZero])},
 			{OpColor(OpZero, 0), fmt.Sprintf("ZERO %d", n[OpZero])},
 			{RegColor(1), fmt.Sprintf("VAL %d", n[OpVal])},
 		}
 		for _, it := range items {
-			w := TextWidth(it.name, small, false)
+			w := textWidth(it.name, small, false)
 			if x+small+w > side.X+side.W {
 				break
 			}
 			p.l.rect(x, p.y+small*0.2, small*0.75, small*0.75, it.c)
-			p.l.text(x+small, p.y, it.name, small, TextColor, Left, false)
+			p.l.text(x+small, p.y, it.name, small, textColor, Left, false)
 			x += small + w + small*0.7
 		}
 		p.y += fs * 1.4
@@ -777,12 +776,12 @@ func (s *HLL) stripBlock(p *panel, fs float64) {
 		case "in-place":
 			how = tr(s.lang, "in place", "ghi tại chỗ")
 		}
-		p.line(tr(s.lang, "register %d, %s:", "thanh ghi %d, %s:", lr.Index, how), small, Accent, false)
-		p.line(lr.Before+" → "+lr.After, small, Accent, true)
+		p.line(tr(s.lang, "register %d, %s:", "thanh ghi %d, %s:", lr.Index, how), small, accent, false)
+		p.line(lr.Before+" → "+lr.After, small, accent, true)
 	}
 	// The opcodes from the start, as PFDEBUG DECODE prints them, on as many lines as fit
 	// (keeping one for the command).
-	chars := int(side.W/(MonoAdvance*small)) - 1
+	chars := int(side.W/(monoAdvance*small)) - 1
 	var b strings.Builder
 	for i, op := range s.Ops {
 		o := op.String()
@@ -790,7 +789,7 @@ func (s *HLL) stripBlock(p *panel, fs float64) {
 			if !p.fits(small*1.2 + small*1.4) {
 				return
 			}
-			p.line(b.String(), small, Dim, true)
+			p.line(b.String(), small, dim, true)
 			b.Reset()
 		}
 		if b.Len() > 0 {
@@ -798,7 +797,7 @@ func (s *HLL) stripBlock(p *panel, fs float64) {
 		}
 		b.WriteString(o)
 		if i == len(s.Ops)-1 && p.fits(small*1.2+small*1.4) {
-			p.line(b.String(), small, Dim, true)
+			p.line(b.String(), small, dim, true)
 		}
 	}
 }
@@ -831,11 +830,11 @@ func signedPct(x float64) string { return fmt.Sprintf("%+.2f %%", 100*x) }
 // with their sum beside the merged HLL and the truth.
 func (s *HLL) frameCounting(r Rect, t float64) []Prim {
 	var l list
-	f := FontSize(r)
+	f := fontSize(r)
 	in := r.Inset(f * 0.8)
 	p := &panel{l: &l, r: in, y: in.Y}
 	if len(s.Rows) == 0 {
-		l.wrap(in, in.Y, tr(s.lang, "No HyperLogLog or set yet.", "Chưa có HyperLogLog hay set nào."), f, Dim)
+		l.wrap(in, in.Y, tr(s.lang, "No HyperLogLog or set yet.", "Chưa có HyperLogLog hay set nào."), f, dim)
 		return l
 	}
 	fs := math.Max(10, f*0.8)
@@ -846,7 +845,7 @@ func (s *HLL) frameCounting(r Rect, t float64) []Prim {
 	}
 	if s.Reply != "" {
 		p.y = math.Max(p.y, in.Y+in.H-sm(fs)*1.2)
-		p.line(s.Cmd+" → "+strings.ReplaceAll(s.Reply, "\n", " "), sm(fs), Dim, true)
+		p.line(s.Cmd+" → "+strings.ReplaceAll(s.Reply, "\n", " "), sm(fs), dim, true)
 	}
 	return l
 }
@@ -872,11 +871,11 @@ func BandX(r Rect, v float64, truth int64, a float64) float64 {
 
 // frameBands: one band chart per HLL/set pair.
 func (s *HLL) frameBands(p *panel, f, fs float64) {
-	p.line(tr(s.lang, "PFCOUNT against SCARD: band = ±1.04/√16384 = ±0.81 %%", "PFCOUNT so với SCARD: dải = ±1,04/√16384 = ±0,81 %%"), fs, TextColor, false)
+	p.line(tr(s.lang, "PFCOUNT against SCARD: band = ±1.04/√16384 = ±0.81 %%", "PFCOUNT so với SCARD: dải = ±1,04/√16384 = ±0,81 %%"), fs, textColor, false)
 	p.y += fs * 0.3
 	pairs := s.Pairs()
 	if len(pairs) == 0 {
-		p.line(tr(s.lang, "(no HLL followed by its set in the lesson's keys)", "(không có HLL nào đi kèm set của nó trong keys)"), fs, Dim, false)
+		p.line(tr(s.lang, "(no HLL followed by its set in the lesson's keys)", "(không có HLL nào đi kèm set của nó trong keys)"), fs, dim, false)
 		return
 	}
 	s.bandLegend(p, fs)
@@ -894,7 +893,7 @@ func (s *HLL) frameBands(p *panel, f, fs float64) {
 		if h.Known {
 			head += " · " + signedPct(relErr(h.Count, tr0.Count))
 		}
-		if !p.line(head, fs, TextColor, true) {
+		if !p.line(head, fs, textColor, true) {
 			return
 		}
 		ah := math.Min(fs*2.6, math.Max(fs*1.3, per-4.6*fs))
@@ -906,27 +905,27 @@ func (s *HLL) frameBands(p *panel, f, fs float64) {
 		lo2, hi2 := HLLBand(tr0.Count, 2)
 		lo, hi := HLLBand(tr0.Count, 1)
 		x0, x1 := BandX(ax, lo2, tr0.Count, a), BandX(ax, hi2, tr0.Count, a)
-		p.l.rect(ax.X, ax.Y, ax.W, ax.H, Panel)
-		p.l.rect(x0, ax.Y, x1-x0, ax.H, Panel.Mix(IndexC, 0.18))
+		p.l.rect(ax.X, ax.Y, ax.W, ax.H, panelC)
+		p.l.rect(x0, ax.Y, x1-x0, ax.H, panelC.Mix(indexC, 0.18))
 		x0, x1 = BandX(ax, lo, tr0.Count, a), BandX(ax, hi, tr0.Count, a)
-		p.l.rect(x0, ax.Y, x1-x0, ax.H, Panel.Mix(IndexC, 0.4))
+		p.l.rect(x0, ax.Y, x1-x0, ax.H, panelC.Mix(indexC, 0.4))
 		tx := BandX(ax, float64(tr0.Count), tr0.Count, a)
-		p.l.line(tx, ax.Y-2, tx, ax.Y+ax.H+2, 2, TextColor)
+		p.l.line(tx, ax.Y-2, tx, ax.Y+ax.H+2, 2, textColor)
 		if h.Known {
 			ex := BandX(ax, float64(h.Count), tr0.Count, a)
-			p.l.rect(ex-2, ax.Y-4, 4, ax.H+8, Accent)
+			p.l.rect(ex-2, ax.Y-4, 4, ax.H+8, accent)
 		}
 		p.y += ah + fs*0.3
 		// The band's bounds under its edges.
 		ls := sm(fs)
 		if p.fits(ls * 1.2) {
 			loT, hiT := fmt.Sprintf("%.0f = −0.81%%", lo), fmt.Sprintf("+0.81%% = %.0f", hi)
-			p.l.text(x0-2, p.y, loT, ls, IndexC, Right, true)
-			p.l.text(x1+2, p.y, hiT, ls, IndexC, Left, true)
+			p.l.text(x0-2, p.y, loT, ls, indexC, Right, true)
+			p.l.text(x1+2, p.y, hiT, ls, indexC, Left, true)
 			p.y += ls * 1.4
 		}
-		mem := fmt.Sprintf("MEMORY USAGE %s %s · %s %s (%s %s)", h.Key, Num(h.Memory), tr0.Key, Num(tr0.Memory), h.Key, h.Enc)
-		p.line(mem, sm(fs), Dim, true)
+		mem := fmt.Sprintf("MEMORY USAGE %s %s · %s %s (%s %s)", h.Key, num(h.Memory), tr0.Key, num(tr0.Memory), h.Key, h.Enc)
+		p.line(mem, sm(fs), dim, true)
 		p.y = math.Max(p.y+fs*0.3, math.Min(top+per, p.y+fs))
 	}
 }
@@ -943,18 +942,18 @@ func (s *HLL) bandLegend(p *panel, fs float64) {
 		w    float64
 		name string
 	}{
-		{Accent, 4, "PFCOUNT"},
-		{TextColor, 2, tr(s.lang, "SCARD (truth)", "SCARD (thật)")},
-		{Panel.Mix(IndexC, 0.4), ls * 1.2, "±1σ"},
-		{Panel.Mix(IndexC, 0.18), ls * 1.2, "±2σ"},
+		{accent, 4, "PFCOUNT"},
+		{textColor, 2, tr(s.lang, "SCARD (truth)", "SCARD (thật)")},
+		{panelC.Mix(indexC, 0.4), ls * 1.2, "±1σ"},
+		{panelC.Mix(indexC, 0.18), ls * 1.2, "±2σ"},
 	}
 	for _, it := range items {
-		w := TextWidth(it.name, ls, false) * 1.1 // capitals run wider than the average advance
+		w := textWidth(it.name, ls, false) * 1.1 // capitals run wider than the average advance
 		if x+it.w+ls*0.4+w > p.r.X+p.r.W {
 			break
 		}
 		p.l.rect(x, p.y, it.w, ls*1.15, it.c)
-		p.l.text(x+it.w+ls*0.4, p.y, it.name, ls, Dim, Left, false)
+		p.l.text(x+it.w+ls*0.4, p.y, it.name, ls, dim, Left, false)
 		x += it.w + ls*0.4 + w + ls*1.2
 	}
 	p.y += ls * 1.6
@@ -973,7 +972,7 @@ func (s *HLL) WeekScale() int64 {
 
 // frameWeek: the parts' bars, their sum, the exact count and the merged estimate with its band.
 func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
-	p.line(tr(s.lang, "distinct: each key's PFCOUNT, their sum, the exact count", "số phần tử khác nhau: PFCOUNT từng key, tổng, số thật"), fs, TextColor, false)
+	p.line(tr(s.lang, "distinct: each key's PFCOUNT, their sum, the exact count", "số phần tử khác nhau: PFCOUNT từng key, tổng, số thật"), fs, textColor, false)
 	p.y += fs * 0.2
 	scale := float64(s.WeekScale())
 	labels := []string{}
@@ -991,10 +990,10 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 	}
 	lw := 0.0
 	for _, lb := range labels {
-		lw = math.Max(lw, TextWidth(lb, fs, true))
+		lw = math.Max(lw, textWidth(lb, fs, true))
 	}
 	lw = math.Min(lw, p.r.W*0.32)
-	vw := TextWidth("1000000 +0.00 %", sm(fs), true)
+	vw := textWidth("1000000 +0.00 %", sm(fs), true)
 	bar := Rect{p.r.X + lw + fs*0.5, 0, p.r.W - lw - fs*1.0 - vw, 0}
 	if bar.W < 20 {
 		bar.W = 20
@@ -1019,9 +1018,9 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 	}
 	partColor := func(k int) Color {
 		if k%2 == 0 {
-			return IndexC
+			return indexC
 		}
-		return IndexC.Mix(Panel, 0.45)
+		return indexC.Mix(panelC, 0.45)
 	}
 	row := func(label string, lc Color, draw func(y float64), value string, vc Color) {
 		if !p.fits(rh) {
@@ -1039,11 +1038,11 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 		if rw.Known {
 			v = fmt.Sprint(rw.Count)
 		}
-		row(rw.Key, TextColor, func(y float64) {
+		row(rw.Key, textColor, func(y float64) {
 			if rw.Known {
 				p.l.rect(bar.X, y, wOf(rw.Count), bh, partColor(k))
 			}
-		}, v, IndexC)
+		}, v, indexC)
 	}
 	sum, known := s.PartsSum()
 	top := p.y // the truth's line starts at the sum
@@ -1054,7 +1053,7 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 		} else if truth > 0 {
 			v += " " + signedPct(relErr(sum, truth))
 		}
-		row(sumLabel, RunC, func(y float64) {
+		row(sumLabel, runC, func(y float64) {
 			x := bar.X
 			for k, i := range parts {
 				if s.Rows[i].Known {
@@ -1063,43 +1062,43 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 					x += w
 				}
 			}
-			p.l.frame(bar.X, y, x-bar.X, bh, 2, RunC)
-		}, v, RunC)
+			p.l.frame(bar.X, y, x-bar.X, bh, 2, runC)
+		}, v, runC)
 	}
 	for _, i := range s.Truths() {
 		rw := s.Rows[i]
-		row(rw.Key+" SCARD", OneC, func(y float64) { p.l.rect(bar.X, y, wOf(rw.Count), bh, OneC) }, fmt.Sprint(rw.Count), OneC)
+		row(rw.Key+" SCARD", oneC, func(y float64) { p.l.rect(bar.X, y, wOf(rw.Count), bh, oneC) }, fmt.Sprint(rw.Count), oneC)
 	}
 	for _, i := range s.Pairs() {
 		h, tr0 := s.Rows[i], s.Rows[s.Rows[i].Truth]
-		row(tr0.Key+" SCARD", OneC, func(y float64) { p.l.rect(bar.X, y, wOf(tr0.Count), bh, OneC) }, fmt.Sprint(tr0.Count), OneC)
+		row(tr0.Key+" SCARD", oneC, func(y float64) { p.l.rect(bar.X, y, wOf(tr0.Count), bh, oneC) }, fmt.Sprint(tr0.Count), oneC)
 		v := "?"
 		if h.Known {
 			v = fmt.Sprint(h.Count) + " " + signedPct(relErr(h.Count, tr0.Count))
 		}
-		row(h.Key, Accent, func(y float64) {
+		row(h.Key, accent, func(y float64) {
 			lo, hi := HLLBand(tr0.Count, 1)
 			if h.Known {
-				p.l.rect(bar.X, y, wOf(h.Count), bh, Accent)
+				p.l.rect(bar.X, y, wOf(h.Count), bh, accent)
 			}
 			x0, x1 := bar.X+wAt(lo), bar.X+wAt(hi)
-			p.l.frame(x0, y-2, math.Max(x1-x0, 2), bh+4, 1.5, TextColor)
-		}, v, Accent)
+			p.l.frame(x0, y-2, math.Max(x1-x0, 2), bh+4, 1.5, textColor)
+		}, v, accent)
 	}
 	// The exact count as a line through every bar.
 	if truth > 0 {
 		x := bar.X + wOf(truth)
-		p.l.line(x, top, x, p.y, 1.5, OneC)
+		p.l.line(x, top, x, p.y, 1.5, oneC)
 	}
 	p.y += fs * 0.4
 	if len(parts) > 1 && known && truth > 0 {
-		p.line(tr(s.lang, "the sum counts a returning viewer once per day: +%d", "tổng đếm người quay lại mỗi ngày một lần: +%d", sum-truth), sm(fs), RunC, false)
+		p.line(tr(s.lang, "the sum counts a returning viewer once per day: +%d", "tổng đếm người quay lại mỗi ngày một lần: +%d", sum-truth), sm(fs), runC, false)
 	}
 	for _, i := range s.Pairs() {
 		h, tr0 := s.Rows[i], s.Rows[s.Rows[i].Truth]
-		p.line(fmt.Sprintf("MEMORY USAGE %s %s (%s) · %s %s", h.Key, Num(h.Memory), h.Enc, tr0.Key, Num(tr0.Memory)), sm(fs), Dim, true)
+		p.line(fmt.Sprintf("MEMORY USAGE %s %s (%s) · %s %s", h.Key, num(h.Memory), h.Enc, tr0.Key, num(tr0.Memory)), sm(fs), dim, true)
 	}
 }
 
 // sm is the small text size next to fs, never under 10 px.
-func sm(fs float64) float64 { return math.Max(MinText, fs*0.9) }
+func sm(fs float64) float64 { return math.Max(minText, fs*0.9) }

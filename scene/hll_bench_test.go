@@ -30,7 +30,7 @@ func BenchmarkHLLTyped(b *testing.B) {
 				p.Exec(pfadd(i))
 			}
 			p.Exec(pfadd(history))
-			in := Input{Engine: p.Engine(), Keys: []string{"week"}, Last: p.Recent(), Lang: "en"}
+			in := Input{Engine: p.Engine(), Keys: []string{"week"}, Last: lesson.EngineExchanges(p.Recent()), Lang: "en"}
 			s := New("hll").(*HLL)
 			r := Stage(1280, 800)
 			b.ResetTimer()

@@ -21,7 +21,7 @@ func hllInput(t *testing.T, keys []string, lines ...string) Input {
 			t.Fatalf("%s: %s", l, x.Reply)
 		}
 	}
-	return Input{Engine: p.Engine(), Keys: keys, Last: p.Last()[len(p.Last())-1:], Lang: "en"}
+	return Input{Engine: p.Engine(), Keys: keys, Last: lastOf(p)[len(lastOf(p))-1:], Lang: "en"}
 }
 
 // nums is "PFADD key lo … hi" with the decimal strings as elements.
@@ -92,7 +92,7 @@ func TestHLLSparseOpsMatchKey(t *testing.T) {
 				}
 			}
 		}
-		if px(0) != HeaderC || px(15) != HeaderC {
+		if px(0) != headerC || px(15) != headerC {
 			t.Fatalf("step %d: header not painted", pos)
 		}
 		if int64(len(p)) < s.Limit && px(len(p)) != StripRoomColor() {
@@ -274,7 +274,7 @@ func TestHLLEstimateScene(t *testing.T) {
 			if p.Kind == KRect && p.H < 20*s.fit.scale() {
 				continue // the legend's swatches (at 1280 x 800 the axes are taller)
 			}
-			if p.Kind == KRect && p.Color == Panel.Mix(IndexC, 0.4) {
+			if p.Kind == KRect && p.Color == panelC.Mix(indexC, 0.4) {
 				// The ±1σ band: its width over the axis's (the previous two rects: axis, ±2σ).
 				axis := prims[j-2]
 				a := BandAxis(s.Rows[pairs[bands]].Count, s.Rows[s.Rows[pairs[bands]].Truth].Count, true)
@@ -283,7 +283,7 @@ func TestHLLEstimateScene(t *testing.T) {
 				}
 				bands++
 			}
-			if p.Kind == KRect && p.Color == Accent {
+			if p.Kind == KRect && p.Color == accent {
 				marks++
 			}
 		}
@@ -349,11 +349,11 @@ func TestHLLWeekScene(t *testing.T) {
 		}
 		segs := 0.0
 		for _, b := range bars[len(parts):] {
-			if b.Color == IndexC || b.Color == IndexC.Mix(Panel, 0.45) {
+			if b.Color == indexC || b.Color == indexC.Mix(panelC, 0.45) {
 				segs += b.W
 			}
 		}
-		truthW := barW(OneC)
+		truthW := barW(oneC)
 		if math.Abs(segs/truthW-float64(sum)/80000) > 1e-6 {
 			t.Fatalf("step %d: sum bar %v vs truth bar %v", pos, segs, truthW)
 		}
@@ -371,7 +371,7 @@ func TestHLLWeekScene(t *testing.T) {
 				t.Fatalf("step %d: week %+v", pos, w)
 			}
 			// Merged bar : truth bar = 80638 : 80000, and both far shorter than the sum.
-			if mw := barW(Accent); math.Abs(mw/truthW-80638.0/80000) > 1e-6 || mw >= segs*0.6 {
+			if mw := barW(accent); math.Abs(mw/truthW-80638.0/80000) > 1e-6 || mw >= segs*0.6 {
 				t.Fatalf("step %d: merged %v truth %v sum %v", pos, mw, truthW, segs)
 			}
 			if !strings.Contains(text, "80638 +0.80 %") {
@@ -401,10 +401,10 @@ func TestHLLStaleCount(t *testing.T) {
 
 // TestRegColorFollowsTheme: register 0's colour is computed from the palette when called.
 func TestRegColorFollowsTheme(t *testing.T) {
-	saved := Panel
-	defer func() { Panel = saved }()
-	Panel = Color{0xf0, 0xf0, 0xf0, 0xff}
-	if c := RegColor(0); c == saved.Mix(Grid, 0.06) || c != Panel.Mix(Grid, 0.06) {
+	saved := panelC
+	defer func() { panelC = saved }()
+	panelC = Color{0xf0, 0xf0, 0xf0, 0xff}
+	if c := RegColor(0); c == saved.Mix(grid, 0.06) || c != panelC.Mix(grid, 0.06) {
 		t.Fatalf("%v", c)
 	}
 }

@@ -2,77 +2,76 @@ package scene
 
 import (
 	"fmt"
+	"redscope/engine"
 	"strings"
-
-	"redscope/lesson"
 )
 
-// Keys is the sandbox scene: the keys of the current database with their type, encoding, length
-// and MEMORY USAGE, the ones the last command touched lit.
-type Keys struct {
-	Rows    []lesson.KeyInfo
+// keysScene is the sandbox scene: the keys of the current database with their type, encoding,
+// length and MEMORY USAGE, the ones the last command touched lit.
+type keysScene struct {
+	Rows    []engine.KeyInfo
 	Touched map[string]bool
 	More    int
 	lang    string
 }
 
-// KeysMax is how many keys the list shows.
-const KeysMax = 24
+// keysMax is how many keys the list shows.
+const keysMax = 24
 
 // Update implements Scene.
-func (s *Keys) Update(in Input) {
+func (s *keysScene) Update(in Input) {
 	s.lang = in.Lang
 	s.Rows = s.Rows[:0]
 	s.Touched = map[string]bool{}
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
-			if k, ok := lesson.EventKey(ev); ok {
+			if k, ok := engine.EventKey(ev); ok {
 				s.Touched[k] = true
 			}
 		}
 	}
 	all := in.Engine.SortedKeys()
-	s.More = max(0, len(all)-KeysMax)
-	for _, k := range all[:min(len(all), KeysMax)] {
-		s.Rows = append(s.Rows, lesson.Measure(in.Engine, k))
+	s.More = max(0, len(all)-keysMax)
+	for _, k := range all[:min(len(all), keysMax)] {
+		s.Rows = append(s.Rows, in.Engine.Inspect(k))
 	}
 }
 
 // Frame implements Scene.
-func (s *Keys) Frame(r Rect, t float64) []Prim {
+func (s *keysScene) Frame(r Rect, t float64) []Prim {
 	var l list
-	f := FontSize(r)
+	f := fontSize(r)
 	in := r.Inset(f * 0.8)
 	y := in.Y
 	if len(s.Rows) == 0 {
-		l.text(in.X, y, tr(s.lang, "The database is empty. Type a command below, e.g. SET k hello.", "Cơ sở dữ liệu trống. Gõ một lệnh, ví dụ SET k hello."), f, Dim, Left, false)
+		l.text(in.X, y, tr(s.lang, "The database is empty. Type a command below, e.g. SET k hello.", "Cơ sở dữ liệu trống. Gõ một lệnh, ví dụ SET k hello."), f, dim, Left, false)
 		return l
 	}
-	l.text(in.X, y, tr(s.lang, "key · type · encoding · len · MEMORY USAGE", "khoá · kiểu · mã hoá · len · MEMORY USAGE"), f*0.8, Dim, Left, false)
+	l.text(in.X, y, tr(s.lang, "key · type · encoding · len · MEMORY USAGE", "khoá · kiểu · mã hoá · len · MEMORY USAGE"), f*0.8, dim, Left, false)
 	y += f * 1.4
 	for _, k := range s.Rows {
 		if y > in.Y+in.H-f {
 			break
 		}
-		c := TextColor
+		c := textColor
 		if s.Touched[k.Key] {
-			c = TextColor.Mix(Accent, Pulse(t))
+			c = textColor.Mix(accent, pulseAt(t))
 		}
 		l.text(in.X, y, fmt.Sprintf("%-12s %-7s %-9s %6d %7d", k.Key, k.Type, k.Encoding, k.Len, k.Memory), f*0.85, c, Left, true)
 		y += f * 1.2
 	}
 	if s.More > 0 {
-		l.text(in.X, y, fmt.Sprintf("… +%d", s.More), f*0.8, Dim, Left, false)
+		l.text(in.X, y, fmt.Sprintf("… +%d", s.More), f*0.8, dim, Left, false)
 	}
 	return l
 }
 
 // Focus implements Focuser: the key list, focused on the key the last command touched when one
 // is listed.
-func (s *Keys) Focus() (string, string) { return "keys", "" }
+func (s *keysScene) Focus() (string, string) { return "keys", "" }
 
 // Describe implements Describer: "3 keys: a (string, embstr), jobs (list, quicklist), …".
-func (s *Keys) Describe() string {
+func (s *keysScene) Describe() string {
 	if len(s.Rows) == 0 {
 		return tr(s.lang, "The database is empty.", "Cơ sở dữ liệu trống.")
 	}

@@ -5,33 +5,33 @@ import (
 	"strings"
 )
 
-// MinText is the smallest text the canvas draws, in CSS pixels: legible on a phone.
-const MinText = 11
+// minText is the smallest text the canvas draws, in CSS pixels: legible on a phone.
+const minText = 11
 
 // One scale for every MEMORY USAGE bar. A bar's length must mean the same at every step of a
 // lesson, under every version profile and in every scene, so it is not scaled to the largest
 // key on screen (which made 32 B, 56 B and 120 B all full width): it is a fixed logarithmic
-// scale from MemScaleMin (16 B, the smallest allocation class) to MemScaleMax (1 GiB), one
+// scale from memScaleMin (16 B, the smallest allocation class) to memScaleMax (1 GiB), one
 // equal step per doubling, and every bar says so with the axis drawn under it. On this scale
 // 32 B, 56 B and 120 B are 1, 1.8 and 2.9 doublings long, and a 512 MiB string nearly fills it.
 const (
-	MemScaleMin = 16
-	MemScaleMax = 1 << 30
+	memScaleMin = 16
+	memScaleMax = 1 << 30
 )
 
-// MemFrac is the share of a MEMORY USAGE bar's full length that n bytes take: 0 at or below
-// MemScaleMin, 1 at MemScaleMax, log2 in between.
-func MemFrac(n int64) float64 {
-	if n <= MemScaleMin {
+// memFrac is the share of a MEMORY USAGE bar's full length that n bytes take: 0 at or below
+// memScaleMin, 1 at memScaleMax, log2 in between.
+func memFrac(n int64) float64 {
+	if n <= memScaleMin {
 		return 0
 	}
-	f := math.Log2(float64(n)/MemScaleMin) / math.Log2(float64(MemScaleMax)/MemScaleMin)
+	f := math.Log2(float64(n)/memScaleMin) / math.Log2(float64(memScaleMax)/memScaleMin)
 	return math.Min(1, f)
 }
 
 // memBarLen is the drawn length of a bar of n bytes on an axis w long: a sliver of at least 2 px
 // so that a 16-byte key is still seen.
-func memBarLen(n int64, w float64) float64 { return math.Max(2, w*MemFrac(n)) }
+func memBarLen(n int64, w float64) float64 { return math.Max(2, w*memFrac(n)) }
 
 // memTicks are the axis marks: 16 B, 1 KiB, 64 KiB, 4 MiB, 256 MiB.
 var memTicks = []struct {
@@ -43,13 +43,13 @@ var memTicks = []struct {
 // the ticks, their labels (those that fit) and, wrapped in cw, what the scale is. It returns the
 // height used.
 func drawMemAxis(l *list, x, y, w, cw, f float64, lang string) float64 {
-	size := math.Max(MinText, f*0.6)
-	l.line(x, y, x+w, y, 1, Grid)
+	size := math.Max(minText, f*0.6)
+	l.line(x, y, x+w, y, 1, grid)
 	last := -1e9
 	for _, tk := range memTicks {
-		tx := x + w*MemFrac(tk.n)
-		l.line(tx, y-size*0.3, tx, y+size*0.3, 1, Grid)
-		lw := TextWidth(tk.label, size, false)
+		tx := x + w*memFrac(tk.n)
+		l.line(tx, y-size*0.3, tx, y+size*0.3, 1, grid)
+		lw := textWidth(tk.label, size, false)
 		lx, al := tx-lw/2, Center // the label's left edge and alignment: inside [x, x+w]
 		switch {
 		case lx < x:
@@ -59,7 +59,7 @@ func drawMemAxis(l *list, x, y, w, cw, f float64, lang string) float64 {
 		}
 		if lx > last+size*0.5 {
 			ax := map[Align]float64{Left: lx, Center: tx, Right: x + w}[al]
-			l.text(ax, y+size*0.35, tk.label, size, Dim, al, false)
+			l.text(ax, y+size*0.35, tk.label, size, dim, al, false)
 			last = lx + lw
 		}
 	}
@@ -67,7 +67,7 @@ func drawMemAxis(l *list, x, y, w, cw, f float64, lang string) float64 {
 	if cw >= 420 { // room for the words: say what the scale is (a phone reads it from the marks)
 		cap := tr(lang, "MEMORY USAGE bars: one fixed log scale (each mark ×64) in every lesson and version",
 			"thanh MEMORY USAGE: một thang log cố định (mỗi vạch ×64) ở mọi bài, mọi phiên bản")
-		h = l.wrap(Rect{x, y + h, cw, size * 2.7}, y+h, cap, size, Dim) - y
+		h = l.wrap(Rect{x, y + h, cw, size * 2.7}, y+h, cap, size, dim) - y
 	}
 	return h
 }
@@ -79,7 +79,7 @@ func memAxisHeight(cw, f float64, lang string) float64 {
 }
 
 // memBarC is the fill of a MEMORY USAGE bar.
-func memBarC() Color { return DataC.Mix(Background, 0.3) }
+func memBarC() Color { return dataC.Mix(Background, 0.3) }
 
 // A start card is what a scene draws before its lesson's first command (step 0, the keys not
 // made yet): what the picture will show, the colours it uses with what each means, the keys it
@@ -100,10 +100,10 @@ type swatch struct {
 // drawStart lays a start card out over r, its rows spread down the stage.
 func drawStart(r Rect, lang string, c startCard) []Prim {
 	var l list
-	f := FontSize(r)
+	f := fontSize(r)
 	in := r.Inset(f * 0.8)
 	y := in.Y
-	y = l.wrap(Rect{in.X, y, in.W, f * 1.35 * 2.6}, y, c.title, f*1.25, TextColor) + f*0.3
+	y = l.wrap(Rect{in.X, y, in.W, f * 1.35 * 2.6}, y, c.title, f*1.25, textColor) + f*0.3
 	if len(c.keys) > 0 {
 		ks := ""
 		for i, k := range c.keys {
@@ -114,15 +114,15 @@ func drawStart(r Rect, lang string, c startCard) []Prim {
 		}
 		msg := tr(lang, "keys %s: not made yet; press Next ► to run the first command and draw it.",
 			"key %s: chưa có; bấm Tiếp ► để chạy lệnh đầu tiên và vẽ nó.", ks)
-		y = l.wrap(Rect{in.X, y, in.W, f * 1.3 * 3}, y, msg, math.Max(MinText, f*0.9), Accent) + f*0.2
+		y = l.wrap(Rect{in.X, y, in.W, f * 1.3 * 3}, y, msg, math.Max(minText, f*0.9), accent) + f*0.2
 	}
 	if c.hint != "" {
-		y = l.wrap(Rect{in.X, y, in.W, f * 1.3 * 3}, y, c.hint, math.Max(MinText, f*0.8), Dim) + f*0.4
+		y = l.wrap(Rect{in.X, y, in.W, f * 1.3 * 3}, y, c.hint, math.Max(minText, f*0.8), dim) + f*0.4
 	}
 	foot := tr(lang, "redscope: a Go engine that answers byte for byte like redis-server; every picture is drawn from its real state.",
 		"redscope: engine Go trả lời từng byte như redis-server; mỗi hình được vẽ từ trạng thái thật của engine.")
-	fs := math.Max(MinText, f*0.7)
-	footH := float64(len(WrapText(foot, in.W, fs))) * fs * 1.3
+	fs := math.Max(minText, f*0.7)
+	footH := float64(len(wrapText(foot, in.W, fs))) * fs * 1.3
 	bottom := in.Y + in.H - footH - f*0.4
 	if n := len(c.parts); n > 0 {
 		// A strip of the colours side by side, then one row per colour, spread to the footer.
@@ -140,24 +140,24 @@ func drawStart(r Rect, lang string, c startCard) []Prim {
 			}
 			l.rect(in.X, y+f*0.05, sw, sw, p.c)
 			tx := in.X + sw + f*0.6
-			l.text(tx, y, p.name, f*0.9, TextColor, Left, true)
-			nx := tx + MonoWidth(p.name, f*0.9) + f*0.6
+			l.text(tx, y, p.name, f*0.9, textColor, Left, true)
+			nx := tx + monoWidth(p.name, f*0.9) + f*0.6
 			if p.what != "" {
 				if nx+f*6 < in.X+in.W {
-					l.wrap(Rect{nx, y, in.X + in.W - nx, rowH}, y+f*0.08, p.what, math.Max(MinText, f*0.8), Dim)
+					l.wrap(Rect{nx, y, in.X + in.W - nx, rowH}, y+f*0.08, p.what, math.Max(minText, f*0.8), dim)
 				} else if rowH >= f*2.4 {
-					l.wrap(Rect{tx, y + f*1.2, in.X + in.W - tx, rowH - f*1.2}, y+f*1.2, p.what, math.Max(MinText, f*0.75), Dim)
+					l.wrap(Rect{tx, y + f*1.2, in.X + in.W - tx, rowH - f*1.2}, y+f*1.2, p.what, math.Max(minText, f*0.75), dim)
 				}
 			}
 			y += rowH
 		}
 	}
-	l.wrap(Rect{in.X, in.Y + in.H - footH, in.W, footH}, in.Y+in.H-footH, foot, fs, Dim)
+	l.wrap(Rect{in.X, in.Y + in.H - footH, in.W, footH}, in.Y+in.H-footH, foot, fs, dim)
 	return l
 }
 
 // Fitting a scene to its stage. Each scene lays itself out in any rectangle in units of
-// FontSize, which follows the stage's width (up to fontMax, 26 px). A scene whose picture is a few
+// fontSize, which follows the stage's width (up to fontMax, 26 px). A scene whose picture is a few
 // rows would then stay in the top of a tall stage (a laptop's 820×800 stage, a projector's
 // 1460×1080), its cells and text the size a narrow stage gives them. fitter enlarges the picture
 // there: it lays the scene out in a smaller rectangle of the stage's proportions while keeping the
@@ -185,7 +185,7 @@ const (
 // a thirtieth of its width (1460 px wide: 48 px).
 func fitTextCap(r Rect) float64 { return math.Max(fitMaxText, math.Min(r.W/30, r.H/22)) }
 
-// fitBase, while fitter lays a scene out in its smaller rectangle, is the base text FontSize
+// fitBase, while fitter lays a scene out in its smaller rectangle, is the base text fontSize
 // gives (the stage's own); 0 otherwise. The page draws one scene at a time on one goroutine.
 var fitBase float64
 
@@ -213,7 +213,7 @@ func (ft *fitter) frame(r Rect, t float64, lay func(Rect, float64) []Prim) []Pri
 	if ft.z <= 1.001 {
 		return lay(r, t)
 	}
-	return zoom(layAt(r, ft.z, FontSize(r), t, lay), r.X, r.Y, ft.z)
+	return zoom(layAt(r, ft.z, fontSize(r), t, lay), r.X, r.Y, ft.z)
 }
 
 // zoomed maps a rectangle of the last layout to the stage (what zoom does to a primitive).
@@ -281,7 +281,7 @@ func fitZoom(r Rect, lay func(Rect, float64) []Prim, hint float64) float64 {
 	if r.W < fitMinWidth { // a phone: the scenes' own compact layouts
 		return 1
 	}
-	f := FontSize(r)
+	f := fontSize(r)
 	base := statsOf(lay(r, 1))
 	if base.texts == 0 {
 		return 1
@@ -333,7 +333,7 @@ func zoom(ps []Prim, ox, oy, z float64) []Prim {
 // goes on two, broken at its " · " separators (or its spaces), and only what still does not fit
 // is shortened with "…". It returns how many lines it drew.
 func headText(l *list, x, y, w float64, s string, size float64, c Color, mono bool) int {
-	if TextWidth(s, size, mono) <= w {
+	if textWidth(s, size, mono) <= w {
 		l.text(x, y, s, size, c, Left, mono)
 		return 1
 	}
@@ -342,7 +342,7 @@ func headText(l *list, x, y, w float64, s string, size float64, c Color, mono bo
 	if len(parts) < 2 {
 		sep, parts = " ", strings.Split(s, " ")
 	}
-	width := func(s string) float64 { return TextWidth(s, size, mono) }
+	width := func(s string) float64 { return textWidth(s, size, mono) }
 	first := parts[0]
 	i := 1
 	for ; i < len(parts) && width(first+sep+parts[i]) <= w; i++ {
@@ -355,4 +355,121 @@ func headText(l *list, x, y, w float64, s string, size float64, c Color, mono bo
 	l.text(x, y, fitText(first, w, size, mono), size, c, Left, mono)
 	l.text(x, y+size*1.25, fitText(strings.Join(parts[i:], sep), w, size, mono), size, c, Left, mono)
 	return 2
+}
+
+// cachedImage is a scene's pixel image, refilled only when what it shows changed (a new Update,
+// another column count, another theme), so the drawing side uploads it once per change, not once
+// per frame.
+type cachedImage struct {
+	Pixels
+	gen int // bumped by Update
+	key [4]int
+}
+
+// fill refills the image unless it already holds (gen, cols, n) in the current theme.
+func (c *cachedImage) fill(cols, n int, col func(i int) Color) *Pixels {
+	k := [4]int{c.gen, cols, n, themeGen}
+	if k != c.key || c.RGBA == nil {
+		c.key = k
+		c.set(cols, n, col)
+	}
+	return &c.Pixels
+}
+
+// set fills the image with n cells in rows of cols (the rest background) and bumps Gen.
+func (p *Pixels) set(cols, n int, col func(i int) Color) {
+	rows := max(1, (n+cols-1)/cols)
+	if p.W != cols || p.H != rows || len(p.RGBA) != 4*cols*rows {
+		p.W, p.H, p.RGBA = cols, rows, make([]byte, 4*cols*rows)
+	}
+	for i := 0; i < cols*rows; i++ {
+		c := Background
+		if i < n {
+			c = col(i)
+		}
+		copy(p.RGBA[4*i:], []byte{c.R, c.G, c.B, 0xff})
+	}
+	p.Gen++
+}
+
+// gridLayout places N cells in a rectangle.
+type gridLayout struct {
+	Cols     int
+	CW, CH   float64
+	Text     bool // cells are wide enough for a character
+	Image    bool // too many cells: draw one pixel per cell, scaled
+	ImgW     float64
+	ImgH     float64
+	multiple int
+}
+
+// layoutGrid chooses a grid for n byte cells in w x h at font size f: the largest cells (at
+// most 2.2 f wide) that fit, the column count a multiple of mult; one pixel per byte, scaled,
+// when cells would be under 4 px. A few bytes on a tall area (a 21-byte listpack on a laptop's
+// stage) get cells up to 3.2 f wide and 2.4 f tall where those fit.
+func layoutGrid(n int, w, h, f float64, mult int) gridLayout {
+	mult = max(mult, 1)
+	if n <= 0 || w <= 0 || h <= 0 {
+		return gridLayout{Cols: mult, CW: 1, CH: 1}
+	}
+	if n <= 64 {
+		if g, ok := cellGrid(n, w, h, f, mult, 3.2, 2.4); ok {
+			return g
+		}
+	}
+	if g, ok := cellGrid(n, w, h, f, mult, 2.2, 1.6); ok {
+		return g
+	}
+	return imageGrid(n, w, h)
+}
+
+// cellGrid is the grid of the largest cells, at most maxW f wide and maxH f tall, that hold n
+// cells in w x h; false when they would be under 4 px.
+func cellGrid(n int, w, h, f float64, mult int, maxW, maxH float64) (gridLayout, bool) {
+	minCols := int(math.Ceil(w / (maxW * f)))
+	minCols = (minCols + mult - 1) / mult * mult
+	for cols := max(minCols, mult); cols <= 128; cols += mult {
+		cw := w / float64(cols)
+		if cw < 4 {
+			break
+		}
+		ch := math.Min(cw*1.15, f*maxH)
+		rows := (n + cols - 1) / cols
+		if float64(rows)*ch <= h {
+			return gridLayout{Cols: cols, CW: cw, CH: ch, Text: cw >= f*0.75 && ch >= f*0.9}, true
+		}
+	}
+	return gridLayout{}, false
+}
+
+// maxCells is the most byte cells drawn one by one when they are too small for characters;
+// above it the bytes become one image (never thousands of draw calls per frame).
+const maxCells = 1024
+
+// imageGrid lays n cells out as one pixel each, scaled to fit w x h.
+func imageGrid(n int, w, h float64) gridLayout {
+	s := math.Sqrt(w * h / float64(n))
+	cols := max(1, int(w/s))
+	rows := (n + cols - 1) / cols
+	s = math.Min(w/float64(cols), h/float64(rows))
+	return gridLayout{Cols: cols, CW: s, CH: s, Image: true, ImgW: s * float64(cols), ImgH: s * float64(rows)}
+}
+
+// cell is the rectangle of cell i in a grid at (x, y).
+func (g gridLayout) cell(x, y float64, i int) Rect {
+	return Rect{x + float64(i%g.Cols)*g.CW, y + float64(i/g.Cols)*g.CH, g.CW, g.CH}
+}
+
+// height is the height of n cells.
+func (g gridLayout) height(n int) float64 {
+	if g.Image {
+		return g.ImgH
+	}
+	return float64((n+g.Cols-1)/g.Cols) * g.CH
+}
+
+// ease is smoothstep.
+func ease(t float64) float64 {
+	t = math.Max(0, math.Min(1, t))
+	return t * t * (3 - 2*t)
 }

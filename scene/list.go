@@ -7,22 +7,21 @@ import (
 	"strings"
 
 	"redscope/engine"
-	"redscope/lesson"
 )
 
-// List draws lists as Redis stores them. In 7.0 every list is a quicklist: a doubly linked list
-// of nodes, each node a listpack of its own (header 6 bytes: total bytes and entry count; the
-// entries; the end byte 0xFF), so RPUSH jobs a b c on an empty key makes one node of
-// 6 + 3×3 + 1 = 16 bytes ("a" is one encoding byte, one data byte and one backlen byte). From 7.2
-// a small list is a single listpack with no quicklist around it, and becomes a quicklist when it
-// outgrows list-max-listpack-size (-2: 8 KiB per node). The scene draws each node as a strip to
-// the scale of its own bytes — header | entries | end — with head at the left and tail at the
-// right; the elements the last command pushed are lit, the ones it popped fly out of their end,
-// and LMOVE/RPOPLPUSH draws its source above its destination with the element moving between
-// them. Everything comes from the engine: PeekList for the nodes, ListEvent for what moved,
-// EncodingEvent for a listpack ↔ quicklist conversion.
-type List struct {
-	Lists []ListShow // at most ListMax: Input.Keys, a source before its destination
+// listScene draws lists as Redis stores them. In 7.0 every list is a quicklist: a doubly linked
+// list of nodes, each node a listpack of its own (header 6 bytes: total bytes and entry count; the
+// entries; the end byte 0xFF), so RPUSH jobs a b c on an empty key makes one node of 6 + 3×3 + 1 =
+// 16 bytes ("a" is one encoding byte, one data byte and one backlen byte). From 7.2 a small list is
+// a single listpack with no quicklist around it, and becomes a quicklist when it outgrows
+// list-max-listpack-size (-2: 8 KiB per node). The scene draws each node as a strip to the scale of
+// its own bytes — header | entries | end — with head at the left and tail at the right; the
+// elements the last command pushed are lit, the ones it popped fly out of their end, and
+// LMOVE/RPOPLPUSH draws its source above its destination with the element moving between them.
+// Everything comes from the engine: PeekList for the nodes, ListEvent for what moved, EncodingEvent
+// for a listpack ↔ quicklist conversion.
+type listScene struct {
+	Lists []listShow // at most listMax: Input.Keys, a source before its destination
 	focus string     // Input.Keys[0]
 	Moves []engine.ListEvent
 	Conv  *engine.EncodingEvent
@@ -30,28 +29,28 @@ type List struct {
 	// worker waiting in BRPOP on an empty queue is in the picture.
 	Waiting map[string][]engine.Waiter
 	// Clients: the cards under the lists (list_clients.go).
-	Clients []ListClient
+	Clients []listClient
 	now     int64
 	watch   []string
 	lang    string
 	fit     fitter // the zoom that fills the stage (layout.go)
 }
 
-// ListShow is one list key with its nodes.
-type ListShow struct {
+// listShow is one list key with its nodes.
+type listShow struct {
 	Key    string
-	Info   lesson.KeyInfo
+	Info   engine.KeyInfo
 	View   engine.ListView
 	PushH  int      // elements the step pushed at the head (still there)
 	PushT  int      // … at the tail
 	Popped []string // elements the step popped, in order
 	PopH   bool     // the last pop was at the head
-	Edit   *ListEdit
+	Edit   *listEdit
 }
 
-// ListEdit is the last byte-level change the step made inside one of the list's listpacks (a
+// listEdit is the last byte-level change the step made inside one of the list's listpacks (a
 // listpack-encoded list's ListpackEvent, or a quicklist node's QuicklistEvent).
-type ListEdit struct {
+type listEdit struct {
 	Op                     string // "insert", "replace", "delete", "delete-range", "truncate"; or a quicklist node op: "node-new", "node-del", "split", "merge"
 	Offset, Added, Removed int
 	Moved                  int
@@ -60,19 +59,19 @@ type ListEdit struct {
 }
 
 const (
-	// ListMax is how many lists the scene draws (LMOVE's source and destination).
-	ListMax = 2
-	// ListPerNode is how many entries of a node are drawn.
-	ListPerNode = 12
-	// ListNodes is how many nodes are drawn (the first ones and the tail).
-	ListNodes = 6
+	// listMax is how many lists the scene draws (LMOVE's source and destination).
+	listMax = 2
+	// listPerNode is how many entries of a node are drawn.
+	listPerNode = 12
+	// listNodes is how many nodes are drawn (the first ones and the tail).
+	listNodes = 6
 )
 
-func init() { Register("list", func() Scene { return &List{} }) }
+func init() { register("list", func() Scene { return &listScene{} }) }
 
 // Update implements Scene.
-func (s *List) Update(in Input) {
-	*s = List{lang: in.Lang, watch: in.Keys, Waiting: map[string][]engine.Waiter{}}
+func (s *listScene) Update(in Input) {
+	*s = listScene{lang: in.Lang, watch: in.Keys, Waiting: map[string][]engine.Waiter{}}
 	keys := in.Keys
 	for _, k := range in.Keys {
 		if w := in.Engine.Waiters(k); len(w) > 0 {
@@ -102,21 +101,21 @@ func (s *List) Update(in Input) {
 		s.focus = keys[0]
 	}
 	for _, k := range keys {
-		if len(s.Lists) == ListMax {
+		if len(s.Lists) == listMax {
 			break
 		}
-		ls := ListShow{Key: k, Info: lesson.Measure(in.Engine, k)}
-		ls.View, _ = in.Engine.PeekList([]byte(k), ListPerNode, ListNodes)
+		ls := listShow{Key: k, Info: in.Engine.Inspect(k)}
+		ls.View, _ = in.Engine.PeekList([]byte(k), listPerNode, listNodes)
 		for _, x := range in.Last {
 			for _, ev := range x.Events {
 				switch ev := ev.(type) {
 				case engine.ListpackEvent:
 					if ev.Key == k {
-						ls.Edit = &ListEdit{Op: ev.Op, Offset: ev.Offset, Added: ev.Added, Removed: ev.Removed, Moved: ev.Moved, Packed: true}
+						ls.Edit = &listEdit{Op: ev.Op, Offset: ev.Offset, Added: ev.Added, Removed: ev.Removed, Moved: ev.Moved, Packed: true}
 					}
 				case engine.QuicklistEvent:
 					if ev.Key == k {
-						ls.Edit = &ListEdit{Op: ev.Op, Offset: ev.Change.Offset, Added: ev.Change.Added, Removed: ev.Change.Removed,
+						ls.Edit = &listEdit{Op: ev.Op, Offset: ev.Change.Offset, Added: ev.Change.Added, Removed: ev.Change.Removed,
 							Moved: ev.Change.Moved, NodeBytes: ev.NodeBytes, NodeElems: ev.NodeElems}
 						if ev.Op == "listpack" {
 							ls.Edit.Op = ev.Change.Kind.String()
@@ -155,11 +154,11 @@ func (s *List) Update(in Input) {
 }
 
 // Focus implements Focuser: the list the command was about (LMOVE's destination).
-func (s *List) Focus() (string, string) { return "list", s.focus }
+func (s *listScene) Focus() (string, string) { return "list", s.focus }
 
 // Describe implements Describer, e.g. "list jobs: quicklist, 2 nodes (listpack 3 entries 24 B;
 // 5 entries 41 B)".
-func (s *List) Describe() string {
+func (s *listScene) Describe() string {
 	var parts []string
 	for _, ls := range s.Lists {
 		parts = append(parts, ls.describe(s.lang))
@@ -185,7 +184,7 @@ func (s *List) Describe() string {
 	return strings.Join(parts, "; ")
 }
 
-func (ls ListShow) describe(lang string) string {
+func (ls listShow) describe(lang string) string {
 	if !ls.Info.Exists {
 		return tr(lang, "list %s: does not exist", "list %s: không tồn tại", ls.Key)
 	}
@@ -232,13 +231,13 @@ func entriesWord(lang string, n int) string {
 	return strconv.Itoa(n) + " entries"
 }
 
-func (ls ListShow) nodes() []engine.ListNode { return ls.View.Nodes }
+func (ls listShow) nodes() []engine.ListNode { return ls.View.Nodes }
 
-// ListCell is one drawn part of a node's strip.
-type ListCell struct {
+// listCell is one drawn part of a node's strip.
+type listCell struct {
 	X, W   float64
 	Offset int    // an entry's byte offset in the listpack
-	Kind   int    // ListHdr, ListEntry, ListMore, ListEnd
+	Kind   int    // listHdr, listEntry, listMore, listEnd
 	Bytes  int    // bytes the part stands for
 	Text   string // the element (entries)
 	Lit    bool   // pushed by the step
@@ -246,27 +245,27 @@ type ListCell struct {
 
 // Parts of a node strip.
 const (
-	ListHdr = iota
-	ListEntry
-	ListMore // the entries not drawn, as one cell
-	ListEnd
+	listHdr = iota
+	listEntry
+	listMore // the entries not drawn, as one cell
+	listEnd
 )
 
-// ListStrip lays out one packed node's listpack across w pixels from x, to the scale of its
+// listStrip lays out one packed node's listpack across w pixels from x, to the scale of its
 // bytes: the 6-byte header, each drawn entry, one cell for the entries not drawn, the end byte.
 // Every cell gets at least minW pixels (the end byte would otherwise vanish); the others share
 // what is left in proportion to their bytes, so the cells always add up to w.
-func ListStrip(x, w, minW float64, n engine.ListNode) []ListCell {
-	cells := []ListCell{{Kind: ListHdr, Bytes: 6, Text: "hdr"}}
+func listStrip(x, w, minW float64, n engine.ListNode) []listCell {
+	cells := []listCell{{Kind: listHdr, Bytes: 6, Text: "hdr"}}
 	rest := n.Bytes - 7
 	for _, e := range n.Entries {
-		cells = append(cells, ListCell{Kind: ListEntry, Bytes: e.Size, Text: e.Value, Offset: e.Offset})
+		cells = append(cells, listCell{Kind: listEntry, Bytes: e.Size, Text: e.Value, Offset: e.Offset})
 		rest -= e.Size
 	}
 	if len(n.Entries) < n.Count && rest > 0 {
-		cells = append(cells, ListCell{Kind: ListMore, Bytes: rest, Text: "+" + strconv.Itoa(n.Count-len(n.Entries))})
+		cells = append(cells, listCell{Kind: listMore, Bytes: rest, Text: "+" + strconv.Itoa(n.Count-len(n.Entries))})
 	}
-	cells = append(cells, ListCell{Kind: ListEnd, Bytes: 1, Text: "ff"})
+	cells = append(cells, listCell{Kind: listEnd, Bytes: 1, Text: "ff"})
 	minW = math.Min(minW, w/float64(len(cells)))
 	total := 0
 	for _, c := range cells {
@@ -281,9 +280,9 @@ func ListStrip(x, w, minW float64, n engine.ListNode) []ListCell {
 	return cells
 }
 
-// ListNodeRects lays out n node boxes in a row of width w starting at x, gap pixels apart, each
+// listNodeRects lays out n node boxes in a row of width w starting at x, gap pixels apart, each
 // at most maxW wide, centred.
-func ListNodeRects(x, w, gap, maxW float64, n int) (xs []float64, bw float64) {
+func listNodeRects(x, w, gap, maxW float64, n int) (xs []float64, bw float64) {
 	if n <= 0 {
 		return nil, 0
 	}
@@ -300,18 +299,18 @@ func ListNodeRects(x, w, gap, maxW float64, n int) (xs []float64, bw float64) {
 type listAnchor struct{ headX, tailX, top, bottom float64 } // bottom: below the row's drawing; top: the row's top
 
 // Frame implements Scene.
-func (s *List) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *listScene) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
-func (s *List) layout(r Rect, t float64) []Prim {
+func (s *listScene) layout(r Rect, t float64) []Prim {
 	var l list
-	f := FontSize(r)
+	f := fontSize(r)
 	in := r.Inset(f * 0.8)
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
 	}
 	if len(s.Lists) == 0 {
-		l.text(in.X, in.Y, tr(s.lang, "No list yet. Try RPUSH jobs a b c.", "Chưa có list. Thử RPUSH jobs a b c."), f, Dim, Left, false)
+		l.text(in.X, in.Y, tr(s.lang, "No list yet. Try RPUSH jobs a b c.", "Chưa có list. Thử RPUSH jobs a b c."), f, dim, Left, false)
 		return l
 	}
 	gap := 0.0
@@ -355,12 +354,12 @@ func (s *List) layout(r Rect, t float64) []Prim {
 		if s.Lists[1].PushH > 0 {
 			x1 = dst.headX
 		}
-		c := Accent.Alpha(Pulse(t))
+		c := accent.Alpha(pulseAt(t))
 		y0, y1 := src.bottom, dst.top-f*0.2
 		l.line(x0, y0, x1, y1, 2, c)
 		v := clip(s.Lists[0].Popped[len(s.Lists[0].Popped)-1], 16)
 		sz := max(f*0.8, 11)
-		l.text((x0+x1)/2, (y0+y1)/2-sz*1.3, "LMOVE "+v, sz, Accent, Center, true)
+		l.text((x0+x1)/2, (y0+y1)/2-sz*1.3, "LMOVE "+v, sz, accent, Center, true)
 	}
 	return l
 }
@@ -368,7 +367,7 @@ func (s *List) layout(r Rect, t float64) []Prim {
 // listLabel is the smallest text the list scene draws: 11 CSS px at least (a phone's stage).
 func listLabel(f float64) float64 { return max(f*0.75, 11) }
 
-func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor {
+func (s *listScene) frameList(l *list, r Rect, ls listShow, f, t float64) listAnchor {
 	y := r.Y
 	small := listLabel(f)
 	compact := r.W < 560
@@ -383,20 +382,20 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 		name += " · " + ls.Info.Encoding
 		figures = fmt.Sprintf("LLEN %d · MEMORY USAGE %d B", ls.View.Len, ls.Info.Memory)
 	}
-	if figures != "" && MonoWidth(name+" · "+figures, f) <= r.W {
-		l.text(r.X, y, name+" · "+figures, f, TextColor, Left, true)
+	if figures != "" && monoWidth(name+" · "+figures, f) <= r.W {
+		l.text(r.X, y, name+" · "+figures, f, textColor, Left, true)
 		y += f * 1.5
 	} else {
-		l.text(r.X, y, clipTo(name, r.W, f), f, TextColor, Left, true)
+		l.text(r.X, y, clipTo(name, r.W, f), f, textColor, Left, true)
 		y += f * 1.3
 		if figures != "" {
-			l.text(r.X, y, clipTo(figures, r.W, small), small, Dim, Left, true)
+			l.text(r.X, y, clipTo(figures, r.W, small), small, dim, Left, true)
 			y += small * 1.5
 		}
 	}
 	if !ls.Info.Exists || ls.Info.Type != "list" {
 		if len(ls.Popped) > 0 {
-			l.text(r.X, y, clipTo(tr(s.lang, "popped: %s (the last element: the key is deleted)", "đã lấy ra: %s (phần tử cuối: khoá bị xoá)", strings.Join(ls.Popped, ", ")), r.W, small), small, Accent, Left, true)
+			l.text(r.X, y, clipTo(tr(s.lang, "popped: %s (the last element: the key is deleted)", "đã lấy ra: %s (phần tử cuối: khoá bị xoá)", strings.Join(ls.Popped, ", ")), r.W, small), small, accent, Left, true)
 			y += small * 1.5
 		}
 		if ls.Info.Exists {
@@ -405,11 +404,11 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 		// No key: the empty place the list would take, so the picture shows the empty queue.
 		bh := min(f*3.2, max(r.Y+r.H-y-small, f*1.6))
 		bw := min(r.W, f*26)
-		l.frame(r.X, y, bw, bh, 1.5, Grid)
-		lines := WrapMono(tr(s.lang, "empty: a list with no elements is no key at all", "trống: list không còn phần tử thì không còn key"), bw-small, small, 2)
+		l.frame(r.X, y, bw, bh, 1.5, grid)
+		lines := wrapMono(tr(s.lang, "empty: a list with no elements is no key at all", "trống: list không còn phần tử thì không còn key"), bw-small, small, 2)
 		ty := y + bh/2 - float64(len(lines))*small*0.65
 		for _, line := range lines {
-			l.text(r.X+bw/2, ty, line, small, Dim, Center, true)
+			l.text(r.X+bw/2, ty, line, small, dim, Center, true)
 			ty += small * 1.3
 		}
 		return listAnchor{r.X + small, r.X + bw - small, y, y + bh}
@@ -422,16 +421,16 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 	// head and tail: beside the strip, or above it on a narrow stage
 	pad := 0.0
 	if !compact {
-		pad = min(max(f*3.2, MonoWidth("← "+popped, small)+f*0.5), r.W*0.15)
+		pad = min(max(f*3.2, monoWidth("← "+popped, small)+f*0.5), r.W*0.15)
 	} else {
-		l.text(r.X, y, tr(s.lang, "head", "đầu"), small, Dim, Left, false)
-		l.text(r.X+r.W, y, tr(s.lang, "tail", "đuôi"), small, Dim, Right, false)
+		l.text(r.X, y, tr(s.lang, "head", "đầu"), small, dim, Left, false)
+		l.text(r.X+r.W, y, tr(s.lang, "tail", "đuôi"), small, dim, Right, false)
 		if popped != "" {
-			pc := Dim.Mix(Accent, Pulse(t)) // settles readable (contrast ≥ 4.5:1), not transparent
+			pc := dim.Mix(accent, pulseAt(t)) // settles readable (contrast ≥ 4.5:1), not transparent
 			if ls.PopH {
-				l.text(r.X+MonoWidth("head ", small)+f*0.3, y, "← "+popped, small, pc, Left, true)
+				l.text(r.X+monoWidth("head ", small)+f*0.3, y, "← "+popped, small, pc, Left, true)
 			} else {
-				l.text(r.X+r.W-MonoWidth("tail ", small)-f*0.3, y, popped+" →", small, pc, Right, true)
+				l.text(r.X+r.W-monoWidth("tail ", small)-f*0.3, y, popped+" →", small, pc, Right, true)
 			}
 		}
 		y += small * 1.4
@@ -447,10 +446,10 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 	boxH := min(max(avail*0.42, f*3.2), f*7)
 	inner := Rect{r.X + pad, y, r.W - 2*pad, boxH}
 	if !compact {
-		l.text(r.X, y+boxH/2-small*0.6, tr(s.lang, "head", "đầu"), small, Dim, Left, false)
-		l.text(r.X+r.W, y+boxH/2-small*0.6, tr(s.lang, "tail", "đuôi"), small, Dim, Right, false)
+		l.text(r.X, y+boxH/2-small*0.6, tr(s.lang, "head", "đầu"), small, dim, Left, false)
+		l.text(r.X+r.W, y+boxH/2-small*0.6, tr(s.lang, "tail", "đuôi"), small, dim, Right, false)
 		if popped != "" {
-			pc := Dim.Mix(Accent, Pulse(t)) // settles readable (contrast ≥ 4.5:1), not transparent
+			pc := dim.Mix(accent, pulseAt(t)) // settles readable (contrast ≥ 4.5:1), not transparent
 			if ls.PopH {
 				l.text(r.X, y+boxH/2+small*0.7, "← "+popped, small, pc, Left, true)
 			} else {
@@ -467,66 +466,66 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 	if !v.Quicklist {
 		gap = 0
 	}
-	xs, bw := ListNodeRects(inner.X, inner.W, gap, inner.W, slots)
+	xs, bw := listNodeRects(inner.X, inner.W, gap, inner.W, slots)
 	idx, slot := 0, 0
 	litAny := false
 	for ni, n := range nodes {
 		if v.Skipped > 0 && ni == len(nodes)-1 {
-			l.text(xs[slot]+bw/2, inner.Y+inner.H/2-small*0.6, tr(s.lang, "… %d nodes …", "… %d node …", v.Skipped), small, Dim, Center, false)
+			l.text(xs[slot]+bw/2, inner.Y+inner.H/2-small*0.6, tr(s.lang, "… %d nodes …", "… %d node …", v.Skipped), small, dim, Center, false)
 			slot++
 			idx = v.Len - n.Count
 		}
 		x0 := xs[slot]
 		label := fitNodeLabel(s.lang, n, bw, small)
 		if v.Quicklist {
-			l.frame(x0, inner.Y, bw, inner.H, 1.5, Grid)
+			l.frame(x0, inner.Y, bw, inner.H, 1.5, grid)
 		}
-		l.text(x0+bw/2, inner.Y+small*0.2, label, small, Dim, Center, false)
+		l.text(x0+bw/2, inner.Y+small*0.2, label, small, dim, Center, false)
 		sy, sh := inner.Y+small*1.5, inner.H-small*1.9
 		if n.Plain {
-			l.rect(x0+f*0.2, sy, bw-f*0.4, sh, DataC)
+			l.rect(x0+f*0.2, sy, bw-f*0.4, sh, dataC)
 			if len(n.Entries) > 0 {
-				l.text(x0+bw/2, sy+sh/2-small*0.6, clipTo(n.Entries[0].Value, bw-f*0.4, small), small, TextOn(DataC), Center, true)
+				l.text(x0+bw/2, sy+sh/2-small*0.6, clipTo(n.Entries[0].Value, bw-f*0.4, small), small, textOn(dataC), Center, true)
 			}
 			idx++
 		} else {
-			cells := ListStrip(x0+f*0.2, bw-f*0.4, f*0.5, n)
+			cells := listStrip(x0+f*0.2, bw-f*0.4, f*0.5, n)
 			for _, c := range cells {
-				fill := listByteColor(ListHdr)
+				fill := listByteColor(listHdr)
 				switch c.Kind {
-				case ListEntry:
-					fill = listByteColor(ListEntry)
+				case listEntry:
+					fill = listByteColor(listEntry)
 					lit := idx < ls.PushH || idx >= v.Len-ls.PushT ||
 						(ls.Edit != nil && ls.Edit.Packed && ls.Edit.Added > 0 && c.Offset == ls.Edit.Offset)
 					if lit {
-						fill = Accent.Mix(DataC, 1-Pulse(t))
+						fill = accent.Mix(dataC, 1-pulseAt(t))
 						litAny = true
 					}
 					idx++
-				case ListMore:
-					fill = Panel
+				case listMore:
+					fill = panelC
 					idx += n.Count - (len(cells) - 3)
-				case ListEnd:
-					fill = listByteColor(ListEnd)
+				case listEnd:
+					fill = listByteColor(listEnd)
 				}
 				l.rect(c.X, sy, max(c.W-1, 1), sh, fill)
 				sz := max(f*0.8, 11)
-				if c.Kind != ListEntry {
+				if c.Kind != listEntry {
 					sz = small
 				}
 				txt := clipTo(c.Text, c.W-2, sz)
-				if c.Kind != ListEntry && MonoWidth(c.Text, sz) > c.W-2 {
+				if c.Kind != listEntry && monoWidth(c.Text, sz) > c.W-2 {
 					txt = "" // "hdr", "ff", "+8" whole or not at all
 				}
 				if txt != "" {
-					l.text(c.X+c.W/2, sy+sh/2-sz*0.6, txt, sz, TextOn(fill), Center, true)
+					l.text(c.X+c.W/2, sy+sh/2-sz*0.6, txt, sz, textOn(fill), Center, true)
 				}
 			}
 		}
 		if v.Quicklist && slot+1 < len(xs) {
 			ax := x0 + bw
-			l.line(ax, inner.Y+inner.H*0.42, ax+gap, inner.Y+inner.H*0.42, 1.5, Dim)
-			l.line(ax, inner.Y+inner.H*0.58, ax+gap, inner.Y+inner.H*0.58, 1.5, Dim)
+			l.line(ax, inner.Y+inner.H*0.42, ax+gap, inner.Y+inner.H*0.42, 1.5, dim)
+			l.line(ax, inner.Y+inner.H*0.58, ax+gap, inner.Y+inner.H*0.58, 1.5, dim)
 		}
 		slot++
 	}
@@ -543,21 +542,21 @@ func (s *List) frameList(l *list, r Rect, ls ListShow, f, t float64) listAnchor 
 		x := r.X
 		if litAny {
 			word := tr(s.lang, "written by this command", "lệnh này vừa ghi")
-			l.rect(x, y+small*0.15, small*0.9, small*0.9, Accent.Mix(DataC, 1-Pulse(t)))
-			l.text(x+small*1.2, y, word, small, Dim, Left, false)
-			x += small*2.2 + TextWidth(word, small, false)
+			l.rect(x, y+small*0.15, small*0.9, small*0.9, accent.Mix(dataC, 1-pulseAt(t)))
+			l.text(x+small*1.2, y, word, small, dim, Left, false)
+			x += small*2.2 + textWidth(word, small, false)
 		}
 		if ls.Edit != nil {
-			if x > r.X && x+TextWidth(ls.Edit.text(s.lang), small, false) > r.X+r.W {
+			if x > r.X && x+textWidth(ls.Edit.text(s.lang), small, false) > r.X+r.W {
 				x, y = r.X, y+small*1.4
 			}
-			l.text(x, y, clipTo(ls.Edit.text(s.lang), r.X+r.W-x, small), small, Dim, Left, false)
+			l.text(x, y, clipTo(ls.Edit.text(s.lang), r.X+r.W-x, small), small, dim, Left, false)
 		}
 		y += small * 1.4
 	}
 	if s.Conv != nil && s.Conv.Key == ls.Key {
-		for _, line := range WrapMono(tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, Why(s.lang, s.Conv.Why)), r.W, small, 2) {
-			l.text(r.X, y, line, small, Accent, Left, true)
+		for _, line := range wrapMono(tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, whyText(s.lang, s.Conv.Why)), r.W, small, 2) {
+			l.text(r.X, y, line, small, accent, Left, true)
 			y += small * 1.3
 		}
 	}
@@ -570,7 +569,7 @@ func fitNodeLabel(lang string, n engine.ListNode, w, size float64) string {
 		return fmt.Sprintf("plain %d B", n.Bytes)
 	}
 	long := fmt.Sprintf("%d B · %s", n.Bytes, entriesWord(lang, n.Count))
-	if TextWidth(long, size, false) <= w {
+	if textWidth(long, size, false) <= w {
 		return long
 	}
 	return fmt.Sprintf("%d B · %d", n.Bytes, n.Count)
@@ -578,7 +577,7 @@ func fitNodeLabel(lang string, n engine.ListNode, w, size float64) string {
 
 // detailNode is the node whose bytes are drawn: the one at the end the last push or pop used
 // (the head node for none), -1 for a plain node.
-func (s *List) detailNode(ls ListShow) int {
+func (s *listScene) detailNode(ls listShow) int {
 	i := 0
 	for _, m := range s.Moves {
 		if m.Key == ls.Key {
@@ -594,36 +593,36 @@ func (s *List) detailNode(ls ListShow) int {
 	return i
 }
 
-// ListByte is one byte of a node's listpack as the byte row draws it.
-type ListByte struct {
+// listByte is one byte of a node's listpack as the byte row draws it.
+type listByte struct {
 	B    byte
-	Part int // ListHdr, ListEntry (data), ListEnd, or ListEnc / ListBack for an entry's framing
+	Part int // listHdr, listEntry (data), listEnd, or listEnc / listBack for an entry's framing
 }
 
 // Byte parts beyond the strip's cell kinds.
 const (
-	ListEnc = iota + 10
-	ListBack
+	listEnc = iota + 10
+	listBack
 )
 
-// ListBytes lists a packed node's bytes in order — the 6 header bytes, each drawn entry's
+// listBytes lists a packed node's bytes in order — the 6 header bytes, each drawn entry's
 // encoding, data and backlen bytes, the end byte — and whether every byte is there (an entry
 // longer than 16 bytes, or entries not drawn, leave the row incomplete).
-func ListBytes(n engine.ListNode) (out []ListByte, complete bool) {
+func listBytes(n engine.ListNode) (out []listByte, complete bool) {
 	for _, b := range n.Header {
-		out = append(out, ListByte{b, ListHdr})
+		out = append(out, listByte{b, listHdr})
 	}
 	complete = len(n.Entries) == n.Count
 	for _, e := range n.Entries {
 		for i, b := range e.Raw {
-			part := ListEntry
+			part := listEntry
 			switch {
 			case i < e.Head:
-				part = ListEnc
+				part = listEnc
 			case i >= e.Size-e.Back:
-				part = ListBack
+				part = listBack
 			}
-			out = append(out, ListByte{b, part})
+			out = append(out, listByte{b, part})
 		}
 		if len(e.Raw) < e.Size {
 			complete = false
@@ -631,32 +630,32 @@ func ListBytes(n engine.ListNode) (out []ListByte, complete bool) {
 		}
 	}
 	if complete {
-		out = append(out, ListByte{0xff, ListEnd})
+		out = append(out, listByte{0xff, listEnd})
 	}
 	return out, complete
 }
 
-// listByteColor is a part's fill: the encoding scene's byte classes (ByteColor), so a listpack
+// listByteColor is a part's fill: the encoding scene's byte classes (byteColor), so a listpack
 // has the same colours in every scene.
 func listByteColor(part int) Color {
 	switch part {
-	case ListHdr:
-		return ByteColor(ByteLPHeader)
-	case ListEnc:
-		return ByteColor(ByteEnc)
-	case ListBack:
-		return ByteColor(ByteBacklen)
-	case ListEnd:
-		return ByteColor(ByteEOF)
+	case listHdr:
+		return byteColor(byteLPHeader)
+	case listEnc:
+		return byteColor(byteEnc)
+	case listBack:
+		return byteColor(byteBacklen)
+	case listEnd:
+		return byteColor(byteEOF)
 	}
-	return ByteColor(ByteField)
+	return byteColor(byteField)
 }
 
 // frameBytes draws the bytes of node i as hex cells with a legend; it returns the y below.
-func (s *List) frameBytes(l *list, r Rect, ls ListShow, i int, small float64) float64 {
+func (s *listScene) frameBytes(l *list, r Rect, ls listShow, i int, small float64) float64 {
 	n := ls.View.Nodes[i]
-	bs, complete := ListBytes(n)
-	cw := max(MonoWidth("00", small)+small*0.5, small*1.9)
+	bs, complete := listBytes(n)
+	cw := max(monoWidth("00", small)+small*0.5, small*1.9)
 	per := max(int(r.W/cw), 1)
 	rows := min((len(bs)+per-1)/per, max(int((r.H-small*3.2)/(small*1.7)), 1))
 	where := tr(s.lang, "the listpack's bytes", "các byte của listpack")
@@ -666,7 +665,7 @@ func (s *List) frameBytes(l *list, r Rect, ls ListShow, i int, small float64) fl
 			where = tr(s.lang, "bytes of the tail node", "các byte của node đuôi")
 		}
 	}
-	l.text(r.X, r.Y, where, small, Dim, Left, false)
+	l.text(r.X, r.Y, where, small, dim, Left, false)
 	y := r.Y + small*1.4
 	shown := 0
 	for row := 0; row < rows; row++ {
@@ -675,37 +674,37 @@ func (s *List) frameBytes(l *list, r Rect, ls ListShow, i int, small float64) fl
 			fill := listByteColor(b.Part)
 			x := r.X + float64(c)*cw
 			l.rect(x, y, cw-1, small*1.5, fill)
-			l.text(x+cw/2, y+small*0.2, fmt.Sprintf("%02x", b.B), small, TextOn(fill), Center, true)
+			l.text(x+cw/2, y+small*0.2, fmt.Sprintf("%02x", b.B), small, textOn(fill), Center, true)
 			shown++
 		}
 		y += small * 1.7
 	}
 	x := r.X
 	if shown < len(bs) || !complete {
-		l.text(x, y, "…", small, Dim, Left, false)
-		x += TextWidth("… ", small, false)
+		l.text(x, y, "…", small, dim, Left, false)
+		x += textWidth("… ", small, false)
 	}
 	for _, it := range []struct {
 		part   int
 		en, vi string
-	}{{ListHdr, "header", "header"}, {ListEnc, "encoding", "mã hoá"}, {ListEntry, "data", "dữ liệu"}, {ListBack, "backlen", "backlen"}, {ListEnd, "end", "kết thúc"}} {
+	}{{listHdr, "header", "header"}, {listEnc, "encoding", "mã hoá"}, {listEntry, "data", "dữ liệu"}, {listBack, "backlen", "backlen"}, {listEnd, "end", "kết thúc"}} {
 		word := it.vi
 		if s.lang == "en" {
 			word = it.en
 		}
-		w := small*0.9 + small*0.3 + TextWidth(word, small, false) + small*0.8
+		w := small*0.9 + small*0.3 + textWidth(word, small, false) + small*0.8
 		if x+w > r.X+r.W && x > r.X {
 			x, y = r.X, y+small*1.4 // the legend wraps
 		}
 		l.rect(x, y+small*0.15, small*0.9, small*0.9, listByteColor(it.part))
-		l.text(x+small*1.2, y, word, small, Dim, Left, false)
+		l.text(x+small*1.2, y, word, small, dim, Left, false)
 		x += w
 	}
 	return y + small*1.5
 }
 
 // text says what the edit did, e.g. "listpack: replace at byte 6: +3 B −6 B, memmove 11 B".
-func (e *ListEdit) text(lang string) string {
+func (e *listEdit) text(lang string) string {
 	switch e.Op {
 	case "node-new":
 		return tr(lang, "quicklist: a new node (%d B, %d)", "quicklist: thêm một node (%d B, %d)", e.NodeBytes, e.NodeElems)
@@ -734,25 +733,4 @@ func (e *ListEdit) text(lang string) string {
 		s += fmt.Sprintf(", memmove %d B", e.Moved)
 	}
 	return s
-}
-
-// clip shortens s to n runes with an ellipsis.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	if n <= 1 {
-		return "…"
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// clipTo shortens s to fit w pixels of monospace text at size ("" when not even one glyph fits).
-func clipTo(s string, w, size float64) string {
-	n := int(w / (MonoAdvance * size))
-	if n <= 0 {
-		return ""
-	}
-	return clip(s, n)
 }

@@ -16,8 +16,8 @@ import (
 // Everything comes from the step's trace (engine.BlockEvent: blocked, served, woken, timeout,
 // unblocked), the woken client's reply, and engine.Waiters for the clients still waiting.
 
-// ListClient is one client card.
-type ListClient struct {
+// listClient is one client card.
+type listClient struct {
 	Client   int64
 	Cmd      string // the blocking command as typed ("BRPOP jobs 1")
 	Verb     string // its name, lowercase ("brpop")
@@ -27,18 +27,18 @@ type ListClient struct {
 	Deadline int64  // absolute ms, 0 = no timeout
 }
 
-// ListClientsMax is how many client cards are drawn.
-const ListClientsMax = 4
+// listClientsMax is how many client cards are drawn.
+const listClientsMax = 4
 
 // gatherClients builds s.Clients from the step's exchanges and the engine's waiters.
-func (s *List) gatherClients(in Input) {
+func (s *listScene) gatherClients(in Input) {
 	idx := map[int64]int{}
-	get := func(id int64) *ListClient {
+	get := func(id int64) *listClient {
 		if i, ok := idx[id]; ok {
 			return &s.Clients[i]
 		}
 		idx[id] = len(s.Clients)
-		s.Clients = append(s.Clients, ListClient{Client: id})
+		s.Clients = append(s.Clients, listClient{Client: id})
 		return &s.Clients[len(s.Clients)-1]
 	}
 	drawn := map[string]bool{}
@@ -97,8 +97,8 @@ func (s *List) gatherClients(in Input) {
 			s.Clients[i].Cmd = strings.ToUpper(s.Clients[i].Verb) + " " + s.Clients[i].Key
 		}
 	}
-	if len(s.Clients) > ListClientsMax {
-		s.Clients = s.Clients[len(s.Clients)-ListClientsMax:]
+	if len(s.Clients) > listClientsMax {
+		s.Clients = s.Clients[len(s.Clients)-listClientsMax:]
 	}
 	s.now = in.Engine.NowMs()
 }
@@ -123,7 +123,7 @@ func lastValue(reply string) string {
 }
 
 // status is the card's last line: "waiting · no timeout", "got email:101", "timed out → (nil)".
-func (c ListClient) status(lang string, now int64) string {
+func (c listClient) status(lang string, now int64) string {
 	switch c.State {
 	case "served":
 		if c.Got != "" {
@@ -158,7 +158,7 @@ func msText(ms int64) string {
 }
 
 // describeClients is the cards as one sentence for the text alternative.
-func (s *List) describeClients() string {
+func (s *listScene) describeClients() string {
 	var out []string
 	for _, c := range s.Clients {
 		out = append(out, tr(s.lang, "client %d (%s): %s", "máy khách %d (%s): %s", c.Client, c.Cmd, c.status(s.lang, s.now)))
@@ -171,7 +171,7 @@ func clientLaneH(small float64) float64 { return small * 6.2 }
 
 // frameClients draws the cards in r (the lane under the lists) with a line from each card up to
 // the end of its list that it takes from (BLPOP the head, the others the tail).
-func (s *List) frameClients(l *list, r Rect, anchors map[string]listAnchor, f, small, t float64) {
+func (s *listScene) frameClients(l *list, r Rect, anchors map[string]listAnchor, f, small, t float64) {
 	n := len(s.Clients)
 	if n == 0 {
 		return
@@ -193,30 +193,30 @@ func (s *List) frameClients(l *list, r Rect, anchors map[string]listAnchor, f, s
 	if !full {
 		top, h = r.Y, small*3.4
 	} else {
-		l.text(r.X, r.Y, clipTo(tr(s.lang, "clients blocked on the list (BRPOP, BLPOP, BLMOVE)", "máy khách chờ trên list (BRPOP, BLPOP, BLMOVE)"), r.W, small), small, Dim, Left, false)
+		l.text(r.X, r.Y, clipTo(tr(s.lang, "clients blocked on the list (BRPOP, BLPOP, BLMOVE)", "máy khách chờ trên list (BRPOP, BLPOP, BLMOVE)"), r.W, small), small, dim, Left, false)
 	}
 	for _, c := range s.Clients {
-		col := Dim
+		col := dim
 		switch c.State {
 		case "served":
-			col = Accent
+			col = accent
 		case "timeout", "unblocked":
 			col = ErrorC
 		}
 		stroke := 1.5
 		if c.State != "waiting" {
-			stroke = 2.5 * (0.6 + 0.4*Pulse(t))
+			stroke = 2.5 * (0.6 + 0.4*pulseAt(t))
 		}
-		l.rect(x, top, cw, h, Panel)
+		l.rect(x, top, cw, h, panelC)
 		l.frame(x, top, cw, h, stroke, col)
 		pad := small * 0.5
 		y := top + pad
-		l.text(x+pad, y, clipTo(tr(s.lang, "client %d", "máy khách %d", c.Client), cw-2*pad, small), small, TextColor, Left, false)
+		l.text(x+pad, y, clipTo(tr(s.lang, "client %d", "máy khách %d", c.Client), cw-2*pad, small), small, textColor, Left, false)
 		y += small * 1.5
 		if full {
-			l.text(x+pad, y, clipTo(c.Cmd, cw-2*pad, small), small, Dim, Left, true)
+			l.text(x+pad, y, clipTo(c.Cmd, cw-2*pad, small), small, dim, Left, true)
 			y += small * 1.5
-			for _, line := range WrapMono(c.status(s.lang, s.now), cw-2*pad, small, 2) {
+			for _, line := range wrapMono(c.status(s.lang, s.now), cw-2*pad, small, 2) {
 				l.text(x+pad, y, line, small, col, Left, true)
 				y += small * 1.3
 			}

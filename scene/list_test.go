@@ -18,13 +18,13 @@ func listInput(t *testing.T, v engine.Version, lang string, keys []string, lines
 			t.Fatalf("%s: %s", l, x.Reply)
 		}
 	}
-	return Input{Engine: p.Engine(), Keys: keys, Last: p.Last()[len(p.Last())-1:], Lang: lang}, p
+	return Input{Engine: p.Engine(), Keys: keys, Last: lastOf(p)[len(lastOf(p))-1:], Lang: lang}, p
 }
 
 // TestListStrip: a node's strip is to the scale of its bytes and always fills its width.
 func TestListStrip(t *testing.T) {
 	n := engine.ListNode{Bytes: 16, Count: 3, Entries: []engine.ListEntry{{Value: "a", Size: 3}, {Value: "b", Size: 3}, {Value: "c", Size: 3}}}
-	cells := ListStrip(10, 160, 0, n)
+	cells := listStrip(10, 160, 0, n)
 	want := []float64{60, 30, 30, 30, 10} // 6 + 3 + 3 + 3 + 1 bytes of 16 over 160 px
 	if len(cells) != len(want) {
 		t.Fatalf("cells %+v", cells)
@@ -36,11 +36,11 @@ func TestListStrip(t *testing.T) {
 		}
 		x += c.W
 	}
-	if cells[0].Kind != ListHdr || cells[4].Kind != ListEnd || cells[1].Text != "a" {
+	if cells[0].Kind != listHdr || cells[4].Kind != listEnd || cells[1].Text != "a" {
 		t.Errorf("kinds %+v", cells)
 	}
 	// A minimum width keeps the end byte visible and the total unchanged.
-	cells = ListStrip(0, 160, 8, n)
+	cells = listStrip(0, 160, 8, n)
 	sum := 0.0
 	for _, c := range cells {
 		sum += c.W
@@ -50,27 +50,27 @@ func TestListStrip(t *testing.T) {
 	}
 	// Entries not drawn are one cell with their bytes and count.
 	n = engine.ListNode{Bytes: 6 + 20*3 + 1, Count: 20}
-	for i := 0; i < ListPerNode; i++ {
+	for i := 0; i < listPerNode; i++ {
 		n.Entries = append(n.Entries, engine.ListEntry{Value: "x", Size: 3})
 	}
-	cells = ListStrip(0, 670, 0, n)
+	cells = listStrip(0, 670, 0, n)
 	more := cells[len(cells)-2]
-	if more.Kind != ListMore || more.Bytes != 8*3 || more.Text != "+8" || math.Abs(more.W-240) > 1e-9 {
+	if more.Kind != listMore || more.Bytes != 8*3 || more.Text != "+8" || math.Abs(more.W-240) > 1e-9 {
 		t.Errorf("more cell %+v", more)
 	}
 }
 
 func TestListNodeRects(t *testing.T) {
-	xs, bw := ListNodeRects(0, 300, 10, 1000, 3)
+	xs, bw := listNodeRects(0, 300, 10, 1000, 3)
 	if math.Abs(bw-280.0/3) > 1e-9 || len(xs) != 3 || math.Abs(xs[2]-(2*(bw+10))) > 1e-9 {
 		t.Errorf("xs %v bw %v", xs, bw)
 	}
 	// Capped boxes are centred.
-	xs, bw = ListNodeRects(0, 300, 10, 50, 2)
+	xs, bw = listNodeRects(0, 300, 10, 50, 2)
 	if bw != 50 || xs[0] != 95 || xs[1] != 155 {
 		t.Errorf("centred xs %v bw %v", xs, bw)
 	}
-	if xs, _ := ListNodeRects(0, 300, 10, 50, 0); xs != nil {
+	if xs, _ := listNodeRects(0, 300, 10, 50, 0); xs != nil {
 		t.Errorf("no nodes: %v", xs)
 	}
 }
@@ -79,7 +79,7 @@ func TestListNodeRects(t *testing.T) {
 // engine, and the text alternative states them in both languages.
 func TestListScene70(t *testing.T) {
 	in, p := listInput(t, engine.V70, "en", []string{"jobs"}, "CONFIG SET list-max-listpack-size 2", "RPUSH jobs a b c d e")
-	s := &List{}
+	s := &listScene{}
 	s.Update(in)
 	ls := s.Lists[0]
 	if !ls.View.Quicklist || ls.View.NodeCount != 3 || ls.View.Len != 5 || ls.PushT != 5 {
@@ -115,7 +115,7 @@ func TestListScene70(t *testing.T) {
 			head = true
 		case pr.Kind == KText && pr.Text == "tail":
 			tail = true
-		case pr.Kind == KRect && pr.Color == Accent && pr.H > 20: // strip cells, not the legend's swatch
+		case pr.Kind == KRect && pr.Color == accent && pr.H > 20: // strip cells, not the legend's swatch
 			lit++
 		}
 	}
@@ -127,7 +127,7 @@ func TestListScene70(t *testing.T) {
 // TestListSceneListpack: from 7.2 a small list is one listpack; LPOP flies out of the head.
 func TestListSceneListpack(t *testing.T) {
 	in, p := listInput(t, engine.V88, "en", []string{"q"}, "RPUSH q job1 job2 job3", "LPOP q")
-	s := &List{}
+	s := &listScene{}
 	s.Update(in)
 	ls := s.Lists[0]
 	if ls.View.Quicklist || ls.View.Len != 2 || len(ls.Popped) != 1 || ls.Popped[0] != "job1" || !ls.PopH {
@@ -157,7 +157,7 @@ func TestListSceneListpack(t *testing.T) {
 		{"LREM q 1 y", "[x job3]", "listpack: delete at byte 9: −3 B, memmove 7 B"},
 	} {
 		p.Exec(c.line)
-		s.Update(Input{Engine: p.Engine(), Keys: []string{"q"}, Last: p.Last()[len(p.Last())-1:], Lang: "en"})
+		s.Update(Input{Engine: p.Engine(), Keys: []string{"q"}, Last: lastOf(p)[len(lastOf(p))-1:], Lang: "en"})
 		var got []string
 		for _, e := range s.Lists[0].View.Nodes[0].Entries {
 			got = append(got, e.Value)
@@ -178,10 +178,10 @@ func TestListSceneLong(t *testing.T) {
 		args = append(args, fmt.Sprintf("e%d", i))
 	}
 	in, _ := listInput(t, engine.V70, "en", []string{"big"}, "CONFIG SET list-max-listpack-size 4", strings.Join(args, " "))
-	s := &List{}
+	s := &listScene{}
 	s.Update(in)
 	v := s.Lists[0].View
-	if v.NodeCount != 25 || len(v.Nodes) != ListNodes || v.Skipped != 25-ListNodes {
+	if v.NodeCount != 25 || len(v.Nodes) != listNodes || v.Skipped != 25-listNodes {
 		t.Fatalf("nodes %d drawn %d skipped %d", v.NodeCount, len(v.Nodes), v.Skipped)
 	}
 	if last := v.Nodes[len(v.Nodes)-1].Entries; last[len(last)-1].Value != "e99" {
@@ -202,8 +202,8 @@ func TestListSceneLong(t *testing.T) {
 // entry's encoding byte, data and backlen, the end byte.
 func TestListBytes(t *testing.T) {
 	in, _ := listInput(t, engine.V70, "en", []string{"l"}, "RPUSH l a 42")
-	v, _ := in.Engine.PeekList([]byte("l"), ListPerNode, ListNodes)
-	bs, complete := ListBytes(v.Nodes[0])
+	v, _ := in.Engine.PeekList([]byte("l"), listPerNode, listNodes)
+	bs, complete := listBytes(v.Nodes[0])
 	var hex, parts []string
 	for _, b := range bs {
 		hex = append(hex, fmt.Sprintf("%02x", b.B))
@@ -213,7 +213,7 @@ func TestListBytes(t *testing.T) {
 	if got := strings.Join(hex, " "); got != "0c 00 00 00 02 00 81 61 02 2a 01 ff" || !complete {
 		t.Fatalf("bytes %s complete %v", got, complete)
 	}
-	want := fmt.Sprint([]int{ListHdr, ListHdr, ListHdr, ListHdr, ListHdr, ListHdr, ListEnc, ListEntry, ListBack, ListEnc, ListBack, ListEnd})
+	want := fmt.Sprint([]int{listHdr, listHdr, listHdr, listHdr, listHdr, listHdr, listEnc, listEntry, listBack, listEnc, listBack, listEnd})
 	if got := "[" + strings.Join(parts, " ") + "]"; got != want {
 		t.Fatalf("parts %s, want %s", got, want)
 	}

@@ -17,7 +17,7 @@ func TestListWaiting(t *testing.T) {
 		t.Fatalf("did not block: %+v", r)
 	}
 	for lang, want := range map[string]string{"en": "waiting · no timeout", "vi": "đang chờ · không hết hạn"} {
-		s := &List{}
+		s := &listScene{}
 		s.Update(Input{Engine: e, Keys: []string{"jobs"}, Lang: lang})
 		if _, ok := s.start(); ok {
 			t.Fatalf("%s: a start card while a client waits", lang)
@@ -27,7 +27,7 @@ func TestListWaiting(t *testing.T) {
 		}
 	}
 	e.Do("LPUSH", "jobs", "a")
-	s := &List{}
+	s := &listScene{}
 	s.Update(Input{Engine: e, Keys: []string{"jobs"}, Lang: "en"})
 	if got := allText(s.Frame(Rect{0, 0, 820, 800}, 1)); strings.Contains(got, "waiting ·") {
 		t.Fatalf("still waiting after the push: %q", got)

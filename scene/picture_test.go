@@ -23,7 +23,7 @@ func TestEveryStepPicture(t *testing.T) {
 		for step := 1; p.Step(); step++ {
 			for _, lang := range []string{"vi", "en"} {
 				s := New(l.Scene)
-				s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+				s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 				for _, st := range []Rect{Stage(1280, 800), Stage(360, 740)} {
 					if msg := pictureSpan(s.Frame(st, 1), st); msg != "" {
 						t.Errorf("%s step %d %s %.0fx%.0f: %s", src.Name, step, lang, st.W, st.H, msg)
@@ -47,7 +47,7 @@ func pictureSpan(prims []Prim, st Rect) string {
 		case KLine:
 			qx0, qy0, qx1, qy1 = min(q.X, q.X+q.W), min(q.Y, q.Y+q.H), max(q.X, q.X+q.W), max(q.Y, q.Y+q.H)
 		case KText:
-			w := TextWidth(q.Text, q.Size, q.Mono)
+			w := textWidth(q.Text, q.Size, q.Mono)
 			switch q.Align {
 			case Center:
 				qx0 = q.X - w/2
@@ -77,7 +77,7 @@ func TestAutoCluster(t *testing.T) {
 	a := NewAuto("", nil)
 	for _, line := range []string{"cluster create 3", "SET foo bar", "cluster follow on", "SET foo bar"} {
 		p.Exec(line)
-		a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Recent(), Lang: "en"})
+		a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lesson.EngineExchanges(p.Recent()), Lang: "en"})
 		if name, _ := a.Focus(); name != "cluster" {
 			t.Fatalf("after %q: scene %q", line, name)
 		}

@@ -3,7 +3,6 @@ package scene
 import (
 	"math"
 	"strings"
-	"unicode/utf8"
 )
 
 // Rect is an area in CSS pixels.
@@ -47,8 +46,8 @@ func (c Color) Luminance() float64 {
 	return 0.2126*f(c.R) + 0.7152*f(c.G) + 0.0722*f(c.B)
 }
 
-// Contrast is the WCAG contrast ratio between two opaque colours.
-func Contrast(a, b Color) float64 {
+// contrast is the WCAG contrast ratio between two opaque colours.
+func contrast(a, b Color) float64 {
 	la, lb := a.Luminance(), b.Luminance()
 	if la < lb {
 		la, lb = lb, la
@@ -62,39 +61,39 @@ func Contrast(a, b Color) float64 {
 // the dark theme's value. The default is the dark theme.
 var (
 	Background = Dark.Background
-	Panel      = Dark.Panel
-	Grid       = Dark.Grid
-	TextColor  = Dark.TextColor
-	Dim        = Dark.Dim
-	HeaderC    = Dark.HeaderC // sds header / robj
-	DataC      = Dark.DataC   // string bytes
-	FreeC      = Dark.FreeC   // spare room (avail)
-	SlackC     = Dark.SlackC  // allocator rounding
-	NulC       = Dark.NulC    // the terminator
-	Accent     = Dark.Accent  // what just changed
-	OneC       = Dark.OneC    // a set bit
-	ZeroC      = Dark.ZeroC   // a clear bit
-	IndexC     = Dark.IndexC  // HLL index bits
-	RunC       = Dark.RunC    // HLL run of zeros
+	panelC     = Dark.Panel
+	grid       = Dark.Grid
+	textColor  = Dark.TextColor
+	dim        = Dark.Dim
+	headerC    = Dark.HeaderC // sds header / robj
+	dataC      = Dark.DataC   // string bytes
+	freeC      = Dark.FreeC   // spare room (avail)
+	slackC     = Dark.SlackC  // allocator rounding
+	nulC       = Dark.NulC    // the terminator
+	accent     = Dark.Accent  // what just changed
+	oneC       = Dark.OneC    // a set bit
+	zeroC      = Dark.ZeroC   // a clear bit
+	indexC     = Dark.IndexC  // HLL index bits
+	runC       = Dark.RunC    // HLL run of zeros
 	ErrorC     = Dark.ErrorC
 )
 
 // Theme is a named palette. Both themes keep the same contrast rules, mirrored:
-//   - text colours (TextColor, Dim, Accent, OneC, IndexC, RunC, ErrorC, DataC, HeaderC, NulC and
-//     the node colours) are ≥ 4.5:1 on Background and on Panel (TextColor ≥ 7:1);
-//   - "strong" fills (DataC, OneC, RunC, NulC, IndexC, HeaderC, Accent) carry text drawn in
+//   - text colours (textColor, Dim, Accent, oneC, indexC, runC, ErrorC, dataC, headerC, nulC and
+//     the node colours) are ≥ 4.5:1 on Background and on Panel (textColor ≥ 7:1);
+//   - "strong" fills (dataC, oneC, runC, nulC, indexC, headerC, Accent) carry text drawn in
 //     Background: bright fills under dark text in the dark theme, deep ones under light text in
 //     the light theme;
-//   - "quiet" fills (Panel, ZeroC, FreeC, SlackC, HeaderC.Mix(Background, 0.35)) carry TextColor.
+//   - "quiet" fills (Panel, zeroC, freeC, slackC, headerC.Mix(Background, 0.35)) carry textColor.
 //
-// TextOn picks the text colour for any other fill.
+// textOn picks the text colour for any other fill.
 type Theme struct {
 	Name                               string
 	Background, Panel, Grid, TextColor Color
 	Dim, HeaderC, DataC, FreeC, SlackC Color
 	NulC, Accent, OneC, ZeroC, IndexC  Color
 	RunC, ErrorC                       Color
-	Nodes                              []Color // node and client colours (ring.go's NodeColors)
+	Nodes                              []Color // node and client colours (palette.go's nodeColors)
 }
 
 // Dark is the default theme: readable on a projector in a dark room (text ≥ 7:1 on the
@@ -122,7 +121,7 @@ var Dark = Theme{
 
 // Light is the theme for light course pages and projectors that wash out dark slides: a pale
 // background, near-black text and deep versions of the dark theme's hues (same roles, same
-// contrast rules). Background, TextColor, Dim, Accent and ErrorC are index.html's light panel
+// contrast rules). Background, textColor, Dim, Accent and ErrorC are index.html's light panel
 // colours (--bg, --text, --dim, --accent, --err), as the dark ones are its dark colours.
 var Light = Theme{
 	Name:       "light",
@@ -145,8 +144,8 @@ var Light = Theme{
 	Nodes:      lightNodeColors,
 }
 
-// Themes lists the themes SetTheme knows, the default first.
-var Themes = []*Theme{&Dark, &Light}
+// themes lists the themes SetTheme knows, the default first.
+var themes = []*Theme{&Dark, &Light}
 
 // current is the theme SetTheme last applied; themeGen counts the SetTheme calls (a cached
 // pixel image painted under another theme is stale).
@@ -155,7 +154,7 @@ var (
 	themeGen int
 )
 
-// themeHooks recompute colours other files derive from the palette (zset.go's TopCardC).
+// themeHooks recompute colours other files derive from the palette (zset.go's topCardC).
 var themeHooks []func()
 
 // onTheme registers fn to run after every SetTheme (call it from init; it also runs once now).
@@ -169,7 +168,7 @@ func onTheme(fn func()) {
 // scenes: a scene that already painted its pixel images keeps their colours until its next
 // Update.
 func SetTheme(name string) bool {
-	for _, th := range Themes {
+	for _, th := range themes {
 		if th.Name == name {
 			applyTheme(th)
 			return true
@@ -184,31 +183,31 @@ func ThemeName() string { return current.Name }
 func applyTheme(th *Theme) {
 	current = th
 	themeGen++
-	Background, Panel, Grid, TextColor, Dim = th.Background, th.Panel, th.Grid, th.TextColor, th.Dim
-	HeaderC, DataC, FreeC, SlackC, NulC = th.HeaderC, th.DataC, th.FreeC, th.SlackC, th.NulC
-	Accent, OneC, ZeroC, IndexC, RunC, ErrorC = th.Accent, th.OneC, th.ZeroC, th.IndexC, th.RunC, th.ErrorC
-	NodeColors = th.Nodes
+	Background, panelC, grid, textColor, dim = th.Background, th.Panel, th.Grid, th.TextColor, th.Dim
+	headerC, dataC, freeC, slackC, nulC = th.HeaderC, th.DataC, th.FreeC, th.SlackC, th.NulC
+	accent, oneC, zeroC, indexC, runC, ErrorC = th.Accent, th.OneC, th.ZeroC, th.IndexC, th.RunC, th.ErrorC
+	nodeColors = th.Nodes
 	for _, fn := range themeHooks {
 		fn()
 	}
 }
 
-// TextOn is the text colour for a fill: TextColor or Background, whichever contrasts more.
-func TextOn(fill Color) Color {
-	if Contrast(TextColor, fill) >= Contrast(Background, fill) {
-		return TextColor
+// textOn is the text colour for a fill: textColor or Background, whichever contrasts more.
+func textOn(fill Color) Color {
+	if contrast(textColor, fill) >= contrast(Background, fill) {
+		return textColor
 	}
 	return Background
 }
 
-// Tint is c mixed toward base by t, or further toward base until every colour in texts keeps
+// tint is c mixed toward base by t, or further toward base until every colour in texts keeps
 // 4.5:1 on it: a highlight fill that the texts drawn on it stay readable on, in either theme.
-func Tint(c, base Color, t float64, texts ...Color) Color {
+func tint(c, base Color, t float64, texts ...Color) Color {
 	for ; t < 1; t += 0.02 {
 		f := c.Mix(base, t)
 		ok := true
 		for _, x := range texts {
-			if Contrast(x, f) < 4.5 {
+			if contrast(x, f) < 4.5 {
 				ok = false
 				break
 			}
@@ -278,7 +277,7 @@ func (l *list) line(x0, y0, x1, y1, stroke float64, c Color) {
 }
 
 func (l *list) text(x, y float64, s string, size float64, c Color, a Align, mono bool) {
-	size = max(size, MinText) // nothing smaller than a phone reads (layout.go)
+	size = max(size, minText) // nothing smaller than a phone reads (layout.go)
 	if mono && strings.ContainsRune(s, '\u202f') {
 		// The monospace font has no narrow no-break space (Liberation Mono lacks U+202F) and
 		// every glyph takes one advance anyway: a no-break space (U+00A0) keeps the columns.
@@ -287,31 +286,23 @@ func (l *list) text(x, y float64, s string, size float64, c Color, a Align, mono
 	*l = append(*l, Prim{Kind: KText, X: x, Y: y, Text: s, Size: size, Color: c, Align: a, Mono: mono})
 }
 
-// MonoAdvance is the advance of one glyph of the monospace font (Liberation Mono: 1229/2048 em).
-const MonoAdvance = 0.6001
-
-// MonoWidth is the width of s in the monospace font at size.
-func MonoWidth(s string, size float64) float64 {
-	return float64(utf8.RuneCountInString(s)) * MonoAdvance * size
-}
-
-// FontSize is the base text size for a stage: readable on a phone (≥ 13) and on a projector.
-func FontSize(r Rect) float64 {
+// fontSize is the base text size for a stage: readable on a phone (≥ 13) and on a projector.
+func fontSize(r Rect) float64 {
 	if fitBase > 0 { // fitter is enlarging the picture (layout.go)
 		return fitBase
 	}
 	return math.Max(fontMin, math.Min(fontMax, math.Min(r.W/38, r.H/24)))
 }
 
-// fontMax is the largest base text FontSize gives (layout.go's fitter zooms past it).
+// fontMax is the largest base text fontSize gives (layout.go's fitter zooms past it).
 const fontMax = 26
 
 // fontMin is the smallest base text: three quarters of it, the size of the scenes' small labels,
-// is MinText.
-const fontMin = MinText / 0.75
+// is minText.
+const fontMin = minText / 0.75
 
-// Pulse is the highlight strength at animation progress t: full at 0, settling to 0.35.
-func Pulse(t float64) float64 {
+// pulseAt is the highlight strength at animation progress t: full at 0, settling to 0.35.
+func pulseAt(t float64) float64 {
 	t = math.Max(0, math.Min(1, t))
 	return 0.35 + 0.65*(1-t)
 }

@@ -9,24 +9,24 @@ import (
 	"unicode/utf8"
 
 	"redscope/engine"
-	"redscope/lesson"
+	"redscope/ring"
 )
 
-// Ring draws the consistent-hash ring of a lesson's `ring` lines (lesson/ring.go): the circle
+// ringScene draws the consistent-hash ring of a lesson's `ring` lines (lesson/ring.go): the circle
 // coloured by which node owns each arc, the first keys as dots (those that just moved outlined),
 // keys per node on the ring and with hash % N, and the share of keys moved; and Redis Cluster's
 // 16 384 slots for the CLUSTER KEYSLOT commands of the step: the key, its hash tag, its slot.
-type Ring struct {
-	Ev    *lesson.RingEvent // the last ring line of the step (nil when none)
-	Slots []SlotInfo        // the step's CLUSTER KEYSLOT commands
-	Img   Pixels            // the ring's arcs
+type ringScene struct {
+	Ev    *ring.Event // the last ring line of the step (nil when none)
+	Slots []slotInfo  // the step's CLUSTER KEYSLOT commands
+	Img   Pixels      // the ring's arcs
 	lang  string
 	watch []string // the watched keys (the start card names them)
 	fit   fitter   // the zoom that fills the stage (layout.go)
 }
 
-// SlotInfo is one CLUSTER KEYSLOT exchange.
-type SlotInfo struct {
+// slotInfo is one CLUSTER KEYSLOT exchange.
+type slotInfo struct {
 	Key      string
 	Slot     int
 	Tag      string // the hashed part when the key has a hash tag
@@ -34,54 +34,27 @@ type SlotInfo struct {
 	CRC      uint16 // CRC16 of the hashed bytes
 }
 
-func init() { Register("ring", func() Scene { return &Ring{} }) }
+func init() { register("ring", func() Scene { return &ringScene{} }) }
 
-// RingImageSize is the side of the ring image in pixels.
-const RingImageSize = 360
+// ringImageSize is the side of the ring image in pixels.
+const ringImageSize = 360
 
 // ringGen numbers the pictures so that the drawing side uploads a new one only when it changed.
 var ringGen uint64
 
-// NodeColors are the current theme's node colours (SetTheme assigns them): ≥ 3:1 against the
-// background and the panel, and ≥ 4.5:1 for the first ones, which the counters scene also uses
-// as text (a client's token). Accent is kept for what changed.
-var NodeColors = darkNodeColors
-
-var darkNodeColors = []Color{
-	{0x4a, 0x9d, 0xf0, 0xff}, {0x3d, 0xc9, 0x8a, 0xff}, {0xff, 0x8a, 0x3d, 0xff}, {0xc7, 0x92, 0xea, 0xff},
-	{0xff, 0x6b, 0x9d, 0xff}, {0x5f, 0xd7, 0xd7, 0xff}, {0xd7, 0xd7, 0x5f, 0xff}, {0xa0, 0xe0, 0x5a, 0xff},
-	{0xf0, 0xa0, 0xa0, 0xff}, {0x9d, 0xb0, 0xff, 0xff}, {0xe0, 0xb0, 0x80, 0xff}, {0xb0, 0xb0, 0xb0, 0xff},
-}
-
-// lightNodeColors are the same hues, deep enough for a light background (every one ≥ 4.5:1 on
-// the light background and panel).
-var lightNodeColors = []Color{
-	{0x1f, 0x62, 0xb4, 0xff}, {0x10, 0x6b, 0x40, 0xff}, {0xa8, 0x48, 0x00, 0xff}, {0x7a, 0x3d, 0xb0, 0xff},
-	{0xb0, 0x22, 0x5c, 0xff}, {0x0b, 0x6a, 0x6e, 0xff}, {0x6b, 0x63, 0x00, 0xff}, {0x3f, 0x6e, 0x0c, 0xff},
-	{0xa3, 0x36, 0x36, 0xff}, {0x3a, 0x4c, 0xb0, 0xff}, {0x85, 0x52, 0x22, 0xff}, {0x5a, 0x5f, 0x66, 0xff},
-}
-
-// NodeColor is the colour of node i (in the order nodes were first named).
-func NodeColor(i int) Color {
-	if i < 0 {
-		return Grid
-	}
-	return NodeColors[i%len(NodeColors)]
-}
-
 // Update implements Scene.
-func (s *Ring) Update(in Input) {
+func (s *ringScene) Update(in Input) {
 	s.fit.reset()
 	s.watch = in.Keys
 	s.Ev, s.Slots, s.lang = nil, nil, in.Lang
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
-			if r, ok := ev.(lesson.RingEvent); ok {
+			if r, ok := ev.(ring.Event); ok {
 				r := r
 				s.Ev = &r
 			}
 		}
-		if si, ok := ParseKeyslot(x); ok {
+		if si, ok := parseKeyslot(x); ok {
 			s.Slots = append(s.Slots, si)
 		}
 	}
@@ -90,20 +63,20 @@ func (s *Ring) Update(in Input) {
 	}
 }
 
-// ParseKeyslot reads a CLUSTER KEYSLOT exchange.
-func ParseKeyslot(x lesson.Exchange) (SlotInfo, bool) {
+// parseKeyslot reads a CLUSTER KEYSLOT exchange.
+func parseKeyslot(x engine.Exchange) (slotInfo, bool) {
 	args, err := engine.SplitArgs(x.Cmd)
 	if err != nil || len(args) != 3 || x.Error || !strings.EqualFold(string(args[0]), "cluster") || !strings.EqualFold(string(args[1]), "keyslot") {
-		return SlotInfo{}, false
+		return slotInfo{}, false
 	}
 	var slot int
 	if _, err := fmt.Sscanf(x.Reply, "(integer) %d", &slot); err != nil {
-		return SlotInfo{}, false
+		return slotInfo{}, false
 	}
 	key := args[2]
-	si := SlotInfo{Key: string(key), Slot: slot, TagStart: -1}
+	si := slotInfo{Key: string(key), Slot: slot, TagStart: -1}
 	hashed := key
-	if tag, start, ok := HashTag(key); ok {
+	if tag, start, ok := hashTag(key); ok {
 		si.Tag, si.TagStart = string(tag), start
 		hashed = tag
 	}
@@ -111,9 +84,9 @@ func ParseKeyslot(x lesson.Exchange) (SlotInfo, bool) {
 	return si, true
 }
 
-// HashTag is Redis Cluster's hash tag rule: the bytes between the first '{' and the first '}'
+// hashTag is Redis Cluster's hash tag rule: the bytes between the first '{' and the first '}'
 // after it, when there is at least one.
-func HashTag(key []byte) (tag []byte, start int, ok bool) {
+func hashTag(key []byte) (tag []byte, start int, ok bool) {
 	i := strings.IndexByte(string(key), '{')
 	if i < 0 {
 		return nil, -1, false
@@ -125,14 +98,14 @@ func HashTag(key []byte) (tag []byte, start int, ok bool) {
 	return key[i+1 : i+1+j], i + 1, true
 }
 
-// RingAngle is the angle (radians, clockwise from 12 o'clock) of a hash position.
-func RingAngle(pos uint64, space float64) float64 {
+// ringAngle is the angle (radians, clockwise from 12 o'clock) of a hash position.
+func ringAngle(pos uint64, space float64) float64 {
 	return 2 * math.Pi * float64(pos) / space
 }
 
-// RingOwnerAt is the index of the point owning angle a: the first point at or after the
+// ringOwnerAt is the index of the point owning angle a: the first point at or after the
 // position, wrapping to the first.
-func RingOwnerAt(ev *lesson.RingEvent, a float64) int {
+func ringOwnerAt(ev *ring.Event, a float64) int {
 	pos := a / (2 * math.Pi) * ev.Space
 	i := sort.Search(len(ev.Points), func(i int) bool { return float64(ev.Points[i].Pos) >= pos })
 	if i == len(ev.Points) {
@@ -141,7 +114,7 @@ func RingOwnerAt(ev *lesson.RingEvent, a float64) int {
 	return i
 }
 
-func (s *Ring) nodeIndex(n string) int {
+func (s *ringScene) nodeIndex(n string) int {
 	// A node's colour follows its name, not its place in the current list: the index in the
 	// sorted names of the nodes before and after the line, so that removing cache-b leaves
 	// cache-c, cache-d and cache-e their colours, and adding cache-e changes no other.
@@ -155,11 +128,11 @@ func (s *Ring) nodeIndex(n string) int {
 }
 
 // nodeColorOf is the colour of node n (see nodeIndex).
-func (s *Ring) nodeColorOf(n string) Color { return NodeColor(s.nodeIndex(n)) }
+func (s *ringScene) nodeColorOf(n string) Color { return nodeColor(s.nodeIndex(n)) }
 
 // paint draws the ring's arcs into the image: an annulus coloured by the owner of each angle.
-func (s *Ring) paint() {
-	n := RingImageSize
+func (s *ringScene) paint() {
+	n := ringImageSize
 	if s.Img.RGBA == nil {
 		s.Img = Pixels{W: n, H: n, RGBA: make([]byte, 4*n*n)}
 	}
@@ -173,8 +146,8 @@ func (s *Ring) paint() {
 	const buckets = 2048
 	var owner [buckets]Color
 	for b := range owner {
-		i := RingOwnerAt(s.Ev, (float64(b)+0.5)/buckets*2*math.Pi)
-		owner[b] = NodeColor(s.nodeIndex(s.Ev.Points[i].Node))
+		i := ringOwnerAt(s.Ev, (float64(b)+0.5)/buckets*2*math.Pi)
+		owner[b] = nodeColor(s.nodeIndex(s.Ev.Points[i].Node))
 	}
 	c := float64(n) / 2
 	r1, r0 := c-1, c*0.80
@@ -197,19 +170,19 @@ func (s *Ring) paint() {
 }
 
 // Frame implements Scene.
-func (s *Ring) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *ringScene) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
-func (s *Ring) layout(r Rect, t float64) []Prim {
+func (s *ringScene) layout(r Rect, t float64) []Prim {
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
 	}
 	var l list
-	f := FontSize(r)
+	f := fontSize(r)
 	in := r.Inset(f * 0.8)
 	if s.Ev == nil && len(s.Slots) == 0 {
 		l.wrap(in, in.Y, tr(s.lang, "No ring yet: a lesson step or the console line  ring nodes a,b,c,d  makes one; CLUSTER KEYSLOT key shows a slot.",
-			"Chưa có vòng hash: một bước của bài hoặc dòng console  ring nodes a,b,c,d  tạo vòng; CLUSTER KEYSLOT key cho biết slot."), f*0.9, Dim)
+			"Chưa có vòng hash: một bước của bài hoặc dòng console  ring nodes a,b,c,d  tạo vòng; CLUSTER KEYSLOT key cho biết slot."), f*0.9, dim)
 		return l
 	}
 	ringR, slotR := in, Rect{}
@@ -229,12 +202,12 @@ func (s *Ring) layout(r Rect, t float64) []Prim {
 	return l
 }
 
-// RingLayout splits the area below the header into the circle and the table: side by side
+// ringLayout splits the area below the header into the circle and the table: side by side
 // when the area is wide, else the circle above the table. rows is the table's row count.
-func RingLayout(area Rect, f float64, rows int) (circle Rect, table Rect) {
+func ringLayout(area Rect, f float64, rows int) (circle Rect, table Rect) {
 	fs := f * 0.8
 	tableH := fs * 1.35 * float64(rows)
-	tableW := MonoWidth(strings.Repeat("m", RingTableChars), fs)
+	tableW := monoWidth(strings.Repeat("m", ringTableChars), fs)
 	if area.W-tableW-f >= area.H*0.6 { // room for a circle beside the table
 		d := math.Min(area.H, area.W-tableW-f)
 		circle = Rect{area.X, area.Y, d, d}
@@ -247,18 +220,18 @@ func RingLayout(area Rect, f float64, rows int) (circle Rect, table Rect) {
 	return
 }
 
-// RingTableChars is the width of the node table in monospace characters.
-const RingTableChars = 30
+// ringTableChars is the width of the node table in monospace characters.
+const ringTableChars = 30
 
-func (s *Ring) drawRing(l *list, r Rect, f, t float64) {
+func (s *ringScene) drawRing(l *list, r Rect, f, t float64) {
 	ev := s.Ev
 	y := r.Y
-	head := fmt.Sprintf("%s · %s vnode/node · %s key · %s node", ev.Hash, Num(int64(ev.VNodes)), Num(int64(ev.Keys)), Num(int64(len(ev.Nodes))))
+	head := fmt.Sprintf("%s · %s vnode/node · %s key · %s node", ev.Hash, num(int64(ev.VNodes)), num(int64(ev.Keys)), num(int64(len(ev.Nodes))))
 	if s.lang == "en" {
-		head = fmt.Sprintf("%s · %s vnodes/node · %s · %s", ev.Hash, Num(int64(ev.VNodes)),
+		head = fmt.Sprintf("%s · %s vnodes/node · %s · %s", ev.Hash, num(int64(ev.VNodes)),
 			plural(int64(ev.Keys), "key", "keys"), plural(int64(len(ev.Nodes)), "node", "nodes"))
 	}
-	y += f*1.3 + float64(headText(l, r.X, y, r.W, head, f*0.85, TextColor, true)-1)*f*0.85*1.25
+	y += f*1.3 + float64(headText(l, r.X, y, r.W, head, f*0.85, textColor, true)-1)*f*0.85*1.25
 	var note string
 	switch ev.Op {
 	case "nodes":
@@ -270,20 +243,20 @@ func (s *Ring) drawRing(l *list, r Rect, f, t float64) {
 	case "vnodes":
 		note = tr(s.lang, "now %s vnodes per node", "giờ %s vnode mỗi node", ev.Arg)
 	}
-	l.text(r.X, y, fitText(note, r.W, f*0.85, false), f*0.85, Accent, Left, false)
+	l.text(r.X, y, fitText(note, r.W, f*0.85, false), f*0.85, accent, Left, false)
 	y += f * 1.4
 	rows := len(ev.Nodes) + 1
 	if ev.RingMoved >= 0 {
 		rows += 2
 	}
-	circle, table := RingLayout(Rect{r.X, y, r.W, r.Y + r.H - y}, f, rows)
+	circle, table := ringLayout(Rect{r.X, y, r.W, r.Y + r.H - y}, f, rows)
 	if circle.W >= 40 {
 		s.drawCircle(l, circle, f, t)
 	}
 	s.drawTable(l, table, f, t)
 }
 
-func (s *Ring) drawCircle(l *list, c Rect, f, t float64) {
+func (s *ringScene) drawCircle(l *list, c Rect, f, t float64) {
 	ev := s.Ev
 	*l = append(*l, Prim{Kind: KImage, X: c.X, Y: c.Y, W: c.W, H: c.H, Img: &s.Img})
 	cx, cy, R := c.X+c.W/2, c.Y+c.H/2, c.W/2
@@ -291,27 +264,27 @@ func (s *Ring) drawCircle(l *list, c Rect, f, t float64) {
 	// Node points: a tick across the band when they are few enough to see one by one.
 	if len(ev.Points) <= 64 {
 		for _, p := range ev.Points {
-			a := RingAngle(p.Pos, ev.Space)
+			a := ringAngle(p.Pos, ev.Space)
 			x0, y0 := at(a, R*0.74)
 			x1, y1 := at(a, R)
-			col := TextColor
+			col := textColor
 			if (ev.Op == "add" && p.Node == ev.Arg) || len(ev.Points) <= 12 {
-				col = TextColor.Mix(Accent, Pulse(t))
+				col = textColor.Mix(accent, pulseAt(t))
 			}
 			l.line(x0, y0, x1, y1, math.Max(2, R*0.015), col)
 		}
 	}
 	// The first keys as dots inside the band; keys that changed owner outlined.
-	pulse := Pulse(t)
+	pulse := pulseAt(t)
 	d := math.Max(4, R*0.045)
 	moved := 0
 	for _, k := range ev.Samples {
-		a := RingAngle(k.Pos, ev.Space)
+		a := ringAngle(k.Pos, ev.Space)
 		x, y := at(a, R*0.66)
-		l.rect(x-d/2, y-d/2, d, d, NodeColor(s.nodeIndex(k.Owner)))
+		l.rect(x-d/2, y-d/2, d, d, nodeColor(s.nodeIndex(k.Owner)))
 		if k.Was != "" && k.Was != k.Owner {
 			moved++
-			l.frame(x-d, y-d, 2*d, 2*d, math.Max(1.5, d*0.3), Accent.Alpha(pulse))
+			l.frame(x-d, y-d, 2*d, 2*d, math.Max(1.5, d*0.3), accent.Alpha(pulse))
 		}
 	}
 	// Centre: what the dots are.
@@ -321,26 +294,26 @@ func (s *Ring) drawCircle(l *list, c Rect, f, t float64) {
 		lines = append(lines, tr(s.lang, "%d moved", "%d đổi node", moved))
 	}
 	for i, txt := range lines {
-		if MonoWidth(txt, fs)*1.0 < R*1.1 {
-			l.text(cx, cy-fs*float64(len(lines))*0.65+float64(i)*fs*1.3, txt, fs, Dim, Center, false)
+		if monoWidth(txt, fs)*1.0 < R*1.1 {
+			l.text(cx, cy-fs*float64(len(lines))*0.65+float64(i)*fs*1.3, txt, fs, dim, Center, false)
 		}
 	}
 }
 
-func (s *Ring) drawTable(l *list, r Rect, f, t float64) {
+func (s *ringScene) drawTable(l *list, r Rect, f, t float64) {
 	ev := s.Ev
 	fs := f * 0.8
 	rowH := fs * 1.35
 	if r.H < rowH {
 		return
 	}
-	cw := MonoWidth("m", fs)
+	cw := monoWidth("m", fs)
 	colName := r.X + cw*2
 	colRing := colName + cw*10
 	colMod := colRing + cw*10
 	y := r.Y
-	l.text(colRing, y, fitText(tr(s.lang, "ring", "vòng"), cw*9, fs, true), fs, Dim, Left, true)
-	l.text(colMod, y, "hash % N", fs, Dim, Left, true)
+	l.text(colRing, y, fitText(tr(s.lang, "ring", "vòng"), cw*9, fs, true), fs, dim, Left, true)
+	l.text(colMod, y, "hash % N", fs, dim, Left, true)
 	y += rowH
 	maxLoad := 1
 	for i := range ev.Nodes {
@@ -352,44 +325,44 @@ func (s *Ring) drawTable(l *list, r Rect, f, t float64) {
 		}
 		col := s.nodeColorOf(n)
 		l.rect(r.X, y+fs*0.15, cw*1.2, fs*0.9, col)
-		c := TextColor
+		c := textColor
 		if ev.Op == "add" && n == ev.Arg {
-			c = TextColor.Mix(Accent, Pulse(t))
+			c = textColor.Mix(accent, pulseAt(t))
 		}
 		l.text(colName, y, fitText(n, cw*9.5, fs, true), fs, c, Left, true)
 		for j, v := range []int{ev.RingLoad[i], ev.ModLoad[i]} {
 			x := colRing + float64(j)*cw*10
 			w := cw * 8.5 * float64(v) / float64(maxLoad)
 			l.rect(x, y+fs*1.05, w, math.Max(2, fs*0.18), col.Alpha(0.8))
-			l.text(x, y, fmt.Sprint(v), fs, TextColor, Left, true)
+			l.text(x, y, fmt.Sprint(v), fs, textColor, Left, true)
 		}
 		y += rowH
 	}
 	if ev.RingMoved >= 0 && y+rowH*2 <= r.Y+r.H+0.01 {
 		y += rowH * 0.2
-		l.text(r.X, y, fitText(tr(s.lang, "keys moved:", "key đổi node:"), r.W, fs, false), fs, Dim, Left, false)
+		l.text(r.X, y, fitText(tr(s.lang, "keys moved:", "key đổi node:"), r.W, fs, false), fs, dim, Left, false)
 		y += rowH
-		l.text(colRing, y, lesson.Percent(ev.RingMoved, ev.Keys), fs, Accent, Left, true)
+		l.text(colRing, y, ring.Percent(ev.RingMoved, ev.Keys), fs, accent, Left, true)
 		if ev.ModMoved >= 0 {
-			l.text(colMod, y, lesson.Percent(ev.ModMoved, ev.Keys), fs, ErrorC, Left, true)
+			l.text(colMod, y, ring.Percent(ev.ModMoved, ev.Keys), fs, ErrorC, Left, true)
 		}
 	}
 }
 
-// SlotX is where slot s sits on a bar of width w starting at x.
-func SlotX(x, w float64, slot int) float64 { return x + w*(float64(slot)+0.5)/16384 }
+// slotX is where slot s sits on a bar of width w starting at x.
+func slotX(x, w float64, slot int) float64 { return x + w*(float64(slot)+0.5)/16384 }
 
-// ClusterShards are the slot ranges `redis-cli --cluster create` gives three masters.
-var ClusterShards = [3][2]int{{0, 5460}, {5461, 10922}, {10923, 16383}}
+// clusterShards are the slot ranges `redis-cli --cluster create` gives three masters.
+var clusterShards = [3][2]int{{0, 5460}, {5461, 10922}, {10923, 16383}}
 
-func (s *Ring) drawSlots(l *list, r Rect, f, t float64) {
+func (s *ringScene) drawSlots(l *list, r Rect, f, t float64) {
 	fs := f * 0.8
 	if s.Ev == nil {
 		fs = f * 0.9
 	}
 	y := r.Y
 	y = l.wrap(r, y, tr(s.lang, "Redis Cluster: slot = CRC16(key, or only its {tag}) mod 16384; three masters share the slots:",
-		"Redis Cluster: slot = CRC16(key, hoặc chỉ phần {tag}) mod 16384; ba master chia nhau các slot:"), fs, TextColor)
+		"Redis Cluster: slot = CRC16(key, hoặc chỉ phần {tag}) mod 16384; ba master chia nhau các slot:"), fs, textColor)
 	y += fs * 0.2
 	// The bar of 16 384 slots in three shards, a marker per key above it (stacked when keys
 	// share a slot).
@@ -410,9 +383,9 @@ func (s *Ring) drawSlots(l *list, r Rect, f, t float64) {
 		barH = math.Min(fs*3, math.Max(fs*1.2, (r.Y+r.H-y)*0.14))
 	}
 	y += mk * float64(stack)
-	for i, sh := range ClusterShards {
-		x0, x1 := SlotX(r.X, r.W, sh[0])-r.W/32768, SlotX(r.X, r.W, sh[1])+r.W/32768
-		l.rect(x0, y, x1-x0-1, barH, NodeColor(i).Mix(Background, 0.55))
+	for i, sh := range clusterShards {
+		x0, x1 := slotX(r.X, r.W, sh[0])-r.W/32768, slotX(r.X, r.W, sh[1])+r.W/32768
+		l.rect(x0, y, x1-x0-1, barH, nodeColor(i).Mix(Background, 0.55))
 		lbl := fmt.Sprintf("%d–%d", sh[0], sh[1])
 		al, lx := Center, (x0+x1)/2
 		if i == 0 {
@@ -420,9 +393,9 @@ func (s *Ring) drawSlots(l *list, r Rect, f, t float64) {
 		} else if i == 2 {
 			al, lx = Right, x1
 		}
-		l.text(lx, y+barH+2, lbl, fs, Dim, al, true)
+		l.text(lx, y+barH+2, lbl, fs, dim, al, true)
 	}
-	pulse := Pulse(t)
+	pulse := pulseAt(t)
 	for i, si := range s.Slots {
 		n := 0
 		for _, o := range s.Slots[:i] {
@@ -430,16 +403,16 @@ func (s *Ring) drawSlots(l *list, r Rect, f, t float64) {
 				n++
 			}
 		}
-		x := SlotX(r.X, r.W, si.Slot)
+		x := slotX(r.X, r.W, si.Slot)
 		x = math.Max(r.X+mk/2, math.Min(r.X+r.W-mk/2, x))
-		l.rect(x-1, y, 2, barH, TextColor)
-		l.rect(x-mk/2, y-mk*float64(n+1), mk, mk*0.85, keyColor(i).Mix(Accent, 0.3*pulse))
+		l.rect(x-1, y, 2, barH, textColor)
+		l.rect(x-mk/2, y-mk*float64(n+1), mk, mk*0.85, keyColor(i).Mix(accent, 0.3*pulse))
 	}
 	y += barH + fs*1.7
 	if n := len(s.Slots); s.Ev == nil && n > 0 {
 		rowH = math.Min(fs*2.4, math.Max(rowH, (r.Y+r.H-y)/float64(n)))
 	}
-	cw := MonoWidth("m", fs)
+	cw := monoWidth("m", fs)
 	for i, si := range s.Slots {
 		if y+fs*1.3 > r.Y+r.H+0.01 {
 			break
@@ -449,39 +422,39 @@ func (s *Ring) drawSlots(l *list, r Rect, f, t float64) {
 		key := si.Key
 		maxKey := int(math.Max(4, (r.W*0.55)/cw))
 		if utf8.RuneCountInString(key) > maxKey || si.TagStart < 0 {
-			l.text(x, y, fitText(key, cw*float64(maxKey), fs, true), fs, TextColor, Left, true)
+			l.text(x, y, fitText(key, cw*float64(maxKey), fs, true), fs, textColor, Left, true)
 		} else {
 			// The hashed part lit: prefix, tag, suffix, each placed by the monospace advance.
 			pre, tag, post := key[:si.TagStart], si.Tag, key[si.TagStart+len(si.Tag):]
-			l.text(x, y, pre, fs, Dim, Left, true)
-			l.text(x+MonoWidth(pre, fs), y, tag, fs, Accent, Left, true)
-			l.text(x+MonoWidth(pre+tag, fs), y, post, fs, Dim, Left, true)
+			l.text(x, y, pre, fs, dim, Left, true)
+			l.text(x+monoWidth(pre, fs), y, tag, fs, accent, Left, true)
+			l.text(x+monoWidth(pre+tag, fs), y, post, fs, dim, Left, true)
 		}
 		x += cw * float64(min(maxKey, utf8.RuneCountInString(key))+1)
 		shard := 0
-		for j, sh := range ClusterShards {
+		for j, sh := range clusterShards {
 			if si.Slot >= sh[0] && si.Slot <= sh[1] {
 				shard = j
 			}
 		}
 		rest := fmt.Sprintf("→ %d", si.Slot)
-		if r.X+r.W-x > MonoWidth(rest+"  CRC16 0xffff  master 3", fs) {
+		if r.X+r.W-x > monoWidth(rest+"  CRC16 0xffff  master 3", fs) {
 			rest += fmt.Sprintf("  CRC16 0x%04x  master %d", si.CRC, shard+1)
-		} else if r.X+r.W-x > MonoWidth(rest+"  CRC16 0xffff", fs) {
+		} else if r.X+r.W-x > monoWidth(rest+"  CRC16 0xffff", fs) {
 			rest += fmt.Sprintf("  CRC16 0x%04x", si.CRC)
 		}
-		l.text(x, y, fitText(rest, r.X+r.W-x, fs, true), fs, TextColor, Left, true)
+		l.text(x, y, fitText(rest, r.X+r.W-x, fs, true), fs, textColor, Left, true)
 		y += rowH
 	}
 }
 
 // keyColor is the marker colour of the i-th key of a step (Accent is kept for the tag).
-func keyColor(i int) Color { return NodeColor(i + 3) }
+func keyColor(i int) Color { return nodeColor(i + 3) }
 
 // --- text helpers shared by the ring, bloom and counters scenes ---
 
-// SansAdvance bounds the average advance of Liberation Sans (em units) for layout estimates.
-const SansAdvance = 0.56
+// sansAdvance bounds the average advance of Liberation Sans (em units) for layout estimates.
+const sansAdvance = 0.56
 
 // sansRune is the advance of r in the sans font in em (sanswidth.go, from the font itself); a
 // rune outside the subset counts as 0.6 em.
@@ -499,76 +472,4 @@ func sansRune(r rune) float64 {
 		return 0 // combining marks
 	}
 	return 0.6
-}
-
-// TextWidth is the width of s at size: the monospace font's fixed advance, or the sans font's
-// advances glyph by glyph.
-func TextWidth(s string, size float64, mono bool) float64 {
-	if mono {
-		return MonoWidth(s, size)
-	}
-	w := 0.0
-	for _, r := range s {
-		w += sansRune(r)
-	}
-	return w * size
-}
-
-// fitText shortens s with "…" so that it fits in w.
-func fitText(s string, w, size float64, mono bool) string {
-	if TextWidth(s, size, mono) <= w {
-		return s
-	}
-	ell := TextWidth("…", size, mono)
-	x := 0.0
-	for i, r := range s {
-		a := MonoAdvance * size
-		if !mono {
-			a = sansRune(r) * size
-		}
-		if x+a+ell > w {
-			if i == 0 {
-				return ""
-			}
-			return s[:i] + "…"
-		}
-		x += a
-	}
-	return s
-}
-
-// wrap draws s as lines of sans text that fit in r.W from y down, within r; it returns the y
-// below the last line.
-func (l *list) wrap(r Rect, y float64, s string, size float64, c Color) float64 {
-	for _, line := range WrapText(s, r.W, size) {
-		if y+size*1.25 > r.Y+r.H+0.01 {
-			break
-		}
-		l.text(r.X, y, line, size, c, Left, false)
-		y += size * 1.3
-	}
-	return y
-}
-
-// WrapText breaks s into lines of sans text no wider than w.
-func WrapText(s string, w, size float64) []string {
-	var out []string
-	line := ""
-	// Words break at ASCII spaces only: a no-break space (U+00A0, U+202F) keeps a number and its
-	// unit or digit groups together.
-	for _, word := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }) {
-		cand := word
-		if line != "" {
-			cand = line + " " + word
-		}
-		if line != "" && TextWidth(cand, size, false) > w {
-			out = append(out, line)
-			cand = word
-		}
-		line = cand
-	}
-	if line != "" {
-		out = append(out, fitText(line, w, size, false))
-	}
-	return out
 }

@@ -8,11 +8,12 @@ import (
 	"redscope/assets"
 	"redscope/engine"
 	"redscope/lesson"
+	"redscope/ring"
 )
 
 // textBox is the estimated box of a text primitive.
 func textBox(p Prim) Rect {
-	w := TextWidth(p.Text, p.Size, p.Mono)
+	w := textWidth(p.Text, p.Size, p.Mono)
 	x := p.X
 	switch p.Align {
 	case Center:
@@ -54,7 +55,7 @@ func checkLayout(t *testing.T, what string, prims []Prim, r Rect) {
 					bg = q.Color
 				}
 			}
-			if c := Contrast(p.Color, bg); p.Color.A == 0xff && c < 4.5 {
+			if c := contrast(p.Color, bg); p.Color.A == 0xff && c < 4.5 {
 				t.Errorf("%s: text %q contrast %.2f on %v", what, p.Text, c, bg)
 			}
 			for _, q := range texts {
@@ -93,7 +94,7 @@ func playLesson(t *testing.T, name string, v engine.Version, fn func(pos int, in
 		p.Load(l)
 		for {
 			for _, lang := range []string{"vi", "en"} {
-				fn(p.Pos(), Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+				fn(p.Pos(), Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 			}
 			if !p.Step() {
 				return
@@ -131,11 +132,11 @@ func fmtInt(n int) string {
 func TestRingLessonLayouts(t *testing.T) { checkLessonLayouts(t, "ring", "ring", engine.V70) }
 
 func TestNodeColorsContrast(t *testing.T) {
-	for i, c := range NodeColors {
-		if r := Contrast(c, Background); r < 3 {
+	for i, c := range nodeColors {
+		if r := contrast(c, Background); r < 3 {
 			t.Errorf("node colour %d: %.2f < 3 against the background", i, r)
 		}
-		if r := Contrast(c, Panel); r < 3 {
+		if r := contrast(c, panelC); r < 3 {
 			t.Errorf("node colour %d: %.2f < 3 against the panel", i, r)
 		}
 	}
@@ -156,7 +157,7 @@ func TestHashTagAndKeyslot(t *testing.T) {
 	p := lesson.NewPlayer(lesson.Config{Version: engine.V70})
 	for _, c := range cases {
 		x := p.Exec("CLUSTER KEYSLOT " + c.key)
-		si, ok := ParseKeyslot(x)
+		si, ok := parseKeyslot(x.Exchange)
 		if !ok || si.Slot != c.slot || si.Tag != c.tag || int(si.CRC)&0x3fff != c.slot {
 			t.Errorf("%s: %+v %v (reply %q)", c.key, si, ok, x.Reply)
 		}
@@ -164,7 +165,7 @@ func TestHashTagAndKeyslot(t *testing.T) {
 			t.Errorf("%s: tag offset %d", c.key, si.TagStart)
 		}
 	}
-	if _, ok := ParseKeyslot(lesson.Exchange{Cmd: "CLUSTER KEYSLOT", Reply: "(error) ERR wrong number of arguments for 'cluster|keyslot' command", Error: true}); ok {
+	if _, ok := parseKeyslot(engine.Exchange{Cmd: "CLUSTER KEYSLOT", Reply: "(error) ERR wrong number of arguments for 'cluster|keyslot' command", Error: true}); ok {
 		t.Error("an error parsed as a slot")
 	}
 }
@@ -173,13 +174,13 @@ func TestRingScene(t *testing.T) {
 	p := lesson.NewPlayer(lesson.Config{})
 	p.Exec("ring nodes a,b,c,d vnodes 1 keys k:%d 1000")
 	p.Exec("ring add e")
-	s := &Ring{}
-	s.Update(Input{Engine: p.Engine(), Last: p.Last()[1:], Lang: "en"})
+	s := &ringScene{}
+	s.Update(Input{Engine: p.Engine(), Last: lastOf(p)[1:], Lang: "en"})
 	if s.Ev == nil || s.Ev.Op != "add" || len(s.Ev.Points) != 5 {
 		t.Fatalf("%+v", s.Ev)
 	}
 	// Every arc of the picture has the colour of the node owning it: sample the annulus.
-	n := RingImageSize
+	n := ringImageSize
 	c := float64(n) / 2
 	for _, deg := range []float64{1, 45, 100, 181, 270, 359} {
 		a := deg * math.Pi / 180
@@ -191,19 +192,19 @@ func TestRingScene(t *testing.T) {
 		if ax < 0 {
 			ax += 2 * math.Pi
 		}
-		want := NodeColor(s.nodeIndex(s.Ev.Points[RingOwnerAt(s.Ev, ax)].Node))
+		want := nodeColor(s.nodeIndex(s.Ev.Points[ringOwnerAt(s.Ev, ax)].Node))
 		if got != want {
 			t.Errorf("%v°: %v want %v", deg, got, want)
 		}
 	}
 	// The key owners the dots are coloured by are the ring's: the owner of each sample's angle.
 	for _, k := range s.Ev.Samples {
-		if got := s.Ev.Points[RingOwnerAt(s.Ev, RingAngle(k.Pos, s.Ev.Space))].Node; got != k.Owner {
+		if got := s.Ev.Points[ringOwnerAt(s.Ev, ringAngle(k.Pos, s.Ev.Space))].Node; got != k.Owner {
 			t.Errorf("%s: %s want %s", k.Key, got, k.Owner)
 		}
 	}
 	gen := s.Img.Gen
-	s.Update(Input{Engine: p.Engine(), Last: p.Last()[1:], Lang: "en"})
+	s.Update(Input{Engine: p.Engine(), Last: lastOf(p)[1:], Lang: "en"})
 	if s.Img.Gen == gen {
 		t.Error("the picture generation did not change")
 	}
@@ -226,11 +227,11 @@ func TestRingScene(t *testing.T) {
 			wantMoved++
 		}
 	}
-	if img != 1 || moved != wantMoved || wantMoved == 0 || !strings.Contains(text, lesson.Percent(s.Ev.RingMoved, 1000)) || !strings.Contains(text, lesson.Percent(s.Ev.ModMoved, 1000)) {
+	if img != 1 || moved != wantMoved || wantMoved == 0 || !strings.Contains(text, ring.Percent(s.Ev.RingMoved, 1000)) || !strings.Contains(text, ring.Percent(s.Ev.ModMoved, 1000)) {
 		t.Fatalf("img %d moved %d/%d\n%s", img, moved, wantMoved, text)
 	}
 	// The empty scene says what to do, in both languages.
-	e := &Ring{lang: "vi"}
+	e := &ringScene{lang: "vi"}
 	pr := e.Frame(Rect{0, 0, 360, 300}, 1)
 	all := ""
 	for _, q := range pr {
@@ -244,25 +245,25 @@ func TestRingScene(t *testing.T) {
 
 func TestRingLayoutMaths(t *testing.T) {
 	f := 26.0
-	c, tb := RingLayout(Rect{0, 0, 1400, 900}, f, 7)
+	c, tb := ringLayout(Rect{0, 0, 1400, 900}, f, 7)
 	if c.W != 900 || tb.X < c.X+c.W {
 		t.Fatalf("wide: %+v %+v", c, tb)
 	}
 	f = 13
-	c, tb = RingLayout(Rect{10, 50, 340, 230}, f, 8)
+	c, tb = ringLayout(Rect{10, 50, 340, 230}, f, 8)
 	if c.W <= 40 || tb.X < c.X+c.W && tb.Y < c.Y+c.H {
 		t.Fatalf("narrow: %+v %+v", c, tb)
 	}
-	if x := SlotX(0, 16384, 0); x != 0.5 {
+	if x := slotX(0, 16384, 0); x != 0.5 {
 		t.Fatal(x)
 	}
-	if x := SlotX(100, 16384, 16383); x != 100+16383.5 {
+	if x := slotX(100, 16384, 16383); x != 100+16383.5 {
 		t.Fatal(x)
 	}
-	if got := WrapText("a bb ccc dddd", TextWidth("a bb", 10, false)+0.1, 10); len(got) != 3 || got[0] != "a bb" {
+	if got := wrapText("a bb ccc dddd", textWidth("a bb", 10, false)+0.1, 10); len(got) != 3 || got[0] != "a bb" {
 		t.Fatalf("%q", got)
 	}
-	if got := fitText("abcdefghij", MonoWidth("abcde", 10), 10, true); got != "abcd…" {
+	if got := fitText("abcdefghij", monoWidth("abcde", 10), 10, true); got != "abcd…" {
 		t.Fatalf("%q", got)
 	}
 }
@@ -284,7 +285,7 @@ func TestRingColorsStable(t *testing.T) {
 		if pos != 3 && pos != 4 && pos != 5 || in.Lang != "en" {
 			return
 		}
-		s := &Ring{}
+		s := &ringScene{}
 		s.Update(in)
 		cols[pos] = map[string]Color{}
 		for _, n := range append(append([]string{}, s.Ev.Nodes...), s.Ev.Before...) {

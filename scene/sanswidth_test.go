@@ -44,7 +44,7 @@ func TestSansAdvances(t *testing.T) {
 			n++
 		}
 	}
-	if w := TextWidth("Bước 1/5", 100, false); w < 300 || w > 450 {
+	if w := textWidth("Bước 1/5", 100, false); w < 300 || w > 450 {
 		t.Errorf("TextWidth(Bước 1/5, 100) = %.0f", w)
 	}
 	t.Logf("%d glyphs checked", n)

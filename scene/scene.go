@@ -9,14 +9,15 @@ import (
 	"strings"
 
 	"redscope/engine"
-	"redscope/lesson"
 )
 
-// Input is what a scene is rebuilt from after every step, back, reset or console command.
+// Input is what a scene is rebuilt from after every step, back, reset or console command. It is
+// all engine-side (the scene package does not import the lesson player): a player's exchanges come
+// in as lesson.EngineExchanges(p.Recent()), and keys are measured with Engine.Inspect.
 type Input struct {
 	Engine *engine.Engine    // the engine at the current position (read with Peek only)
 	Keys   []string          // watched keys, the lesson's first
-	Last   []lesson.Exchange // what produced the current position, with trace events
+	Last   []engine.Exchange // what produced the current position, with trace events
 	Lang   string            // "vi" or "en"
 }
 
@@ -33,8 +34,8 @@ type Scene interface {
 // scenes are added without touching this file.
 var registry = map[string]func() Scene{}
 
-// Register adds a scene constructor under name (called from init).
-func Register(name string, fn func() Scene) {
+// register adds a scene constructor under name (called from init).
+func register(name string, fn func() Scene) {
 	if _, dup := registry[name]; dup {
 		panic("scene registered twice: " + name)
 	}
@@ -46,11 +47,11 @@ func New(name string) Scene {
 	if fn, ok := registry[name]; ok {
 		return fn()
 	}
-	return &Keys{}
+	return &keysScene{}
 }
 
-// Names lists the registered scenes, sorted.
-func Names() []string {
+// names lists the registered scenes, sorted.
+func names() []string {
 	out := make([]string, 0, len(registry))
 	for n := range registry {
 		out = append(out, n)
@@ -60,13 +61,13 @@ func Names() []string {
 }
 
 func init() {
-	Register("sds", func() Scene { return &SDS{} })
-	Register("bits", func() Scene { return &Bits{} })
-	Register("hll", func() Scene { return &HLL{} })
+	register("sds", func() Scene { return &sdsScene{} })
+	register("bits", func() Scene { return &bitsScene{} })
+	register("hll", func() Scene { return &HLL{} })
 }
 
 // lastCmd is the name (lowercase) of the last non-console-clock exchange's command.
-func lastCmd(xs []lesson.Exchange) (name string, x *lesson.Exchange) {
+func lastCmd(xs []engine.Exchange) (name string, x *engine.Exchange) {
 	for i := len(xs) - 1; i >= 0; i-- {
 		if xs[i].Cmd == "" {
 			continue
@@ -88,7 +89,7 @@ func focusKey(in Input, want func(engine.Event) bool) string {
 			if want != nil && !want(evs[j]) {
 				continue
 			}
-			if k, ok := lesson.EventKey(evs[j]); ok {
+			if k, ok := engine.EventKey(evs[j]); ok {
 				return k
 			}
 		}
@@ -99,32 +100,32 @@ func focusKey(in Input, want func(engine.Event) bool) string {
 	return ""
 }
 
-// Describer is a scene that states in words what its picture shows at this step, in the
+// describer is a scene that states in words what its picture shows at this step, in the
 // language of its last Input: the canvas's text alternative for screen readers (the page puts it
 // beside the canvas), e.g. "hash user:1: listpack, 512 entries, 6 176 bytes; the next HSET
 // converts it to a hashtable".
-type Describer interface {
+type describer interface {
 	Describe() string
 }
 
 // Describe returns s's text alternative, "" when the scene has none.
 func Describe(s Scene) string {
-	if d, ok := s.(Describer); ok {
+	if d, ok := s.(describer); ok {
 		return d.Describe()
 	}
 	return ""
 }
 
-// Focuser is a scene that reports which scene it is drawing now (a registered name: "sds",
+// focuser is a scene that reports which scene it is drawing now (a registered name: "sds",
 // "bits", "hll", "encoding", "zset", "list", "stream", "bloom", "ring", "counters", "keys", …) and the key
 // drawn ("" when none): window.redscope.state() gives them as scene and focus.
-type Focuser interface {
+type focuser interface {
 	Focus() (scene, key string)
 }
 
 // Focus returns what s is drawing: its Focuser answer, else ("", "").
 func Focus(s Scene) (name, key string) {
-	if f, ok := s.(Focuser); ok {
+	if f, ok := s.(focuser); ok {
 		return f.Focus()
 	}
 	return "", ""

@@ -21,7 +21,7 @@ func play(t *testing.T, cfg lesson.Config, keys []string, lines ...string) Input
 		}
 		p.Exec(l)
 	}
-	return Input{Engine: p.Engine(), Keys: keys, Last: p.Last(), Lang: "en"}
+	return Input{Engine: p.Engine(), Keys: keys, Last: lastOf(p), Lang: "en"}
 }
 
 func TestStage(t *testing.T) {
@@ -37,42 +37,42 @@ func TestStage(t *testing.T) {
 	if r := Stage(360, 640); r.W != 360 || r.H != 288 {
 		t.Fatalf("narrow: %+v", r)
 	}
-	if f := FontSize(Stage(360, 640)); f != fontMin { // small labels (3/4 of it) are MinText
+	if f := fontSize(Stage(360, 640)); f != fontMin { // small labels (3/4 of it) are minText
 		t.Fatalf("phone font %v", f)
 	}
-	if f := FontSize(Rect{0, 0, 1920, 1080}); f != 26 {
+	if f := fontSize(Rect{0, 0, 1920, 1080}); f != 26 {
 		t.Fatalf("projector font %v", f)
 	}
 }
 
 func TestContrast(t *testing.T) {
-	for _, c := range []Color{TextColor, Dim, Accent, OneC, IndexC, RunC} {
-		if r := Contrast(c, Background); r < 4.5 {
+	for _, c := range []Color{textColor, dim, accent, oneC, indexC, runC} {
+		if r := contrast(c, Background); r < 4.5 {
 			t.Errorf("%v on background: %.2f < 4.5", c, r)
 		}
 	}
-	if r := Contrast(TextColor, Background); r < 7 {
+	if r := contrast(textColor, Background); r < 7 {
 		t.Errorf("text contrast %.2f < 7", r)
 	}
-	if r := Contrast(Background, OneC); r < 4.5 { // digits drawn on set bits
+	if r := contrast(Background, oneC); r < 4.5 { // digits drawn on set bits
 		t.Errorf("digit on a set bit: %.2f", r)
 	}
 }
 
 func TestGreedyAsk(t *testing.T) {
-	if GreedyAsk(11) != 22 || GreedyAsk(sds.MaxPrealloc) != 2*sds.MaxPrealloc || GreedyAsk(sds.MaxPrealloc-1) != 2*sds.MaxPrealloc-2 {
+	if greedyAsk(11) != 22 || greedyAsk(sds.MaxPrealloc) != 2*sds.MaxPrealloc || greedyAsk(sds.MaxPrealloc-1) != 2*sds.MaxPrealloc-2 {
 		t.Fatal("greedy rule")
 	}
 }
 
 func TestCellCols(t *testing.T) {
-	if c := CellCols(32, 600, 16); c != 32 {
+	if c := cellCols(32, 600, 16); c != 32 {
 		t.Fatalf("%d", c)
 	}
-	if c := CellCols(32, 300, 16); c != 16 {
+	if c := cellCols(32, 300, 16); c != 16 {
 		t.Fatalf("narrow %d", c)
 	}
-	if c := CellCols(4096, 600, 16); c != 0 {
+	if c := cellCols(4096, 600, 16); c != 0 {
 		t.Fatalf("big %d", c)
 	}
 }
@@ -82,12 +82,12 @@ func TestBitsFirst(t *testing.T) {
 		{3, 2, 0}, {16, 15, 0}, {100, 5, 0}, {100, 12, 0}, {100, 50, 40}, {100, 99, 84}, {536870912, 536870911, 536870896},
 	}
 	for _, c := range cases {
-		if got := BitsFirst(c.n, c.focus); got != c.want {
+		if got := bitsFirst(c.n, c.focus); got != c.want {
 			t.Errorf("BitsFirst(%d,%d) = %d want %d", c.n, c.focus, got, c.want)
 		}
 	}
 	g := Rect{100, 50, 80, 40}
-	if c := BitCell(g, 1, 3, 2); c != (Rect{130, 70, 10, 20}) {
+	if c := bitCell(g, 1, 3, 2); c != (Rect{130, 70, 10, 20}) {
 		t.Fatalf("%+v", c)
 	}
 }
@@ -183,7 +183,7 @@ func TestHLLSceneRealPFADD(t *testing.T) {
 
 func TestBitsSceneRealSETBIT(t *testing.T) {
 	in := play(t, lesson.Config{Version: engine.V70, Allocator: alloc.Jemalloc16}, []string{"k"}, "SETBIT k 100 1")
-	s := &Bits{}
+	s := &bitsScene{}
 	s.Update(in)
 	if s.Key != "k" || len(s.Data) != 13 || s.Data[12] != 0x08 || len(s.Touched) != 1 {
 		t.Fatalf("%+v", s)
@@ -202,30 +202,30 @@ func TestBitsSceneRealSETBIT(t *testing.T) {
 	if len(framed) != 1 {
 		t.Fatalf("frames %d", len(framed))
 	}
-	f := FontSize(Rect{0, 0, 700, 600})
+	f := fontSize(Rect{0, 0, 700, 600})
 	in2 := Rect{0, 0, 700, 600}.Inset(f * 0.8)
-	x0 := in2.X + MonoWidth("byte 000000", f*0.8)
+	x0 := in2.X + monoWidth("byte 000000", f*0.8)
 	cw := framed[0].W
 	if got := (framed[0].X - x0) / cw; got < 3.99 || got > 4.01 {
 		t.Fatalf("highlighted column %.2f, want 4", got)
 	}
-	if framed[0].Color.R != Accent.R {
+	if framed[0].Color.R != accent.R {
 		t.Fatal("highlight colour")
 	}
 	in = play(t, lesson.Config{}, []string{"k"}, "SETBIT k 7 1", "SETBIT k 0 1", "BITCOUNT k")
 	s.Update(in)
-	if !s.Count || s.Reply != "(integer) 2" || OnesIn(s.Data) != 2 || s.Data[0] != 0x81 {
+	if !s.Count || s.Reply != "(integer) 2" || onesIn(s.Data) != 2 || s.Data[0] != 0x81 {
 		t.Fatalf("bitcount: %+v", s)
 	}
 }
 
 func TestSDSSceneFromSETBIT(t *testing.T) {
 	in := play(t, lesson.Config{Version: engine.V70, Allocator: alloc.Jemalloc}, []string{"k"}, "SETBIT k 7 1")
-	s := &SDS{}
+	s := &sdsScene{}
 	s.Update(in)
 	k := s.Keys[0]
 	// sdsnewlen(1): sds5, malloc(1+1+1 = 3) → the 8-byte class.
-	want := []Segment{{SegHeader, 1}, {SegData, 1}, {SegNul, 1}, {SegFree, 0}, {SegSlack, 5}}
+	want := []segment{{segHeader, 1}, {segData, 1}, {segNul, 1}, {segFree, 0}, {segSlack, 5}}
 	if k.Alloc != 8 || len(k.Segs) != len(want) {
 		t.Fatalf("%+v", k)
 	}
@@ -244,8 +244,8 @@ func TestSDSSceneFromSETBIT(t *testing.T) {
 	p := lesson.NewPlayer(lesson.Config{Version: engine.V70})
 	p.Exec("SETBIT k 7 1")
 	p.Exec("SETBIT k 100 1")
-	x := p.Last()[1]
-	s.Update(Input{Engine: p.Engine(), Keys: []string{"k"}, Last: []lesson.Exchange{x}, Lang: "vi"})
+	x := lastOf(p)[1]
+	s.Update(Input{Engine: p.Engine(), Keys: []string{"k"}, Last: []engine.Exchange{x}, Lang: "vi"})
 	k = s.Keys[0]
 	var total int
 	for _, sg := range k.Segs {
@@ -261,17 +261,17 @@ func TestSDSSceneFromSETBIT(t *testing.T) {
 
 func TestSDSSceneSynthetic(t *testing.T) {
 	// Frame never draws outside the stage and draws one cell per allocated byte.
-	s := &SDS{Keys: []SDSKey{{
-		Info:  lesson.KeyInfo{Key: "k", Exists: true, Encoding: "raw", Memory: 80, SDS: &lesson.SDSInfo{Type: "sds8", Len: 11, Alloc: 28, Avail: 17, Usable: 32}},
+	s := &sdsScene{Keys: []sdsKey{{
+		Info:  engine.KeyInfo{Key: "k", Exists: true, Encoding: "raw", Memory: 80, SDS: &engine.SDSInfo{Type: "sds8", Len: 11, Alloc: 28, Avail: 17, Usable: 32}},
 		Data:  []byte("hello world"),
-		Alloc: 32, Segs: []Segment{{SegHeader, 3}, {SegData, 11}, {SegNul, 1}, {SegFree, 17}, {SegSlack, 0}},
+		Alloc: 32, Segs: []segment{{segHeader, 3}, {segData, 11}, {segNul, 1}, {segFree, 17}, {segSlack, 0}},
 		NewFrom: 5, NewTo: 11, Changed: true, Realloc: true,
 	}}, lang: "en"}
 	r := Rect{0, 0, 600, 400}
 	prims := s.Frame(r, 0.5)
 	cells, hi := 0, 0
 	for _, p := range prims {
-		if p.Kind == KRect && p.W < 30 && p.H > 10 && p.Y < 100 && p.Color != EncColor("raw") { // not the MEMORY USAGE bar
+		if p.Kind == KRect && p.W < 30 && p.H > 10 && p.Y < 100 && p.Color != encColor("raw") { // not the MEMORY USAGE bar
 			cells++
 		}
 		if p.Kind == KFrame {
@@ -289,7 +289,7 @@ func TestSDSSceneSynthetic(t *testing.T) {
 func TestKeysScene(t *testing.T) {
 	in := play(t, lesson.Config{}, nil, "SETBIT a 1 1", "PFADD h x")
 	in.Last = in.Last[1:] // only PFADD produced the current picture
-	s := New("").(*Keys)
+	s := New("").(*keysScene)
 	s.Update(in)
 	if len(s.Rows) != 2 || s.Rows[0].Key != "a" || s.Rows[1].Key != "h" || !s.Touched["h"] || s.Touched["a"] {
 		t.Fatalf("%+v %v", s.Rows, s.Touched)
@@ -310,7 +310,7 @@ func TestHLLCapsMarks(t *testing.T) {
 	}
 	res := e.Exec(b)
 	s := &HLL{}
-	s.Update(Input{Engine: e, Keys: []string{"h"}, Last: []lesson.Exchange{{Cmd: strings.Join(args, " "), Reply: res.Reply.FormatCLI(), Events: res.Events}}, Lang: "en"})
+	s.Update(Input{Engine: e, Keys: []string{"h"}, Last: []engine.Exchange{{Cmd: strings.Join(args, " "), Reply: res.Reply.FormatCLI(), Events: res.Events}}, Lang: "en"})
 	if len(s.Events) != maxHLLMarks {
 		t.Fatalf("%d register marks, want %d", len(s.Events), maxHLLMarks)
 	}
@@ -318,3 +318,6 @@ func TestHLLCapsMarks(t *testing.T) {
 		t.Fatalf("command text of %d characters", n)
 	}
 }
+
+// lastOf is the player's exchanges as a scene takes them.
+func lastOf(p *lesson.Player) []engine.Exchange { return lesson.EngineExchanges(p.Last()) }

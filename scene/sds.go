@@ -2,17 +2,15 @@ package scene
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"redscope/engine"
 	"redscope/engine/sds"
-	"redscope/lesson"
 )
 
-// SDS draws string values as their allocations: robj and sds header, the bytes, the NUL, the
+// sdsScene draws string values as their allocations: robj and sds header, the bytes, the NUL, the
 // spare room left by greedy growth and the allocator's rounding, with MEMORY USAGE bars so that a
 // string built by APPENDs and the same bytes stored by one SET sit side by side. Small
 // allocations are drawn byte by byte; big ones as a bar to scale (header | data | zero-filled
@@ -21,15 +19,15 @@ import (
 // stairs that double below 1 MiB and grow by 1 MiB above. Each key wears a TTL badge once a TTL
 // is involved, and a step that sets, keeps or clears TTLs lists its commands with what each did
 // to the TTL.
-type SDS struct {
-	Keys    []SDSKey
+type sdsScene struct {
+	Keys    []sdsKey
 	Note    string // what the last command did to the allocation, in the input's language
 	NoteErr bool   // the note is the last command's error reply
-	History *SDSHistory
-	TTLRows []TTLRow
+	History *sdsHistory
+	TTLRows []ttlRow
 	// Compare: two keys holding raw strings of the same length with different MEMORY USAGE (the
 	// string built by APPENDs and the one written by one SET), the larger first.
-	Compare *[2]lesson.KeyInfo
+	Compare *[2]engine.KeyInfo
 	lang    string
 	watch   []string // the watched keys (the start card names them)
 	fit     fitter   // the zoom that fills the stage (layout.go)
@@ -37,28 +35,28 @@ type SDS struct {
 
 // Segment kinds of an allocation strip.
 const (
-	SegRobj = iota
-	SegHeader
-	SegData
-	SegNul
-	SegFree
-	SegSlack
-	SegZero // data bytes that are zero-filled runs (SETRANGE / SETBIT past the end): bars only
+	segRobj = iota
+	segHeader
+	segData
+	segNul
+	segFree
+	segSlack
+	segZero // data bytes that are zero-filled runs (SETRANGE / SETBIT past the end): bars only
 )
 
-// Segment is a run of bytes of one kind inside an allocation.
-type Segment struct {
+// segment is a run of bytes of one kind inside an allocation.
+type segment struct {
 	Kind  int
 	Bytes int
 }
 
-// SDSKey is one string key's allocation.
-type SDSKey struct {
-	Info     lesson.KeyInfo
+// sdsKey is one string key's allocation.
+type sdsKey struct {
+	Info     engine.KeyInfo
 	Data     []byte // the first bytes of the value (at most sdsShowBytes)
 	Alloc    int    // bytes of the allocation drawn (usable size)
-	Segs     []Segment
-	Bar      []Segment // Segs with the data split into data and zero-filled runs, for the bar to scale
+	Segs     []segment
+	Bar      []segment // Segs with the data split into data and zero-filled runs, for the bar to scale
 	NewFrom  int       // bytes [NewFrom, NewTo) were written by the last command
 	NewTo    int
 	Realloc  bool // the last command (re)allocated this key
@@ -73,11 +71,11 @@ type SDSKey struct {
 
 const sdsShowBytes = 256
 
-// HistoryMin is how many sds events one key needs in a step before the scene charts them.
-const HistoryMin = 3
+// historyMin is how many sds events one key needs in a step before the scene charts them.
+const historyMin = 3
 
-// HistPoint is a string's sds after one command of the step.
-type HistPoint struct {
+// histPoint is a string's sds after one command of the step.
+type histPoint struct {
 	Cmd        string // lowercase command name
 	Len        int    // sdslen after
 	Alloc      int    // sdsalloc after
@@ -90,18 +88,18 @@ type HistPoint struct {
 	TypeChange bool
 }
 
-// SDSHistory is one key's sds after each command of the step, one point per sds event.
-type SDSHistory struct {
+// sdsHistory is one key's sds after each command of the step, one point per sds event.
+type sdsHistory struct {
 	Key      string
-	Points   []HistPoint
+	Points   []histPoint
 	Reallocs int // points with Realloc
 	Doubled  int // greedy reallocations below 1 MiB (asked twice the need)
 	PlusMiB  int // greedy reallocations from 1 MiB on (asked the need + 1 MiB)
 	MaxBytes int // the largest alloc or ask: the chart's scale
 }
 
-// TTLRow is one command of a step that involved a TTL: its effect, or a TTL/PTTL reply.
-type TTLRow struct {
+// ttlRow is one command of a step that involved a TTL: its effect, or a TTL/PTTL reply.
+type ttlRow struct {
 	Cmd    string
 	Action string // "set", "kept", "cleared", or "" for a TTL/PTTL query
 	Key    string
@@ -110,7 +108,7 @@ type TTLRow struct {
 }
 
 // Update implements Scene.
-func (s *SDS) Update(in Input) {
+func (s *sdsScene) Update(in Input) {
 	s.fit.reset()
 	s.watch = in.Keys
 	s.lang = in.Lang
@@ -142,7 +140,7 @@ func (s *SDS) Update(in Input) {
 			}
 		}
 	}
-	s.History = BuildHistory(in.Last)
+	s.History = buildHistory(in.Last)
 	s.Compare = nil
 	for i, a := range s.Keys {
 		for _, b := range s.Keys[i+1:] {
@@ -151,14 +149,14 @@ func (s *SDS) Update(in Input) {
 				if a.Info.Memory < b.Info.Memory {
 					a, b = b, a
 				}
-				s.Compare = &[2]lesson.KeyInfo{a.Info, b.Info}
+				s.Compare = &[2]engine.KeyInfo{a.Info, b.Info}
 			}
 		}
 	}
 }
 
-// CompareText is the comparison of the two keys of Compare: same length, how much more memory.
-func (s *SDS) CompareText() string {
+// compareText is the comparison of the two keys of Compare: same length, how much more memory.
+func (s *sdsScene) compareText() string {
 	if s.Compare == nil {
 		return ""
 	}
@@ -168,9 +166,9 @@ func (s *SDS) CompareText() string {
 		"cùng len %d: MEMORY USAGE %s = %d, %s = %d: +%d%%", a.Len, a.Key, a.Memory, b.Key, b.Memory, pct)
 }
 
-func buildSDSKey(in Input, key string) SDSKey {
+func buildSDSKey(in Input, key string) sdsKey {
 	e := in.Engine
-	k := SDSKey{Info: lesson.Measure(e, key), NewFrom: -1, NewTo: -1}
+	k := sdsKey{Info: e.Inspect(key), NewFrom: -1, NewTo: -1}
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
 			if ev, ok := ev.(engine.TTLEvent); ok && ev.Key == key {
@@ -187,17 +185,17 @@ func buildSDSKey(in Input, key string) SDSKey {
 		k.IntValue = strconv.FormatInt(o.Int, 10)
 		k.Shared = o.Shared
 		k.Alloc = 16
-		k.Segs = []Segment{{SegRobj, 16}}
+		k.Segs = []segment{{segRobj, 16}}
 	case engine.EncEmbstr:
 		n := o.Buf.Len()
 		k.Alloc = e.Allocator().Usable(16 + 3 + n + 1)
-		k.Segs = []Segment{{SegRobj, 16}, {SegHeader, 3}, {SegData, n}, {SegNul, 1}, {SegSlack, k.Alloc - 16 - 3 - n - 1}}
+		k.Segs = []segment{{segRobj, 16}, {segHeader, 3}, {segData, n}, {segNul, 1}, {segSlack, k.Alloc - 16 - 3 - n - 1}}
 	default:
 		h := o.SDS
 		hb := h.Type.HeaderSize()
 		k.Alloc = h.Usable
 		free := h.Avail()
-		k.Segs = []Segment{{SegHeader, hb}, {SegData, h.Len}, {SegNul, 1}, {SegFree, free}, {SegSlack, h.Usable - hb - h.Len - 1 - free}}
+		k.Segs = []segment{{segHeader, hb}, {segData, h.Len}, {segNul, 1}, {segFree, free}, {segSlack, h.Usable - hb - h.Len - 1 - free}}
 	}
 	k.Bar = barSegments(k.Segs, &o.Buf)
 	n := min(o.Buf.Len(), sdsShowBytes)
@@ -218,7 +216,7 @@ func buildSDSKey(in Input, key string) SDSKey {
 				k.Realloc = k.Realloc || ev.Realloc
 				k.NewTo = ev.After.Len
 			case engine.KeyEvent, engine.EncodingEvent:
-				if kk, _ := lesson.EventKey(ev); kk == key {
+				if kk, _ := engine.EventKey(ev); kk == key {
 					k.Changed = true
 				}
 			}
@@ -242,33 +240,33 @@ func cmdName(cmd string) string {
 
 // barSegments splits the data segment of segs into data and zero-filled runs (at least 1/400 of
 // the string and 64 bytes long), reading buf by runs so unallocated pages cost nothing.
-func barSegments(segs []Segment, buf *sds.Buf) []Segment {
-	out := make([]Segment, 0, len(segs)+4)
+func barSegments(segs []segment, buf *sds.Buf) []segment {
+	out := make([]segment, 0, len(segs)+4)
 	for _, sg := range segs {
-		if sg.Kind != SegData {
+		if sg.Kind != segData {
 			out = append(out, sg)
 			continue
 		}
-		runs := ZeroRuns(buf, max(64, sg.Bytes/400))
+		runs := zeroRuns(buf, max(64, sg.Bytes/400))
 		pos := 0
 		for _, z := range runs {
 			if z[0] > pos {
-				out = append(out, Segment{SegData, z[0] - pos})
+				out = append(out, segment{segData, z[0] - pos})
 			}
-			out = append(out, Segment{SegZero, z[1] - z[0]})
+			out = append(out, segment{segZero, z[1] - z[0]})
 			pos = z[1]
 		}
 		if pos < sg.Bytes || sg.Bytes == 0 {
-			out = append(out, Segment{SegData, sg.Bytes - pos})
+			out = append(out, segment{segData, sg.Bytes - pos})
 		}
 	}
 	return out
 }
 
-// ZeroRuns lists the runs [from, to) of zero bytes of buf that are at least minRun long.
+// zeroRuns lists the runs [from, to) of zero bytes of buf that are at least minRun long.
 // Unallocated pages are zero runs without reading them; allocated bytes are searched with
 // IndexByte, so text without zero bytes is skipped fast.
-func ZeroRuns(buf *sds.Buf, minRun int) [][2]int {
+func zeroRuns(buf *sds.Buf, minRun int) [][2]int {
 	var out [][2]int
 	start := -1 // start of the current zero run
 	end := func(at int) {
@@ -310,9 +308,9 @@ func ZeroRuns(buf *sds.Buf, minRun int) [][2]int {
 	return out
 }
 
-// BuildHistory charts the key with the most sds events among the exchanges (at least
-// HistoryMin): one point per event, in order.
-func BuildHistory(xs []lesson.Exchange) *SDSHistory {
+// buildHistory charts the key with the most sds events among the exchanges (at least
+// historyMin): one point per event, in order.
+func buildHistory(xs []engine.Exchange) *sdsHistory {
 	count := map[string]int{}
 	best := ""
 	for _, x := range xs {
@@ -325,23 +323,23 @@ func BuildHistory(xs []lesson.Exchange) *SDSHistory {
 			}
 		}
 	}
-	if count[best] < HistoryMin {
+	if count[best] < historyMin {
 		return nil
 	}
-	h := &SDSHistory{Key: best, Points: make([]HistPoint, 0, count[best])}
+	h := &sdsHistory{Key: best, Points: make([]histPoint, 0, count[best])}
 	for _, x := range xs {
 		for _, ev := range x.Events {
 			ev, ok := ev.(engine.SDSEvent)
 			if !ok || ev.Key != best {
 				continue
 			}
-			p := HistPoint{Cmd: ev.Cmd, Len: ev.After.Len, Alloc: ev.After.Alloc, Usable: ev.After.Usable,
+			p := histPoint{Cmd: ev.Cmd, Len: ev.After.Len, Alloc: ev.After.Alloc, Usable: ev.After.Usable,
 				Requested: ev.Requested, Realloc: ev.Realloc, Greedy: ev.Greedy, Type: ev.After.Type, TypeChange: ev.TypeChange}
 			if ev.Realloc {
 				h.Reallocs++
 				p.Ask = ev.Requested
 				if ev.Greedy {
-					p.Ask = GreedyAsk(ev.Requested)
+					p.Ask = greedyAsk(ev.Requested)
 					if ev.Requested < sds.MaxPrealloc {
 						h.Doubled++
 					} else {
@@ -358,18 +356,18 @@ func BuildHistory(xs []lesson.Exchange) *SDSHistory {
 
 // buildTTLRows lists the step's commands that set, kept or cleared a TTL, and its TTL/PTTL
 // queries, when the step involved a TTL at all.
-func buildTTLRows(in Input) []TTLRow {
-	var rows []TTLRow
+func buildTTLRows(in Input) []ttlRow {
+	var rows []ttlRow
 	involved := false
 	now := in.Engine.NowMs()
 	for _, x := range in.Last {
 		if x.Cmd == "" {
 			continue
 		}
-		var row *TTLRow
+		var row *ttlRow
 		for _, ev := range x.Events {
 			if ev, ok := ev.(engine.TTLEvent); ok {
-				r := TTLRow{Cmd: x.Cmd, Action: ev.Action, Key: ev.Key, After: -1}
+				r := ttlRow{Cmd: x.Cmd, Action: ev.Action, Key: ev.Key, After: -1}
 				if ev.After >= 0 {
 					r.After = max(ev.After-now, 0)
 				}
@@ -379,7 +377,7 @@ func buildTTLRows(in Input) []TTLRow {
 		}
 		if row == nil {
 			if n := cmdName(x.Cmd); (n == "TTL" || n == "PTTL") && !x.Error {
-				rows = append(rows, TTLRow{Cmd: x.Cmd, Reply: x.Reply})
+				rows = append(rows, ttlRow{Cmd: x.Cmd, Reply: x.Reply})
 			}
 			continue
 		}
@@ -388,7 +386,7 @@ func buildTTLRows(in Input) []TTLRow {
 	if !involved {
 		return nil
 	}
-	if len(rows) > TTLMaxRows {
+	if len(rows) > ttlMaxRows {
 		// A long step (the whole table at once): keep the commands that kept or cleared a TTL.
 		kept := rows[:0:0]
 		for _, r := range rows {
@@ -403,9 +401,9 @@ func buildTTLRows(in Input) []TTLRow {
 	return rows
 }
 
-// GreedyAsk is what sdsMakeRoomFor asks for when a string must hold need bytes: twice as much
+// greedyAsk is what sdsMakeRoomFor asks for when a string must hold need bytes: twice as much
 // below 1 MiB, 1 MiB more above.
-func GreedyAsk(need int) int {
+func greedyAsk(need int) int {
 	if need < sds.MaxPrealloc {
 		return need * 2
 	}
@@ -430,15 +428,15 @@ func sdsNote(in Input, lang string) string {
 					continue
 				}
 				if ev.From == "" {
-					note = tr(lang, "%s: encoding %s (%s)", "%s: mã hoá %s (%s)", ev.Key, ev.To, Why(lang, ev.Why))
+					note = tr(lang, "%s: encoding %s (%s)", "%s: mã hoá %s (%s)", ev.Key, ev.To, whyText(lang, ev.Why))
 				} else {
-					note = tr(lang, "%s: encoding %s → %s (%s)", "%s: mã hoá %s → %s (%s)", ev.Key, ev.From, ev.To, Why(lang, ev.Why))
+					note = tr(lang, "%s: encoding %s → %s (%s)", "%s: mã hoá %s → %s (%s)", ev.Key, ev.From, ev.To, whyText(lang, ev.Why))
 				}
 			case engine.SDSEvent:
 				a := ev.After
 				switch {
 				case ev.Before.Type == 0:
-					n := func(v int) string { return Num(int64(v)) }
+					n := func(v int) string { return num(int64(v)) }
 					note = tr(lang, "%s: new sds of %s: %s, malloc(%s) → %s-byte class",
 						"%s: sds mới %s: %s, malloc(%s) → lớp %s byte",
 						ev.Key, nBytes(lang, a.Len), a.Type, n(a.Type.HeaderSize()+a.Alloc+1), n(a.Usable))
@@ -449,17 +447,17 @@ func sdsNote(in Input, lang string) string {
 					}
 				case !ev.Realloc:
 					note = tr(lang, "%s: len %s → %s fits in alloc %s: no reallocation",
-						"%s: len %s → %s vừa trong alloc %s: không cấp phát lại", ev.Key, Num(int64(ev.Before.Len)), Num(int64(a.Len)), Num(int64(a.Alloc)))
+						"%s: len %s → %s vừa trong alloc %s: không cấp phát lại", ev.Key, num(int64(ev.Before.Len)), num(int64(a.Len)), num(int64(a.Alloc)))
 				default:
 					ask := ev.Requested
 					if ev.Greedy {
-						ask = GreedyAsk(ev.Requested)
+						ask = greedyAsk(ev.Requested)
 					}
 					mul := tr(lang, "doubled", "gấp đôi")
 					if ev.Requested >= sds.MaxPrealloc {
 						mul = tr(lang, "+1 MiB", "+1 MiB")
 					}
-					n := func(v int) string { return Num(int64(v)) }
+					n := func(v int) string { return num(int64(v)) }
 					note = tr(lang, "%s: needs %s, asks %s (%s): %s → %s, %s → %s-byte class, alloc %s",
 						"%s: cần %s, xin %s (%s): %s → %s, lớp %s → %s byte, alloc %s",
 						ev.Key, nBytes(lang, ev.Requested), n(ask), mul, ev.Before.Type, a.Type, n(ev.Before.Usable), n(a.Usable), n(a.Alloc))
@@ -470,661 +468,5 @@ func sdsNote(in Input, lang string) string {
 	return note
 }
 
-// tr formats the English or the Vietnamese pattern.
-func tr(lang, en, vi string, a ...any) string {
-	if lang == "en" {
-		return fmt.Sprintf(en, a...)
-	}
-	return fmt.Sprintf(vi, a...)
-}
-
-// SegColor is the colour of a segment kind (computed from the palette at call time).
-func SegColor(kind int) Color {
-	switch kind {
-	case SegRobj:
-		return HeaderC.Mix(Background, 0.35)
-	case SegHeader:
-		return HeaderC
-	case SegData:
-		return DataC
-	case SegNul:
-		return NulC
-	case SegFree:
-		return FreeC
-	case SegZero:
-		return DataC.Mix(Background, 0.62)
-	}
-	return SlackC
-}
-
-// SegName is a segment kind's legend label.
-func SegName(kind int, lang string) string {
-	en := [...]string{"robj", "sds header", "bytes (len)", "NUL", "free (alloc − len)", "allocator rounding", "zero bytes (filled)"}
-	vi := [...]string{"robj", "header sds", "dữ liệu (len)", "NUL", "trống (alloc − len)", "làm tròn của allocator", "byte 0 (lấp đầy)"}
-	if kind < 0 || kind >= len(en) {
-		return ""
-	}
-	if lang == "en" {
-		return en[kind]
-	}
-	return vi[kind]
-}
-
-// CellCols is how many byte cells a strip row holds, or 0 when the allocation is too big for one
-// cell per byte and is drawn as proportional bars.
-func CellCols(alloc int, w, f float64) int {
-	if alloc > 512 {
-		return 0
-	}
-	cols := 32
-	for cols > 8 && w/float64(cols) < f*0.9 {
-		cols /= 2
-	}
-	if w/float64(cols) < 5 || (alloc+cols-1)/cols > 16 {
-		return 0
-	}
-	return cols
-}
-
-// HumanBytes writes a size the way the bars label it: bytes below 10 KiB, else KiB or MiB.
-func HumanBytes(n int) string {
-	switch {
-	case n < 10<<10:
-		return strconv.Itoa(n) + " B"
-	case n < 10<<20:
-		if n < 1<<20 {
-			return strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64) + " KiB"
-		}
-		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 2, 64) + " MiB"
-	}
-	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
-}
-
-// BarWidths lays segments out to scale in a bar of width w: every non-empty segment gets at
-// least minW (so a 9-byte header stays visible beside 10 MB of data) and the widest ones give
-// that room back, so the widths add up to w.
-func BarWidths(segs []Segment, w, minW float64) []float64 {
-	out := make([]float64, len(segs))
-	total := 0
-	for _, sg := range segs {
-		total += max(sg.Bytes, 0)
-	}
-	if total == 0 || w <= 0 {
-		return out
-	}
-	var small, bigBytes float64
-	for i, sg := range segs {
-		if sg.Bytes <= 0 {
-			continue
-		}
-		out[i] = w * float64(sg.Bytes) / float64(total)
-		if out[i] < minW {
-			small += minW - out[i]
-			out[i] = minW
-		} else {
-			bigBytes += float64(sg.Bytes)
-		}
-	}
-	if small > 0 && bigBytes > 0 {
-		// Take the extra room from the segments above minW, in proportion to their size.
-		for i, sg := range segs {
-			if sg.Bytes > 0 && out[i] > minW {
-				out[i] = math.Max(minW, out[i]-small*float64(sg.Bytes)/bigBytes)
-			}
-		}
-	}
-	return out
-}
-
-// Frame implements Scene. Top to bottom: the growth chart, the keys (each as tall as it needs,
-// byte grids shrinking when room is short), the TTL table, then the note and the legend of the
-// byte grids' colours (bars and the chart label their own).
-func (s *SDS) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
-
-// layout lays the scene out in r (Frame zooms it to fill the stage).
-func (s *SDS) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
-	var l list
-	f := FontSize(r)
-	pad := f * 0.8
-	in := r.Inset(pad)
-	y := in.Y
-	if len(s.Keys) == 0 && s.History == nil {
-		l.text(in.X, y, tr(s.lang, "No key to show yet: run SET or APPEND.", "Chưa có khoá nào: hãy chạy SET hoặc APPEND."), f, Dim, Left, false)
-		return l
-	}
-	kinds := s.legendKinds(in.W, f)
-	legendH := s.legendHeight(kinds, in.W, f)
-	noteH := 0.0
-	noteLines := 1
-	if s.Note != "" {
-		if !s.NoteErr && in.H >= 500 { // a tall stage: the note wraps (two lines) rather than end in "…"
-			noteLines = min(2, len(WrapText(s.Note, in.W, f*0.8)))
-		}
-		noteH = float64(noteLines)*f*0.8*1.3 + f*0.3
-	}
-	bottom := in.Y + in.H - legendH - noteH
-	ttlH := 0.0
-	if len(s.TTLRows) > 0 {
-		ttlH = f * (1.4 + 1.25*float64(min(len(s.TTLRows), TTLMaxRows)))
-	}
-	maxMem := int64(1)
-	scale := 1
-	for _, k := range s.Keys {
-		maxMem = max(maxMem, k.Info.Memory)
-		scale = max(scale, k.Alloc)
-	}
-	// The keys' natural heights.
-	var scratch list
-	heights := make([]float64, len(s.Keys))
-	fixed, total, grids := 0.0, 0.0, 0
-	for i, k := range s.Keys {
-		heights[i] = s.drawKey(&scratch, k, Rect{in.X, 0, in.W, 1e6}, f, t, maxMem, scale)
-		total += heights[i]
-		if k.Info.Exists && CellCols(k.Alloc, in.W, f) > 0 {
-			grids++
-		} else {
-			fixed += heights[i]
-		}
-	}
-	gapK := f * 0.5
-	keysH := total + gapK*float64(len(s.Keys))
-	if s.History != nil {
-		room := bottom - ttlH - y - keysH - f*0.6
-		ch := math.Max(f*6, math.Min(math.Min(in.H*0.4, f*16), room))
-		s.drawHistory(&l, Rect{in.X, y, in.W, ch}, f, t)
-		y += ch + f*0.6
-	}
-	avail := bottom - ttlH - y - gapK*float64(len(s.Keys))
-	for i, k := range s.Keys {
-		h := heights[i]
-		if total > avail && grids > 0 && k.Info.Exists && CellCols(k.Alloc, in.W, f) > 0 {
-			// Short of room: the byte grids share what the other keys leave.
-			h = math.Max(f*4, (avail-fixed)/float64(grids))
-		}
-		end := s.drawKey(&l, k, Rect{in.X, y, in.W, h}, f, t, maxMem, scale)
-		y = math.Max(end, y) + gapK
-	}
-	if maxMem > 1 {
-		if ah := memAxisHeight(in.W, f, s.lang); y+ah <= bottom-ttlH {
-			y += drawMemAxis(&l, in.X, y, in.W*0.55, in.W, f, s.lang) + f*0.4
-		}
-	}
-	if c := s.CompareText(); c != "" && y+f*1.2 <= bottom-ttlH {
-		l.text(in.X, y, fitText(c, in.W, f*0.8, false), f*0.8, TextColor, Left, false)
-		y += f * 1.4
-	}
-	if ttlH > 0 {
-		ty := math.Min(y, bottom-ttlH)
-		s.drawTTLRows(&l, Rect{in.X, ty, in.W, ttlH}, f, t)
-	}
-	y = bottom
-	if s.Note != "" {
-		c := Accent
-		if s.NoteErr {
-			c = ErrorC
-		}
-		if noteLines > 1 {
-			l.wrap(Rect{in.X, y + f*0.15, in.W, noteH}, y+f*0.15, s.Note, f*0.8, c)
-		} else {
-			l.text(in.X, y+f*0.15, fitText(s.Note, in.W, f*0.8, false), f*0.8, c, Left, false)
-		}
-		y += noteH
-	}
-	s.drawLegend(&l, kinds, in.X, y, in.W, f)
-	return l
-}
-
-// TTLMaxRows is how many commands the TTL table lists (the last ones).
-const TTLMaxRows = 10
-
-// legendKinds lists the segment kinds of the keys drawn byte by byte at width w (bars and the
-// chart label their own colours).
-func (s *SDS) legendKinds(w, f float64) []int {
-	seen := map[int]bool{}
-	for _, k := range s.Keys {
-		if !k.Info.Exists || CellCols(k.Alloc, w, f) == 0 {
-			continue
-		}
-		for _, sg := range k.Segs {
-			if sg.Bytes > 0 {
-				seen[sg.Kind] = true
-			}
-		}
-	}
-	var out []int
-	for kind := SegRobj; kind <= SegZero; kind++ {
-		if seen[kind] {
-			out = append(out, kind)
-		}
-	}
-	return out
-}
-
-func legendItemW(name string, f float64) float64 {
-	return f*1.0 + TextWidth(name, f*0.7, false) + f*0.9
-}
-
-func (s *SDS) legendHeight(kinds []int, w, f float64) float64 {
-	if len(kinds) == 0 {
-		return 0
-	}
-	rows, x := 1, 0.0
-	for _, kind := range kinds {
-		iw := legendItemW(SegName(kind, s.lang), f)
-		if x > 0 && x+iw > w {
-			rows++
-			x = 0
-		}
-		x += iw
-	}
-	return float64(rows) * f * 1.1
-}
-
-func (s *SDS) drawLegend(l *list, kinds []int, x0, y, w, f float64) {
-	x := x0
-	for _, kind := range kinds {
-		name := SegName(kind, s.lang)
-		iw := legendItemW(name, f)
-		if x > x0 && x+iw > x0+w {
-			x = x0
-			y += f * 1.1
-		}
-		l.rect(x, y+f*0.15, f*0.7, f*0.7, SegColor(kind))
-		l.text(x+f, y, name, f*0.7, Dim, Left, false)
-		x += iw
-	}
-}
-
-// keyTitle draws the key's name, its figures and the TTL badge; it returns the y below.
-func (s *SDS) keyTitle(l *list, k SDSKey, r Rect, f float64, t float64) float64 {
-	y := r.Y
-	title := k.Info.Key
-	badge, badgeC := s.ttlBadge(k)
-	bw := 0.0
-	if badge != "" {
-		// Sans widths are estimates: leave room for the widest glyphs.
-		bw = TextWidth(badge, f*0.75, false)*1.12 + f*0.8
-		if bw > r.W*0.6 {
-			badge = fitText(badge, (r.W*0.6-f*0.8)/1.12, f*0.75, false)
-			bw = TextWidth(badge, f*0.75, false)*1.12 + f*0.8
-		}
-		bx := r.X + r.W - bw
-		l.rect(bx, y, bw, f*1.15, Panel)
-		c := badgeC
-		if k.TTLAction != "" {
-			l.frame(bx, y, bw, f*1.15, math.Max(1, f*0.08), badgeC.Alpha(Pulse(t)))
-		}
-		l.text(bx+f*0.4, y+f*0.2, badge, f*0.75, c, Left, false)
-	}
-	if !k.Info.Exists {
-		l.text(r.X, y, fitText(title+"  "+tr(s.lang, "(missing)", "(không tồn tại)"), r.W-bw-f*0.4, f, true), f, Dim, Left, true)
-		return y + f*1.5
-	}
-	title = fitText(title, r.W*0.45, f, true)
-	l.text(r.X, y, title, f, TextColor, Left, true)
-	sub := k.Info.Encoding
-	if k.Info.SDS != nil && k.Info.Encoding == "raw" {
-		sub += fmt.Sprintf(" · %s · len %s · alloc %s · avail %s", k.Info.SDS.Type, Num(int64(k.Info.SDS.Len)), Num(int64(k.Info.SDS.Alloc)), Num(int64(k.Info.SDS.Avail)))
-	} else if k.Info.Encoding == "embstr" {
-		sub += fmt.Sprintf(" · sds8 · len %d", k.Info.Len)
-	} else if k.IntValue != "" {
-		sub += " · " + k.IntValue
-		if k.Shared {
-			sub += tr(s.lang, " · shared object", " · đối tượng dùng chung")
-		}
-	}
-	sx := r.X + MonoWidth(title, f) + f*0.8
-	room := r.X + r.W - bw - f*0.4 - sx
-	if room < TextWidth(sub, f*0.8, true) && room < r.W*0.5 {
-		// Too narrow: the figures go on their own line.
-		y += f * 1.3
-		l.text(r.X, y, fitText(sub, r.W, f*0.8, true), f*0.8, Dim, Left, true)
-		return y + f*1.2
-	}
-	l.text(sx, y+f*0.1, fitText(sub, room, f*0.8, true), f*0.8, Dim, Left, true)
-	return y + f*1.5
-}
-
-// ttlBadge is the key's TTL badge text and colour ("" when no TTL is involved).
-func (s *SDS) ttlBadge(k SDSKey) (string, Color) {
-	if !k.Info.Exists && k.TTLAction == "" {
-		return "", Dim
-	}
-	if k.Info.TTLMs < 0 && k.TTLAction == "" {
-		return "", Dim
-	}
-	var txt string
-	c := Dim
-	if k.Info.TTLMs >= 0 {
-		txt = "TTL " + ttlText(k.Info.TTLMs)
-		c = Accent
-	} else {
-		txt = tr(s.lang, "no expiry", "không hết hạn")
-	}
-	switch k.TTLAction {
-	case "set":
-		txt += tr(s.lang, " · set by %s", " · %s đặt", k.TTLCmd)
-	case "kept":
-		txt += tr(s.lang, " · kept by %s", " · %s giữ", k.TTLCmd)
-		c = OneC
-	case "cleared":
-		txt += tr(s.lang, " · cleared by %s", " · %s xoá", k.TTLCmd)
-		c = ErrorC
-	}
-	return txt, c
-}
-
-// ttlText writes a TTL in ms as seconds (TTL's rounding) or ms below one second.
-func ttlText(ms int64) string {
-	if ms < 1000 {
-		return strconv.FormatInt(ms, 10) + " ms"
-	}
-	return strconv.FormatInt((ms+500)/1000, 10) + " s"
-}
-
-// drawKey draws one key in r (its height only bounds a byte grid) and returns the y below it.
-func (s *SDS) drawKey(l *list, k SDSKey, r Rect, f, t float64, maxMem int64, scale int) float64 {
-	y := s.keyTitle(l, k, r, f, t)
-	if !k.Info.Exists {
-		return y
-	}
-	cols := CellCols(k.Alloc, r.W, f)
-	pulse := Pulse(t)
-	if cols > 0 {
-		cw := r.W / float64(cols)
-		rows := (k.Alloc + cols - 1) / cols
-		// Rows shrink to the room left for them (down to a readable cell).
-		room := r.Y + r.H - y - f*2.3
-		ch := math.Min(cw*1.1, f*1.7)
-		if room > 0 && float64(rows)*ch > room {
-			ch = math.Max(f*0.9, room/float64(rows))
-		}
-		i := 0
-		dataStart := 0
-		for _, sg := range k.Segs {
-			if sg.Kind == SegData {
-				break
-			}
-			dataStart += sg.Bytes
-		}
-		for _, sg := range k.Segs {
-			for b := 0; b < sg.Bytes; b++ {
-				cx := r.X + float64(i%cols)*cw
-				cy := y + float64(i/cols)*ch
-				c := SegColor(sg.Kind)
-				if sg.Kind == SegFree && k.Realloc {
-					c = c.Mix(Accent, 0.4*(1-t))
-				}
-				l.rect(cx+1, cy+1, cw-2, ch-2, c)
-				if sg.Kind == SegData {
-					di := i - dataStart
-					if di >= k.NewFrom && di < k.NewTo {
-						l.frame(cx+1, cy+1, cw-2, ch-2, math.Max(1.5, f*0.12), Accent.Alpha(pulse))
-					}
-					if di < len(k.Data) && cw >= f*0.7 && ch >= f*0.9 {
-						l.text(cx+cw/2, cy+(ch-f*0.8)/2, printable(k.Data[di]), f*0.8, textOn(c), Center, true)
-					}
-				}
-				if sg.Kind == SegNul && cw >= f*0.9 && ch >= f*0.9 {
-					l.text(cx+cw/2, cy+(ch-f*0.6)/2, "\\0", f*0.6, textOn(c), Center, true)
-				}
-				i++
-			}
-		}
-		y += float64(rows)*ch + f*0.3
-		l.text(r.X, y, tr(s.lang, "allocation: %d bytes (jemalloc class)", "vùng cấp phát: %d byte (lớp jemalloc)", k.Alloc), f*0.75, Dim, Left, false)
-		y += f * 1.2
-	} else {
-		y = s.drawBar(l, k, Rect{r.X, y, r.W, r.H}, f, t, scale)
-	}
-	// MEMORY USAGE bar.
-	if k.Info.Memory >= 0 {
-		label := fmt.Sprintf("MEMORY USAGE %s = %s", k.Info.Key, Num(k.Info.Memory))
-		bw := memBarLen(k.Info.Memory, r.W*0.55)
-		l.rect(r.X, y, math.Max(bw, 2), f*0.9, EncColor(k.Info.Encoding))
-		lx := r.X + bw + f*0.4
-		l.text(lx, y, fitText(label, r.X+r.W-lx, f*0.75, true), f*0.75, TextColor, Left, true)
-		y += f * 1.1
-	}
-	return y
-}
-
-// drawBar draws a big allocation to scale: the bar's width is the allocation over the largest
-// one drawn (scale), or the full width on its own scale when that would be under a fifth; the
-// sizes are listed under it. It returns the y below.
-func (s *SDS) drawBar(l *list, k SDSKey, r Rect, f, t float64, scale int) float64 {
-	y := r.Y
-	bh := f * 1.3
-	w := r.W * float64(k.Alloc) / float64(max(scale, 1))
-	own := false
-	if w < r.W*0.2 {
-		w, own = r.W, true
-	}
-	segs := k.Bar
-	if len(segs) == 0 {
-		segs = k.Segs
-	}
-	ws := BarWidths(segs, w, math.Max(2, f*0.25))
-	x := r.X
-	for i, sg := range segs {
-		if sg.Bytes <= 0 {
-			continue
-		}
-		c := SegColor(sg.Kind)
-		if sg.Kind == SegFree && k.Realloc {
-			c = c.Mix(Accent, 0.4*(1-t))
-		}
-		l.rect(x, y, ws[i], bh, c)
-		x += ws[i]
-	}
-	l.frame(r.X, y, w, bh, 1, Grid)
-	if k.Changed {
-		l.frame(r.X, y, w, bh, math.Max(1.5, f*0.12), Accent.Alpha(Pulse(t)))
-	}
-	y += bh + f*0.25
-	// Sizes: one swatch and figure per kind, in the bar's order.
-	var items []string
-	var kinds []int
-	add := func(kind, n int, label string) {
-		if n > 0 {
-			items = append(items, label+" "+HumanBytes(n))
-			kinds = append(kinds, kind)
-		}
-	}
-	sum := map[int]int{}
-	for _, sg := range segs {
-		sum[sg.Kind] += sg.Bytes
-	}
-	add(SegRobj, sum[SegRobj], "robj")
-	add(SegHeader, sum[SegHeader], "header")
-	add(SegData, sum[SegData]+sum[SegZero], "len")
-	add(SegZero, sum[SegZero], tr(s.lang, "zeros", "byte 0"))
-	add(SegFree, sum[SegFree], tr(s.lang, "free", "trống"))
-	add(SegSlack, sum[SegSlack], tr(s.lang, "rounding", "làm tròn"))
-	items = append(items, tr(s.lang, "class %s", "lớp %s", HumanBytes(k.Alloc)))
-	kinds = append(kinds, -1)
-	if own {
-		items = append(items, tr(s.lang, "(own scale)", "(tỉ lệ riêng)"))
-		kinds = append(kinds, -1)
-	}
-	fs := f * 0.72
-	x = r.X
-	for i, it := range items {
-		iw := TextWidth(it, fs, false) + f*0.9
-		if kinds[i] >= 0 {
-			iw += f * 0.75
-		}
-		if x > r.X && x+iw > r.X+r.W {
-			x = r.X
-			y += f * 1.05
-		}
-		tx := x
-		if kinds[i] >= 0 {
-			l.rect(x, y+f*0.12, f*0.55, f*0.55, SegColor(kinds[i]))
-			tx += f * 0.75
-		}
-		l.text(tx, y, it, fs, Dim, Left, false)
-		x += iw
-	}
-	return y + f*1.2
-}
-
-// drawHistory charts len and alloc after each command of the step: stacked columns (len in the
-// data colour, the free tail above it), the reallocations marked with what Redis asked for, and
-// the 1 MiB line where the rule changes from doubling to +1 MiB.
-func (s *SDS) drawHistory(l *list, r Rect, f, t float64) {
-	h := s.History
-	n := len(h.Points)
-	cmd := strings.ToUpper(h.Points[n-1].Cmd)
-	title := tr(s.lang, "%s: %d × %s · %d reallocations", "%s: %d × %s · %d lần cấp phát lại", h.Key, n, cmd, h.Reallocs)
-	var parts []string
-	if h.Doubled > 0 {
-		parts = append(parts, fmt.Sprintf("%d ×2", h.Doubled))
-	}
-	if h.PlusMiB > 0 {
-		parts = append(parts, fmt.Sprintf("%d +1 MiB", h.PlusMiB))
-	}
-	if len(parts) > 0 {
-		title += " (" + strings.Join(parts, ", ") + ")"
-	}
-	l.text(r.X, r.Y, fitText(title, r.W, f*0.8, false), f*0.8, TextColor, Left, false)
-	axisW := math.Max(TextWidth("10.0 MiB", f*0.65, false), TextWidth("999 B", f*0.65, false)) + f*0.4
-	plot := Rect{r.X + axisW, r.Y + f*1.3, r.W - axisW, r.H - f*1.3 - f*1.1}
-	if plot.W < 20 || plot.H < 10 {
-		return
-	}
-	l.rect(plot.X, plot.Y, plot.W, plot.H, Panel)
-	top := float64(h.MaxBytes) * 1.04
-	yOf := func(b int) float64 { return plot.Y + plot.H - plot.H*float64(b)/top }
-	// Columns: at most one per 2 px, each showing the last point it covers.
-	cols := min(n, int(plot.W/2))
-	cw := plot.W / float64(cols)
-	for c := 0; c < cols; c++ {
-		p := h.Points[min(n-1, ((c+1)*n-1)/cols)]
-		x := plot.X + float64(c)*cw
-		ya, yl := yOf(p.Alloc), yOf(p.Len)
-		l.rect(x, ya, cw, yl-ya, FreeC)
-		l.rect(x, yl, cw, plot.Y+plot.H-yl, DataC)
-	}
-	// The 1 MiB line.
-	if h.MaxBytes >= sds.MaxPrealloc {
-		y := yOf(sds.MaxPrealloc)
-		for x := plot.X; x < plot.X+plot.W; x += f * 0.8 {
-			l.line(x, y, math.Min(x+f*0.45, plot.X+plot.W), y, 1.5, Dim)
-		}
-		lw := TextWidth("1 MiB", f*0.65, false)
-		l.rect(plot.X+f*0.2, y-f*0.95, lw+f*0.3, f*0.85, Panel)
-		l.text(plot.X+f*0.35, y-f*0.95, "1 MiB", f*0.65, TextColor, Left, false)
-	}
-	// Reallocations: a tick at the new alloc, and a dash at what was asked for (the allocator
-	// rounds it up to its class).
-	xOf := func(i int) float64 { return plot.X + plot.W*float64(i)/float64(n) }
-	pulse := Pulse(t)
-	for i, p := range h.Points {
-		if !p.Realloc {
-			continue
-		}
-		x := xOf(i)
-		end := n
-		for j := i + 1; j < n; j++ {
-			if h.Points[j].Realloc {
-				end = j
-				break
-			}
-		}
-		x2 := xOf(end)
-		if p.Ask > 0 && p.Greedy {
-			ya := yOf(p.Ask)
-			for dx := x; dx < x2; dx += f * 0.6 {
-				l.line(dx, ya, math.Min(dx+f*0.35, x2), ya, 2, Accent)
-			}
-		}
-		ya := yOf(p.Alloc)
-		l.rect(x-f*0.18, ya-f*0.18, f*0.36, f*0.36, Accent)
-		if pulse > 0.4 {
-			l.frame(x-f*0.4, ya-f*0.4, f*0.8, f*0.8, math.Max(1, f*0.08), Accent.Alpha(pulse))
-		}
-	}
-	l.frame(plot.X, plot.Y, plot.W, plot.H, 1, Grid)
-	// Axes: the scale at the top, 0 and the command numbers along the bottom.
-	fs := f * 0.65
-	l.text(plot.X-f*0.2, yOf(h.MaxBytes)-fs*0.5, HumanBytes(h.MaxBytes), fs, Dim, Right, false)
-	l.text(plot.X-f*0.2, plot.Y+plot.H-fs, "0", fs, Dim, Right, false)
-	by := plot.Y + plot.H + f*0.15
-	l.text(plot.X, by, "1", fs, Dim, Left, false)
-	last := strconv.Itoa(n)
-	l.text(plot.X+plot.W, by, last, fs, Dim, Right, false)
-	// The chart's legend between the first and the last command number, as many items as fit.
-	type item struct {
-		label string
-		draw  func(x float64)
-	}
-	sw := f * 0.6
-	items := []item{
-		{"len", func(x float64) { l.rect(x, by+fs*0.2, sw, sw, DataC) }},
-		{"alloc − len", func(x float64) { l.rect(x, by+fs*0.2, sw, sw, FreeC) }},
-		{tr(s.lang, "reallocation", "cấp phát lại"), func(x float64) { l.rect(x+sw*0.2, by+fs*0.3, sw*0.6, sw*0.6, Accent) }},
-		{tr(s.lang, "asked for", "Redis xin"), func(x float64) { l.line(x, by+fs*0.6, x+sw, by+fs*0.6, 2, Accent) }},
-	}
-	x := plot.X + TextWidth("1", fs, false) + f*0.8
-	limit := plot.X + plot.W - TextWidth(last, fs, false) - f*0.8
-	for _, it := range items {
-		iw := sw + f*0.3 + TextWidth(it.label, fs, false)*1.1
-		if x+iw > limit {
-			break
-		}
-		it.draw(x)
-		l.text(x+sw+f*0.3, by, it.label, fs, Dim, Left, false)
-		x += iw + f*0.7
-	}
-}
-
-// drawTTLRows lists the step's commands with what each did to the TTL.
-func (s *SDS) drawTTLRows(l *list, r Rect, f, t float64) {
-	fs := f * 0.82
-	l.text(r.X, r.Y, tr(s.lang, "command → what it did to the TTL", "lệnh → TTL ra sao"), fs, Dim, Left, false)
-	y := r.Y + f*1.4
-	rows := s.TTLRows
-	if len(rows) > TTLMaxRows {
-		rows = rows[len(rows)-TTLMaxRows:]
-	}
-	cmdW := r.W * 0.55
-	for _, row := range rows {
-		var verdict string
-		c := Dim
-		switch row.Action {
-		case "set":
-			verdict = tr(s.lang, "set: %s", "đặt: %s", ttlText(row.After))
-			c = Accent
-		case "kept":
-			verdict = tr(s.lang, "kept: %s", "giữ: %s", ttlText(row.After))
-			c = OneC
-		case "cleared":
-			verdict = tr(s.lang, "cleared: no expiry", "xoá: không hết hạn")
-			c = ErrorC
-		default:
-			verdict = row.Reply
-		}
-		l.text(r.X, y, fitText(row.Cmd, cmdW-f*0.5, fs, true), fs, TextColor, Left, true)
-		l.text(r.X+cmdW, y, fitText("→ "+verdict, r.W-cmdW, fs, false), fs, c, Left, false)
-		y += f * 1.25
-	}
-}
-
-// textOn is the text colour for a fill: TextColor or Background, whichever contrasts more.
-func textOn(fill Color) Color {
-	if Contrast(TextColor, fill) >= Contrast(Background, fill) {
-		return TextColor
-	}
-	return Background
-}
-
-func printable(c byte) string {
-	if c >= 0x20 && c < 0x7f {
-		return string(rune(c))
-	}
-	return "·"
-}
+// ttlMaxRows is how many commands the TTL table lists (the last ones).
+const ttlMaxRows = 10

@@ -10,6 +10,7 @@ import (
 	"redscope/engine"
 	"redscope/engine/alloc"
 	"redscope/engine/sds"
+	"redscope/internal/numfmt"
 	"redscope/lesson"
 )
 
@@ -24,7 +25,7 @@ func sdsStep(t *testing.T, src string, n int) Input {
 	p := lesson.NewPlayer(lesson.Config{Version: engine.V70, Allocator: alloc.Jemalloc16})
 	p.Load(l)
 	p.Seek(n)
-	return Input{Engine: p.Engine(), Keys: l.Keys, Last: p.Last(), Lang: "en"}
+	return Input{Engine: p.Engine(), Keys: l.Keys, Last: lastOf(p), Lang: "en"}
 }
 
 const bigAppends = `keys s:append s:set s:far
@@ -50,7 +51,7 @@ func bigAppendSteps() string {
 // with DEBUG SDSLEN on redis-server 7.0.15 (Debian, jemalloc 16-byte quantum).
 func TestSDSHistoryFromEvents(t *testing.T) {
 	in := sdsStep(t, bigAppendSteps(), 1)
-	s := &SDS{}
+	s := &sdsScene{}
 	s.Update(in)
 	h := s.History
 	if h == nil || h.Key != "s:append" || len(h.Points) != 1000 {
@@ -136,24 +137,24 @@ func TestSDSHistoryFromEvents(t *testing.T) {
 // TestSDSHistoryFrame: the chart marks every reallocation once, draws at most one column per
 // 2 px whatever the number of commands, and stays inside the stage.
 func TestSDSHistoryFrame(t *testing.T) {
-	s := &SDS{}
+	s := &sdsScene{}
 	s.Update(sdsStep(t, bigAppendSteps(), 1))
 	for _, r := range []Rect{Stage(1280, 800), Stage(360, 800)} {
 		prims := s.Frame(r, 1)
-		f := FontSize(r)
+		f := fontSize(r)
 		marks, cols := 0, 0
 		var plot Rect // the plot area: the first Panel rectangle
 		for _, p := range prims {
-			if p.Kind == KRect && p.Color == Panel {
+			if p.Kind == KRect && p.Color == panelC {
 				plot = Rect{p.X, p.Y, p.W, p.H}
 				break
 			}
 		}
 		for _, p := range prims {
-			if p.Kind == KRect && p.Color == Accent && math.Abs(p.W-f*0.36) < 1e-9 && plot.Contains(p.X+p.W/2, p.Y+p.H/2) {
+			if p.Kind == KRect && p.Color == accent && math.Abs(p.W-f*0.36) < 1e-9 && plot.Contains(p.X+p.W/2, p.Y+p.H/2) {
 				marks++
 			}
-			if p.Kind == KRect && (p.Color == DataC) {
+			if p.Kind == KRect && (p.Color == dataC) {
 				cols++
 			}
 			if p.Kind != KText && (p.X < r.X-0.01 || p.Y < r.Y-0.01 || p.X+p.W > r.X+r.W+0.01 || p.Y+p.H > r.Y+r.H+0.01) {
@@ -176,13 +177,13 @@ func TestSDSHistoryFrame(t *testing.T) {
 // share one scale (196 608 vs 114 688 bytes of allocation on 7.0.15); the far SETRANGE's string
 // is a zero-filled run of 10 000 000 bytes before the one written byte.
 func TestSDSBarToScale(t *testing.T) {
-	s := &SDS{}
+	s := &sdsScene{}
 	s.Update(sdsStep(t, bigAppendSteps(), 2))
 	ap, st := s.Keys[0], s.Keys[1]
 	if ap.Alloc != 196608 || st.Alloc != 114688 || ap.Info.Memory != 196664 || st.Info.Memory != 114736 {
 		t.Fatalf("allocs %d %d, MEMORY USAGE %d %d", ap.Alloc, st.Alloc, ap.Info.Memory, st.Info.Memory)
 	}
-	if c := s.CompareText(); c != "same len 100000: MEMORY USAGE s:append = 196664, s:set = 114736: +71%" {
+	if c := s.compareText(); c != "same len 100000: MEMORY USAGE s:append = 196664, s:set = 114736: +71%" {
 		t.Fatalf("compare %q", c)
 	}
 	r := Stage(1280, 800)
@@ -190,7 +191,7 @@ func TestSDSBarToScale(t *testing.T) {
 	// The bars' outlines (Grid frames of bar height) give their widths.
 	var widths []float64
 	for _, p := range prims {
-		if p.Kind == KFrame && p.Color == Grid && p.Stroke == 1 && p.H < FontSize(r)*1.5 {
+		if p.Kind == KFrame && p.Color == grid && p.Stroke == 1 && p.H < fontSize(r)*1.5 {
 			widths = append(widths, p.W)
 		}
 	}
@@ -200,8 +201,8 @@ func TestSDSBarToScale(t *testing.T) {
 	// s:far: header | zeros | data | NUL | free.
 	s.Update(sdsStep(t, bigAppendSteps(), 4))
 	far := s.Keys[2]
-	want := []Segment{{SegHeader, 9}, {SegZero, 10000000}, {SegData, 1}, {SegNul, 1}, {SegFree, 485749}}
-	var got []Segment
+	want := []segment{{segHeader, 9}, {segZero, 10000000}, {segData, 1}, {segNul, 1}, {segFree, 485749}}
+	var got []segment
 	for _, sg := range far.Bar {
 		if sg.Bytes > 0 {
 			got = append(got, sg)
@@ -216,7 +217,7 @@ func TestSDSBarToScale(t *testing.T) {
 		}
 	}
 	w := 600.0
-	ws := BarWidths(far.Bar, w, 4)
+	ws := barWidths(far.Bar, w, 4)
 	sum := 0.0
 	for i, sg := range far.Bar {
 		sum += ws[i]
@@ -232,7 +233,7 @@ func TestSDSBarToScale(t *testing.T) {
 	}
 	// The zeros take their share of the allocation, less the room lent to the tiny segments.
 	zi := 1
-	for far.Bar[zi].Kind != SegZero {
+	for far.Bar[zi].Kind != segZero {
 		zi++
 	}
 	if share := ws[zi] / w; math.Abs(share-10000000.0/10485760) > 12.0/w {
@@ -249,8 +250,8 @@ func TestSDSBarToScale(t *testing.T) {
 	if !own {
 		t.Fatal("no (own scale) label for the small bars")
 	}
-	if HumanBytes(9) != "9 B" || HumanBytes(196608) != "192.0 KiB" || HumanBytes(6291456) != "6.00 MiB" || HumanBytes(10485760) != "10.0 MiB" {
-		t.Fatal(HumanBytes(196608), HumanBytes(6291456))
+	if numfmt.Bytes(9) != "9 B" || numfmt.Bytes(196608) != "192.0 KiB" || numfmt.Bytes(6291456) != "6.00 MiB" || numfmt.Bytes(10485760) != "10.0 MiB" {
+		t.Fatal(numfmt.Bytes(196608), numfmt.Bytes(6291456))
 	}
 }
 
@@ -261,7 +262,7 @@ func TestZeroRuns(t *testing.T) {
 	e.Do("setrange", "k", "3000000", "ab\x00\x00\x00c")
 	e.Do("setrange", "k", "100", "x")
 	b := &e.Peek([]byte("k")).Buf
-	got := ZeroRuns(b, 2)
+	got := zeroRuns(b, 2)
 	want := [][2]int{{0, 100}, {101, 3000000}, {3000002, 3000005}}
 	if len(got) != len(want) {
 		t.Fatalf("%v", got)
@@ -271,11 +272,11 @@ func TestZeroRuns(t *testing.T) {
 			t.Fatalf("%v want %v", got, want)
 		}
 	}
-	if got := ZeroRuns(b, 4); len(got) != 2 {
+	if got := zeroRuns(b, 4); len(got) != 2 {
 		t.Fatalf("minRun 4: %v", got)
 	}
 	e.Do("set", "t", strings.Repeat("text", 1000))
-	if got := ZeroRuns(&e.Peek([]byte("t")).Buf, 1); len(got) != 0 {
+	if got := zeroRuns(&e.Peek([]byte("t")).Buf, 1); len(got) != 0 {
 		t.Fatalf("text: %v", got)
 	}
 }
@@ -304,7 +305,7 @@ en: no ttl event
 // TestSDSTTLBadge: the badge shows the TTL left and which command of the step set, kept or
 // cleared it; the table lists those commands and the TTL replies.
 func TestSDSTTLBadge(t *testing.T) {
-	s := &SDS{}
+	s := &sdsScene{}
 	cases := []struct {
 		step  int
 		badge string
@@ -312,9 +313,9 @@ func TestSDSTTLBadge(t *testing.T) {
 		rows  []string
 	}{
 		{1, "no expiry · cleared by SET", ErrorC, []string{"SET k 1 EX 100 set 100000", "TTL k (integer) 100", "SET k 2 cleared -1", "TTL k (integer) -1"}},
-		{2, "TTL 100 s · kept by SET", OneC, []string{"EXPIRE k 100 set 100000", "SET k 2 KEEPTTL kept 100000", "TTL k (integer) 100"}},
-		{3, "TTL 100 s · kept by INCR", OneC, []string{"INCR k kept 100000", "TTL k (integer) 100"}},
-		{4, "TTL 100 s", Accent, nil},
+		{2, "TTL 100 s · kept by SET", oneC, []string{"EXPIRE k 100 set 100000", "SET k 2 KEEPTTL kept 100000", "TTL k (integer) 100"}},
+		{3, "TTL 100 s · kept by INCR", oneC, []string{"INCR k kept 100000", "TTL k (integer) 100"}},
+		{4, "TTL 100 s", accent, nil},
 	}
 	for _, c := range cases {
 		s.Update(sdsStep(t, ttlSteps, c.step))
@@ -378,7 +379,7 @@ func sdsOver(top, under Color) Color {
 	return Color{m(top.R, under.R), m(top.G, under.G), m(top.B, under.B), 0xff}
 }
 
-// TestSDSTextContrast: every text of the SDS scene, at every step of a big-string lesson and of
+// TestSDSTextContrast: every text of the string scene, at every step of a big-string lesson and of
 // the TTL steps, keeps 4.5:1 over what is drawn under it (its start, middle and end), in both
 // themes, on a wide and a phone stage.
 func TestSDSTextContrast(t *testing.T) {
@@ -393,7 +394,7 @@ func TestSDSTextContrast(t *testing.T) {
 				in := sdsStep(t, src, n)
 				for _, lang := range []string{"en", "vi"} {
 					in.Lang = lang
-					s := &SDS{}
+					s := &sdsScene{}
 					s.Update(in)
 					for _, r := range []Rect{Stage(1280, 800), Stage(360, 800)} {
 						prims := s.Frame(r, 1)
@@ -401,7 +402,7 @@ func TestSDSTextContrast(t *testing.T) {
 							if p.Kind != KText || strings.TrimSpace(p.Text) == "" {
 								continue
 							}
-							w := TextWidth(p.Text, p.Size, p.Mono)
+							w := textWidth(p.Text, p.Size, p.Mono)
 							x0 := p.X
 							switch p.Align {
 							case Center:
@@ -411,7 +412,7 @@ func TestSDSTextContrast(t *testing.T) {
 							}
 							for _, fx := range []float64{0.1, 0.5, 0.9} {
 								u := sdsUnder(prims[:i], x0+w*fx, p.Y+p.Size*0.6)
-								if c := Contrast(sdsOver(p.Color, u), u); c < 4.5 {
+								if c := contrast(sdsOver(p.Color, u), u); c < 4.5 {
 									t.Errorf("%s step %d %s %v: %q in %v over %v: %.2f", theme, n, lang, r, p.Text, p.Color, u, c)
 									break
 								}

@@ -3,7 +3,7 @@ package scene
 // The scenes' start cards (layout.go, drawStart): what each picture will show before the
 // lesson's first command has made its keys.
 
-func (s *SDS) start() (startCard, bool) {
+func (s *sdsScene) start() (startCard, bool) {
 	if s.History != nil || len(s.TTLRows) > 0 || s.Note != "" {
 		return startCard{}, false
 	}
@@ -18,17 +18,17 @@ func (s *SDS) start() (startCard, bool) {
 		keys: s.watch,
 		hint: tr(s.lang, "Type SET k hello or APPEND k world below.", "Gõ SET k hello hoặc APPEND k world bên dưới."),
 	}
-	for kind := SegRobj; kind <= SegSlack; kind++ {
-		c.parts = append(c.parts, swatch{SegColor(kind), SegName(kind, s.lang), ""})
+	for kind := segRobj; kind <= segSlack; kind++ {
+		c.parts = append(c.parts, swatch{segColor(kind), segName(kind, s.lang), ""})
 	}
 	c.parts = append(c.parts,
-		swatch{EncColor("int"), "int", tr(s.lang, "a number kept in the object itself", "số nguyên cất ngay trong robj")},
-		swatch{EncColor("embstr"), "embstr", tr(s.lang, "≤ 44 bytes: object and sds in one allocation", "≤ 44 byte: robj và sds chung một vùng")},
-		swatch{EncColor("raw"), "raw", tr(s.lang, "a separate sds that can grow", "sds riêng, lớn lên được")})
+		swatch{encColor("int"), "int", tr(s.lang, "a number kept in the object itself", "số nguyên cất ngay trong robj")},
+		swatch{encColor("embstr"), "embstr", tr(s.lang, "≤ 44 bytes: object and sds in one allocation", "≤ 44 byte: robj và sds chung một vùng")},
+		swatch{encColor("raw"), "raw", tr(s.lang, "a separate sds that can grow", "sds riêng, lớn lên được")})
 	return c, true
 }
 
-func (s *Bits) start() (startCard, bool) {
+func (s *bitsScene) start() (startCard, bool) {
 	if s.Op != nil || s.Error || len(s.Deleted) > 0 || s.Key != "" && s.Info.Exists {
 		return startCard{}, false
 	}
@@ -38,10 +38,10 @@ func (s *Bits) start() (startCard, bool) {
 		keys: s.watch,
 		hint: tr(s.lang, "Type SETBIT k 7 1 below.", "Gõ SETBIT k 7 1 bên dưới."),
 		parts: []swatch{
-			{OneC, "1", tr(s.lang, "a set bit", "bit bật")},
-			{ZeroC, "0", tr(s.lang, "a clear bit (and every byte never written)", "bit tắt (và mọi byte chưa ghi)")},
-			{Accent, tr(s.lang, "changed", "vừa đổi"), tr(s.lang, "what the last command touched", "chỗ lệnh vừa chạm tới")},
-			{EncColor("raw"), "raw", tr(s.lang, "the sds that holds the bytes", "sds giữ các byte")},
+			{oneC, "1", tr(s.lang, "a set bit", "bit bật")},
+			{zeroC, "0", tr(s.lang, "a clear bit (and every byte never written)", "bit tắt (và mọi byte chưa ghi)")},
+			{accent, tr(s.lang, "changed", "vừa đổi"), tr(s.lang, "what the last command touched", "chỗ lệnh vừa chạm tới")},
+			{encColor("raw"), "raw", tr(s.lang, "the sds that holds the bytes", "sds giữ các byte")},
 		},
 	}, true
 }
@@ -56,11 +56,11 @@ func (s *HLL) start() (startCard, bool) {
 		keys: s.watch,
 		hint: tr(s.lang, "Type PFADD h a b c below.", "Gõ PFADD h a b c bên dưới."),
 		parts: []swatch{
-			{IndexC, tr(s.lang, "index bits", "bit chỉ số"), tr(s.lang, "the low 14 bits of the hash pick the register", "14 bit thấp của hash chọn thanh ghi")},
-			{RunC, tr(s.lang, "run of zeros", "chuỗi số 0"), tr(s.lang, "zeros before the first 1, plus one: the count", "số 0 trước số 1 đầu tiên, cộng 1: count")},
+			{indexC, tr(s.lang, "index bits", "bit chỉ số"), tr(s.lang, "the low 14 bits of the hash pick the register", "14 bit thấp của hash chọn thanh ghi")},
+			{runC, tr(s.lang, "run of zeros", "chuỗi số 0"), tr(s.lang, "zeros before the first 1, plus one: the count", "số 0 trước số 1 đầu tiên, cộng 1: count")},
 			{RegColor(6), tr(s.lang, "register", "thanh ghi"), tr(s.lang, "keeps the largest count seen", "giữ count lớn nhất từng thấy")},
-			{EncColor("sparse"), "sparse", tr(s.lang, "runs of registers as opcodes, while small", "dãy thanh ghi thành opcode, khi còn nhỏ")},
-			{EncColor("dense"), "dense", tr(s.lang, "6 bits per register, 12 304 bytes", "6 bit mỗi thanh ghi, 12 304 byte")},
+			{encColor("sparse"), "sparse", tr(s.lang, "runs of registers as opcodes, while small", "dãy thanh ghi thành opcode, khi còn nhỏ")},
+			{encColor("dense"), "dense", tr(s.lang, "6 bits per register, 12 304 bytes", "6 bit mỗi thanh ghi, 12 304 byte")},
 		},
 	}, true
 }
@@ -75,12 +75,12 @@ func encStartParts(lang string, encs ...string) []swatch {
 	var out []swatch
 	for _, e := range encs {
 		w := what[e]
-		out = append(out, swatch{EncColor(e), e, pick(lang, w[0], w[1])})
+		out = append(out, swatch{encColor(e), e, pick(lang, w[0], w[1])})
 	}
 	return out
 }
 
-func (s *Encoding) start() (startCard, bool) {
+func (s *encodingScene) start() (startCard, bool) {
 	if s.Key != "" && s.Info.Exists || s.Note != "" {
 		return startCard{}, false
 	}
@@ -93,7 +93,7 @@ func (s *Encoding) start() (startCard, bool) {
 	}, true
 }
 
-func (s *ZSet) start() (startCard, bool) {
+func (s *zsetScene) start() (startCard, bool) {
 	if s.Key != "" && s.Info.Exists && len(s.Members) > 0 || s.Note != "" {
 		return startCard{}, false
 	}
@@ -106,7 +106,7 @@ func (s *ZSet) start() (startCard, bool) {
 	}, true
 }
 
-func (s *Bloom) start() (startCard, bool) {
+func (s *bloomScene) start() (startCard, bool) {
 	if s.Key != "" && len(s.Filters) > 0 {
 		return startCard{}, false
 	}
@@ -116,14 +116,14 @@ func (s *Bloom) start() (startCard, bool) {
 		keys: s.watch,
 		hint: tr(s.lang, "Type BF.RESERVE bf 0.01 100, then BF.ADD bf hello below.", "Gõ BF.RESERVE bf 0.01 100 rồi BF.ADD bf hello bên dưới."),
 		parts: []swatch{
-			{OneC, tr(s.lang, "bit set", "bit bật"), tr(s.lang, "set by some item's hash", "do hash của một phần tử bật")},
-			{ZeroC, tr(s.lang, "bit clear", "bit tắt"), tr(s.lang, "one clear bit proves an item absent", "một bit tắt chứng minh phần tử không có")},
-			{Accent, tr(s.lang, "probed", "vừa hỏi"), tr(s.lang, "the bits of the last item", "các bit của phần tử vừa xử lý")},
+			{oneC, tr(s.lang, "bit set", "bit bật"), tr(s.lang, "set by some item's hash", "do hash của một phần tử bật")},
+			{zeroC, tr(s.lang, "bit clear", "bit tắt"), tr(s.lang, "one clear bit proves an item absent", "một bit tắt chứng minh phần tử không có")},
+			{accent, tr(s.lang, "probed", "vừa hỏi"), tr(s.lang, "the bits of the last item", "các bit của phần tử vừa xử lý")},
 		},
 	}, true
 }
 
-func (s *Ring) start() (startCard, bool) {
+func (s *ringScene) start() (startCard, bool) {
 	if s.Ev != nil || len(s.Slots) > 0 {
 		return startCard{}, false
 	}
@@ -133,12 +133,12 @@ func (s *Ring) start() (startCard, bool) {
 		hint: tr(s.lang, "Type ring nodes a,b,c,d or CLUSTER KEYSLOT k below.", "Gõ ring nodes a,b,c,d hoặc CLUSTER KEYSLOT k bên dưới."),
 	}
 	for i := 0; i < 4; i++ {
-		c.parts = append(c.parts, swatch{NodeColor(i), "node " + string(rune('a'+i)), tr(s.lang, "its arcs of the ring and its keys", "các cung của nó trên vòng và key của nó")})
+		c.parts = append(c.parts, swatch{nodeColor(i), "node " + string(rune('a'+i)), tr(s.lang, "its arcs of the ring and its keys", "các cung của nó trên vòng và key của nó")})
 	}
 	return c, true
 }
 
-func (s *Counters) start() (startCard, bool) {
+func (s *countersScene) start() (startCard, bool) {
 	if len(s.Rows) > 0 || s.ClockMs != 0 || s.Missing != "" {
 		return startCard{}, false
 	}
@@ -155,11 +155,11 @@ func (s *Counters) start() (startCard, bool) {
 		keys: keys,
 		hint: tr(s.lang, "Type SET lock tok-A NX PX 30000 below.", "Gõ SET lock tok-A NX PX 30000 bên dưới."),
 		parts: []swatch{
-			{OneC, "TTL", tr(s.lang, "the time left, on the logical clock", "thời gian còn lại, theo đồng hồ logic")},
-			{OneC, tr(s.lang, "done", "đã làm"), tr(s.lang, "the command wrote, added or deleted", "lệnh đã ghi, cộng hoặc xoá")},
+			{oneC, "TTL", tr(s.lang, "the time left, on the logical clock", "thời gian còn lại, theo đồng hồ logic")},
+			{oneC, tr(s.lang, "done", "đã làm"), tr(s.lang, "the command wrote, added or deleted", "lệnh đã ghi, cộng hoặc xoá")},
 			{ErrorC, tr(s.lang, "refused", "từ chối"), tr(s.lang, "a limit or a condition said no", "giới hạn hoặc điều kiện không cho")},
-			{ClientColor(0), "client A", tr(s.lang, "a token written by client A", "token do client A ghi")},
-			{ClientColor(1), "client B", tr(s.lang, "a token written by client B", "token do client B ghi")},
+			{clientColor(0), "client A", tr(s.lang, "a token written by client A", "token do client A ghi")},
+			{clientColor(1), "client B", tr(s.lang, "a token written by client B", "token do client B ghi")},
 		},
 	}, true
 }

@@ -2,7 +2,7 @@ package scene
 
 // Start cards of the list and stream scenes (layout.go, drawStart).
 
-func (s *List) start() (startCard, bool) {
+func (s *listScene) start() (startCard, bool) {
 	// Only before anything happened: no list yet, nothing moved, nobody waiting.
 	if len(s.Moves) > 0 || s.Conv != nil || len(s.Waiting) > 0 || len(s.Clients) > 0 {
 		return startCard{}, false
@@ -18,9 +18,9 @@ func (s *List) start() (startCard, bool) {
 		keys: s.watch,
 		hint: tr(s.lang, "Type RPUSH jobs a b c below.", "Gõ RPUSH jobs a b c bên dưới."),
 		parts: []swatch{
-			{EncColor("quicklist"), "quicklist", tr(s.lang, "the chain of nodes (7.0; 7.2+ keeps a small list as one listpack)", "chuỗi node (7.0; từ 7.2 list nhỏ chỉ là một listpack)")},
-			{EncColor("listpack"), "listpack", tr(s.lang, "one node: its entries packed byte after byte", "một node: các phần tử xếp sát nhau từng byte")},
-			{Accent, tr(s.lang, "changed", "vừa đổi"), tr(s.lang, "what the last command pushed or popped", "phần tử lệnh vừa đẩy vào hay lấy ra")},
+			{encColor("quicklist"), "quicklist", tr(s.lang, "the chain of nodes (7.0; 7.2+ keeps a small list as one listpack)", "chuỗi node (7.0; từ 7.2 list nhỏ chỉ là một listpack)")},
+			{encColor("listpack"), "listpack", tr(s.lang, "one node: its entries packed byte after byte", "một node: các phần tử xếp sát nhau từng byte")},
+			{accent, tr(s.lang, "changed", "vừa đổi"), tr(s.lang, "what the last command pushed or popped", "phần tử lệnh vừa đẩy vào hay lấy ra")},
 		},
 	}
 	if len(s.watch) > 0 {
@@ -29,7 +29,7 @@ func (s *List) start() (startCard, bool) {
 	return c, true
 }
 
-func (s *Stream) start() (startCard, bool) {
+func (s *streamScene) start() (startCard, bool) {
 	if s.Exists {
 		return startCard{}, false
 	}
@@ -38,8 +38,8 @@ func (s *Stream) start() (startCard, bool) {
 			"Stream: cây radix gồm các node listpack, mỗi node có master entry, cùng các consumer group và entry đang chờ của chúng"),
 		hint: tr(s.lang, "Type XADD s * a 1 below.", "Gõ XADD s * a 1 bên dưới."),
 		parts: []swatch{
-			{EncColor("listpack"), "listpack", tr(s.lang, "a node of the radix tree", "một node của cây radix")},
-			{Accent, tr(s.lang, "changed", "vừa đổi"), tr(s.lang, "what the last command added, delivered or acknowledged", "thứ lệnh vừa thêm, giao hay xác nhận")},
+			{encColor("listpack"), "listpack", tr(s.lang, "a node of the radix tree", "một node của cây radix")},
+			{accent, tr(s.lang, "changed", "vừa đổi"), tr(s.lang, "what the last command added, delivered or acknowledged", "thứ lệnh vừa thêm, giao hay xác nhận")},
 		},
 	}
 	if s.Key != "" {

@@ -7,18 +7,17 @@ import (
 	"strings"
 
 	"redscope/engine"
-	"redscope/lesson"
 )
 
-// Stream draws a stream as Redis stores it (t_stream.c): a radix tree whose keys are master IDs
-// and whose values are listpacks ("nodes"). Each node's listpack starts with its master entry —
+// streamScene draws a stream as Redis stores it (t_stream.c): a radix tree whose keys are master
+// IDs and whose values are listpacks ("nodes"). Each node's listpack starts with its master entry —
 // count | deleted | num-fields | the fields | 0 — and then holds the entries as deltas from the
 // master ID (flags | ms-delta | seq-delta | values … | lp-count; with flag SAMEFIELDS only the
 // values, since the fields are the master's). `XADD s 1-1 a 1` makes one node of 28 bytes: the
 // 6-byte header, an 11-byte master entry (1, 0, 1, "a", 0), a 10-byte entry (2, 0, 0, "1", 4) and
 // the end byte. A node is closed when it holds stream-node-max-entries entries (100; live and
-// deleted ones count) or the next entry would take it to stream-node-max-bytes (4096), and the
-// next XADD opens a new one.
+// deleted ones count) or the next entry would take it to stream-node-max-bytes (4096), and the next
+// XADD opens a new one.
 //
 // The scene draws each node as a strip to the scale of its bytes — header | master | entries |
 // end — the strips' widths in proportion to their nodes' sizes; under them each consumer group
@@ -27,9 +26,9 @@ import (
 // it opened (and which limit closed the previous one), entries XDEL flagged deleted, nodes XTRIM
 // dropped, entries XREADGROUP delivered, XCLAIM/XAUTOCLAIM moved to another consumer, and XACK
 // took out of the PEL. The state is engine.StreamView; what changed is the step's StreamEvents.
-type Stream struct {
+type streamScene struct {
 	Key    string
-	Info   lesson.KeyInfo
+	Info   engine.KeyInfo
 	View   engine.StreamView
 	Exists bool
 	Events []engine.StreamEvent // the step's events about Key, in order
@@ -43,17 +42,17 @@ type Stream struct {
 }
 
 const (
-	// StreamNodes is how many nodes are drawn (the first ones and the last).
-	StreamNodes = 5
-	// StreamPerNode is how many entries of a node are drawn as their own cells.
-	StreamPerNode = 16
+	// streamNodes is how many nodes are drawn (the first ones and the last).
+	streamNodes = 5
+	// streamPerNode is how many entries of a node are drawn as their own cells.
+	streamPerNode = 16
 )
 
-func init() { Register("stream", func() Scene { return &Stream{} }) }
+func init() { register("stream", func() Scene { return &streamScene{} }) }
 
 // Update implements Scene.
-func (s *Stream) Update(in Input) {
-	*s = Stream{lang: in.Lang, Added: map[string]bool{}, Dead: map[string]bool{}, Moved: map[string]string{}}
+func (s *streamScene) Update(in Input) {
+	*s = streamScene{lang: in.Lang, Added: map[string]bool{}, Dead: map[string]bool{}, Moved: map[string]string{}}
 	s.Key = ""
 	if len(in.Keys) > 0 {
 		s.Key = in.Keys[0]
@@ -64,7 +63,7 @@ func (s *Stream) Update(in Input) {
 	if s.Key == "" {
 		return
 	}
-	s.Info = lesson.Measure(in.Engine, s.Key)
+	s.Info = in.Engine.Inspect(s.Key)
 	s.View, s.Exists = in.Engine.StreamView(in.Engine.Peek([]byte(s.Key)))
 	for _, x := range in.Last {
 		for _, ev := range x.Events {
@@ -93,12 +92,12 @@ func (s *Stream) Update(in Input) {
 }
 
 // Focus implements Focuser.
-func (s *Stream) Focus() (string, string) { return "stream", s.Key }
+func (s *streamScene) Focus() (string, string) { return "stream", s.Key }
 
 // Describe implements Describer, e.g. "stream s: 5 entries in 2 nodes (master 1-1: 3 entries,
 // 0 deleted, 45 B; master 1-4: 2 entries, 0 deleted, 33 B); MEMORY USAGE 8 912 B; group g:
 // last-delivered-id 1-3, entries-read 3, 2 pending (alice 1, bob 1); last: 1-5 appended".
-func (s *Stream) Describe() string {
+func (s *streamScene) Describe() string {
 	if s.Key == "" {
 		return ""
 	}
@@ -143,7 +142,7 @@ func (s *Stream) Describe() string {
 
 // change says what the step did, from its events: "1-4 appended; new node (master 1-4):
 // stream-node-max-entries 3 reached".
-func (s *Stream) change() string {
+func (s *streamScene) change() string {
 	var parts []string
 	var added, dead, acked []string
 	var moved []string
@@ -200,40 +199,40 @@ func nodeReason(lang, reason string) string {
 	return reason
 }
 
-// StreamCell is one drawn part of a node's strip.
-type StreamCell struct {
+// streamCell is one drawn part of a node's strip.
+type streamCell struct {
 	X, W  float64
-	Part  int // StreamHdr, StreamMaster, StreamEntry, StreamMore, StreamEnd
+	Part  int // streamHdr, streamMaster, streamEntry, streamMore, streamEnd
 	Bytes int
-	Entry int // index into the node's Entries (StreamEntry)
+	Entry int // index into the node's Entries (streamEntry)
 }
 
 // Parts of a node strip.
 const (
-	StreamHdr = iota
-	StreamMaster
-	StreamEntry
-	StreamMore
-	StreamEnd
+	streamHdr = iota
+	streamMaster
+	streamEntry
+	streamMore
+	streamEnd
 )
 
-// StreamStrip lays out a node's listpack across w pixels from x, to the scale of its bytes: the
-// 6-byte header, the master entry, each of the first StreamPerNode entries, one cell for the
+// streamStrip lays out a node's listpack across w pixels from x, to the scale of its bytes: the
+// 6-byte header, the master entry, each of the first streamPerNode entries, one cell for the
 // rest, the end byte. Every cell gets at least minW pixels; the cells add up to w.
-func StreamStrip(x, w, minW float64, n engine.StreamNodeView) []StreamCell {
-	cells := []StreamCell{{Part: StreamHdr, Bytes: 6}, {Part: StreamMaster, Bytes: n.MasterBytes}}
+func streamStrip(x, w, minW float64, n engine.StreamNodeView) []streamCell {
+	cells := []streamCell{{Part: streamHdr, Bytes: 6}, {Part: streamMaster, Bytes: n.MasterBytes}}
 	rest := 0
 	for i, e := range n.Entries {
-		if i < StreamPerNode {
-			cells = append(cells, StreamCell{Part: StreamEntry, Bytes: e.Size, Entry: i})
+		if i < streamPerNode {
+			cells = append(cells, streamCell{Part: streamEntry, Bytes: e.Size, Entry: i})
 		} else {
 			rest += e.Size
 		}
 	}
 	if rest > 0 {
-		cells = append(cells, StreamCell{Part: StreamMore, Bytes: rest, Entry: StreamPerNode})
+		cells = append(cells, streamCell{Part: streamMore, Bytes: rest, Entry: streamPerNode})
 	}
-	cells = append(cells, StreamCell{Part: StreamEnd, Bytes: 1})
+	cells = append(cells, streamCell{Part: streamEnd, Bytes: 1})
 	minW = math.Min(minW, w/float64(len(cells)))
 	total := 0
 	for _, c := range cells {
@@ -256,9 +255,9 @@ func parseID(s string) (ms, seq uint64) {
 	return ms, seq
 }
 
-// StreamDelta is how an entry's ID is stored in its node: ms and seq minus the master's, the seq
+// streamDelta is how an entry's ID is stored in its node: ms and seq minus the master's, the seq
 // difference signed as the listpack holds it (master 1-5, entry 2-0: "+1-(−5)").
-func StreamDelta(master, id string) string {
+func streamDelta(master, id string) string {
 	mm, ms := parseID(master)
 	im, is := parseID(id)
 	if d := int64(is - ms); d < 0 {
@@ -267,29 +266,29 @@ func StreamDelta(master, id string) string {
 	return fmt.Sprintf("+%d-%d", im-mm, is-ms)
 }
 
-// shownNodes are the indexes of the nodes drawn: all of them, or the first StreamNodes-1 and the
+// shownNodes are the indexes of the nodes drawn: all of them, or the first streamNodes-1 and the
 // last (skipped = how many are left out).
-func (s *Stream) shownNodes() (idx []int, skipped int) {
+func (s *streamScene) shownNodes() (idx []int, skipped int) {
 	n := len(s.View.Nodes)
-	if n <= StreamNodes {
+	if n <= streamNodes {
 		for i := 0; i < n; i++ {
 			idx = append(idx, i)
 		}
 		return idx, 0
 	}
-	for i := 0; i < StreamNodes-1; i++ {
+	for i := 0; i < streamNodes-1; i++ {
 		idx = append(idx, i)
 	}
-	return append(idx, n-1), n - StreamNodes
+	return append(idx, n-1), n - streamNodes
 }
 
 // streamLabel is the smallest text the stream scene draws: 11 CSS px at least.
 func streamLabel(f float64) float64 { return max(f*0.75, 11) }
 
 // streamLegend is the strip's colour key.
-func (s *Stream) streamLegend() []legendItem {
-	items := []legendItem{{ByteColor(ByteLPHeader), "header", "header"}, {HeaderC, "master entry", "master entry"},
-		{DataC, "SAMEFIELDS (values only)", "SAMEFIELDS (chỉ value)"}, {RunC, "own fields", "field riêng"}, {Panel, "deleted", "đã xoá"}}
+func (s *streamScene) streamLegend() []legendItem {
+	items := []legendItem{{byteColor(byteLPHeader), "header", "header"}, {headerC, "master entry", "master entry"},
+		{dataC, "SAMEFIELDS (values only)", "SAMEFIELDS (chỉ value)"}, {runC, "own fields", "field riêng"}, {panelC, "deleted", "đã xoá"}}
 	for i := range items {
 		if s.lang != "en" {
 			items[i].en = items[i].vi
@@ -307,7 +306,7 @@ type legendItem struct {
 func legendRows(items []legendItem, x0, w, small float64) (xs []float64, rows []int) {
 	x, row := x0, 0
 	for _, it := range items {
-		wd := small*1.2 + TextWidth(it.en, small, false) + small*0.8
+		wd := small*1.2 + textWidth(it.en, small, false) + small*0.8
 		if x+wd > x0+w && x > x0 {
 			x, row = x0, row+1
 		}
@@ -318,7 +317,7 @@ func legendRows(items []legendItem, x0, w, small float64) (xs []float64, rows []
 }
 
 // entryLine is one row of the entry table: how the entry is stored in its node.
-func (s *Stream) entryLine(n engine.StreamNodeView, e engine.StreamEntryView) string {
+func (s *streamScene) entryLine(n engine.StreamNodeView, e engine.StreamEntryView) string {
 	flags := 0
 	var what string
 	if e.Deleted {
@@ -341,12 +340,12 @@ func (s *Stream) entryLine(n engine.StreamNodeView, e engine.StreamEntryView) st
 	if e.Deleted {
 		flagW += tr(s.lang, " deleted", " đã xoá")
 	}
-	return fmt.Sprintf("%s: Δ %s · %s · %s · %s · %d B", e.ID, StreamDelta(n.Master, e.ID), flagW, what, strings.Join(kv, " "), e.Size)
+	return fmt.Sprintf("%s: Δ %s · %s · %s · %s · %d B", e.ID, streamDelta(n.Master, e.ID), flagW, what, strings.Join(kv, " "), e.Size)
 }
 
 // detailNode is the node the step changed last, or that holds the last entry it delivered,
 // claimed or acknowledged (the last node when none).
-func (s *Stream) detailNode() int {
+func (s *streamScene) detailNode() int {
 	for i := len(s.Events) - 1; i >= 0; i-- {
 		ev := s.Events[i]
 		for j, n := range s.View.Nodes {
@@ -371,9 +370,9 @@ func (s *Stream) detailNode() int {
 // high each), the groups — is laid out first; the rest goes in only when the stage has room, in
 // this order: the step's change, the legend, the radix-tree line, the entry table of the node the
 // step changed.
-func (s *Stream) Frame(r Rect, t float64) []Prim {
+func (s *streamScene) Frame(r Rect, t float64) []Prim {
 	var l list
-	f := FontSize(r)
+	f := fontSize(r)
 	in := r.Inset(f * 0.8)
 	small := streamLabel(f)
 	if c, ok := s.start(); ok && len(s.Events) == 0 {
@@ -384,8 +383,8 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 		if s.Key != "" {
 			msg = s.Describe()
 		}
-		for i, line := range WrapMono(msg, in.W, f, 3) {
-			l.text(in.X, in.Y+float64(i)*f*1.3, line, f, Dim, Left, false)
+		for i, line := range wrapMono(msg, in.W, f, 3) {
+			l.text(in.X, in.Y+float64(i)*f*1.3, line, f, dim, Left, false)
 		}
 		return l
 	}
@@ -394,7 +393,7 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 	bottom := in.Y + in.H
 	// Heights of the parts.
 	head := fmt.Sprintf("%s · stream · XLEN %d · MEMORY USAGE %d B", s.Key, v.Length, s.Info.Memory)
-	oneLine := MonoWidth(head, f) <= in.W
+	oneLine := monoWidth(head, f) <= in.W
 	headH := f*1.3 + small*1.5
 	if oneLine {
 		headH = f * 1.5
@@ -414,7 +413,7 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 	}
 	freedH := float64(len(s.Freed)) * small * 1.4
 	change := s.change()
-	changeLines := WrapMono(change, in.W, small, 2)
+	changeLines := wrapMono(change, in.W, small, 2)
 	if change == "" {
 		changeLines = nil
 	}
@@ -432,7 +431,7 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 	}
 	if !use(float64(len(changeLines))*small*1.3 + small*0.3) {
 		if len(changeLines) > 1 && use(small*1.6) {
-			changeLines = WrapMono(change, in.W, small, 1)
+			changeLines = wrapMono(change, in.W, small, 1)
 		} else {
 			changeLines = nil
 		}
@@ -457,18 +456,18 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 	rowH := min(rowMin+free/max(rows, 1), f*5)
 
 	if oneLine {
-		l.text(in.X, y, head, f, TextColor, Left, true)
+		l.text(in.X, y, head, f, textColor, Left, true)
 		y += f * 1.5
 	} else {
-		l.text(in.X, y, clipTo(s.Key+" · stream", in.W, f), f, TextColor, Left, true)
+		l.text(in.X, y, clipTo(s.Key+" · stream", in.W, f), f, textColor, Left, true)
 		y += f * 1.3
-		l.text(in.X, y, clipTo(fmt.Sprintf("XLEN %d · MEMORY USAGE %d B", v.Length, s.Info.Memory), in.W, small), small, Dim, Left, true)
+		l.text(in.X, y, clipTo(fmt.Sprintf("XLEN %d · MEMORY USAGE %d B", v.Length, s.Info.Memory), in.W, small), small, dim, Left, true)
 		y += small * 1.5
 	}
 	if showRax {
 		rax := tr(s.lang, "radix tree: %s, %s · last ID %s", "radix tree: %s, %s · ID cuối %s",
 			trPlural(s.lang, int64(len(v.Nodes)), "key", "keys", "khoá"), trPlural(s.lang, int64(v.RaxNodes), "rax node", "rax nodes", "node rax"), v.LastID)
-		l.text(in.X, y, clipTo(rax, in.W, small), small, Dim, Left, true)
+		l.text(in.X, y, clipTo(rax, in.W, small), small, dim, Left, true)
 		y += raxH
 	}
 	// The nodes, one strip each, stacked; widths to the scale of their bytes.
@@ -479,25 +478,25 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 	stripH := rowH - small*1.6
 	for k, ni := range idx {
 		if skipped > 0 && k == len(idx)-1 {
-			l.text(in.X, y, tr(s.lang, "… %d nodes …", "… %d node …", skipped), small, Dim, Left, false)
+			l.text(in.X, y, tr(s.lang, "… %d nodes …", "… %d node …", skipped), small, dim, Left, false)
 			y += rowMin * 0.6
 		}
 		n := v.Nodes[ni]
 		opened := s.Opened != nil && s.Opened.Master == n.Master
 		cap := fmt.Sprintf("master %s · count %d · deleted %d · %d B", n.Master, n.Count, n.Deleted, n.Bytes)
-		if MonoWidth(cap, small) > in.W {
+		if monoWidth(cap, small) > in.W {
 			cap = fmt.Sprintf("%s · %d/%d · %d B", n.Master, n.Count, n.Deleted, n.Bytes)
 		}
-		capC := Dim
+		capC := dim
 		if opened {
-			capC = Accent
+			capC = accent
 			cap = tr(s.lang, "new · ", "mới · ") + cap
 		}
 		l.text(in.X, y, clipTo(cap, in.W, small), small, capC, Left, true)
 		sy := y + small*1.35
 		w := in.W * max(float64(n.Bytes)/float64(maxB), 0.4)
 		if opened {
-			l.frame(in.X, sy-2, w, stripH+4, 2, Accent.Alpha(Pulse(t)))
+			l.frame(in.X, sy-2, w, stripH+4, 2, accent.Alpha(pulseAt(t)))
 		}
 		s.frameStrip(&l, in.X, sy, w, stripH, n, small, t)
 		y += rowH
@@ -505,18 +504,18 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 	// Freed nodes: a ghost line.
 	for _, fr := range s.Freed {
 		txt := tr(s.lang, "× node %s freed (%d live entries)", "× node %s đã giải phóng (%d entry còn sống)", fr.Master, fr.Count)
-		l.text(in.X, y, clipTo(txt, in.W, small), small, TextColor.Mix(Accent, Pulse(t)), Left, true)
+		l.text(in.X, y, clipTo(txt, in.W, small), small, textColor.Mix(accent, pulseAt(t)), Left, true)
 		y += small * 1.4
 	}
 	if len(table) > 0 {
 		n := v.Nodes[dn]
-		l.text(in.X, y, clipTo(tr(s.lang, "node %s: entries as stored, Δ = ID − master", "node %s: entry như được lưu, Δ = ID − master", n.Master), in.W, small), small, Dim, Left, false)
+		l.text(in.X, y, clipTo(tr(s.lang, "node %s: entries as stored, Δ = ID − master", "node %s: entry như được lưu, Δ = ID − master", n.Master), in.W, small), small, dim, Left, false)
 		y += small * 1.5
 		for i, line := range table {
 			e := n.Entries[len(n.Entries)-len(table)+i]
-			c := TextColor
+			c := textColor
 			if s.Added[e.ID] || s.Dead[e.ID] || s.Moved[e.ID] != "" {
-				c = Accent
+				c = accent
 			}
 			l.text(in.X, y, clipTo(line, in.W, small), small, c, Left, true)
 			y += small * 1.35
@@ -527,14 +526,14 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 		for i, it := range legend {
 			ly := y + float64(lrows[i])*small*1.4
 			l.rect(lxs[i], ly+small*0.15, small*0.9, small*0.9, it.c)
-			l.text(lxs[i]+small*1.2, ly, it.en, small, Dim, Left, false)
+			l.text(lxs[i]+small*1.2, ly, it.en, small, dim, Left, false)
 		}
 		y += legendH
 	}
 	// What the step did.
 	if len(changeLines) > 0 {
 		for _, line := range changeLines {
-			l.text(in.X, y, line, small, Accent, Left, true)
+			l.text(in.X, y, line, small, accent, Left, true)
 			y += small * 1.3
 		}
 		y += small * 0.3
@@ -546,10 +545,10 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 			er = "?"
 		}
 		gh := fmt.Sprintf("group %s · last-delivered-id %s · entries-read %s · PEL %d", g.Name, g.LastID, er, len(g.Pending))
-		if MonoWidth(gh, small) > in.W {
+		if monoWidth(gh, small) > in.W {
 			gh = fmt.Sprintf("%s · last-delivered-id %s · PEL %d", g.Name, g.LastID, len(g.Pending))
 		}
-		l.text(in.X, y, clipTo(gh, in.W, small), small, TextColor, Left, true)
+		l.text(in.X, y, clipTo(gh, in.W, small), small, textColor, Left, true)
 		y += small * 1.5
 		count := map[string]uint64{}
 		for _, p := range g.Pending {
@@ -557,35 +556,35 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 		}
 		for _, c := range g.Consumers {
 			name := clip(c.Name, 10) + ":"
-			l.text(in.X, y+small*0.25, name, small, Dim, Left, true)
-			cx := in.X + MonoWidth(name+" ", small)
+			l.text(in.X, y+small*0.25, name, small, dim, Left, true)
+			cx := in.X + monoWidth(name+" ", small)
 			for i, id := range c.Pending {
 				chip := fmt.Sprintf("%s ×%d", id, count[id])
-				cw := MonoWidth(chip, small) + small*0.8
+				cw := monoWidth(chip, small) + small*0.8
 				more := fmt.Sprintf("+%d", len(c.Pending)-i)
-				if cx+cw > in.X+in.W || (i < len(c.Pending)-1 && cx+cw+small*0.4+MonoWidth(more, small) > in.X+in.W && cx+cw > in.X+in.W-MonoWidth(more, small)) {
-					l.text(cx, y+small*0.25, more, small, Dim, Left, true)
+				if cx+cw > in.X+in.W || (i < len(c.Pending)-1 && cx+cw+small*0.4+monoWidth(more, small) > in.X+in.W && cx+cw > in.X+in.W-monoWidth(more, small)) {
+					l.text(cx, y+small*0.25, more, small, dim, Left, true)
 					break
 				}
-				fill := Panel
-				tc := TextColor
+				fill := panelC
+				tc := textColor
 				if s.Moved[id] == c.Name {
-					fill = Accent.Mix(Panel, 1-Pulse(t))
-					tc = TextOn(fill)
+					fill = accent.Mix(panelC, 1-pulseAt(t))
+					tc = textOn(fill)
 				}
 				l.rect(cx, y, cw, small*1.5, fill)
-				l.frame(cx, y, cw, small*1.5, 1, Grid)
+				l.frame(cx, y, cw, small*1.5, 1, grid)
 				l.text(cx+small*0.4, y+small*0.25, chip, small, tc, Left, true)
 				cx += cw + small*0.4
 			}
 			if len(c.Pending) == 0 {
-				l.text(cx, y+small*0.25, clipTo(tr(s.lang, "(nothing pending)", "(không có gì chờ)"), in.X+in.W-cx, small), small, Dim, Left, true)
+				l.text(cx, y+small*0.25, clipTo(tr(s.lang, "(nothing pending)", "(không có gì chờ)"), in.X+in.W-cx, small), small, dim, Left, true)
 			}
 			y += small * 1.9
 		}
 		if len(s.Acked) > 0 {
 			txt := tr(s.lang, "XACK %s: out of the PEL", "XACK %s: rời PEL", strings.Join(s.Acked, ", "))
-			l.text(in.X, y, clipTo(txt, in.W, small), small, TextColor.Mix(Accent, Pulse(t)), Left, true)
+			l.text(in.X, y, clipTo(txt, in.W, small), small, textColor.Mix(accent, pulseAt(t)), Left, true)
 			y += small * 1.5
 		}
 	}
@@ -593,51 +592,51 @@ func (s *Stream) Frame(r Rect, t float64) []Prim {
 }
 
 // frameStrip draws one node's listpack as cells.
-func (s *Stream) frameStrip(l *list, x, y, w, h float64, n engine.StreamNodeView, small, t float64) {
-	cells := StreamStrip(x, w, small*0.8, n)
+func (s *streamScene) frameStrip(l *list, x, y, w, h float64, n engine.StreamNodeView, small, t float64) {
+	cells := streamStrip(x, w, small*0.8, n)
 	for _, c := range cells {
 		var fill Color
 		txt := ""
 		switch c.Part {
-		case StreamHdr:
-			fill = ByteColor(ByteLPHeader)
+		case streamHdr:
+			fill = byteColor(byteLPHeader)
 			txt = "hdr"
-		case StreamMaster:
-			fill = HeaderC
+		case streamMaster:
+			fill = headerC
 			txt = "master " + strings.Join(n.Fields, ",")
-		case StreamEnd:
-			fill = ByteColor(ByteEOF)
-		case StreamMore:
-			fill = Panel
-			txt = "+" + strconv.Itoa(len(n.Entries)-StreamPerNode)
-		case StreamEntry:
+		case streamEnd:
+			fill = byteColor(byteEOF)
+		case streamMore:
+			fill = panelC
+			txt = "+" + strconv.Itoa(len(n.Entries)-streamPerNode)
+		case streamEntry:
 			e := n.Entries[c.Entry]
-			fill = RunC
+			fill = runC
 			if e.SameFields {
-				fill = DataC
+				fill = dataC
 			}
-			txt = StreamDelta(n.Master, e.ID)
+			txt = streamDelta(n.Master, e.ID)
 			if e.Deleted {
-				fill = Panel
+				fill = panelC
 			}
 			if s.Added[e.ID] || s.Dead[e.ID] {
-				fill = Accent.Mix(fill, 1-Pulse(t))
+				fill = accent.Mix(fill, 1-pulseAt(t))
 			}
 		}
 		l.rect(c.X, y, max(c.W-1, 1), h, fill)
-		if c.Part == StreamEntry && n.Entries[c.Entry].Deleted {
+		if c.Part == streamEntry && n.Entries[c.Entry].Deleted {
 			l.line(c.X+2, y+h-2, c.X+c.W-3, y+2, 1.5, ErrorC)
 		}
 		if txt != "" {
 			fit := clipTo(txt, c.W-3, small)
-			if c.Part != StreamMaster && c.Part != StreamEntry && fit != txt {
+			if c.Part != streamMaster && c.Part != streamEntry && fit != txt {
 				fit = ""
 			}
-			if c.Part == StreamEntry && fit != txt {
+			if c.Part == streamEntry && fit != txt {
 				fit = ""
 			}
 			if fit != "" {
-				l.text(c.X+c.W/2, y+h/2-small*0.6, fit, small, TextOn(fill), Center, true)
+				l.text(c.X+c.W/2, y+h/2-small*0.6, fit, small, textOn(fill), Center, true)
 			}
 		}
 	}

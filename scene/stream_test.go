@@ -20,15 +20,15 @@ func streamAuto(t *testing.T, lang string, lines ...string) (*lesson.Player, *Au
 			t.Fatalf("%s: %s", l, x.Reply)
 		}
 	}
-	a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+	a.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 	return p, a
 }
 
-func streamOf(t *testing.T, a *Auto) *Stream {
+func streamOf(t *testing.T, a *Auto) *streamScene {
 	t.Helper()
-	s, ok := a.Inner().(*Stream)
+	s, ok := a.inner().(*streamScene)
 	if !ok {
-		t.Fatalf("inner scene %T, want *Stream", a.Inner())
+		t.Fatalf("inner scene %T, want *Stream", a.inner())
 	}
 	return s
 }
@@ -49,7 +49,7 @@ func checkStage(t *testing.T, prims []Prim, r Rect) {
 		if p.Size < 11 {
 			t.Errorf("text %q at %.1f px", p.Text, p.Size)
 		}
-		w := TextWidth(p.Text, p.Size, p.Mono)
+		w := textWidth(p.Text, p.Size, p.Mono)
 		x0 := p.X
 		switch p.Align {
 		case Center:
@@ -100,14 +100,14 @@ func TestStreamNodeBoundary(t *testing.T) {
 		t.Errorf("an entry with its own fields (%d B) is not bigger than a SAMEFIELDS one (%d B)", n0.Entries[2].Size, n0.Entries[1].Size)
 	}
 	// Strip cells are to the scale of the bytes (past their minimum width).
-	cells := StreamStrip(0, 580, 0, n0)
+	cells := streamStrip(0, 580, 0, n0)
 	for _, c := range cells {
 		if want := 580 * float64(c.Bytes) / float64(n0.Bytes); math.Abs(c.W-want) > 1e-9 {
 			t.Errorf("cell %+v: width %v, want %v", c, c.W, want)
 		}
 	}
-	if StreamDelta("1-1", "1-3") != "+0-2" || StreamDelta("5-7", "9-7") != "+4-0" || StreamDelta("1-5", "2-0") != "+1-(−5)" {
-		t.Errorf("delta %s %s", StreamDelta("1-1", "1-3"), StreamDelta("5-7", "9-7"))
+	if streamDelta("1-1", "1-3") != "+0-2" || streamDelta("5-7", "9-7") != "+4-0" || streamDelta("1-5", "2-0") != "+1-(−5)" {
+		t.Errorf("delta %s %s", streamDelta("1-1", "1-3"), streamDelta("5-7", "9-7"))
 	}
 	d := a.Describe()
 	for _, want := range []string{"stream s: 4 entries in 2 nodes (master 1-1: 3 entries, 0 deleted, 58 B; master 1-4: 1 entry, 0 deleted, 28 B); MEMORY USAGE ",
@@ -128,10 +128,10 @@ func TestStreamNodeBoundary(t *testing.T) {
 		// The two strips (header cell to end byte): widths in proportion to 58 and 28 bytes.
 		var hdrs, ends []Prim
 		for _, p := range prims {
-			if p.Kind == KRect && p.Color == ByteColor(ByteLPHeader) && p.W != p.H /* not the legend square */ {
+			if p.Kind == KRect && p.Color == byteColor(byteLPHeader) && p.W != p.H /* not the legend square */ {
 				hdrs = append(hdrs, p)
 			}
-			if p.Kind == KRect && p.Color == ByteColor(ByteEOF) {
+			if p.Kind == KRect && p.Color == byteColor(byteEOF) {
 				ends = append(ends, p)
 			}
 		}
@@ -182,7 +182,7 @@ func TestStreamGroupPEL(t *testing.T) {
 		t.Errorf("describe %q", d)
 	}
 	p.Exec("XACK s g 1-1")
-	a.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "en"})
+	a.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "en"})
 	s = streamOf(t, a)
 	if len(s.Acked) != 1 || s.Acked[0] != "1-1" || len(s.View.Groups[0].Pending) != 2 {
 		t.Fatalf("acked %v pending %+v", s.Acked, s.View.Groups[0].Pending)
@@ -191,7 +191,7 @@ func TestStreamGroupPEL(t *testing.T) {
 		t.Error("XACK not drawn")
 	}
 	p.Exec("XAUTOCLAIM s g bob 0 0-0")
-	a.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "en"})
+	a.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "en"})
 	s = streamOf(t, a)
 	if s.Moved["1-2"] != "bob" || s.Moved["1-3"] != "bob" {
 		t.Fatalf("moved %v", s.Moved)
@@ -214,7 +214,7 @@ func TestStreamGroupPEL(t *testing.T) {
 			if pr.Kind == KText && pr.Text == "1-2 ×2" {
 				bobRow = math.Abs(pr.Y-bobY) < 1
 			}
-			if pr.Kind == KRect && pr.Color == Accent.Mix(Panel, 0) {
+			if pr.Kind == KRect && pr.Color == accent.Mix(panelC, 0) {
 				lit = true
 			}
 		}
@@ -222,13 +222,13 @@ func TestStreamGroupPEL(t *testing.T) {
 			t.Errorf("%v: 1-2 ×2 in bob's row %v, lit %v", r, bobRow, lit)
 		}
 	}
-	a.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "vi"})
+	a.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "vi"})
 	if d := a.Describe(); !strings.Contains(d, "2 đang chờ (alice 0, bob 2); vừa rồi: 1-2 được bob nhận lại (lần giao 2)") {
 		t.Errorf("vi describe %q", d)
 	}
 	// XCLAIM moves 1-3 back to alice.
 	p.Exec("XCLAIM s g alice 0 1-3")
-	a.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "en"})
+	a.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "en"})
 	s = streamOf(t, a)
 	if s.Moved["1-3"] != "alice" || len(s.View.Groups[0].Consumers[0].Pending) != 1 {
 		t.Fatalf("XCLAIM: moved %v consumers %+v", s.Moved, s.View.Groups[0].Consumers)
@@ -251,7 +251,7 @@ func TestStreamDelTrim(t *testing.T) {
 		t.Errorf("describe %q", d)
 	}
 	p.Exec("XTRIM s MAXLEN 1")
-	a.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "en"})
+	a.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "en"})
 	s = streamOf(t, a)
 	if len(s.View.Nodes) != 1 || len(s.Freed) != 1 || s.Freed[0].Master != "1-1" || s.Freed[0].Count != 2 {
 		t.Fatalf("nodes %+v freed %+v", s.View.Nodes, s.Freed)
@@ -307,7 +307,7 @@ func TestAutoScriptCalls(t *testing.T) {
 	// A plain command after it: no script panel.
 	p, a := streamAuto(t, "en", script)
 	p.Exec("XLEN s")
-	a.Update(Input{Engine: p.Engine(), Last: p.Last(), Lang: "en"})
+	a.Update(Input{Engine: p.Engine(), Last: lastOf(p), Lang: "en"})
 	if a.Script != nil || strings.Contains(a.Describe(), "script") {
 		t.Errorf("script still shown: %q", a.Describe())
 	}

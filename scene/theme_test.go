@@ -79,7 +79,7 @@ func textContrast(prims []Prim) []string {
 		worst, under := math.Inf(1), Color{}
 		for _, x := range xs {
 			u := colourAt(prims[:i], x, y)
-			if c := Contrast(over(p.Color, u), u); c < worst {
+			if c := contrast(over(p.Color, u), u); c < worst {
 				worst, under = c, u
 			}
 		}
@@ -127,11 +127,11 @@ func TestThemeLessonsContrast(t *testing.T) {
 				p := lesson.NewPlayer(lesson.Config{Version: v, Allocator: alloc.Jemalloc16})
 				p.Load(l)
 				for {
-					for _, th := range Themes {
+					for _, th := range themes {
 						SetTheme(th.Name)
 						for _, lang := range []string{"vi", "en"} {
 							s := New(l.Scene)
-							s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+							s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 							for _, st := range themeStages {
 								for _, msg := range textContrast(s.Frame(st.r, 1)) {
 									if fails[th.Name]++; fails[th.Name] <= 6 {
@@ -159,8 +159,8 @@ func TestThemeLessonsContrast(t *testing.T) {
 	for _, c := range []string{"SET k hello", "SETBIT b 7 1", "PFADD h a b", "HSET u f v", "ZADD z 1 m"} {
 		p.Exec(c)
 	}
-	full := Input{Engine: p.Engine(), Last: p.Last()[len(p.Last())-1:], Lang: "vi"}
-	for _, th := range Themes {
+	full := Input{Engine: p.Engine(), Last: lastOf(p)[len(lastOf(p))-1:], Lang: "vi"}
+	for _, th := range themes {
 		SetTheme(th.Name)
 		for _, in := range []Input{empty, full} {
 			s := New("")
@@ -182,11 +182,11 @@ func TestContrastCheckerCatches(t *testing.T) {
 		prims []Prim
 		bad   bool
 	}{
-		{[]Prim{{Kind: KText, Text: "abc", Size: 14, Color: TextColor}}, false},
-		{[]Prim{{Kind: KText, Text: "abc", Size: 14, Color: Panel}}, true},
-		{[]Prim{{Kind: KRect, W: 100, H: 30, Color: TextColor}, {Kind: KText, X: 2, Y: 2, Text: "x", Size: 14, Color: TextColor}}, true},
-		{[]Prim{{Kind: KRect, W: 100, H: 30, Color: TextColor}, {Kind: KText, X: 2, Y: 2, Text: "x", Size: 14, Color: Background}}, false},
-		{[]Prim{{Kind: KText, Text: "abc", Size: 14, Color: TextColor.Alpha(0.2)}}, true},
+		{[]Prim{{Kind: KText, Text: "abc", Size: 14, Color: textColor}}, false},
+		{[]Prim{{Kind: KText, Text: "abc", Size: 14, Color: panelC}}, true},
+		{[]Prim{{Kind: KRect, W: 100, H: 30, Color: textColor}, {Kind: KText, X: 2, Y: 2, Text: "x", Size: 14, Color: textColor}}, true},
+		{[]Prim{{Kind: KRect, W: 100, H: 30, Color: textColor}, {Kind: KText, X: 2, Y: 2, Text: "x", Size: 14, Color: Background}}, false},
+		{[]Prim{{Kind: KText, Text: "abc", Size: 14, Color: textColor.Alpha(0.2)}}, true},
 		// Left half white, right half black: a long text spanning both fails, a short one on the
 		// black half passes in white.
 		{[]Prim{{Kind: KImage, W: 200, H: 30, Img: img}, {Kind: KText, X: 110, Y: 2, Text: "x", Size: 14, Color: Color{0xff, 0xff, 0xff, 0xff}}}, false},
@@ -208,14 +208,14 @@ func TestThemeDarkUnchanged(t *testing.T) {
 		{0x26, 0x30, 0x40, 0xff}, {0x4a, 0x9d, 0xf0, 0xff}, {0xff, 0x8a, 0x3d, 0xff}, {0xff, 0x6b, 0x6b, 0xff},
 	}
 	check := func(when string) {
-		got := []Color{Background, Panel, Grid, TextColor, Dim, HeaderC, DataC, FreeC, SlackC, NulC, Accent, OneC, ZeroC, IndexC, RunC, ErrorC}
+		got := []Color{Background, panelC, grid, textColor, dim, headerC, dataC, freeC, slackC, nulC, accent, oneC, zeroC, indexC, runC, ErrorC}
 		for i := range want {
 			if got[i] != want[i] {
 				t.Errorf("%s: palette colour %d = %v, want %v", when, i, got[i], want[i])
 			}
 		}
-		if TopCardC != Accent.Mix(Panel, 0.84) || NodeColors[0] != (Color{0x4a, 0x9d, 0xf0, 0xff}) || len(NodeColors) != 12 {
-			t.Errorf("%s: top card %v, node colours %v", when, TopCardC, NodeColors)
+		if topCardC != accent.Mix(panelC, 0.84) || nodeColors[0] != (Color{0x4a, 0x9d, 0xf0, 0xff}) || len(nodeColors) != 12 {
+			t.Errorf("%s: top card %v, node colours %v", when, topCardC, nodeColors)
 		}
 		if ThemeName() != "dark" {
 			t.Errorf("%s: theme %q", when, ThemeName())
@@ -223,7 +223,7 @@ func TestThemeDarkUnchanged(t *testing.T) {
 	}
 	check("default")
 	useTheme(t, "light")
-	if Background == want[0] || TopCardC == Dark.Accent.Mix(Dark.Panel, 0.84) || NodeColors[0] == want[13] {
+	if Background == want[0] || topCardC == Dark.Accent.Mix(Dark.Panel, 0.84) || nodeColors[0] == want[13] {
 		t.Fatal("light theme did not replace the palette")
 	}
 	if SetTheme("neon") || ThemeName() != "light" {
@@ -245,70 +245,70 @@ func TestThemeRules(t *testing.T) {
 	if l := Dark.Background.Luminance(); l > 0.02 {
 		t.Errorf("dark background luminance %.3f", l)
 	}
-	for _, th := range Themes {
+	for _, th := range themes {
 		t.Run(th.Name, func(t *testing.T) {
 			useTheme(t, th.Name)
-			if c := Contrast(TextColor, Background); c < 7 {
+			if c := contrast(textColor, Background); c < 7 {
 				t.Errorf("text on background %.2f < 7", c)
 			}
-			texts := map[string]Color{"TextColor": TextColor, "Dim": Dim, "Accent": Accent, "OneC": OneC, "IndexC": IndexC,
-				"RunC": RunC, "ErrorC": ErrorC, "DataC": DataC, "NulC": NulC}
+			texts := map[string]Color{"TextColor": textColor, "Dim": dim, "Accent": accent, "OneC": oneC, "IndexC": indexC,
+				"RunC": runC, "ErrorC": ErrorC, "DataC": dataC, "NulC": nulC}
 			for n, c := range texts {
-				for bn, bg := range map[string]Color{"background": Background, "panel": Panel} {
-					if r := Contrast(c, bg); r < 4.5 {
+				for bn, bg := range map[string]Color{"background": Background, "panel": panelC} {
+					if r := contrast(c, bg); r < 4.5 {
 						t.Errorf("%s on the %s: %.2f", n, bn, r)
 					}
 				}
 			}
-			strong := map[string]Color{"DataC": DataC, "OneC": OneC, "RunC": RunC, "NulC": NulC, "IndexC": IndexC, "HeaderC": HeaderC, "Accent": Accent}
+			strong := map[string]Color{"DataC": dataC, "OneC": oneC, "RunC": runC, "NulC": nulC, "IndexC": indexC, "HeaderC": headerC, "Accent": accent}
 			for n, c := range strong {
-				if r := Contrast(Background, c); r < 4.5 {
+				if r := contrast(Background, c); r < 4.5 {
 					t.Errorf("background-coloured text on %s: %.2f", n, r)
 				}
-				if TextOn(c) != Background {
+				if textOn(c) != Background {
 					t.Errorf("TextOn(%s) is not the background colour", n)
 				}
 			}
-			quiet := map[string]Color{"Panel": Panel, "ZeroC": ZeroC, "FreeC": FreeC, "SlackC": SlackC, "header tint": HeaderC.Mix(Background, 0.35)}
+			quiet := map[string]Color{"Panel": panelC, "ZeroC": zeroC, "FreeC": freeC, "SlackC": slackC, "header tint": headerC.Mix(Background, 0.35)}
 			for n, c := range quiet {
-				if r := Contrast(TextColor, c); r < 4.5 {
+				if r := contrast(textColor, c); r < 4.5 {
 					t.Errorf("text on %s: %.2f", n, r)
 				}
-				if TextOn(c) != TextColor {
+				if textOn(c) != textColor {
 					t.Errorf("TextOn(%s) is not TextColor", n)
 				}
 			}
-			for _, c := range []Color{TextColor, OneC, Dim} {
-				if r := Contrast(c, TopCardC); r < 4.5 {
+			for _, c := range []Color{textColor, oneC, dim} {
+				if r := contrast(c, topCardC); r < 4.5 {
 					t.Errorf("%v on a top card: %.2f", c, r)
 				}
 			}
 			// Encoding scene: characters in the background colour on byte classes and chains.
-			for _, c := range []int{ByteField, ByteValue, ByteTTL, ByteEOF, ByteISValue, ByteISValue2} {
-				if r := Contrast(Background, ByteColor(c)); r < 4.5 {
+			for _, c := range []int{byteField, byteValue, byteTTL, byteEOF, byteISValue, byteISValue2} {
+				if r := contrast(Background, byteColor(c)); r < 4.5 {
 					t.Errorf("byte class %d: %.2f", c, r)
 				}
 			}
 			for n := 1; n <= 3; n++ {
-				if r := Contrast(Background, ChainColor(n)); r < 4.5 {
+				if r := contrast(Background, chainColor(n)); r < 4.5 {
 					t.Errorf("chain %d: %.2f", n, r)
 				}
 			}
 			// Cells stand out from the background: a clear bit faintly, a set bit clearly.
-			if Contrast(ZeroC, Background) < 1.15 || Contrast(OneC, ZeroC) < 3 {
-				t.Errorf("bit cells: zero %.2f, one on zero %.2f", Contrast(ZeroC, Background), Contrast(OneC, ZeroC))
+			if contrast(zeroC, Background) < 1.15 || contrast(oneC, zeroC) < 3 {
+				t.Errorf("bit cells: zero %.2f, one on zero %.2f", contrast(zeroC, Background), contrast(oneC, zeroC))
 			}
-			for i, c := range NodeColors {
+			for i, c := range nodeColors {
 				min := 3.0
 				if i < 4 { // client tokens are drawn as text in these
 					min = 4.5
 				}
-				if r := math.Min(Contrast(c, Background), Contrast(c, Panel)); r < min {
+				if r := math.Min(contrast(c, Background), contrast(c, panelC)); r < min {
 					t.Errorf("node colour %d: %.2f < %.1f", i, r, min)
 				}
 			}
 			seen := map[Color]bool{}
-			for _, c := range NodeColors {
+			for _, c := range nodeColors {
 				if seen[c] {
 					t.Errorf("node colour %v twice", c)
 				}
@@ -321,22 +321,22 @@ func TestThemeRules(t *testing.T) {
 // TestTint: the accent tint goes no further toward the base than its texts need.
 func TestTint(t *testing.T) {
 	useTheme(t, "light")
-	c := Tint(Accent, Panel, 0.1, TextColor, OneC)
-	if Contrast(TextColor, c) < 4.5 || Contrast(OneC, c) < 4.5 || c == Panel {
+	c := tint(accent, panelC, 0.1, textColor, oneC)
+	if contrast(textColor, c) < 4.5 || contrast(oneC, c) < 4.5 || c == panelC {
 		t.Fatalf("tint %v", c)
 	}
 	for k := 0.1; k < 1; k += 0.02 { // the first mix that works is the one returned
-		if m := Accent.Mix(Panel, k); Contrast(TextColor, m) >= 4.5 && Contrast(OneC, m) >= 4.5 {
+		if m := accent.Mix(panelC, k); contrast(textColor, m) >= 4.5 && contrast(oneC, m) >= 4.5 {
 			if m != c {
 				t.Fatalf("tint %v, first readable mix %v at %.2f", c, m, k)
 			}
 			break
 		}
 	}
-	if Tint(Accent, Panel, 0.84) != Accent.Mix(Panel, 0.84) {
+	if tint(accent, panelC, 0.84) != accent.Mix(panelC, 0.84) {
 		t.Fatal("no texts: the mix asked for")
 	}
-	if Tint(Accent, Panel, 0.9, Color{0x80, 0x80, 0x80, 0xff}, TextColor) != Panel {
+	if tint(accent, panelC, 0.9, Color{0x80, 0x80, 0x80, 0xff}, textColor) != panelC {
 		t.Fatal("an impossible tint must fall back to the base")
 	}
 }
@@ -345,7 +345,7 @@ func TestTint(t *testing.T) {
 // after SetTheme (the encoding scene's cached bucket map), and the light one is light.
 func TestThemeRepaintsImages(t *testing.T) {
 	l := encBuiltin(t, "encodings-hash")
-	s := &Encoding{}
+	s := &encodingScene{}
 	s.Update(encAt(t, l, encDeb16, 5, "en"))
 	img := func() *Pixels {
 		for _, p := range s.Frame(Stage(1280, 800), 1) {
@@ -379,18 +379,18 @@ func TestThemeRepaintsImages(t *testing.T) {
 // leaderboard lessons (their encoding chip and MEMORY USAGE bar).
 func TestStructureColors(t *testing.T) {
 	defer SetTheme("dark")
-	for _, th := range Themes {
+	for _, th := range themes {
 		SetTheme(th.Name)
 		seen := map[Color]string{}
-		for _, enc := range EncodingNames() {
-			c := EncColor(enc)
+		for _, enc := range encodingNames() {
+			c := encColor(enc)
 			if o, dup := seen[c]; dup {
 				t.Errorf("%s: %s and %s share %v", th.Name, enc, o, c)
 			}
 			seen[c] = enc
-			for _, bg := range []Color{Background, Panel} {
-				if Contrast(c, bg) < 4.5 {
-					t.Errorf("%s: %s %v on %v: contrast %.2f", th.Name, enc, c, bg, Contrast(c, bg))
+			for _, bg := range []Color{Background, panelC} {
+				if contrast(c, bg) < 4.5 {
+					t.Errorf("%s: %s %v on %v: contrast %.2f", th.Name, enc, c, bg, contrast(c, bg))
 				}
 			}
 		}
@@ -403,12 +403,12 @@ func TestStructureColors(t *testing.T) {
 		in := encAt(t, encBuiltin(t, c.lesson), lesson.Config{Version: engine.V72}, c.step, "en")
 		s := New(encBuiltin(t, c.lesson).Scene)
 		s.Update(in)
-		if enc := lesson.Measure(in.Engine, focusKey(in, nil)).Encoding; enc != "listpack" {
+		if enc := in.Engine.Inspect(focusKey(in, nil)).Encoding; enc != "listpack" {
 			t.Fatalf("%s step %d: %s", c.lesson, c.step, enc)
 		}
 		n := 0
 		for _, p := range s.Frame(Stage(1280, 800), 1) {
-			if p.Kind == KRect && p.Color == EncColor("listpack") {
+			if p.Kind == KRect && p.Color == encColor("listpack") {
 				n++
 			}
 		}

@@ -145,7 +145,7 @@ func sweepFrames(t *testing.T, lang string, fn func(where string, s Scene, prims
 		p.Load(l)
 		s := New(l.Scene)
 		for i := 0; ; i++ {
-			s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+			s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
 			for _, st := range []Rect{Stage(1280, 800), Stage(1920, 1080), Stage(360, 740)} {
 				for _, at := range []float64{0, 1} {
 					fn(fmt.Sprintf("%s step %d %.0fx%.0f", l.Name, i, st.W, st.H), s, s.Frame(st, at))
@@ -215,12 +215,12 @@ func TestEnglishPlurals(t *testing.T) {
 }
 
 // TestPhoneTextSize: on a phone's stage (360 px wide) no text of any built-in lesson, at any
-// step, is smaller than MinText (11 CSS px).
+// step, is smaller than minText (11 CSS px).
 func TestPhoneTextSize(t *testing.T) {
 	small := map[string]string{}
 	sweepFrames(t, "vi", func(where string, s Scene, prims []Prim) {
 		for _, p := range prims {
-			if p.Kind == KText && p.Text != "" && p.Size < MinText-1e-9 {
+			if p.Kind == KText && p.Text != "" && p.Size < minText-1e-9 {
 				small[fmt.Sprintf("%T %.1f px", s, p.Size)] = where + ": " + p.Text
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"redscope/engine"
-	"redscope/internal/numfmt"
 )
 
 // The engine reports why an encoding changed as a typed rule (engine.Why: a code and the figures
@@ -12,29 +11,8 @@ import (
 // an English sentence from the engine. Config parameter names, command names and encoding names
 // stay as Redis spells them (they are what a student types or reads in redis.conf).
 
-// Num writes n with its digit groups joined by a narrow no-break space (U+202F), "6 176",
-// so that a number never wraps inside and reads the same in both languages.
-func Num(n int64) string { return strings.ReplaceAll(numfmt.Group(n), " ", "\u202f") }
-
-// plural is "1 byte" / "2 bytes": n (grouped) and the English noun in its form for n. Vietnamese
-// nouns do not inflect: trPlural gives the Vietnamese form unchanged.
-func plural(n int64, one, many string) string {
-	if n == 1 || n == -1 {
-		return Num(n) + " " + one
-	}
-	return Num(n) + " " + many
-}
-
-// trPlural is n with its noun in lang: English singular or plural, Vietnamese as given.
-func trPlural(lang string, n int64, one, many, vi string) string {
-	if lang == "en" {
-		return plural(n, one, many)
-	}
-	return Num(n) + " " + vi
-}
-
-// Why phrases the rule w in lang ("vi" or "en").
-func Why(lang string, w engine.Why) string {
+// whyText phrases the rule w in lang ("vi" or "en").
+func whyText(lang string, w engine.Why) string {
 	en := lang == "en"
 	t := func(e, v string) string {
 		if en {
@@ -42,7 +20,7 @@ func Why(lang string, w engine.Why) string {
 		}
 		return v
 	}
-	n, lim := Num(w.N), Num(w.Limit)
+	n, lim := num(w.N), num(w.Limit)
 	bytesN := trPlural(lang, w.N, "byte", "bytes", "byte")
 	switch w.Code {
 	case engine.WhySharedInt:
@@ -84,7 +62,7 @@ func Why(lang string, w engine.Why) string {
 	case engine.WhyOnlyInts:
 		return t("the stored result holds only integers", "kết quả lưu chỉ toàn số nguyên")
 	case engine.WhySpopRebuild:
-		return t("SPOP "+n+" leaves "+Num(w.Extra)+": the set is rebuilt from what stays", "SPOP "+n+" chỉ để lại "+Num(w.Extra)+": set được dựng lại từ phần còn lại")
+		return t("SPOP "+n+" leaves "+num(w.Extra)+": the set is rebuilt from what stays", "SPOP "+n+" chỉ để lại "+num(w.Extra)+": set được dựng lại từ phần còn lại")
 	case engine.WhyFitsLP:
 		return t(n+" members fit zset-max-listpack-entries "+lim, n+" member vừa zset-max-listpack-entries "+lim)
 	case engine.WhyNewZset:
@@ -93,7 +71,7 @@ func Why(lang string, w engine.Why) string {
 		return t("SORT needs a skiplist", "SORT cần skiplist")
 	case engine.WhyListNode:
 		return t(bytesN+" + "+plural(w.Extra, "new byte", "new bytes")+" pass list-max-listpack-size "+lim,
-			bytesN+" + "+Num(w.Extra)+" byte mới vượt list-max-listpack-size "+lim)
+			bytesN+" + "+num(w.Extra)+" byte mới vượt list-max-listpack-size "+lim)
 	case engine.WhyListShrink:
 		return t("one node of "+bytesN+", under half the node limit", "một node "+bytesN+", dưới nửa giới hạn node")
 	case engine.WhyListSort:
@@ -106,9 +84,4 @@ func Why(lang string, w engine.Why) string {
 		return t(w.Name+" asks for the dense form", w.Name+" cần dạng dense")
 	}
 	return w.Code.String()
-}
-
-// nBytes is "1 byte", "6 bytes" (en) or "6 byte" (vi), the number grouped.
-func nBytes[T ~int | ~int64](lang string, n T) string {
-	return trPlural(lang, int64(n), "byte", "bytes", "byte")
 }

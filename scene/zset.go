@@ -8,27 +8,26 @@ import (
 
 	"redscope/engine"
 	"redscope/engine/skiplist"
-	"redscope/lesson"
 )
 
-// ZSet draws a sorted set as a leaderboard: member/score cards in rank order over the listpack's
-// bytes (pairs kept sorted by score), or, once converted, the skiplist: one tower per node as
-// tall as its random level, the forward links of every level, and the header. A ZINCRBY that
-// re-ranks a member slides its card / node from the old rank to the new one (from the listpack
-// delete offset or the skiplist's delete/insert ranks), and the members a ZRANGE … REV read
-// are lit with their place (#1, #2, #3).
-type ZSet struct {
+// zsetScene draws a sorted set as a leaderboard: member/score cards in rank order over the
+// listpack's bytes (pairs kept sorted by score), or, once converted, the skiplist: one tower per
+// node as tall as its random level, the forward links of every level, and the header. A ZINCRBY
+// that re-ranks a member slides its card / node from the old rank to the new one (from the listpack
+// delete offset or the skiplist's delete/insert ranks), and the members a ZRANGE … REV read are lit
+// with their place (#1, #2, #3).
+type zsetScene struct {
 	Key       string
-	Info      lesson.KeyInfo
-	Members   []ZMember // ascending rank (listpack / level-0 order)
-	LP        *LPView
+	Info      engine.KeyInfo
+	Members   []zMember // ascending rank (listpack / level-0 order)
+	LP        *lpView
 	ListLevel int // skiplist level (0 for a listpack)
-	Move      *ZMove
+	Move      *zMove
 	Changed   map[string]bool
 	Top       []string // members of the step's last range read, in reply order
 	TopCmd    string
 	Conv      *engine.EncodingEvent
-	Mem       []MemReading
+	Mem       []memReading
 	Note      string
 
 	lang  string
@@ -37,47 +36,47 @@ type ZSet struct {
 	fit   fitter   // the zoom that fills the stage (layout.go)
 }
 
-// ZMember is one member.
-type ZMember struct {
+// zMember is one member.
+type zMember struct {
 	Member string
 	Score  string
 	Level  int      // skiplist node level (0 in a listpack)
 	Spans  []uint64 // skiplist spans per level
 }
 
-// ZMove is a member re-ranked by the step's last write: 0-based ascending ranks, From −1 for a
+// zMove is a member re-ranked by the step's last write: 0-based ascending ranks, From −1 for a
 // new member.
-type ZMove struct {
+type zMove struct {
 	Member   string
 	From, To int
 }
 
 // Update implements Scene.
-func (s *ZSet) Update(in Input) {
+func (s *zsetScene) Update(in Input) {
 	s.fit.reset()
 	img := s.img
-	*s = ZSet{lang: in.Lang, img: img, Changed: map[string]bool{}}
+	*s = zsetScene{lang: in.Lang, img: img, Changed: map[string]bool{}}
 	s.watch = in.Keys
 	s.img.gen++
 	s.Key = containerFocus(in)
 	if s.Key == "" {
 		return
 	}
-	s.Info = lesson.Measure(in.Engine, s.Key)
+	s.Info = in.Engine.Inspect(s.Key)
 	s.Mem, s.Conv = memReadings(in, s.Key, s.Info.Encoding)
 	o := in.Engine.Peek([]byte(s.Key))
 	if o == nil || o.Type != engine.TypeZSet {
 		return
 	}
 	if lp := o.Listpack(); lp != nil {
-		s.LP = NewLPView(lp, 2, lp.Usable(in.Engine.Allocator()))
+		s.LP = newLPView(lp, 2, lp.Usable(in.Engine.Allocator()))
 		for i := 0; i+1 < len(s.LP.Entries); i += 2 {
-			s.Members = append(s.Members, ZMember{Member: s.LP.Entries[i].Text, Score: s.LP.Entries[i+1].Text})
+			s.Members = append(s.Members, zMember{Member: s.LP.Entries[i].Text, Score: s.LP.Entries[i+1].Text})
 		}
 	} else if zl := o.Skiplist(); zl != nil {
 		s.ListLevel = zl.Level()
 		zl.Range(func(n *skiplist.Node) bool {
-			m := ZMember{Member: n.Member, Score: strconv.FormatFloat(n.Score, 'g', -1, 64), Level: n.Level()}
+			m := zMember{Member: n.Member, Score: strconv.FormatFloat(n.Score, 'g', -1, 64), Level: n.Level()}
 			for _, lv := range n.Levels {
 				m.Spans = append(m.Spans, lv.Span)
 			}
@@ -109,7 +108,7 @@ func (s *ZSet) Update(in Input) {
 		}
 	}
 	if s.LP != nil {
-		s.LP.ApplyEvents(lpEvs)
+		s.LP.applyEvents(lpEvs)
 		for _, e := range lpEvs {
 			if e.Op == "insert" && s.memberIndex(e.Value) >= 0 {
 				s.Changed[e.Value] = true
@@ -125,12 +124,12 @@ func (s *ZSet) Update(in Input) {
 			s.Move.Member, s.Move.From, s.Move.To, len(s.Members)-s.Move.From, len(s.Members)-s.Move.To)
 	}
 	if s.Conv != nil {
-		s.Note = tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, Why(s.lang, s.Conv.Why))
+		s.Note = tr(s.lang, "%s → %s: %s", "%s → %s: %s", s.Conv.From, s.Conv.To, whyText(s.lang, s.Conv.Why))
 	}
 	s.Top, s.TopCmd = rangeRead(in.Last, s.Key)
 }
 
-func (s *ZSet) memberIndex(m string) int {
+func (s *zsetScene) memberIndex(m string) int {
 	for i, z := range s.Members {
 		if z.Member == m {
 			return i
@@ -140,8 +139,8 @@ func (s *ZSet) memberIndex(m string) int {
 }
 
 // moveOf finds the member one exchange re-ranked (or created).
-func (s *ZSet) moveOf(evs []engine.Event) *ZMove {
-	var mv *ZMove
+func (s *zsetScene) moveOf(evs []engine.Event) *zMove {
+	var mv *zMove
 	del := -1 // listpack delete offset
 	for _, ev := range evs {
 		switch e := ev.(type) {
@@ -152,14 +151,14 @@ func (s *ZSet) moveOf(evs []engine.Event) *ZMove {
 			c := e.Change
 			switch c.Op {
 			case skiplist.OpDelete:
-				mv = &ZMove{Member: c.Member, From: int(c.Rank) - 1, To: int(c.Rank) - 1}
+				mv = &zMove{Member: c.Member, From: int(c.Rank) - 1, To: int(c.Rank) - 1}
 			case skiplist.OpInsert:
 				if mv == nil || mv.Member != c.Member {
-					mv = &ZMove{Member: c.Member, From: -1}
+					mv = &zMove{Member: c.Member, From: -1}
 				}
 				mv.To = int(c.Rank) - 1
 			case skiplist.OpUpdateInPlace:
-				mv = &ZMove{Member: c.Member, From: int(c.Rank) - 1, To: int(c.Rank) - 1}
+				mv = &zMove{Member: c.Member, From: int(c.Rank) - 1, To: int(c.Rank) - 1}
 			}
 		case engine.ListpackEvent:
 			if e.Key != s.Key {
@@ -170,7 +169,7 @@ func (s *ZSet) moveOf(evs []engine.Event) *ZMove {
 				del = e.Offset
 			case e.Op == "insert" && s.memberIndex(e.Value) >= 0 && (mv == nil || mv.Member != e.Value):
 				to := s.memberIndex(e.Value)
-				mv = &ZMove{Member: e.Value, From: -1, To: to}
+				mv = &zMove{Member: e.Value, From: -1, To: to}
 				if del >= 0 {
 					mv.From = s.oldRank(e.Value, del)
 				}
@@ -186,7 +185,7 @@ func (s *ZSet) moveOf(evs []engine.Event) *ZMove {
 // oldRank is the rank member m had in the listpack before it was deleted at byte offset del:
 // the other pairs are unchanged and in the same order, so it is the number of them that started
 // before del in the old layout.
-func (s *ZSet) oldRank(m string, del int) int {
+func (s *zsetScene) oldRank(m string, del int) int {
 	if s.LP == nil {
 		return -1
 	}
@@ -204,7 +203,7 @@ func (s *ZSet) oldRank(m string, del int) int {
 }
 
 // rangeRead returns the members of the step's last ZRANGE-family reply on key, in reply order.
-func rangeRead(xs []lesson.Exchange, key string) ([]string, string) {
+func rangeRead(xs []engine.Exchange, key string) ([]string, string) {
 	for i := len(xs) - 1; i >= 0; i-- {
 		args, err := engine.SplitArgs(xs[i].Cmd)
 		if err != nil || len(args) < 2 || string(args[1]) != key || xs[i].Error {
@@ -237,8 +236,8 @@ func rangeRead(xs []lesson.Exchange, key string) ([]string, string) {
 	return nil, ""
 }
 
-// TopPlace is member m's place (1-based) in the step's range read, 0 when not read.
-func (s *ZSet) TopPlace(m string) int {
+// topPlace is member m's place (1-based) in the step's range read, 0 when not read.
+func (s *zsetScene) topPlace(m string) int {
 	for i, x := range s.Top {
 		if x == m {
 			return i + 1
@@ -247,16 +246,16 @@ func (s *ZSet) TopPlace(m string) int {
 	return 0
 }
 
-// CardSlot is the card at (possibly fractional, while moving) slot pos in rows of cols cards.
+// cardSlot is the card at (possibly fractional, while moving) slot pos in rows of cols cards.
 // A card moving between rows slides along its row, then drops to the next.
-func CardSlot(r Rect, pos float64, cols int, w, h, gap float64) Rect {
+func cardSlot(r Rect, pos float64, cols int, w, h, gap float64) Rect {
 	row := math.Floor(pos / float64(cols))
 	col := pos - row*float64(cols)
 	return Rect{r.X + col*(w+gap), r.Y + row*(h+gap), w, h}
 }
 
-// CardLayout sizes n cards in width w at font size f: columns, card width and height.
-func CardLayout(n int, w, f float64) (cols int, cw, ch, gap float64) {
+// cardLayout sizes n cards in width w at font size f: columns, card width and height.
+func cardLayout(n int, w, f float64) (cols int, cw, ch, gap float64) {
 	gap = f * 0.4
 	cols = max(1, min(n, int((w+gap)/(f*7.5+gap))))
 	cw = math.Min((w-gap*float64(cols-1))/float64(cols), f*12)
@@ -264,44 +263,44 @@ func CardLayout(n int, w, f float64) (cols int, cw, ch, gap float64) {
 }
 
 // Frame implements Scene.
-func (s *ZSet) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *zsetScene) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
-func (s *ZSet) layout(r Rect, t float64) []Prim {
+func (s *zsetScene) layout(r Rect, t float64) []Prim {
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
 	}
 	var l list
-	f := FontSize(r)
+	f := fontSize(r)
 	in := r.Inset(f * 0.8)
 	y := in.Y
 	small := f * 0.75
 	if s.Key == "" || !s.Info.Exists || len(s.Members) == 0 {
 		msg := tr(s.lang, "No sorted set yet: run ZADD or ZINCRBY.", "Chưa có sorted set: hãy chạy ZADD hoặc ZINCRBY.")
 		for _, ln := range wrap(msg, in.W, f*0.9, 3) {
-			l.text(in.X, y, ln, f*0.9, Dim, Left, true)
+			l.text(in.X, y, ln, f*0.9, dim, Left, true)
 			y += f * 1.2
 		}
 		return l
 	}
 	title := fit(s.Key, in.W*0.5, f)
-	l.text(in.X, y, title, f, TextColor, Left, true)
-	tx := in.X + MonoWidth(title, f) + f*0.6
+	l.text(in.X, y, title, f, textColor, Left, true)
+	tx := in.X + monoWidth(title, f) + f*0.6
 	sub := fmt.Sprintf("zset · %s · %d", s.Info.Encoding, len(s.Members))
-	l.text(tx, y+f*0.15, fit(sub, in.X+in.W-tx, f*0.8), f*0.8, Dim, Left, true)
+	l.text(tx, y+f*0.15, fit(sub, in.X+in.W-tx, f*0.8), f*0.8, dim, Left, true)
 	y += f * 1.45
 	// Path: listpack → skiplist.
 	x := in.X
-	for i, enc := range EncodingPath("zset", engine.V70) {
+	for i, enc := range encodingPath("zset", engine.V70) {
 		if i > 0 {
-			l.text(x, y, "→", small, Dim, Left, true)
-			x += MonoWidth("→ ", small)
+			l.text(x, y, "→", small, dim, Left, true)
+			x += monoWidth("→ ", small)
 		}
-		w := MonoWidth(enc, small) + small*0.8
-		bg, fg := Panel, EncColor(enc) // the structure's colour (palette.go), as in every scene
+		w := monoWidth(enc, small) + small*0.8
+		bg, fg := panelC, encColor(enc) // the structure's colour (palette.go), as in every scene
 		if enc == s.Info.Encoding {
-			bg = EncColor(enc)
-			fg = TextOn(bg)
+			bg = encColor(enc)
+			fg = textOn(bg)
 		}
 		l.rect(x, y-small*0.15, w, small*1.3, bg)
 		l.text(x+w/2, y, enc, small, fg, Center, true)
@@ -309,9 +308,9 @@ func (s *ZSet) layout(r Rect, t float64) []Prim {
 	}
 	y += small * 1.7
 	if s.Note != "" {
-		c := Dim
+		c := dim
 		if s.Conv != nil || s.Move != nil {
-			c = TextColor.Mix(Accent, Pulse(t))
+			c = textColor.Mix(accent, pulseAt(t))
 		}
 		for _, ln := range wrap(s.Note, in.W, small, 2) {
 			l.text(in.X, y, ln, small, c, Left, true)
@@ -334,7 +333,7 @@ func (s *ZSet) layout(r Rect, t float64) []Prim {
 	}
 	yb := main.Y + main.H + f*0.3
 	if topLines > 0 {
-		l.text(in.X, yb, fit("> "+s.TopCmd, in.W, small), small, Dim, Left, true)
+		l.text(in.X, yb, fit("> "+s.TopCmd, in.W, small), small, dim, Left, true)
 		yb += small * 1.35
 		for i, m := range s.Top[:min(len(s.Top), 3)] {
 			score := ""
@@ -342,7 +341,7 @@ func (s *ZSet) layout(r Rect, t float64) []Prim {
 				score = s.Members[j].Score
 			}
 			line := fmt.Sprintf("#%d  %s  %s", i+1, score, m)
-			l.text(in.X, yb, fit(line, in.W, small), small, TextColor.Mix(Accent, Pulse(t)), Left, true)
+			l.text(in.X, yb, fit(line, in.W, small), small, textColor.Mix(accent, pulseAt(t)), Left, true)
 			yb += small * 1.35
 		}
 	}
@@ -352,7 +351,7 @@ func (s *ZSet) layout(r Rect, t float64) []Prim {
 
 // slot interpolates member i's slot during a move: the moved member slides from its old rank,
 // the ones between shift by one.
-func (s *ZSet) slot(i int, k float64) float64 {
+func (s *zsetScene) slot(i int, k float64) float64 {
 	mv := s.Move
 	if mv == nil || k >= 1 {
 		return float64(i)
@@ -377,34 +376,34 @@ func (s *ZSet) slot(i int, k float64) float64 {
 }
 
 // drawCard draws one member card.
-func (s *ZSet) drawCard(l *list, c Rect, m ZMember, f, t float64, rankFromTop int, showText bool) {
-	place := s.TopPlace(m.Member)
-	bg := Panel
+func (s *zsetScene) drawCard(l *list, c Rect, m zMember, f, t float64, rankFromTop int, showText bool) {
+	place := s.topPlace(m.Member)
+	bg := panelC
 	if place > 0 {
-		bg = TopCardC
+		bg = topCardC
 	}
 	l.rect(c.X, c.Y, c.W, c.H, bg)
 	if !showText {
 		return
 	}
 	size := f * 0.72
-	l.text(c.X+size*0.4, c.Y+size*0.3, fit(m.Member, c.W-size*0.8, size), size, TextColor, Left, true)
+	l.text(c.X+size*0.4, c.Y+size*0.3, fit(m.Member, c.W-size*0.8, size), size, textColor, Left, true)
 	sc := "score " + m.Score
-	l.text(c.X+size*0.4, c.Y+size*1.55, fit(sc, c.W-size*3.2, size), size, OneC, Left, true)
+	l.text(c.X+size*0.4, c.Y+size*1.55, fit(sc, c.W-size*3.2, size), size, oneC, Left, true)
 	badge := fmt.Sprintf("#%d", rankFromTop)
-	l.text(c.X+c.W-size*0.4, c.Y+size*1.55, badge, size, Dim, Right, true)
+	l.text(c.X+c.W-size*0.4, c.Y+size*1.55, badge, size, dim, Right, true)
 	if place > 0 || s.Changed[m.Member] {
-		l.frame(c.X, c.Y, c.W, c.H, math.Max(1.5, f*0.12), Accent.Alpha(Pulse(t)))
+		l.frame(c.X, c.Y, c.W, c.H, math.Max(1.5, f*0.12), accent.Alpha(pulseAt(t)))
 	}
 }
 
-// TopCardC is the fill of a card the step's range read returned: an accent tint of the panel
-// that the card's member (TextColor), score (OneC) and badge (Dim) stay readable on. SetTheme
+// topCardC is the fill of a card the step's range read returned: an accent tint of the panel
+// that the card's member (textColor), score (oneC) and badge (Dim) stay readable on. SetTheme
 // recomputes it.
-var TopCardC Color
+var topCardC Color
 
 func init() {
-	onTheme(func() { TopCardC = Tint(Accent, Panel, 0.84, TextColor, OneC, Dim) })
+	onTheme(func() { topCardC = tint(accent, panelC, 0.84, textColor, oneC, dim) })
 }
 
 func overlapRect(a, b Rect) bool {
@@ -412,9 +411,9 @@ func overlapRect(a, b Rect) bool {
 }
 
 // drawListpack draws the cards in listpack order (ascending score) and the bytes below.
-func (s *ZSet) drawListpack(l *list, r Rect, f, t float64) {
+func (s *zsetScene) drawListpack(l *list, r Rect, f, t float64) {
 	n := len(s.Members)
-	cols, cw, ch, gap := CardLayout(n, r.W, f)
+	cols, cw, ch, gap := cardLayout(n, r.W, f)
 	rows := (n + cols - 1) / cols
 	cardsH := math.Min(float64(rows)*(ch+gap), r.H*0.5)
 	k := ease(t)
@@ -424,7 +423,7 @@ func (s *ZSet) drawListpack(l *list, r Rect, f, t float64) {
 	moved, mr := -1, Rect{}
 	if s.Move != nil && k < 1 {
 		if moved = s.memberIndex(s.Move.Member); moved >= first {
-			mr = CardSlot(r, s.slot(moved, k)-float64(first), cols, cw, ch, gap)
+			mr = cardSlot(r, s.slot(moved, k)-float64(first), cols, cw, ch, gap)
 		} else {
 			moved = -1
 		}
@@ -434,7 +433,7 @@ func (s *ZSet) drawListpack(l *list, r Rect, f, t float64) {
 		if pos < 0 || i == moved {
 			continue
 		}
-		c := CardSlot(r, pos, cols, cw, ch, gap)
+		c := cardSlot(r, pos, cols, cw, ch, gap)
 		s.drawCard(l, c, s.Members[i], f, t, n-i, moved < 0 || !overlapRect(c, mr))
 	}
 	if moved >= 0 {
@@ -444,23 +443,23 @@ func (s *ZSet) drawListpack(l *list, r Rect, f, t float64) {
 	drawLPBytes(l, s.LP, Rect{r.X, y, r.W, r.Y + r.H - y}, f, t, &s.img, s.lang)
 }
 
-// SkipCols is how many skiplist nodes fit in width w (after the header column) at font size f.
-func SkipCols(n int, w, f float64) int {
+// skipCols is how many skiplist nodes fit in width w (after the header column) at font size f.
+func skipCols(n int, w, f float64) int {
 	return max(1, min(n, int((w-f*4)/(f*3.7))))
 }
 
 // drawSkiplist draws the header and the nodes as towers with their forward links; when not all
 // nodes fit, the highest-ranked ones (the top of the board) are shown.
-func (s *ZSet) drawSkiplist(l *list, r Rect, f, t float64) {
+func (s *zsetScene) drawSkiplist(l *list, r Rect, f, t float64) {
 	n := len(s.Members)
-	vis := SkipCols(n, r.W, f)
+	vis := skipCols(n, r.W, f)
 	first := n - vis
 	levels := max(1, s.ListLevel)
 	size := f * 0.7
 	labelH := size * 2.8
 	boxH := math.Min(f*2.2, (r.H-labelH)/float64(levels+1)) // towers grow into a tall stage
 	headW := f * 3
-	nilW := MonoWidth("NIL", size*0.8) + f*0.5
+	nilW := monoWidth("NIL", size*0.8) + f*0.5
 	colW := (r.W - headW - nilW) / float64(vis)
 	baseY := r.Y + float64(levels)*boxH // bottom of level 0
 	k := ease(t)
@@ -469,12 +468,12 @@ func (s *ZSet) drawSkiplist(l *list, r Rect, f, t float64) {
 	// Header tower.
 	for lv := 0; lv < levels; lv++ {
 		y := baseY - float64(lv+1)*boxH
-		l.rect(r.X, y+1, headW*0.7, boxH-2, HeaderC.Mix(Background, 0.35))
+		l.rect(r.X, y+1, headW*0.7, boxH-2, headerC.Mix(Background, 0.35))
 		if boxH >= size*1.1 {
-			l.text(r.X+headW*0.35, y+(boxH-size)/2, "L"+strconv.Itoa(lv+1), size, TextColor, Center, true)
+			l.text(r.X+headW*0.35, y+(boxH-size)/2, "L"+strconv.Itoa(lv+1), size, textColor, Center, true)
 		}
 	}
-	l.text(r.X, baseY+size*0.3, "head", size, Dim, Left, true)
+	l.text(r.X, baseY+size*0.3, "head", size, dim, Left, true)
 	// Forward links: from each tower (or the header) to the next node at least as tall.
 	next := func(i, lv int) int {
 		for j := i + 1; j < n; j++ {
@@ -501,10 +500,10 @@ func (s *ZSet) drawSkiplist(l *list, r Rect, f, t float64) {
 				x0 = r.X + headW*0.7
 			}
 			if to >= first && x1 > x0 {
-				l.line(x0, y, x1, y, math.Max(1, f*0.08), Dim)
+				l.line(x0, y, x1, y, math.Max(1, f*0.08), dim)
 				if to < n {
-					l.line(x1-size*0.4, y-size*0.3, x1, y, math.Max(1, f*0.08), Dim)
-					l.line(x1-size*0.4, y+size*0.3, x1, y, math.Max(1, f*0.08), Dim)
+					l.line(x1-size*0.4, y-size*0.3, x1, y, math.Max(1, f*0.08), dim)
+					l.line(x1-size*0.4, y+size*0.3, x1, y, math.Max(1, f*0.08), dim)
 				}
 			}
 			if to >= n {
@@ -513,15 +512,15 @@ func (s *ZSet) drawSkiplist(l *list, r Rect, f, t float64) {
 			from = to
 		}
 		if boxH >= size*1.1 {
-			l.text(r.X+r.W, y-size*0.4, "NIL", size*0.8, Dim, Right, true)
+			l.text(r.X+r.W, y-size*0.4, "NIL", size*0.8, dim, Right, true)
 		}
 	}
 	// Backward links (level 0 only, as in t_zset.c's zskiplistNode): each node points back at
 	// the one before it, drawn under the forward link in their own colour, lit when the step
 	// read the set from the top (ZREVRANGE and friends walk them from the tail).
-	bc := IndexC
+	bc := indexC
 	if strings.Contains(strings.ToLower(s.TopCmd), "rev") {
-		bc = IndexC.Mix(Accent, Pulse(t))
+		bc = indexC.Mix(accent, pulseAt(t))
 	}
 	by := baseY - boxH*0.2
 	bs := math.Max(1, f*0.08)
@@ -556,10 +555,10 @@ func (s *ZSet) drawSkiplist(l *list, r Rect, f, t float64) {
 		if x < r.X+headW-1 {
 			continue
 		}
-		place := s.TopPlace(m.Member)
-		c := DataC
+		place := s.topPlace(m.Member)
+		c := dataC
 		if place > 0 {
-			c = Accent
+			c = accent
 		}
 		if s.Conv != nil {
 			c = c.Mix(Background, 0.6*(1-k))
@@ -570,7 +569,7 @@ func (s *ZSet) drawSkiplist(l *list, r Rect, f, t float64) {
 		}
 		if s.Changed[m.Member] || place > 0 {
 			top := baseY - float64(min(m.Level, levels))*boxH
-			l.frame(x-1, top, boxW+2, baseY-top, math.Max(1.5, f*0.1), Accent.Alpha(Pulse(t)))
+			l.frame(x-1, top, boxW+2, baseY-top, math.Max(1.5, f*0.1), accent.Alpha(pulseAt(t)))
 		}
 		if i != moved && moved >= first && overlapRect(labelBox(x), labelBox(xOf(s.slot(moved, k)))) {
 			continue
@@ -579,14 +578,14 @@ func (s *ZSet) drawSkiplist(l *list, r Rect, f, t float64) {
 			l.text(x+boxW/2, baseY-boxH+(boxH-size)/2, "#"+strconv.Itoa(place), size, Background, Center, true)
 		}
 		lw := colW - 2
-		l.text(x-colW*0.15+colW/2, baseY+size*0.3, fit(m.Member, lw, size), size, TextColor, Center, true)
-		l.text(x-colW*0.15+colW/2, baseY+size*1.6, fit(m.Score, lw, size), size, OneC, Center, true)
+		l.text(x-colW*0.15+colW/2, baseY+size*0.3, fit(m.Member, lw, size), size, textColor, Center, true)
+		l.text(x-colW*0.15+colW/2, baseY+size*1.6, fit(m.Score, lw, size), size, oneC, Center, true)
 	}
 	if first > 0 {
-		l.text(r.X, baseY+size*1.6, fit(fmt.Sprintf("+%d…", first), headW-2, size), size, Dim, Left, true)
+		l.text(r.X, baseY+size*1.6, fit(fmt.Sprintf("+%d…", first), headW-2, size), size, dim, Left, true)
 	}
 }
 
 func init() {
-	Register("zset", func() Scene { return &ZSet{} })
+	register("zset", func() Scene { return &zsetScene{} })
 }

@@ -9,14 +9,14 @@ import (
 	"redscope/lesson"
 )
 
-func zsetAt(t *testing.T, cfg lesson.Config, pos int) *ZSet {
+func zsetAt(t *testing.T, cfg lesson.Config, pos int) *zsetScene {
 	t.Helper()
-	s := &ZSet{}
+	s := &zsetScene{}
 	s.Update(encAt(t, encBuiltin(t, "leaderboard"), cfg, pos, "en"))
 	return s
 }
 
-func members(s *ZSet) string {
+func members(s *zsetScene) string {
 	var b []string
 	for _, m := range s.Members {
 		b = append(b, m.Member+"="+m.Score)
@@ -33,11 +33,11 @@ func TestZSetLeaderboardListpack(t *testing.T) {
 		t.Fatalf("%s %+v", members(s), s.Move)
 	}
 	s = zsetAt(t, encDeb16, 2)
-	if members(s) != "sku-ao-thun=3 sku-giay=5" || s.Move == nil || *s.Move != (ZMove{"sku-giay", -1, 1}) {
+	if members(s) != "sku-ao-thun=3 sku-giay=5" || s.Move == nil || *s.Move != (zMove{"sku-giay", -1, 1}) {
 		t.Fatalf("%s %+v", members(s), s.Move)
 	}
 	s = zsetAt(t, encDeb16, 3)
-	if members(s) != "sku-giay=5 sku-ao-thun=7" || s.Move == nil || *s.Move != (ZMove{"sku-ao-thun", 0, 1}) {
+	if members(s) != "sku-giay=5 sku-ao-thun=7" || s.Move == nil || *s.Move != (zMove{"sku-ao-thun", 0, 1}) {
 		t.Fatalf("%s %+v", members(s), s.Move)
 	}
 	if !strings.Contains(s.Note, "sku-ao-thun: rank 0 → 1 (from the top: #2 → #1)") {
@@ -50,12 +50,12 @@ func TestZSetLeaderboardListpack(t *testing.T) {
 	}
 	// Step 4 ran three commands; the last (ZINCRBY 1 sku-non: 2 → 3) stays at rank 0, and every
 	// member the step wrote is lit.
-	if members(s) != "sku-non=3 sku-giay=5 sku-tui=6 sku-ao-thun=7" || s.Move == nil || *s.Move != (ZMove{"sku-non", 0, 0}) ||
+	if members(s) != "sku-non=3 sku-giay=5 sku-tui=6 sku-ao-thun=7" || s.Move == nil || *s.Move != (zMove{"sku-non", 0, 0}) ||
 		!s.Changed["sku-tui"] || !s.Changed["sku-non"] || s.Changed["sku-giay"] {
 		t.Fatalf("%s %+v %v", members(s), s.Move, s.Changed)
 	}
 	s = zsetAt(t, encDeb16, 5)
-	if strings.Join(s.Top, ",") != "sku-ao-thun,sku-tui,sku-giay" || s.TopPlace("sku-tui") != 2 || s.TopPlace("sku-non") != 0 || s.Move != nil {
+	if strings.Join(s.Top, ",") != "sku-ao-thun,sku-tui,sku-giay" || s.topPlace("sku-tui") != 2 || s.topPlace("sku-non") != 0 || s.Move != nil {
 		t.Fatalf("top %v move %+v", s.Top, s.Move)
 	}
 }
@@ -84,7 +84,7 @@ func TestZSetLeaderboardSkiplist(t *testing.T) {
 			t.Fatalf("%v: list level %d max %d mem %+v", v, s.ListLevel, mx, s.Mem)
 		}
 		s = zsetAt(t, cfg, 7)
-		if s.Move == nil || *s.Move != (ZMove{"sku-giay", 2, 4}) || members(s)[len(members(s))-len("sku-giay=10"):] != "sku-giay=10" {
+		if s.Move == nil || *s.Move != (zMove{"sku-giay", 2, 4}) || members(s)[len(members(s))-len("sku-giay=10"):] != "sku-giay=10" {
 			t.Fatalf("%v: %+v %s", v, s.Move, members(s))
 		}
 		s = zsetAt(t, cfg, 8)
@@ -97,7 +97,7 @@ func TestZSetLeaderboardSkiplist(t *testing.T) {
 // TestZSetSlots: during a move every member has its own slot at the start and at the end, the
 // moved one travels from its old rank to its new one, and a new member makes room.
 func TestZSetSlots(t *testing.T) {
-	s := &ZSet{Members: make([]ZMember, 5)}
+	s := &zsetScene{Members: make([]zMember, 5)}
 	perm := func(k float64) map[float64]bool {
 		seen := map[float64]bool{}
 		for i := range s.Members {
@@ -105,7 +105,7 @@ func TestZSetSlots(t *testing.T) {
 		}
 		return seen
 	}
-	for _, mv := range []ZMove{{"a", 1, 4}, {"a", 4, 0}, {"a", 2, 2}} {
+	for _, mv := range []zMove{{"a", 1, 4}, {"a", 4, 0}, {"a", 2, 2}} {
 		s.Move = &mv
 		for _, k := range []float64{0, 1} {
 			if p := perm(k); len(p) != 5 || !p[0] || !p[4] {
@@ -116,45 +116,45 @@ func TestZSetSlots(t *testing.T) {
 			t.Fatalf("%+v", mv)
 		}
 	}
-	s.Move = &ZMove{"n", -1, 1}
+	s.Move = &zMove{"n", -1, 1}
 	if s.slot(2, 0) != 1 || s.slot(2, 1) != 2 || s.slot(0, 0) != 0 {
 		t.Fatal("room for a new member")
 	}
 	// Card slots: a fractional slot slides along its row.
-	c := CardSlot(Rect{10, 20, 500, 300}, 1.5, 3, 100, 40, 10)
+	c := cardSlot(Rect{10, 20, 500, 300}, 1.5, 3, 100, 40, 10)
 	if c.X != 10+1.5*110 || c.Y != 20 {
 		t.Fatalf("%+v", c)
 	}
-	if c := CardSlot(Rect{10, 20, 500, 300}, 4, 3, 100, 40, 10); c.X != 10+110 || c.Y != 70 {
+	if c := cardSlot(Rect{10, 20, 500, 300}, 4, 3, 100, 40, 10); c.X != 10+110 || c.Y != 70 {
 		t.Fatalf("%+v", c)
 	}
 }
 
 func TestZSetRangeRead(t *testing.T) {
-	xs := []lesson.Exchange{{Cmd: "ZRANGE k 0 1 REV", Reply: "1) \"b\"\n2) \"a\""}, {Cmd: "ZRANGE other 0 -1", Reply: "1) \"x\""}}
+	xs := []engine.Exchange{{Cmd: "ZRANGE k 0 1 REV", Reply: "1) \"b\"\n2) \"a\""}, {Cmd: "ZRANGE other 0 -1", Reply: "1) \"x\""}}
 	top, cmd := rangeRead(xs, "k")
 	if strings.Join(top, ",") != "b,a" || cmd != "ZRANGE k 0 1 REV" {
 		t.Fatal(top, cmd)
 	}
-	xs = []lesson.Exchange{{Cmd: "zrevrange k 0 0 withscores", Reply: "1) \"sku \\\"x\\\"\"\n2) \"1.5\""}}
+	xs = []engine.Exchange{{Cmd: "zrevrange k 0 0 withscores", Reply: "1) \"sku \\\"x\\\"\"\n2) \"1.5\""}}
 	if top, _ := rangeRead(xs, "k"); len(top) != 1 || top[0] != `sku "x"` {
 		t.Fatal(top)
 	}
-	if top, _ := rangeRead([]lesson.Exchange{{Cmd: "ZRANGE k 0 1", Reply: "(empty array)"}}, "k"); len(top) != 0 {
+	if top, _ := rangeRead([]engine.Exchange{{Cmd: "ZRANGE k 0 1", Reply: "(empty array)"}}, "k"); len(top) != 0 {
 		t.Fatal(top)
 	}
 }
 
 func TestZSetLayout(t *testing.T) {
-	encCheckLesson(t, "leaderboard", func() Scene { return &ZSet{} }, encDeb16, lesson.Config{Version: engine.V88})
+	encCheckLesson(t, "leaderboard", func() Scene { return &zsetScene{} }, encDeb16, lesson.Config{Version: engine.V88})
 	// Columns and cards fit the phone.
-	r := Stage(360, 640).Inset(FontSize(Stage(360, 640)) * 0.8)
-	f := FontSize(Stage(360, 640))
-	cols, cw, _, gap := CardLayout(5, r.W, f)
+	r := Stage(360, 640).Inset(fontSize(Stage(360, 640)) * 0.8)
+	f := fontSize(Stage(360, 640))
+	cols, cw, _, gap := cardLayout(5, r.W, f)
 	if float64(cols)*cw+float64(cols-1)*gap > r.W+0.01 || cols < 2 {
 		t.Fatalf("cards %d × %.1f", cols, cw)
 	}
-	if n := SkipCols(5, r.W, f); n < 5 {
+	if n := skipCols(5, r.W, f); n < 5 {
 		t.Fatalf("skiplist columns on a phone: %d", n)
 	}
 }
@@ -165,32 +165,32 @@ func TestZSetPalette(t *testing.T) {
 		fg, bg Color
 		what   string
 	}{
-		{TextColor, Panel, "member on a card"}, {OneC, Panel, "score on a card"}, {Dim, Panel, "rank badge"},
-		{TextColor, TopCardC, "member on a top card"}, {OneC, TopCardC, "score on a top card"}, {Dim, TopCardC, "badge on a top card"},
-		{Background, Accent, "#n on a top tower"}, {TextColor, HeaderC.Mix(Background, 0.35), "header level"},
+		{textColor, panelC, "member on a card"}, {oneC, panelC, "score on a card"}, {dim, panelC, "rank badge"},
+		{textColor, topCardC, "member on a top card"}, {oneC, topCardC, "score on a top card"}, {dim, topCardC, "badge on a top card"},
+		{Background, accent, "#n on a top tower"}, {textColor, headerC.Mix(Background, 0.35), "header level"},
 	} {
-		if r := Contrast(c.fg, c.bg); r < 4.5 {
+		if r := contrast(c.fg, c.bg); r < 4.5 {
 			t.Errorf("%s: %.2f", c.what, r)
 		}
 	}
 }
 
 // TestSkiplistBackwardLinks: the leaderboard's skiplist draws a backward link (a line and its
-// arrowhead, in IndexC or lit toward Accent) from every node to the one before it, which the
+// arrowhead, in indexC or lit toward Accent) from every node to the one before it, which the
 // caption of its last step walks.
 func TestSkiplistBackwardLinks(t *testing.T) {
 	checked := false
 	playLesson(t, "leaderboard", engine.V70, func(pos int, in Input) {
-		s := &ZSet{}
+		s := &zsetScene{}
 		s.Update(in)
 		if s.ListLevel == 0 || in.Lang != "en" {
 			return
 		}
 		checked = true
-		lit := IndexC.Mix(Accent, Pulse(1))
+		lit := indexC.Mix(accent, pulseAt(1))
 		n := 0
 		for _, p := range s.Frame(Stage(1280, 800), 1) {
-			if p.Kind == KLine && (p.Color == IndexC || p.Color == lit) {
+			if p.Kind == KLine && (p.Color == indexC || p.Color == lit) {
 				n++
 			}
 		}

@@ -318,7 +318,7 @@ func (a *app) togglePlay() {
 // Its cost does not depend on how long the session is: the scene and the panels read
 // Player.Recent (a bounded window), and the transcript appends only what is new.
 func (a *app) changed() {
-	a.scene.Update(scene.Input{Engine: a.player.Engine(), Keys: a.player.Watched(), Last: a.player.Recent(), Lang: a.lang})
+	a.scene.Update(scene.Input{Engine: a.player.Engine(), Keys: a.player.Watched(), Last: lesson.EngineExchanges(a.player.Recent()), Lang: a.lang})
 	a.changedAt = time.Now()
 	a.renderControls()
 	a.renderClients()

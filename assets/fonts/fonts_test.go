@@ -113,7 +113,7 @@ func TestScenesText(t *testing.T) {
 				p.Load(l)
 				s := scene.New(sc)
 				for i := 0; ; i++ {
-					s.Update(scene.Input{Engine: p.Engine(), Keys: p.Watched(), Last: p.Last(), Lang: lang})
+					s.Update(scene.Input{Engine: p.Engine(), Keys: p.Watched(), Last: lesson.EngineExchanges(p.Last()), Lang: lang})
 					for _, st := range []scene.Rect{scene.Stage(1280, 800), scene.Stage(360, 740)} {
 						for _, at := range []float64{0, 0.5, 1} {
 							check(fmt.Sprintf("%s/%s/%s step %d", l.Name, lang, sc, i), s.Frame(st, at))

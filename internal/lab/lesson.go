@@ -139,7 +139,7 @@ func orNone(keys []string) string {
 }
 
 // keyLine prints what the outputs panel shows for one key.
-func keyLine(k lesson.KeyInfo) string {
+func keyLine(k engine.KeyInfo) string {
 	if !k.Exists {
 		return k.Key + ": none"
 	}
