@@ -213,7 +213,7 @@ func (s *Draws) layout(r Rect, t float64) []Prim {
 	l.rect(ch.X+ch.W-lw, ey-f*1.25, lw, f*1.1, Background)
 	l.text(ch.X+ch.W-f*0.3, ey-f*1.2, lbl, f*0.8, Accent, Right, false)
 	l.text(ch.X, ch.Y+ch.H+f*0.3, tr(s.lang, "members, from the least drawn to the most", "các member, từ ít được chọn nhất đến nhiều nhất"), f*0.8, Dim, Left, false)
-	key := tr(s.lang, "red: more than 1.5× or less than ⅔ of fair", "đỏ: hơn 1,5 lần hoặc dưới ⅔ mức đều")
+	key := tr(s.lang, "red: more than 1.5× or less than 2/3 of fair", "đỏ: hơn 1,5 lần hoặc dưới 2/3 mức đều")
 	if TextWidth(key, f*0.8, false)+f < ch.W/2 {
 		l.text(ch.X+ch.W, ch.Y+ch.H+f*0.3, key, f*0.8, Dim, Right, false)
 	} else {
