@@ -158,8 +158,8 @@ func (s *Draws) layout(r Rect, t float64) []Prim {
 	case "rank":
 		how = tr(s.lang, "rank i drawn by the application", "thứ hạng i do ứng dụng rút")
 	}
-	for _, line := range wrap(tr(s.lang, "%s %s · %s draws · %s · %s", "%s %s · %s lần rút · %s · %s",
-		s.Cmd, s.Key, Num(s.Total), trPlural(s.lang, s.Members, "member", "members", "member"), how), in.W, f, 2) {
+	for _, line := range wrapNum(tr(s.lang, "%s %s · %s draws · %s · %s", "%s %s · %s lần rút · %s · %s",
+		s.Cmd, s.Key, Num(s.Total), trPlural(s.lang, s.Members, "member", "members", "member"), how), in.W, f, 3) {
 		l.text(in.X, y, line, f, TextColor, Left, false)
 		y += f * 1.3
 	}
@@ -167,7 +167,7 @@ func (s *Draws) layout(r Rect, t float64) []Prim {
 	stats := tr(s.lang, "expected %s a member · fewest %s · most %s · chi-square %s (fair ≈ %s)",
 		"kỳ vọng %s mỗi member · ít nhất %s · nhiều nhất %s · chi-square %s (đều thì ≈ %s)",
 		fmtExpected(exp), Num(s.Min), Num(s.Max), Num(int64(math.Round(s.Chi2))), Num(max(s.Members-1, 0)))
-	for _, line := range wrap(stats, in.W, f*0.85, 3) {
+	for _, line := range wrapNum(stats, in.W, f*0.85, 3) {
 		l.text(in.X, y, line, f*0.85, Dim, Left, false)
 		y += f * 1.15
 	}
@@ -220,6 +220,15 @@ func (s *Draws) layout(r Rect, t float64) []Prim {
 		l.text(ch.X, ch.Y+ch.H+f*1.3, key, f*0.8, Dim, Left, false)
 	}
 	return l
+}
+
+// wrapNum is wrap that keeps a grouped number (Num's narrow no-break spaces) on one line.
+func wrapNum(s string, w, size float64, maxLines int) []string {
+	out := wrap(strings.ReplaceAll(s, "\u202f", "\x00"), w, size, maxLines)
+	for i := range out {
+		out[i] = strings.ReplaceAll(out[i], "\x00", "\u202f")
+	}
+	return out
 }
 
 // fmtExpected writes an expected count: whole numbers plainly, others with one decimal.

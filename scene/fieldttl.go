@@ -110,7 +110,7 @@ func (s *FieldTTL) Frame(r Rect, t float64) []Prim {
 	if s.KeyTTL >= 0 {
 		keyTTL = tr(s.lang, "key TTL: %s", "TTL của key: %s", leftText(s.KeyTTL))
 	}
-	for _, line := range wrap(title+" · "+keyTTL, in.W, f*0.9, 2) {
+	for _, line := range wrapNum(title+" · "+keyTTL, in.W, f*0.9, 2) {
 		l.text(in.X, y, line, f*0.9, TextColor, Left, false)
 		y += f * 1.2
 	}
@@ -122,7 +122,7 @@ func (s *FieldTTL) Frame(r Rect, t float64) []Prim {
 	if len(s.Removed) > 0 {
 		sum += tr(s.lang, " · this step removed %s", " · bước này xoá %s", trPlural(s.lang, int64(len(s.Removed)), "expired field", "expired fields", "field hết hạn"))
 	}
-	for _, line := range wrap(sum, in.W, f*0.8, 3) {
+	for _, line := range wrapNum(sum, in.W, f*0.8, 3) {
 		l.text(in.X, y, line, f*0.8, Dim, Left, false)
 		y += f * 1.1
 	}
