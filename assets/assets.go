@@ -55,7 +55,7 @@ var Order = []string{
 	"bit-offsets", "bitop", "bitop-new", "attendance", "bit-far", "bitfield",
 	"hll-registers", "hll-sparse", "hll-estimate", "hll-week",
 	// hashes and sets (001)
-	"encodings-hash", "encodings-set", "encodings-version", "hash-field-ttl", "listpack-cpu", "hash-vs-json", "set-algebra", "fair-draws", "cart-script",
+	"encodings-hash", "encodings-set", "encodings-version", "hash-field-ttl", "listpack-cpu", "hash-vs-json", "set-algebra", "fair-draws", "cart-script", "cart-presence",
 	// choosing a structure: the daily top list (003)
 	"leaderboard",
 	// job queues: a list without ack, LMOVE with a processing list, a stream with a group (003)
