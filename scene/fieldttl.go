@@ -28,6 +28,8 @@ type FieldTTL struct {
 	Removed []string      // fields deleted by expiry in this step
 	Expired int           // fields past their time, still stored
 	WithTTL int           // fields with a TTL (expired ones included)
+	Gone    string        // a hash the step removed (key TTL passed, last field deleted)
+	GoneHow string        // the KeyEvent action: "expired" or "deleted"
 
 	enc  Encoding
 	lang string
@@ -58,6 +60,10 @@ func (s *FieldTTL) Update(in Input) {
 			case engine.FieldTTLEvent:
 				if e.Key == s.Key {
 					changed[e.Field] = true
+				}
+			case engine.KeyEvent:
+				if (e.Action == "expired" || e.Action == "deleted") && e.Type == "hash" {
+					s.Gone, s.GoneHow = e.Key, e.Action
 				}
 			case engine.FieldExpireEvent:
 				if e.Key == s.Key && !slices.Contains(s.Removed, e.Field) {
@@ -98,6 +104,9 @@ func (s *FieldTTL) Update(in Input) {
 
 // Frame implements Scene.
 func (s *FieldTTL) Frame(r Rect, t float64) []Prim {
+	if s.Gone != "" && !s.enc.Info.Exists {
+		return s.goneFrame(r, t)
+	}
 	if len(s.Rows) == 0 && len(s.Removed) == 0 {
 		return s.enc.Frame(r, t)
 	}
@@ -174,6 +183,35 @@ func (s *FieldTTL) Frame(r Rect, t float64) []Prim {
 	return append(l, s.enc.Frame(below, t)...)
 }
 
+// goneFrame is the picture of a step that removed the hash: the key crossed out, and why.
+func (s *FieldTTL) goneFrame(r Rect, t float64) []Prim {
+	var l list
+	f := FontSize(r)
+	in := r.Inset(f * 0.8)
+	why := tr(s.lang, "the last field was deleted, so the key went with it", "field cuối cùng bị xoá nên key cũng mất")
+	if s.GoneHow == "expired" {
+		why = tr(s.lang, "the key's own TTL passed: the whole hash went, every field with it", "TTL của key đã hết: mất cả hash cùng mọi field")
+	}
+	y := in.Y
+	l.text(in.X, y, tr(s.lang, "%s is gone", "%s không còn", s.Gone), f*1.2, TextColor, Left, true)
+	y += f * 1.8
+	h := math.Min(in.H*0.35, f*5)
+	l.rect(in.X, y, in.W, h, Panel)
+	l.frame(in.X, y, in.W, h, 2, ErrorC.Alpha(0.5+0.5*Pulse(t)))
+	l.line(in.X, y, in.X+in.W, y+h, math.Max(2, f*0.12), ErrorC)
+	l.line(in.X, y+h, in.X+in.W, y, math.Max(2, f*0.12), ErrorC)
+	lbl := "EXISTS " + s.Gone + " → 0"
+	lw := MonoWidth(lbl, f) + f
+	l.rect(in.X+(in.W-lw)/2, y+h/2-f*0.8, lw, f*1.6, Background)
+	l.text(in.X+in.W/2, y+h/2-f*0.6, lbl, f, TextColor, Center, true)
+	y += h + f*0.8
+	for _, line := range wrapNum(why, in.W, f*0.9, 3) {
+		l.text(in.X, y, line, f*0.9, Dim, Left, false)
+		y += f * 1.2
+	}
+	return l
+}
+
 // rowText is a card's TTL: the time left, −1, or expired.
 func (s *FieldTTL) rowText(r FieldTTLRow) string {
 	switch {
@@ -195,6 +233,12 @@ func leftText(ms int64) string {
 
 // Describe implements Describer.
 func (s *FieldTTL) Describe() string {
+	if s.Gone != "" && !s.enc.Info.Exists {
+		if s.GoneHow == "expired" {
+			return tr(s.lang, "%s is gone: its key TTL passed.", "%s không còn: TTL của key đã hết.", s.Gone)
+		}
+		return tr(s.lang, "%s is gone: its last field was deleted.", "%s không còn: field cuối cùng đã bị xoá.", s.Gone)
+	}
 	d := s.enc.Describe()
 	if len(s.Rows) == 0 {
 		return d

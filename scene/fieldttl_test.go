@@ -31,6 +31,12 @@ func TestFieldTTLStrip(t *testing.T) {
 		if len(s.Rows) != 2 || s.Rows[0].Field != "b" || s.Rows[0].LeftMs != 100000 || s.Rows[1].Field != "a" || s.Rows[1].LeftMs != -1 {
 			t.Errorf("%v step 3 (HSET h a 9): %+v", v, s.Rows)
 		}
+		if s = at(8); s.Gone != "h" || s.GoneHow != "expired" { // EXPIRE h 5, 6 s, EXISTS h
+			t.Errorf("%v step 8: gone %q (%s)", v, s.Gone, s.GoneHow)
+		}
+		if s = at(10); s.Gone != "h2" || s.GoneHow != "deleted" { // HGETDEL of the last field
+			t.Errorf("%v step 10: gone %q (%s)", v, s.Gone, s.GoneHow)
+		}
 		s = at(12) // 999 fields past their 300 ms, HLEN still 1000
 		if len(s.Rows) != 1000 || s.Expired != 999 || s.WithTTL != 999 || s.Rows[999].Field != "sv:1000" || s.Rows[999].LeftMs != -1 {
 			t.Errorf("%v step 12: %d rows, %d expired, %d with a TTL", v, len(s.Rows), s.Expired, s.WithTTL)
