@@ -317,7 +317,7 @@ func Parse(name string, src []byte) (*Lesson, error) {
 			case word == "scene":
 				l.Scene = strings.TrimSpace(rest)
 				switch l.Scene {
-				case "sds", "bits", "hll", "none", "ring", "bloom", "counters", "encoding", "zset", "list", "stream", "cluster":
+				case "sds", "bits", "hll", "none", "ring", "bloom", "counters", "encoding", "zset", "list", "stream", "cluster", "draws", "fieldttl":
 				default:
 					return nil, bad(n, "unknown scene %q (want sds, bits, hll, ring, bloom, counters, encoding, zset, list, stream, cluster or none)", l.Scene)
 				}

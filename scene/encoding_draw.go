@@ -420,8 +420,8 @@ func (s *encodingScene) drawHT(l *list, r Rect, f, t float64) {
 	h := s.HT
 	d := h.View
 	size := f * 0.72
-	head := fmt.Sprintf(pick(s.lang, "table size %d · %d entries · load %.2f", "bảng %d bucket · %d entry · tải %.2f"),
-		d.Size[0], d.Used[0], float64(d.Used[0])/math.Max(1, float64(d.Size[0])))
+	head := fmt.Sprintf(pick(s.lang, "table size %d · %s · load %.2f", "bảng %d bucket · %s · tải %.2f"),
+		d.Size[0], trPlural(s.lang, int64(d.Used[0]), "entry", "entries", "entry"), float64(d.Used[0])/math.Max(1, float64(d.Size[0])))
 	if d.RehashIdx >= 0 {
 		head += fmt.Sprintf(pick(s.lang, " · rehashing → %d (rehashidx %d)", " · đang rehash → %d (rehashidx %d)"), d.Size[1], d.RehashIdx)
 	}
