@@ -197,6 +197,9 @@ var (
 // "'=' expected", "'end' expected"…): the one known difference from the real server.
 func luaCompileError(msg, body string) string {
 	msg = strings.TrimSpace(msg)
+	if lua51 := luaSyntaxInstead(msg, body); lua51 != "" {
+		return lua51 // script_syntax.go: Lua 5.1's own message
+	}
 	if m := reParseNear.FindStringSubmatch(msg); m != nil {
 		what := m[4]
 		if what == "syntax error" || what == "parse error" {
