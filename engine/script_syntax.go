@@ -132,12 +132,22 @@ type luaSyntax struct {
 // reads it without a syntax error.
 func luaSyntaxError(chunk, src string) (msg string) {
 	defer func() {
-		if r := recover(); r != nil {
-			if e, ok := r.(luaSynErr); ok {
-				msg = string(e)
-				return
-			}
+		if recover() != nil {
 			msg = "" // a bug in the checker must not take the server down
+		}
+	}()
+	return luaSyntaxCheck(chunk, src)
+}
+
+// luaSyntaxCheck is luaSyntaxError letting any panic but its own messages through (tests).
+func luaSyntaxCheck(chunk, src string) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(luaSynErr)
+			if !ok {
+				panic(r)
+			}
+			msg = string(e)
 		}
 	}()
 	ls := &luaSyntax{chunk: chunk, src: src, line: 1, lastline: 1, ahead: ltkEOS}
