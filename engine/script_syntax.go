@@ -13,8 +13,11 @@ package engine
 //	for i=1 do end       user_script:1: ',' expected near 'do'
 //	return 1..2          user_script:1: malformed number near '1..2'
 //
-// Only the grammar is checked: no code is generated, so the code generator's limits
-// (lcode.c "function or expression too complex", 200 locals, 60 upvalues) are not.
+// Only the grammar is checked, with one of the parser's limits: "main function has more than
+// 200 local variables" ("function at line N …"; LUAI_MAXVARS, counted as lparser.c's
+// new_localvar does, the for loops' hidden variables included). No code is generated, so the
+// code generator's limit (lcode.c "function or expression too complex": 250 registers) and
+// the 60-upvalue limit are not checked.
 //
 // The lexer (llex.c) reads one token on demand, with at most one token of look-ahead (the table
 // constructor's "name =" test). An error message is "<chunk>:<line>: <msg>", the line being the
@@ -109,10 +112,20 @@ const luaEOZ = -1
 type luaSynErr string
 
 type luaSynFunc struct {
-	prev   *luaSynFunc
-	vararg bool
-	blocks []bool // open blocks of this function: true for a loop (a break target)
+	prev    *luaSynFunc
+	line    int // linedefined: 0 for the main function
+	vararg  bool
+	nactvar int           // active local variables
+	blocks  []luaSynBlock // open blocks of this function
 }
+
+type luaSynBlock struct {
+	loop    bool // a break target
+	nactvar int  // locals active outside the block
+}
+
+// luaMaxVars is LUAI_MAXVARS: local variables active at once in one function.
+const luaMaxVars = 200
 
 type luaSyntax struct {
 	chunk    string
@@ -598,8 +611,30 @@ func (ls *luaSyntax) enterLevel() {
 
 func (ls *luaSyntax) leaveLevel() { ls.levels-- }
 
-func (ls *luaSyntax) enterBlock(loop bool) { ls.fs.blocks = append(ls.fs.blocks, loop) }
-func (ls *luaSyntax) leaveBlock()          { ls.fs.blocks = ls.fs.blocks[:len(ls.fs.blocks)-1] }
+func (ls *luaSyntax) enterBlock(loop bool) {
+	ls.fs.blocks = append(ls.fs.blocks, luaSynBlock{loop: loop, nactvar: ls.fs.nactvar})
+}
+
+func (ls *luaSyntax) leaveBlock() {
+	last := len(ls.fs.blocks) - 1
+	ls.fs.nactvar = ls.fs.blocks[last].nactvar
+	ls.fs.blocks = ls.fs.blocks[:last]
+}
+
+// newLocal is new_localvar: the n-th variable a statement declares (counted from 0, not yet
+// active) must fit in LUAI_MAXVARS (errorlimit, without a "near" part).
+func (ls *luaSyntax) newLocal(n int) {
+	if ls.fs.nactvar+n+1 > luaMaxVars {
+		what := "main function"
+		if ls.fs.line != 0 {
+			what = "function at line " + strconv.Itoa(ls.fs.line)
+		}
+		ls.lexError(what+" has more than "+strconv.Itoa(luaMaxVars)+" local variables", 0)
+	}
+}
+
+// adjustLocals is adjustlocalvars: n declared variables become active.
+func (ls *luaSyntax) adjustLocals(n int) { ls.fs.nactvar += n }
 
 func luaBlockFollow(tok int) bool {
 	switch tok {
@@ -666,28 +701,36 @@ func (ls *luaSyntax) constructor() {
 
 func (ls *luaSyntax) parlist() {
 	ls.fs.vararg = false
-	if ls.tok == ')' {
-		return
-	}
-	for {
-		switch ls.tok {
-		case ltkName:
-			ls.checkName()
-		case ltkDots:
-			ls.advance()
-			ls.fs.vararg = true
-		default:
-			ls.syntaxError("<name> or '...' expected")
+	n := 0
+	if ls.tok != ')' {
+		for {
+			switch ls.tok {
+			case ltkName:
+				ls.checkName()
+				ls.newLocal(n)
+			case ltkDots:
+				ls.advance()
+				ls.newLocal(n) // LUA_COMPAT_VARARG: the implicit "arg"
+				ls.fs.vararg = true
+			default:
+				ls.syntaxError("<name> or '...' expected")
+			}
+			n++
+			if ls.fs.vararg || !ls.testNext(',') {
+				break
+			}
 		}
-		if ls.fs.vararg || !ls.testNext(',') {
-			return
-		}
 	}
+	ls.adjustLocals(n)
 }
 
-func (ls *luaSyntax) body(line int) {
-	ls.fs = &luaSynFunc{prev: ls.fs}
+func (ls *luaSyntax) body(line int, self bool) {
+	ls.fs = &luaSynFunc{prev: ls.fs, line: line}
 	ls.checkNextTok('(')
+	if self {
+		ls.newLocal(0)
+		ls.adjustLocals(1)
+	}
 	ls.parlist()
 	ls.checkNextTok(')')
 	ls.chunkRule()
@@ -775,7 +818,7 @@ func (ls *luaSyntax) simpleexp() {
 		return
 	case ltkFunction:
 		ls.advance()
-		ls.body(ls.line)
+		ls.body(ls.line, false)
 		return
 	default:
 		ls.primaryexp()
@@ -851,7 +894,7 @@ func (ls *luaSyntax) assignment(k int) {
 
 func (ls *luaSyntax) breakstat() {
 	for i := len(ls.fs.blocks) - 1; i >= 0; i-- {
-		if ls.fs.blocks[i] {
+		if ls.fs.blocks[i].loop {
 			return
 		}
 	}
@@ -879,9 +922,11 @@ func (ls *luaSyntax) repeatstat(line int) {
 	ls.leaveBlock()
 }
 
-func (ls *luaSyntax) forbody() {
+func (ls *luaSyntax) forbody(nvars int) {
+	ls.adjustLocals(3) // the loop's hidden control variables
 	ls.checkNextTok(ltkDo)
 	ls.enterBlock(false)
+	ls.adjustLocals(nvars)
 	ls.block()
 	ls.leaveBlock()
 }
@@ -890,8 +935,12 @@ func (ls *luaSyntax) forstat(line int) {
 	ls.enterBlock(true)
 	ls.advance()
 	ls.checkName()
+	nvars := 1
 	switch ls.tok {
-	case '=':
+	case '=': // (for index), (for limit), (for step), the variable
+		for n := 0; n < 4; n++ {
+			ls.newLocal(n)
+		}
 		ls.advance()
 		ls.expr()
 		ls.checkNextTok(',')
@@ -899,16 +948,23 @@ func (ls *luaSyntax) forstat(line int) {
 		if ls.testNext(',') {
 			ls.expr()
 		}
-	case ',', ltkIn:
+	case ',', ltkIn: // (for generator), (for state), (for control), the variables
+		n := 0
+		for ; n < 4; n++ {
+			ls.newLocal(n)
+		}
 		for ls.testNext(',') {
 			ls.checkName()
+			ls.newLocal(n)
+			n++
 		}
+		nvars = n - 3
 		ls.checkNextTok(ltkIn)
 		ls.explist1()
 	default:
 		ls.syntaxError("'=' or 'in' expected")
 	}
-	ls.forbody()
+	ls.forbody(nvars)
 	ls.checkMatch(ltkEnd, ltkFor, line)
 	ls.leaveBlock()
 }
@@ -933,8 +989,11 @@ func (ls *luaSyntax) ifstat(line int) {
 }
 
 func (ls *luaSyntax) localstat() {
+	n := 0
 	for {
 		ls.checkName()
+		ls.newLocal(n)
+		n++
 		if !ls.testNext(',') {
 			break
 		}
@@ -942,6 +1001,7 @@ func (ls *luaSyntax) localstat() {
 	if ls.testNext('=') {
 		ls.explist1()
 	}
+	ls.adjustLocals(n)
 }
 
 func (ls *luaSyntax) funcstat(line int) {
@@ -950,10 +1010,11 @@ func (ls *luaSyntax) funcstat(line int) {
 	for ls.tok == '.' {
 		ls.field()
 	}
-	if ls.tok == ':' {
+	self := ls.tok == ':'
+	if self {
 		ls.field()
 	}
-	ls.body(line)
+	ls.body(line, self)
 }
 
 func (ls *luaSyntax) exprstat() {
@@ -992,7 +1053,9 @@ func (ls *luaSyntax) statement() bool {
 		ls.advance()
 		if ls.testNext(ltkFunction) {
 			ls.checkName()
-			ls.body(ls.line)
+			ls.newLocal(0)
+			ls.adjustLocals(1)
+			ls.body(ls.line, false)
 		} else {
 			ls.localstat()
 		}

@@ -62,6 +62,22 @@ var luaSyntaxCases = []struct{ src, want string }{
 	{"return " + strings.Repeat("(", 199) + "1", "user_script:1: chunk has too many syntax levels"},
 	{strings.Repeat("do ", 199), "user_script:1: 'end' expected near '<eof>'"},
 	{strings.Repeat("do ", 200), "user_script:1: chunk has too many syntax levels"},
+	{"local " + luaNames(201) + " = 1", "user_script:1: main function has more than 200 local variables"},
+	{"local " + luaNames(200) + " = 1 x", "user_script:1: '=' expected near '<eof>'"},
+	{"local " + luaNames(197) + "\nfor i = 1, 2 do end", "user_script:2: main function has more than 200 local variables"},
+	{"local " + luaNames(196) + "\nfor i = 1, 2 do end x", "user_script:2: '=' expected near '<eof>'"},
+	{"x = 1\nfunction t:f(" + luaNames(200) + ") end", "user_script:2: function at line 2 has more than 200 local variables"},
+	{"x = 1\nlocal function f(...)\n local " + luaNames(200) + " end", "user_script:3: function at line 2 has more than 200 local variables"},
+	{"do local " + luaNames(150) + " end local " + luaNames(150) + " x", "user_script:1: '=' expected near '<eof>'"},
+}
+
+// luaNames is "a0,a1,…" with n names.
+func luaNames(n int) string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "a" + strconv.Itoa(i)
+	}
+	return strings.Join(names, ",")
 }
 
 func TestLuaSyntaxMessages(t *testing.T) {
