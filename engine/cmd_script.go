@@ -208,12 +208,15 @@ var (
 	reParseEOF  = regexp.MustCompile(`^(\S+) at EOF:\s+(.*?)\s*$`)
 )
 
-// luaCompileError turns gopher-lua's parser messages into Lua 5.1's form
-// "user_script:LINE: unexpected symbol near 'TOKEN'". gopher-lua's parser does not tell which
-// token Lua expected, so every syntax error reads "unexpected symbol" (Lua 5.1 also says
-// "'=' expected", "'end' expected"…): the one known difference from the real server.
+// luaCompileError is the message for a script gopher-lua refused: Lua 5.1's own, re-derived by
+// the syntax checker of script_syntax.go ("user_script:2: 'end' expected (to close 'if' at
+// line 1) near '<eof>'"); when that finds no error, gopher-lua's message in Lua's form
+// "user_script:LINE: unexpected symbol near 'TOKEN'".
 func luaCompileError(msg, body string) string {
 	msg = strings.TrimSpace(msg)
+	if lua51 := luaSyntaxInstead(msg, body); lua51 != "" {
+		return lua51 // script_syntax.go: Lua 5.1's own message
+	}
 	if m := reParseNear.FindStringSubmatch(msg); m != nil {
 		what := m[4]
 		if what == "syntax error" || what == "parse error" {
