@@ -61,5 +61,5 @@ var Order = []string{
 	// job queues: a list without ack, LMOVE with a processing list, a stream with a group (003)
 	"queue-brpop", "queue-lmove", "queue-stream",
 	// Bloom filters and consistent hashing (004)
-	"bloom", "ring",
+	"bloom", "webhook-dedupe", "ring",
 }
