@@ -56,8 +56,8 @@ var Order = []string{
 	"hll-registers", "hll-sparse", "hll-estimate", "hll-week",
 	// hashes and sets (001)
 	"encodings-hash", "encodings-set", "encodings-version", "cart-script",
-	// choosing a structure: a lost update, a profile hash, unique visitors, the daily top list (003)
-	"lost-update", "profile-hash", "unique-visitors", "leaderboard",
+	// choosing a structure: a lost update, a profile hash, a cart, unique visitors, the daily top list (003)
+	"lost-update", "profile-hash", "cart-hash", "unique-visitors", "leaderboard",
 	// job queues: a list without ack, LMOVE with a processing list, a stream with a group (003)
 	"queue-brpop", "queue-lmove", "queue-stream",
 	// Bloom filters and consistent hashing (004)
