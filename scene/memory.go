@@ -17,8 +17,8 @@ import (
 // engine.PeekMemoryUsage answers it (SAMPLES 5, as the outputs panel), the TTL as the key holds
 // it; the sums and the ratio add and divide those figures, nothing else.
 //
-// For a user profile on 7.0 with Debian's allocator, the hash of six fields is 160 bytes and
-// the six strings 72 + 88 + 72 + 72 + 72 + 56 = 432 bytes: each string key pays its own
+// For a user profile on 7.0 with Debian's allocator, the hash of five fields is 144 bytes and
+// the five strings 72 + 88 + 72 + 72 + 56 = 360 bytes: each string key pays its own
 // dictEntry, key sds and object header, which the hash pays once.
 type Memory struct {
 	Keys  []MemKey
@@ -229,7 +229,7 @@ func (s *Memory) layout(r Rect, t float64) []Prim {
 		l.text(in.X, y+fs*0.1, msg, fs, TextColor, Left, false)
 		y += fs * 1.5
 	}
-	y += drawMemAxis(&l, barX, y+fs*0.4, barW, in.W, f, s.lang) + fs*0.8
+	y += drawMemAxis(&l, barX, y+fs*0.4, barW, in.X+in.W-barX, f, s.lang) + fs*0.8
 	// The step's commands.
 	if s.More > 0 && y+fs*1.4 <= in.Y+in.H {
 		l.text(in.X, y, tr(s.lang, "… %d earlier commands", "… %d lệnh trước đó", s.More), fs, Dim, Left, false)
