@@ -1000,7 +1000,12 @@ func (s *HLL) frameBands(p *panel, f, fs float64) {
 			p.y += ls * 1.4
 		}
 		mem := fmt.Sprintf("MEMORY USAGE %s %s · %s %s (%s %s)", h.Key, Num(h.Memory), tr0.Key, Num(tr0.Memory), h.Key, h.Enc)
-		p.line(mem, sm(fs), Dim, true)
+		if TextWidth(mem, sm(fs), true) <= p.r.W {
+			p.line(mem, sm(fs), Dim, true)
+		} else { // too long for one line (long key names, a phone): one line per key
+			p.line(fmt.Sprintf("MEMORY USAGE %s %s (%s)", h.Key, Num(h.Memory), h.Enc), sm(fs), Dim, true)
+			p.line(fmt.Sprintf("MEMORY USAGE %s %s", tr0.Key, Num(tr0.Memory)), sm(fs), Dim, true)
+		}
 		p.y = math.Max(p.y+fs*0.3, math.Min(top+per, p.y+fs))
 	}
 }
