@@ -57,7 +57,7 @@ var Order = []string{
 	// hashes and sets (001)
 	"encodings-hash", "encodings-set", "encodings-version", "cart-script",
 	// choosing a structure: a lost update, a profile hash, a cart, unique visitors, the daily top list (003)
-	"lost-update", "profile-hash", "cart-hash", "unique-visitors", "leaderboard",
+	"lost-update", "profile-hash", "cart-hash", "cart-voucher", "unique-visitors", "leaderboard",
 	// job queues: a list without ack, LMOVE with a processing list, a stream with a group (003)
 	"queue-brpop", "queue-lmove", "queue-stream",
 	// Bloom filters and consistent hashing (004)
