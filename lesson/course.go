@@ -113,7 +113,7 @@ var Course = []Article{
 		{ID: "uc1", Title: Text{VI: "Use case 1: Cache profile user", EN: "Use case 1: caching user profiles"},
 			Lessons: []string{"profile-hash"}},
 		{ID: "uc2", Title: Text{VI: "Use case 2: Giỏ hàng", EN: "Use case 2: the shopping cart"},
-			Lessons: []string{"cart-script"}},
+			Lessons: []string{"cart-hash", "cart-voucher", "cart-script"}},
 		{ID: "uc3", Title: Text{VI: "Use case 3: Top sản phẩm bán chạy theo ngày", EN: "Use case 3: the day's best sellers"},
 			Lessons: []string{"leaderboard", "lost-update"}},
 		{ID: "uc4", Title: Text{VI: "Use case 4: Đếm user truy cập duy nhất mỗi ngày", EN: "Use case 4: unique visitors per day"},

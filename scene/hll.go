@@ -925,7 +925,12 @@ func (s *HLL) frameBands(p *panel, f, fs float64) {
 			p.y += ls * 1.4
 		}
 		mem := fmt.Sprintf("MEMORY USAGE %s %s · %s %s (%s %s)", h.Key, num(h.Memory), tr0.Key, num(tr0.Memory), h.Key, h.Enc)
-		p.line(mem, sm(fs), dim, true)
+		if textWidth(mem, sm(fs), true) <= p.r.W {
+			p.line(mem, sm(fs), dim, true)
+		} else { // too long for one line (long key names, a phone): one line per key
+			p.line(fmt.Sprintf("MEMORY USAGE %s %s (%s)", h.Key, num(h.Memory), h.Enc), sm(fs), dim, true)
+			p.line(fmt.Sprintf("MEMORY USAGE %s %s", tr0.Key, num(tr0.Memory)), sm(fs), dim, true)
+		}
 		p.y = math.Max(p.y+fs*0.3, math.Min(top+per, p.y+fs))
 	}
 }
