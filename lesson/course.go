@@ -64,7 +64,7 @@ var Course = []Article{
 		{ID: "3.2", Title: Text{VI: "3.2 TTL: lệnh nào giữ, lệnh nào xoá", EN: "3.2 TTL: which commands keep it, which clear it"},
 			Lessons: []string{"ttl"}},
 		{ID: "3.3", Title: Text{VI: "3.3 Bộ đếm: INCR, INCRBYFLOAT và INCREX (8.8)", EN: "3.3 Counters: INCR, INCRBYFLOAT and INCREX (8.8)"},
-			Lessons: []string{"counters"}},
+			Lessons: []string{"counters-float", "counters"}},
 		{ID: "3.4", Title: Text{VI: "3.4 Compare-and-set trên server: SET … IFEQ, DELEX, DIGEST (8.4)", EN: "3.4 Compare-and-set on the server: SET … IFEQ, DELEX, DIGEST (8.4)"},
 			Lessons: []string{"locks"}},
 		{ID: "3.5", Title: Text{VI: "3.5 Bitmap: bit thứ N là id N", EN: "3.5 Bitmaps: bit N stands for id N"},

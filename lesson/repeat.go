@@ -17,7 +17,8 @@ import (
 // replay in the browser.
 const MaxStepActions = 5000
 
-// expandRepeat parses "A..B > CMD" and returns the commands, %d replaced by A … B.
+// expandRepeat parses "A..B > CMD" and returns the commands, %d replaced by A … B (without a
+// %d, the same command B-A+1 times: 1000 × INCRBYFLOAT price 19999.99).
 func expandRepeat(rest string) ([]string, error) {
 	rng, cmd, ok := strings.Cut(rest, ">")
 	if !ok {
@@ -33,8 +34,8 @@ func expandRepeat(rest string) ([]string, error) {
 	if hi-lo+1 > MaxStepActions {
 		return nil, fmt.Errorf("repeat: at most %d commands in a step", MaxStepActions)
 	}
-	if cmd == "" || !strings.Contains(cmd, "%d") {
-		return nil, fmt.Errorf("repeat: the command needs %%d where the counter goes")
+	if cmd == "" {
+		return nil, fmt.Errorf("repeat needs a command after >")
 	}
 	if IsRingLine(cmd) {
 		return nil, fmt.Errorf("repeat: ring lines cannot be repeated")

@@ -185,7 +185,7 @@ func TestRingErrors(t *testing.T) {
 			t.Errorf("%q → %q", line, x.Reply)
 		}
 	}
-	for _, src := range []string{"ring add x\n", "step\nen: a\nring fly\n", "step\nen: a\nrepeat 0..5 > GET a\n", "step\nen: a\nrepeat 0..5000 > GET a:%d\n", "step\nen: a\nrepeat 5..1 > GET a:%d\n", "step\nen: a\nrepeat 0..1 > ring add n%d\n"} {
+	for _, src := range []string{"ring add x\n", "step\nen: a\nring fly\n", "step\nen: a\nrepeat 0..5 >\n", "step\nen: a\nrepeat 0..5000 > GET a:%d\n", "step\nen: a\nrepeat 5..1 > GET a:%d\n", "step\nen: a\nrepeat 0..1 > ring add n%d\n"} {
 		if _, err := lesson.Parse("x", []byte("title en: x\n"+src)); err == nil {
 			t.Errorf("accepted %q", src)
 		}
@@ -193,6 +193,10 @@ func TestRingErrors(t *testing.T) {
 }
 
 func TestRepeat(t *testing.T) {
+	// Without %d the same command runs as many times as the range counts.
+	if l, err := lesson.Parse("x", []byte("title en: x\nstep\nen: a\nrepeat 1..3 > INCR n\n")); err != nil || len(l.Steps[0].Actions) != 3 || l.Steps[0].Actions[2].Cmd != "INCR n" {
+		t.Fatalf("repeat without %%d: %v", err)
+	}
 	l, err := lesson.Parse("x", []byte("title en: x\nstep\nen: a\nrepeat 3..5 > SET k:%d v%d\n> DBSIZE\nexpect reply: (integer) 3\n"))
 	if err != nil {
 		t.Fatal(err)
