@@ -88,7 +88,7 @@ cmd_test() {
 	say "go vet ./..."
 	go vet ./...
 	say "go test ./..."
-	go test -count=1 -timeout 50m ./...
+	go test -count=1 -timeout 75m ./... # the browser package alone takes about 45 minutes on 2 cores
 	say "engine tests under node (GOOS=js GOARCH=wasm)"
 	local exec
 	exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
