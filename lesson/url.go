@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"net/url"
 	"strconv"
@@ -262,8 +261,13 @@ func EmbedCodeSized(base string, p Params, title string, height int) string {
 		title = "redscope: " + title
 	}
 	return fmt.Sprintf(`<iframe src="%s" title="%s" width="100%%" height="%d" style="border:0;max-width:1200px" loading="lazy" allow="clipboard-write"></iframe>`,
-		html.EscapeString(p.Link(base)), html.EscapeString(title), height)
+		attrEscaper.Replace(p.Link(base)), attrEscaper.Replace(title), height)
 }
+
+// attrEscaper escapes the five characters html.EscapeString escapes, with the same entities;
+// importing package html would link its 2 231-entry entity table into the page (for
+// UnescapeString, which nothing here uses).
+var attrEscaper = strings.NewReplacer(`&`, "&amp;", `'`, "&#39;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;")
 
 // ParseOrigins reads a list of origins separated by commas or spaces: each scheme://host[:port]
 // (http or https; a trailing slash is dropped), or "*" for any origin. Bad entries are reported
