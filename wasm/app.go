@@ -96,6 +96,7 @@ func newApp() *app {
 		heads = append(heads, h)
 		srcOf[h] = src.Src
 	}
+	mark("headers") // perf.go: the lesson list's headers parsed
 	a.groups = lesson.CourseGroups(heads)
 	for _, g := range a.groups {
 		for _, h := range g.Lessons {
@@ -105,6 +106,7 @@ func newApp() *app {
 	a.player = lesson.NewPlayer(cfg)
 	a.reduced = ui.ReducedMotion()
 	a.initDOM()
+	mark("dom")
 	// The lesson asked for, found in any case; an unknown one opens the first lesson and says so.
 	first := "sandbox"
 	if len(a.lessons) > 0 {

@@ -21,8 +21,8 @@ func BenchmarkTypedWeek(b *testing.B) {
 	}
 }
 
-func typedWeek(tb testing.TB, days, perDay int) (player, page time.Duration) {
-	p := lesson.NewPlayer(lesson.Config{Version: engine.DefaultVersion, Limits: &lesson.DefaultLimits, Lang: "vi"})
+func typedWeek(tb testing.TB, days, perDay int) (p *lesson.Player, player, page time.Duration) {
+	p = lesson.NewPlayer(lesson.Config{Version: engine.DefaultVersion, Limits: &lesson.DefaultLimits, Lang: "vi"})
 	sc := scene.NewAuto("", nil)
 	for d := 0; d < days; d++ {
 		for c := 0; c < perDay; c++ {
@@ -47,7 +47,25 @@ func typedWeek(tb testing.TB, days, perDay int) (player, page time.Duration) {
 	return
 }
 
+// TestTypedWeekSplit logs the split natively: the player's time (engine, tracing, limits) and the
+// page's work without the DOM. `go test -run TestTypedWeekSplit -v -cpuprofile cpu.out
+// ./wasm/bench` gives the profile BENCHMARKS.md quotes. It checks the last day's PFCOUNT.
 func TestTypedWeekSplit(t *testing.T) {
-	pl, pg := typedWeek(t, 7, 300)
+	if testing.Short() {
+		t.Skip("2 100 PFADDs of 1 000 elements")
+	}
+	p, pl, pg := typedWeek(t, 7, 300)
 	t.Logf("player %v, page (no DOM) %v", pl, pg)
+	// Day 7 on a plain engine (the days are separate keys).
+	e := engine.New(engine.Options{})
+	for c := 0; c < 300; c++ {
+		args := []string{"PFADD", "d7"}
+		for i := 0; i < 1000; i++ {
+			args = append(args, "u"+strconv.Itoa(6*150000+c*1000+i))
+		}
+		e.Do(args...)
+	}
+	if got, want := p.Exec("PFCOUNT d7").Reply, "(integer) "+strconv.FormatInt(e.Do("PFCOUNT", "d7").Int, 10); got != want {
+		t.Errorf("PFCOUNT d7 = %s through the player, %s on a plain engine", got, want)
+	}
 }
