@@ -149,6 +149,13 @@ func (r Reply) AsMapIf(cond bool) Reply {
 	return r
 }
 
+func (r Reply) AsSetIf(cond bool) Reply {
+	if cond {
+		return r.as(R3Set)
+	}
+	return r
+}
+
 func (r Reply) AsPairsIf(cond bool) Reply {
 	if cond {
 		return r.as(R3Pairs)
