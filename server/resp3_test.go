@@ -83,7 +83,7 @@ func TestResp3Blocked(t *testing.T) {
 		return string(buf)
 	}
 	cases := []struct {
-		block, push      []string
+		block, push     []string
 		pushReply, want string
 	}{
 		{[]string{"BZPOPMIN", "z", "0"}, []string{"ZADD", "z", "1.5", "a"}, ":1\r\n", "*3\r\n$1\r\nz\r\n$1\r\na\r\n,1.5\r\n"},
