@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -296,4 +297,62 @@ func resp3Equal(mode string, want, got []byte) (bool, string) {
 		return a.String() == b.String(), "shape " + a.String() + " vs " + b.String()
 	}
 	return bytes.Equal(want, got), "bytes"
+}
+
+// TestResp3RedisCLI pipes the exactly-compared commands of the RESP3 transcripts into
+// `redis-cli -3` (which says HELLO 3 when it connects and prints maps as `1# "k" => "v"`,
+// doubles as `(double) 1.5`, sets with `~`, booleans as `(true)`) against both servers; the two
+// printouts must be identical.
+func TestResp3RedisCLI(t *testing.T) {
+	cli := need(t, "redis-cli")
+	ref := realRedis(t)
+	checkRealVersion(t, ref)
+	rs := newResetter(t, ref)
+	files, _ := filepath.Glob(filepath.Join(transcriptsDir, "resp3", "*.txt"))
+	lines := 0
+	for _, path := range files {
+		steps, err := parseResp3File(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in strings.Builder
+		for _, st := range steps {
+			// (redis-cli 7.0 stops at a big number: "Unknown reply type: 13")
+			if st.mode == "" && !strings.Contains(st.cmd, "big_number") {
+				in.WriteString(st.cmd)
+				in.WriteByte('\n')
+			}
+		}
+		rs.reset(t)
+		_, scope := scopeServer(t)
+		run := func(addr string) string {
+			port := addr[strings.LastIndexByte(addr, ':')+1:]
+			cmd := exec.Command(cli, "-3", "-h", "127.0.0.1", "-p", port, "--no-raw")
+			cmd.Stdin = strings.NewReader(in.String())
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("redis-cli -3: %v\n%s", err, out)
+			}
+			return string(out)
+		}
+		want, got := run(ref), run(scope)
+		wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+		for i := 0; i < len(wl) || i < len(gl); i++ {
+			var w, g string
+			if i < len(wl) {
+				w = wl[i]
+			}
+			if i < len(gl) {
+				g = gl[i]
+			}
+			if w != g {
+				t.Fatalf("%s: redis-cli -3 output line %d differs:\nredis-server: %q\nredscope:     %q", filepath.Base(path), i+1, w, g)
+			}
+		}
+		lines += len(wl)
+		if !strings.Contains(want, "(double)") && strings.Contains(path, "types") {
+			t.Fatalf("redis-cli did not speak RESP3 (no (double) in its output)")
+		}
+	}
+	t.Logf("redis-cli -3: %d output lines identical", lines)
 }
