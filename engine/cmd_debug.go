@@ -650,7 +650,7 @@ func debugHTStatsKey(e *Engine, args [][]byte) Reply {
 	if text == "" {
 		return Err("ERR The value stored at the specified key is not represented using an hash table")
 	}
-	return BulkStr(text)
+	return Verbatim(text) // debug.c: addReplyVerbatim
 }
 
 // bucketLens maps [table][bucket index] to chain length.
