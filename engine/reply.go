@@ -368,3 +368,127 @@ func AppendRepr(out []byte, s string) []byte {
 	}
 	return append(out, '"')
 }
+
+// resp3View is r as a RESP3 client receives it: its aggregate type ('*', '%', '~'; 0 for a
+// scalar) and its elements, the pairs of R3Pairs nested and the pairs of R3MapOfPairs flattened.
+func (r Reply) resp3View() (byte, []Reply) {
+	if r.Kind != KindArray {
+		return 0, nil
+	}
+	switch r.R3 {
+	case R3Map:
+		return '%', r.Array
+	case R3Set:
+		return '~', r.Array
+	case R3Pairs:
+		out := make([]Reply, 0, len(r.Array)/2)
+		for i := 0; i+1 < len(r.Array); i += 2 {
+			out = append(out, Array(r.Array[i], r.Array[i+1]))
+		}
+		return '*', out
+	case R3MapOfPairs:
+		out := make([]Reply, 0, 2*len(r.Array))
+		for _, p := range r.Array {
+			out = append(out, p.Array...)
+		}
+		return '%', out
+	}
+	return '*', r.Array
+}
+
+// FormatCLI3 renders r the way `redis-cli -3 --no-raw` prints a RESP3 reply (redis-cli.c,
+// cliFormatReplyTTY), with a final newline: maps as `1# "k" => "v"`, sets as `1~ "m"`,
+// `(double) 1.5`, `(true)` / `(false)`, nulls as `(nil)`, a verbatim string as its bare text,
+// `(empty hash)` / `(empty set)`, and a big number as `(big number) 123…` (newer redis-cli; the
+// 7.0 one stops at it).
+func (r Reply) FormatCLI3() string {
+	return string(r.appendCLI3(nil, ""))
+}
+
+func (r Reply) appendCLI3(out []byte, prefix string) []byte {
+	switch r.Kind {
+	case KindDouble:
+		out = append(out, "(double) "...)
+		out = append(out, r.Str...)
+		return append(out, '\n')
+	case KindNil, KindNilArray:
+		return append(out, "(nil)\n"...)
+	case KindInt:
+		if r.R3 == R3Bool {
+			if r.Int != 0 {
+				return append(out, "(true)\n"...)
+			}
+			return append(out, "(false)\n"...)
+		}
+	case KindBulk:
+		switch r.R3 {
+		case R3Verbatim:
+			out = append(out, r.Str...)
+			return append(out, '\n')
+		case R3BigNum:
+			out = append(out, "(big number) "...)
+			out = append(out, r.Str...)
+			return append(out, '\n')
+		}
+	case KindArray:
+		typ, els := r.resp3View()
+		if len(els) == 0 {
+			switch typ {
+			case '%':
+				return append(out, "(empty hash)\n"...)
+			case '~':
+				return append(out, "(empty set)\n"...)
+			}
+			return append(out, "(empty array)\n"...)
+		}
+		n := len(els)
+		sep := byte(')')
+		switch typ {
+		case '%':
+			n /= 2
+			sep = '#'
+		case '~':
+			sep = '~'
+		}
+		idxlen := len(strconv.Itoa(n))
+		sub := prefix + spaces(idxlen+2)
+		for i := 0; i < len(els); i++ {
+			idx := i + 1
+			if typ == '%' {
+				idx = i/2 + 1
+			}
+			if i > 0 {
+				out = append(out, prefix...)
+			}
+			num := strconv.Itoa(idx)
+			out = append(out, spaces(idxlen-len(num))...)
+			out = append(out, num...)
+			out = append(out, sep, ' ')
+			out = els[i].appendCLI3(out, sub)
+			if typ == '%' && i+1 < len(els) {
+				i++
+				out = append(out[:len(out)-1], " => "...)
+				if els[i].multilineCLI3() {
+					out = append(out, '\n')
+					out = append(out, sub...)
+				}
+				out = els[i].appendCLI3(out, sub)
+			}
+		}
+		return out
+	}
+	return r.appendCLI(out, prefix)
+}
+
+// multilineCLI3 is redis-cli's cliIsMultilineValueTTY: a map's value that prints on several
+// lines starts on its own line.
+func (r Reply) multilineCLI3() bool {
+	typ, els := r.resp3View()
+	switch typ {
+	case '*', '~':
+		return len(els) > 1 || len(els) == 1 && els[0].multilineCLI3()
+	case '%':
+		return len(els) > 2 || len(els) == 2 && els[1].multilineCLI3()
+	}
+	return false
+}

@@ -356,3 +356,61 @@ func TestResp3RedisCLI(t *testing.T) {
 	}
 	t.Logf("redis-cli -3: %d output lines identical", lines)
 }
+
+// TestResp3FormatCLI checks engine.Reply.FormatCLI3 against redis-cli -3: the exactly-compared
+// commands of the RESP3 transcripts (but the connection commands the protocol server answers:
+// HELLO, CLIENT, INFO, RESET; and DEBUG, whose HTSTATS replies redis-cli prints raw whatever
+// their type) run on an engine and are formatted with FormatCLI3; the same
+// commands piped into `redis-cli -3` against redis-server must print the same lines.
+func TestResp3FormatCLI(t *testing.T) {
+	cli := need(t, "redis-cli")
+	ref := realRedis(t)
+	checkRealVersion(t, ref)
+	rs := newResetter(t, ref)
+	files, _ := filepath.Glob(filepath.Join(transcriptsDir, "resp3", "*.txt"))
+	compared := 0
+	for _, path := range files {
+		steps, err := parseResp3File(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEngine70()
+		var in, got strings.Builder
+		for _, st := range steps {
+			name := strings.ToLower(string(st.args[0]))
+			if st.mode != "" || strings.Contains(st.cmd, "big_number") || name == "hello" ||
+				name == "client" || name == "info" || name == "reset" || name == "debug" {
+				continue
+			}
+			in.WriteString(st.cmd)
+			in.WriteByte('\n')
+			got.WriteString(e.Exec(st.args).Reply.FormatCLI3())
+			compared++
+		}
+		// (redis-cli prints an error differently when it is the last reply of its input)
+		in.WriteString("PING\n")
+		got.WriteString("PONG\n")
+		rs.reset(t)
+		port := ref[strings.LastIndexByte(ref, ':')+1:]
+		cmd := exec.Command(cli, "-3", "-h", "127.0.0.1", "-p", port, "--no-raw")
+		cmd.Stdin = strings.NewReader(in.String())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("redis-cli -3: %v\n%s", err, out)
+		}
+		wl, gl := strings.Split(string(out), "\n"), strings.Split(got.String(), "\n")
+		for i := 0; i < len(wl) || i < len(gl); i++ {
+			var w, g string
+			if i < len(wl) {
+				w = wl[i]
+			}
+			if i < len(gl) {
+				g = gl[i]
+			}
+			if w != g {
+				t.Fatalf("%s: line %d:\nredis-cli -3: %q\nFormatCLI3:   %q", filepath.Base(path), i+1, w, g)
+			}
+		}
+	}
+	t.Logf("FormatCLI3: %d replies printed as redis-cli -3 prints them", compared)
+}
