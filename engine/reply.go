@@ -49,6 +49,13 @@ const (
 	R3Verbatim          // KindBulk: =len fmt:text (the format's 3 bytes are in Int; 0: "txt")
 	R3BigNum            // KindBulk: (digits
 	R3Bool              // KindInt 0 or 1: #f / #t
+	// R3Attribute: the reply (any Kind) is preceded in RESP3 by the attribute map Array holds
+	// (k1 v1 …): |N k v … then the reply; RESP2 sends the reply alone.
+	R3Attribute
+	// R3Push: Array holds a push message's elements and, last, the reply that follows it; RESP3
+	// sends >N … then that reply, RESP2 the reply itself (Kind, Str: an error such as DEBUG
+	// PROTOCOL push's).
+	R3Push
 )
 
 // Reply is a command's answer. Str holds status/error text, bulk bytes and the formatted double.
@@ -178,6 +185,20 @@ func (r Reply) AsVerbatim() Reply {
 	return r
 }
 
+// WithAttribute is r preceded, in RESP3 only, by an attribute map of kv (addReplyAttributeLen).
+func (r Reply) WithAttribute(kv ...Reply) Reply {
+	r.R3, r.Array = R3Attribute, kv
+	return r
+}
+
+// PushThen is, in RESP3, a push message of elements followed by the reply then; in RESP2 it is
+// resp2 (which must not be an aggregate).
+func PushThen(resp2 Reply, then Reply, elements ...Reply) Reply {
+	resp2.R3 = R3Push
+	resp2.Array = append(append([]Reply{}, elements...), then)
+	return resp2
+}
+
 // IsError reports an error reply.
 func (r Reply) IsError() bool { return r.Kind == KindError }
 
@@ -228,6 +249,24 @@ func (r Reply) AppendRESP3(dst []byte) []byte {
 		dst = append(dst, c)
 		dst = strconv.AppendInt(dst, int64(n), 10)
 		return append(dst, '\r', '\n')
+	}
+	switch r.R3 {
+	case R3Attribute:
+		dst = head(dst, '|', len(r.Array)/2)
+		for _, it := range r.Array {
+			dst = it.AppendRESP3(dst)
+		}
+		r.R3, r.Array = R3Plain, nil
+		return r.AppendRESP3(dst)
+	case R3Push:
+		if len(r.Array) == 0 {
+			break
+		}
+		dst = head(dst, '>', len(r.Array)-1)
+		for _, it := range r.Array {
+			dst = it.AppendRESP3(dst)
+		}
+		return dst
 	}
 	switch r.Kind {
 	case KindNil, KindNilArray:

@@ -39,6 +39,8 @@ func TestReplyRESP3Encoding(t *testing.T) {
 		{"empty pairs", Pairs(), "*0\r\n", "*0\r\n"},
 		{"map of pairs", MapOfPairs(Array(BulkStr("s"), EmptyArr)),
 			"*1\r\n*2\r\n$1\r\ns\r\n*0\r\n", "%1\r\n$1\r\ns\r\n*0\r\n"},
+		{"attribute", BulkStr("r").WithAttribute(BulkStr("k"), Int(1)), "$1\r\nr\r\n", "|1\r\n$1\r\nk\r\n:1\r\n$1\r\nr\r\n"},
+		{"push", PushThen(Err("ERR no"), BulkStr("r"), BulkStr("p"), Int(2)), "-ERR no\r\n", ">2\r\n$1\r\np\r\n:2\r\n$1\r\nr\r\n"},
 		{"nested", Array(Map(BulkStr("k"), NilReply), Set(Bool(true))),
 			"*2\r\n*2\r\n$1\r\nk\r\n$-1\r\n*1\r\n:1\r\n", "*2\r\n%1\r\n$1\r\nk\r\n_\r\n~1\r\n#t\r\n"},
 	}

@@ -68,7 +68,11 @@ func (c *resp3Conn) do(args [][]byte) ([]byte, error) {
 		return nil, err
 	}
 	var raw []byte
-	_, err := readResp3(c.br, &raw, 0)
+	n, err := readResp3(c.br, &raw, 0)
+	for err == nil && n.typ == '>' {
+		// A push message is no reply: the command's reply follows it (kept in raw).
+		n, err = readResp3(c.br, &raw, 0)
+	}
 	return raw, err
 }
 
@@ -317,8 +321,10 @@ func TestResp3RedisCLI(t *testing.T) {
 		}
 		var in strings.Builder
 		for _, st := range steps {
-			// (redis-cli 7.0 stops at a big number: "Unknown reply type: 13")
-			if st.mode == "" && !strings.Contains(st.cmd, "big_number") {
+			// (redis-cli 7.0 stops at a big number, "Unknown reply type: 13", and at an
+			// attribute, "Protocol error, got "|" as reply type byte")
+			if st.mode == "" && !strings.Contains(st.cmd, "big_number") && !strings.Contains(st.cmd, "bignum") &&
+				!strings.Contains(st.cmd, "attrib") {
 				in.WriteString(st.cmd)
 				in.WriteByte('\n')
 			}
