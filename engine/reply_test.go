@@ -109,6 +109,7 @@ func TestCommandRepliesRESP3(t *testing.T) {
 		{"EVAL \"redis.setresp(2); return redis.call('GET', 'nosuch') == false\" 0", ":1\r\n"},
 		{"EVAL \"redis.setresp(3); return redis.call('SMEMBERS', 's').set['1']\" 0", "#t\r\n"},
 		{"EVAL \"return {map={k={double=0.5}}}\" 0", "%1\r\n$1\r\nk\r\n,0.5\r\n"},
+		{"EVAL \"return {double=0.1}\" 0", ",0.1\r\n"}, // 7.2+ d2string (7.0: 0.10000000000000001)
 	}
 	for _, c := range cases {
 		args, err := SplitArgs(c.cmd)

@@ -880,7 +880,7 @@ func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, read
 			run.outcome = "error"
 		}
 	} else {
-		r = luaToReply(L.Get(-1), 0, run.resp)
+		r = luaToReply(L.Get(-1), 0, run.resp, e.ver)
 		run.outcome = "end"
 	}
 	e.emit(ScriptEvent{Script: name, Action: run.outcome, Calls: run.calls, Steps: steps})
@@ -939,7 +939,7 @@ func luaTableString(t *lua.LTable, field string) string {
 // luaToReply is luaReplyToRedisReply (script_lua.c): the reply is protocol-neutral (a map
 // table is a Map, {double=…} a Double …) and written in the caller's protocol; only a boolean
 // depends on the script's own protocol resp (redis.setresp): 1 / nil in RESP2, a Bool in RESP3.
-func luaToReply(v lua.LValue, depth, resp int) Reply {
+func luaToReply(v lua.LValue, depth, resp int, ver Version) Reply {
 	switch x := v.(type) {
 	case lua.LString:
 		return BulkStr(string(x))
@@ -964,7 +964,7 @@ func luaToReply(v lua.LValue, depth, resp int) Reply {
 			return Status(cleanErr(string(s)))
 		}
 		if d, ok := x.RawGetString("double").(lua.LNumber); ok {
-			return Double(string(appendG17(nil, float64(d))))
+			return Double(string(appendReplyDouble(nil, float64(d), ver))) // addReplyDouble
 		}
 		if s, ok := x.RawGetString("big_number").(lua.LString); ok {
 			return BigNum(cleanErr(string(s)))
@@ -979,14 +979,14 @@ func luaToReply(v lua.LValue, depth, resp int) Reply {
 		if mt, ok := x.RawGetString("map").(*lua.LTable); ok {
 			out := []Reply{}
 			for k, val := mt.Next(lua.LNil); k != lua.LNil; k, val = mt.Next(k) {
-				out = append(out, luaToReply(k, depth+1, resp), luaToReply(val, depth+1, resp))
+				out = append(out, luaToReply(k, depth+1, resp, ver), luaToReply(val, depth+1, resp, ver))
 			}
 			return Map(out...)
 		}
 		if st, ok := x.RawGetString("set").(*lua.LTable); ok {
 			out := []Reply{}
 			for k, _ := st.Next(lua.LNil); k != lua.LNil; k, _ = st.Next(k) {
-				out = append(out, luaToReply(k, depth+1, resp))
+				out = append(out, luaToReply(k, depth+1, resp, ver))
 			}
 			return Set(out...)
 		}
@@ -996,7 +996,7 @@ func luaToReply(v lua.LValue, depth, resp int) Reply {
 			if it == lua.LNil {
 				break
 			}
-			out = append(out, luaToReply(it, depth+1, resp))
+			out = append(out, luaToReply(it, depth+1, resp, ver))
 		}
 		return Reply{Kind: KindArray, Array: out}
 	}
