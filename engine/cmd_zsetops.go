@@ -429,7 +429,7 @@ func (e *Engine) zsetopGeneric(args [][]byte, dstkey []byte, numkeysIdx int, op 
 				out = append(out, e.doubleReply(x.Score))
 			}
 		}
-		return Reply{Kind: KindArray, Array: out}
+		return Reply{Kind: KindArray, Array: out}.AsPairsIf(withscores)
 	}
 	if z.zsl.Len() == 0 {
 		e.Delete(dstkey)

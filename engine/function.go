@@ -526,15 +526,15 @@ func cmdFunctionList(e *Engine, args [][]byte) Reply {
 					flags = append(flags, Status(sf.name))
 				}
 			}
-			funcs = append(funcs, Array(BulkStr("name"), BulkStr(f.name), BulkStr("description"), desc,
-				BulkStr("flags"), Reply{Kind: KindArray, Array: flags}))
+			funcs = append(funcs, Map(BulkStr("name"), BulkStr(f.name), BulkStr("description"), desc,
+				BulkStr("flags"), Set(flags...)))
 		}
 		item := []Reply{BulkStr("library_name"), BulkStr(lib.name), BulkStr("engine"), BulkStr("LUA"),
 			BulkStr("functions"), Reply{Kind: KindArray, Array: funcs}}
 		if withCode {
 			item = append(item, BulkStr("library_code"), BulkStr(lib.code))
 		}
-		out = append(out, Reply{Kind: KindArray, Array: item})
+		out = append(out, Map(item...))
 	}
 	return Reply{Kind: KindArray, Array: out}
 }
@@ -547,8 +547,8 @@ func cmdFunctionStats(e *Engine, args [][]byte) Reply {
 	for _, l := range s.libs {
 		nf += len(l.funcs)
 	}
-	return Array(BulkStr("running_script"), NilReply, BulkStr("engines"),
-		Array(BulkStr("LUA"), Array(BulkStr("libraries_count"), Int(int64(len(s.libs))), BulkStr("functions_count"), Int(int64(nf)))))
+	return Map(BulkStr("running_script"), NilReply, BulkStr("engines"),
+		Map(BulkStr("LUA"), Map(BulkStr("libraries_count"), Int(int64(len(s.libs))), BulkStr("functions_count"), Int(int64(nf)))))
 }
 
 func cmdFunctionNoPayload(e *Engine, args [][]byte) Reply {

@@ -806,6 +806,10 @@ type scriptRun struct {
 	calls    int
 	outcome  string
 	db       *DB
+	// resp is the protocol of the script's own client (redis.setresp; 0 and 2: RESP2, as every
+	// script starts — script.c, scriptPrepareForRun): the replies of redis.call are converted
+	// to Lua from it, and a Lua boolean is returned as RESP3's boolean when it is 3.
+	resp int
 }
 
 // frozenClock is the clock a script's commands see.
@@ -876,7 +880,7 @@ func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, read
 			run.outcome = "error"
 		}
 	} else {
-		r = luaToReply(L.Get(-1), 0)
+		r = luaToReply(L.Get(-1), 0, run.resp, e.ver)
 		run.outcome = "end"
 	}
 	e.emit(ScriptEvent{Script: name, Action: run.outcome, Calls: run.calls, Steps: steps})
@@ -932,12 +936,17 @@ func luaTableString(t *lua.LTable, field string) string {
 	return ""
 }
 
-// luaToReply is luaReplyToRedisReply (RESP2).
-func luaToReply(v lua.LValue, depth int) Reply {
+// luaToReply is luaReplyToRedisReply (script_lua.c): the reply is protocol-neutral (a map
+// table is a Map, {double=…} a Double …) and written in the caller's protocol; only a boolean
+// depends on the script's own protocol resp (redis.setresp): 1 / nil in RESP2, a Bool in RESP3.
+func luaToReply(v lua.LValue, depth, resp int, ver Version) Reply {
 	switch x := v.(type) {
 	case lua.LString:
 		return BulkStr(string(x))
 	case lua.LBool:
+		if resp == 3 {
+			return Bool(bool(x))
+		}
 		if x {
 			return Int(1)
 		}
@@ -955,31 +964,31 @@ func luaToReply(v lua.LValue, depth int) Reply {
 			return Status(cleanErr(string(s)))
 		}
 		if d, ok := x.RawGetString("double").(lua.LNumber); ok {
-			return BulkStr(string(appendG17(nil, float64(d))))
+			return Double(string(appendReplyDouble(nil, float64(d), ver))) // addReplyDouble
 		}
 		if s, ok := x.RawGetString("big_number").(lua.LString); ok {
-			return BulkStr(cleanErr(string(s)))
+			return BigNum(cleanErr(string(s)))
 		}
 		if vs, ok := x.RawGetString("verbatim_string").(*lua.LTable); ok {
-			if _, ok := vs.RawGetString("format").(lua.LString); ok {
+			if f, ok := vs.RawGetString("format").(lua.LString); ok {
 				if s, ok := vs.RawGetString("string").(lua.LString); ok {
-					return BulkStr(string(s))
+					return VerbatimFormat(string(f), string(s))
 				}
 			}
 		}
 		if mt, ok := x.RawGetString("map").(*lua.LTable); ok {
 			out := []Reply{}
 			for k, val := mt.Next(lua.LNil); k != lua.LNil; k, val = mt.Next(k) {
-				out = append(out, luaToReply(k, depth+1), luaToReply(val, depth+1))
+				out = append(out, luaToReply(k, depth+1, resp, ver), luaToReply(val, depth+1, resp, ver))
 			}
-			return Reply{Kind: KindArray, Array: out}
+			return Map(out...)
 		}
 		if st, ok := x.RawGetString("set").(*lua.LTable); ok {
 			out := []Reply{}
 			for k, _ := st.Next(lua.LNil); k != lua.LNil; k, _ = st.Next(k) {
-				out = append(out, luaToReply(k, depth+1))
+				out = append(out, luaToReply(k, depth+1, resp, ver))
 			}
-			return Reply{Kind: KindArray, Array: out}
+			return Set(out...)
 		}
 		out := []Reply{}
 		for i := 1; ; i++ {
@@ -987,7 +996,7 @@ func luaToReply(v lua.LValue, depth int) Reply {
 			if it == lua.LNil {
 				break
 			}
-			out = append(out, luaToReply(it, depth+1))
+			out = append(out, luaToReply(it, depth+1, resp, ver))
 		}
 		return Reply{Kind: KindArray, Array: out}
 	}
@@ -1002,8 +1011,11 @@ func luaNumberToInt(f float64) int64 {
 	return int64(f)
 }
 
-// replyToLua is redisProtocolToLuaType (RESP2 replies).
-func replyToLua(L *lua.LState, r Reply) lua.LValue {
+// replyToLua is redisProtocolToLuaType: r as the script's client reads it in protocol resp.
+func replyToLua(L *lua.LState, r Reply, resp int) lua.LValue {
+	if resp == 3 {
+		return replyToLua3(L, r)
+	}
 	switch r.Kind {
 	case KindInt:
 		return lua.LNumber(r.Int)
@@ -1022,11 +1034,89 @@ func replyToLua(L *lua.LState, r Reply) lua.LValue {
 	case KindArray:
 		t := L.CreateTable(len(r.Array), 0)
 		for i, it := range r.Array {
-			t.RawSetInt(i+1, replyToLua(L, it))
+			t.RawSetInt(i+1, replyToLua(L, it, 2))
 		}
 		return t
 	}
 	return lua.LFalse
+}
+
+// replyToLua3 is redisProtocolToLuaType for a RESP3 reply (script_lua.c): null → nil, a map →
+// {map={k=v}}, a set → {set={m=true}}, a double → {double=n}, a boolean → true/false, a big
+// number → {big_number="…"}, a verbatim string → {verbatim_string={format="txt", string="…"}};
+// an array holds its elements at 1…n (a nil leaves a hole).
+func replyToLua3(L *lua.LState, r Reply) lua.LValue {
+	wrap := func(field string, v lua.LValue) *lua.LTable {
+		t := L.CreateTable(0, 1)
+		t.RawSetString(field, v)
+		return t
+	}
+	// setKey is lua_settable: a nil key cannot index a table (Redis's Lua raises; the pair is
+	// dropped here), a nil value sets nothing.
+	setKey := func(t *lua.LTable, k, v lua.LValue) {
+		if k != lua.LNil {
+			t.RawSet(k, v)
+		}
+	}
+	switch r.Kind {
+	case KindNil, KindNilArray:
+		return lua.LNil
+	case KindDouble:
+		d, _ := strconv.ParseFloat(r.Str, 64)
+		return wrap("double", lua.LNumber(d))
+	case KindInt:
+		if r.R3 == R3Bool {
+			return lua.LBool(r.Int != 0)
+		}
+	case KindBulk:
+		switch r.R3 {
+		case R3BigNum:
+			return wrap("big_number", lua.LString(r.Str))
+		case R3Verbatim:
+			vs := L.CreateTable(0, 2)
+			vs.RawSetString("string", lua.LString(r.Str))
+			vs.RawSetString("format", lua.LString(r.VerbatimFormatOf()))
+			return wrap("verbatim_string", vs)
+		}
+	case KindArray:
+		switch r.R3 {
+		case R3Map:
+			m := L.CreateTable(0, len(r.Array)/2)
+			for i := 0; i+1 < len(r.Array); i += 2 {
+				setKey(m, replyToLua3(L, r.Array[i]), replyToLua3(L, r.Array[i+1]))
+			}
+			return wrap("map", m)
+		case R3MapOfPairs:
+			m := L.CreateTable(0, len(r.Array))
+			for _, p := range r.Array {
+				if len(p.Array) == 2 {
+					setKey(m, replyToLua3(L, p.Array[0]), replyToLua3(L, p.Array[1]))
+				}
+			}
+			return wrap("map", m)
+		case R3Set:
+			m := L.CreateTable(0, len(r.Array))
+			for _, it := range r.Array {
+				setKey(m, replyToLua3(L, it), lua.LTrue)
+			}
+			return wrap("set", m)
+		case R3Pairs:
+			t := L.CreateTable(len(r.Array)/2, 0)
+			for i := 0; i+1 < len(r.Array); i += 2 {
+				p := L.CreateTable(2, 0)
+				p.RawSetInt(1, replyToLua3(L, r.Array[i]))
+				p.RawSetInt(2, replyToLua3(L, r.Array[i+1]))
+				t.RawSetInt(i/2+1, p)
+			}
+			return t
+		}
+		t := L.CreateTable(len(r.Array), 0)
+		for i, it := range r.Array {
+			t.RawSetInt(i+1, replyToLua3(L, it))
+		}
+		return t
+	}
+	return replyToLua(L, r, 2)
 }
 
 // luaErrorTable is luaPushErrorBuff: "-CODE msg" keeps its code, a bare message gets ERR.
@@ -1073,10 +1163,12 @@ func (e *Engine) newRedisTable(vm *luaVM) *lua.LTable {
 		if L.GetTop() != 1 {
 			raiseRedisError(L, "redis.setresp() requires one argument.")
 		}
-		if n := int(L.ToNumber(1)); n != 2 && n != 3 {
+		n := int(L.ToNumber(1))
+		if n != 2 && n != 3 {
 			raiseRedisError(L, "RESP version must be 2 or 3.")
 		}
-		return 0 // replies are converted from RESP2 either way (redscope speaks RESP2)
+		e.lua.run.resp = n
+		return 0
 	})
 	fn("sha1hex", func(L *lua.LState) int {
 		if L.GetTop() != 1 {
@@ -1290,7 +1382,7 @@ func (e *Engine) luaRedisCall(L *lua.LState, raise bool) int {
 		}
 		e.emit(ev)
 	}
-	v := replyToLua(L, r)
+	v := replyToLua(L, r, run.resp)
 	if raise && r.IsError() {
 		L.Error(v, 0)
 	}

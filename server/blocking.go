@@ -131,7 +131,7 @@ func (s *Server) waitBlocked(c *client, readerDone <-chan struct{}, garbled func
 			s.mu.Lock()
 			c.parked = false
 			c.lastAt = time.Now()
-			c.out = res.Reply.AppendRESP2(c.out)
+			c.out = res.Reply.AppendRESP(c.out, c.proto)
 			s.mu.Unlock()
 			return true
 		case <-fire:

@@ -327,6 +327,9 @@ type outBuf client
 
 func (o *outBuf) WriteRaw(b []byte) { o.out = append(o.out, b...) }
 
+// Proto is the connection's RESP version (read without the lock: only its own loop sets it).
+func (o *outBuf) Proto() int { return o.proto }
+
 // serveConn is one connection's loop.
 func (s *Server) serveConn(cn *netConn) {
 	c := s.accept(cn)

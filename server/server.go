@@ -1,10 +1,13 @@
-// Package server speaks RESP2 for one engine.Engine, so redis-cli, redis-benchmark and client
+// Package server speaks RESP2 and RESP3 for one engine.Engine, so redis-cli, redis-benchmark and client
 // libraries (go-redis, …) can talk to redscope as if it were a redis-server.
 //
 // Commands run one at a time: one mutex guards the engine. Each connection has its own selected
 // database, which is made current in the engine before each of its commands. Connection-level
 // commands (HELLO, CLIENT, AUTH, QUIT, RESET, INFO) are answered here with Redis 7's texts; every
-// other command goes to Engine.Exec and its reply is written with Reply.AppendRESP2.
+// other command goes to Engine.Exec and its reply is written with Reply.AppendRESP in the
+// connection's protocol: RESP2 until HELLO 3 (RESET and HELLO 2 go back), as networking.c keeps
+// c->resp. Replies are protocol-neutral (engine/reply.go): the same Reply is a flat array in
+// RESP2 and a map, a set or an array of pairs in RESP3.
 //
 // Blocking commands (BLPOP … BZMPOP) really wait: when the engine parks a connection's client
 // (Result.Blocked), the connection leaves its loop (loop.go, blocking.go) and waits, without holding
@@ -23,7 +26,7 @@ import (
 	"redscope/engine"
 )
 
-// Server is a RESP2 server for one engine.
+// Server is a RESP2/RESP3 server for one engine.
 type Server struct {
 	mu      *sync.Mutex // guards eng and everything below (shared by a cluster's nodes: cluster.go)
 	eng     *engine.Engine
@@ -52,6 +55,7 @@ type client struct {
 	name    string
 	libName string
 	libVer  string
+	proto   int // 2 or 3 (HELLO)
 	db      int
 	created time.Time
 	lastCmd string
@@ -175,7 +179,7 @@ func (s *Server) Close() error {
 
 // accept registers a new connection's client.
 func (s *Server) accept(cn *netConn) *client {
-	c := &client{conn: cn, addr: cn.addr, created: time.Now(), wake: make(chan engine.Result, 1)}
+	c := &client{conn: cn, addr: cn.addr, created: time.Now(), wake: make(chan engine.Result, 1), proto: 2}
 	c.laddr = cn.nc.LocalAddr().String()
 	s.mu.Lock()
 	s.nextID++
@@ -216,7 +220,7 @@ func (s *Server) runAll(c *client, first [][]byte, rest [][][]byte) {
 
 func (s *Server) recoverRun(c *client) {
 	if p := recover(); p != nil {
-		c.out = engine.Err(fmt.Sprintf("ERR redscope internal error: %v", p)).AppendRESP2(c.out)
+		c.out = engine.Err(fmt.Sprintf("ERR redscope internal error: %v", p)).AppendRESP(c.out, c.proto)
 		c.quit = true
 	}
 }
@@ -245,7 +249,7 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 	c.lastAt = now
 	tx := s.txClient(c)
 	if r, handled := s.quitReset(c, tx, args); handled {
-		c.out = r.AppendRESP2(c.out)
+		c.out = r.AppendRESP(c.out, c.proto)
 		return
 	}
 	c.lastCmd = s.intern(args[0])
@@ -255,7 +259,7 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 		c.parked = true
 		return
 	}
-	c.out = res.Reply.AppendRESP2(c.out)
+	c.out = res.Reply.AppendRESP(c.out, c.proto)
 }
 
 // txClient is c's engine client for the current engine: a new engine (SetEngine) gets a new

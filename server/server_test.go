@@ -65,7 +65,7 @@ func TestConnectionCommands(t *testing.T) {
 	c := dial(t, addr)
 	cases := []struct{ send, want string }{
 		{cmd("PING"), "+PONG\r\n"},
-		{cmd("HELLO", "3"), "-NOPROTO unsupported protocol version\r\n"},
+		{cmd("HELLO", "4"), "-NOPROTO unsupported protocol version\r\n"},
 		{cmd("HELLO", "1"), "-NOPROTO unsupported protocol version\r\n"},
 		{cmd("HELLO", "foo"), "-ERR Protocol version is not an integer or out of range\r\n"},
 		{cmd("HELLO", "2", "setname"), "-ERR Syntax error in HELLO option 'setname'\r\n"},
