@@ -23,14 +23,8 @@ import (
 // must agree, DEBUG OBJECT must agree once the address and LRU clock are masked, and after
 // DEBUG RELOAD on both the encodings and digests must still agree.
 func TestDumpRestoreCrossServer(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
-	rs.reset(t)
-	t.Cleanup(func() { rs.reset(t) })
-	srv.SetEngine(newEngine70())
-	ref, got := dialPair(t, addr, scopeAddr)
+	sv := freshServers(t)
+	ref, got := dialPair(t, sv.ref, sv.scope)
 
 	both := func(args ...string) {
 		t.Helper()
@@ -236,21 +230,17 @@ func TestDumpRestoreCrossServer(t *testing.T) {
 // (everything but hashtables) — its DUMP bytes, and RESTOREs the reference's payload on
 // redscope to check DEBUG DIGEST-VALUE. Seeds 1–6, 1 500 commands each.
 func TestDumpRandomDiff(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
+	sv := startServers(t)
 	// The thresholds changed here must not leak into the tests that run after (their resetter
 	// takes the server's configuration as it finds it).
-	t.Cleanup(func() { rs.reset(t) })
+	t.Cleanup(func() { sv.rs.reset(t) })
 	for seed := uint64(1); seed <= 6; seed++ {
-		rs.reset(t)
-		srv.SetEngine(newEngine70())
-		ref, err := transcript.Dial(addr)
+		sv.fresh(t)
+		ref, err := transcript.Dial(sv.ref)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := transcript.Dial(scopeAddr)
+		got, err := transcript.Dial(sv.scope)
 		if err != nil {
 			t.Fatal(err)
 		}

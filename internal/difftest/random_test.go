@@ -64,16 +64,12 @@ func TestRandomDiff(t *testing.T) {
 	if testing.Short() {
 		n = 3000
 	}
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
-	t.Cleanup(func() { rs.reset(t) })
+	sv := startServers(t)
+	t.Cleanup(func() { sv.rs.reset(t) })
 	for seed := from; seed <= to; seed++ {
 		ok := t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			rs.reset(t)
-			srv.SetEngine(newEngine70())
-			runRandom(t, uint64(seed), n, addr, scopeAddr)
+			sv.fresh(t)
+			runRandom(t, uint64(seed), n, sv.ref, sv.scope)
 		})
 		if !ok {
 			break

@@ -39,10 +39,7 @@ func TestDiffTranscripts(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("no testdata/transcripts/diff/*.txt yet")
 	}
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
+	sv := startServers(t)
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".txt")
 		t.Run(name, func(t *testing.T) {
@@ -56,9 +53,8 @@ func TestDiffTranscripts(t *testing.T) {
 			if f.HasAllocator && f.Allocator != alloc.Jemalloc16 {
 				t.Fatalf("%s: @allocator %s: Debian's redis-server uses jemalloc-16", path, f.Allocator)
 			}
-			rs.reset(t)
-			srv.SetEngine(newEngine70())
-			ref, got := dialPair(t, addr, scopeAddr)
+			sv.fresh(t)
+			ref, got := dialPair(t, sv.ref, sv.scope)
 			fails, err := transcript.RunDiff(f, ref, got)
 			report(t, fails)
 			if err != nil {
