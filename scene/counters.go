@@ -203,16 +203,14 @@ func ttlFraction(ttlMs int64, window float64) float64 {
 func clientColor(i int) Color { return nodeColor(i) }
 
 // Frame implements Scene.
-func (s *countersScene) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *countersScene) Frame(r Rect, t float64) []Prim {
+	return s.fit.framed(r, t, s.lang, s.start, s.layout)
+}
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
 func (s *countersScene) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	fs := f * 0.8
 	if in.H >= 600 && in.W >= 700 { // a laptop's stage: the table at the base size, spread over it
 		fs = f

@@ -40,8 +40,7 @@ func (s *keysScene) Update(in Input) {
 // Frame implements Scene.
 func (s *keysScene) Frame(r Rect, t float64) []Prim {
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	y := in.Y
 	if len(s.Rows) == 0 {
 		l.text(in.X, y, tr(s.lang, "The database is empty. Type a command below, e.g. SET k hello.", "Cơ sở dữ liệu trống. Gõ một lệnh, ví dụ SET k hello."), f, dim, Left, false)

@@ -100,8 +100,7 @@ type swatch struct {
 // drawStart lays a start card out over r, its rows spread down the stage.
 func drawStart(r Rect, lang string, c startCard) []Prim {
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	y := in.Y
 	y = l.wrap(Rect{in.X, y, in.W, f * 1.35 * 2.6}, y, c.title, f*1.25, textColor) + f*0.3
 	if len(c.keys) > 0 {
@@ -198,6 +197,24 @@ func layAt(r Rect, z, f, t float64, lay func(Rect, float64) []Prim) []Prim {
 	fitBase = f
 	defer func() { fitBase = old }()
 	return lay(Rect{r.X, r.Y, r.W / z, r.H / z}, t)
+}
+
+// framed is the Frame of a scene with a start card: in r at t, the card while start has one,
+// else the scene's own layout; either zoomed to fill the stage.
+func (ft *fitter) framed(r Rect, t float64, lang string, start func() (startCard, bool), lay func(Rect, float64) []Prim) []Prim {
+	return ft.frame(r, t, func(r Rect, t float64) []Prim {
+		if c, ok := start(); ok {
+			return drawStart(r, lang, c)
+		}
+		return lay(r, t)
+	})
+}
+
+// margins is the base text size of a layout in r, and r inset by the scenes' margin (0.8 of
+// that size).
+func margins(r Rect) (f float64, in Rect) {
+	f = fontSize(r)
+	return f, r.Inset(f * 0.8)
 }
 
 // frame is the zoomed frame of lay (a scene's own Frame) in r at t.

@@ -138,15 +138,13 @@ func (s *Memory) start() (startCard, bool) {
 }
 
 // Frame implements Scene.
-func (s *Memory) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *Memory) Frame(r Rect, t float64) []Prim {
+	return s.fit.framed(r, t, s.lang, s.start, s.layout)
+}
 
 func (s *Memory) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	fs := math.Max(minText, f*0.8)
 	cw := monoWidth("m", fs)
 	pulse := pulseAt(t)

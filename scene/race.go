@@ -118,7 +118,9 @@ func raceValue(e *engine.Engine, o *engine.Object) string {
 }
 
 // Frame implements Scene.
-func (s *Race) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *Race) Frame(r Rect, t float64) []Prim {
+	return s.fit.framed(r, t, s.lang, s.start, s.layout)
+}
 
 // laneName is a lane's heading.
 func (s *Race) laneName(c int) string {
@@ -162,12 +164,8 @@ func (s *Race) start() (startCard, bool) {
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
 func (s *Race) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	fs := math.Max(minText, f*0.8)
 	cw := monoWidth("m", fs)
 	y := in.Y

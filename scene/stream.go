@@ -372,8 +372,7 @@ func (s *streamScene) detailNode() int {
 // step changed.
 func (s *streamScene) Frame(r Rect, t float64) []Prim {
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	small := streamLabel(f)
 	if c, ok := s.start(); ok && len(s.Events) == 0 {
 		return drawStart(r, s.lang, c)
