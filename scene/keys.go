@@ -22,14 +22,7 @@ const keysMax = 24
 func (s *keysScene) Update(in Input) {
 	s.lang = in.Lang
 	s.Rows = s.Rows[:0]
-	s.Touched = map[string]bool{}
-	for _, x := range in.Last {
-		for _, ev := range x.Events {
-			if k, ok := engine.EventKey(ev); ok {
-				s.Touched[k] = true
-			}
-		}
-	}
+	s.Touched = keysTouched(in.Last)
 	all := in.Engine.SortedKeys()
 	s.More = max(0, len(all)-keysMax)
 	for _, k := range all[:min(len(all), keysMax)] {

@@ -52,14 +52,7 @@ func init() { register("memory", func() Scene { return &Memory{} }) }
 func (s *Memory) Update(in Input) {
 	s.fit.reset()
 	*s = Memory{lang: in.Lang}
-	touched := map[string]bool{}
-	for _, x := range in.Last {
-		for _, ev := range x.Events {
-			if k, ok := engine.EventKey(ev); ok {
-				touched[k] = true
-			}
-		}
-	}
+	touched := keysTouched(in.Last)
 	sums := map[string]*MemSum{}
 	var order []string
 	for _, k := range in.Keys {
@@ -98,11 +91,7 @@ func (s *Memory) Update(in Input) {
 			xs = append(xs, x)
 		}
 	}
-	start := max(0, len(xs)-MemoryMaxRows)
-	s.More = start
-	for _, x := range xs[start:] {
-		s.Rows = append(s.Rows, judge(x, in.Lang))
-	}
+	s.Rows, s.More = judged(xs, MemoryMaxRows, in.Lang)
 }
 
 // ratioText writes a ratio: "2.7×", "386×".
@@ -117,12 +106,9 @@ func (s *Memory) start() (startCard, bool) {
 	if len(s.Rows) > 0 {
 		return startCard{}, false
 	}
-	var keys []string
-	for _, k := range s.Keys {
-		if k.Info.Exists {
-			return startCard{}, false
-		}
-		keys = append(keys, k.Info.Key)
+	keys, ok := unmade(s.Keys, func(k MemKey) (string, bool) { return k.Info.Key, k.Info.Exists })
+	if !ok {
+		return startCard{}, false
 	}
 	return startCard{
 		title: tr(s.lang, "What each key costs: MEMORY USAGE of every key on one scale, and the totals per type",

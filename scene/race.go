@@ -58,14 +58,9 @@ func init() { register("race", func() Scene { return &Race{} }) }
 func (s *Race) Update(in Input) {
 	s.fit.reset()
 	*s = Race{lang: in.Lang, watch: in.Keys, Lanes: 2}
-	touched := map[string]bool{}
+	touched := keysTouched(in.Last)
 	var rows []RaceRow
 	for _, x := range in.Last {
-		for _, ev := range x.Events {
-			if k, ok := engine.EventKey(ev); ok {
-				touched[k] = true
-			}
-		}
 		if x.Advance != "" || x.Cmd == "" {
 			continue
 		}
@@ -77,8 +72,7 @@ func (s *Race) Update(in Input) {
 		}
 		rows = append(rows, r)
 	}
-	start := max(0, len(rows)-RaceMaxRows)
-	s.More, s.Rows = start, rows[start:]
+	s.Rows, s.More = lastRows(rows, RaceMaxRows)
 	for _, k := range in.Keys {
 		rk := RaceKey{Key: k, Touched: touched[k]}
 		o := in.Engine.Peek([]byte(k))
@@ -142,12 +136,9 @@ func (s *Race) start() (startCard, bool) {
 	if len(s.Rows) > 0 {
 		return startCard{}, false
 	}
-	var keys []string
-	for _, k := range s.Keys {
-		if k.Exists {
-			return startCard{}, false
-		}
-		keys = append(keys, k.Key)
+	keys, ok := unmade(s.Keys, func(k RaceKey) (string, bool) { return k.Key, k.Exists })
+	if !ok {
+		return startCard{}, false
 	}
 	return startCard{
 		title: tr(s.lang, "Two clients, one key: each command in its sender's lane, in the order Redis ran them",

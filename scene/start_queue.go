@@ -7,10 +7,8 @@ func (s *listScene) start() (startCard, bool) {
 	if len(s.Moves) > 0 || s.Conv != nil || len(s.Waiting) > 0 || len(s.Clients) > 0 {
 		return startCard{}, false
 	}
-	for _, ls := range s.Lists {
-		if ls.Info.Exists {
-			return startCard{}, false
-		}
+	if _, ok := unmade(s.Lists, func(ls listShow) (string, bool) { return ls.Key, ls.Info.Exists }); !ok {
+		return startCard{}, false
 	}
 	c := startCard{
 		title: tr(s.lang, "A list is a quicklist: a chain of listpack nodes, pushed and popped at its head and tail",
