@@ -257,20 +257,6 @@ func TestApplyEventsShifts(t *testing.T) {
 	}
 }
 
-// encTextBox is the box a text primitive covers (monospace metrics; proportional text is assumed
-// no wider).
-func encTextBox(p Prim) Rect {
-	w := textWidth(p.Text, p.Size, p.Mono)
-	x := p.X
-	switch p.Align {
-	case Center:
-		x -= w / 2
-	case Right:
-		x -= w
-	}
-	return Rect{x, p.Y, w, p.Size * 1.15}
-}
-
 func encOverlaps(a, b Rect, tol float64) bool {
 	return a.X+tol < b.X+b.W && b.X+tol < a.X+a.W && a.Y+tol < b.Y+b.H && b.Y+tol < a.Y+a.H
 }
@@ -285,7 +271,7 @@ func encCheckFrame(t *testing.T, what string, prims []Prim, r Rect, settled bool
 		b := Rect{p.X, p.Y, p.W, p.H}
 		switch p.Kind {
 		case KText:
-			b = encTextBox(p)
+			b = primBox(p)
 			if p.Text == "" || p.Size < 7 {
 				t.Errorf("%s: empty or tiny text %+v", what, p)
 			}
@@ -302,8 +288,8 @@ func encCheckFrame(t *testing.T, what string, prims []Prim, r Rect, settled bool
 	}
 	for i := range texts {
 		for j := i + 1; j < len(texts); j++ {
-			if encOverlaps(encTextBox(texts[i]), encTextBox(texts[j]), 1) {
-				t.Errorf("%s: texts overlap: %q %+v and %q %+v", what, texts[i].Text, encTextBox(texts[i]), texts[j].Text, encTextBox(texts[j]))
+			if encOverlaps(primBox(texts[i]), primBox(texts[j]), 1) {
+				t.Errorf("%s: texts overlap: %q %+v and %q %+v", what, texts[i].Text, primBox(texts[i]), texts[j].Text, primBox(texts[j]))
 				return
 			}
 		}
@@ -325,7 +311,7 @@ func encCheckFrame(t *testing.T, what string, prims []Prim, r Rect, settled bool
 		if p.Kind != KText {
 			continue
 		}
-		bx := encTextBox(p)
+		bx := primBox(p)
 		cx, cy := bx.X+bx.W/2, bx.Y+bx.H/2
 		under := Background
 		for j := i - 1; j >= 0; j-- {

@@ -103,11 +103,8 @@ func ratioText(r float64) string {
 }
 
 func (s *Memory) start() (startCard, bool) {
-	if len(s.Rows) > 0 {
-		return startCard{}, false
-	}
 	keys, ok := unmade(s.Keys, func(k MemKey) (string, bool) { return k.Info.Key, k.Info.Exists })
-	if !ok {
+	if !ok || len(s.Rows) > 0 {
 		return startCard{}, false
 	}
 	return startCard{

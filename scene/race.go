@@ -133,11 +133,8 @@ func raceColor(c int) Color {
 }
 
 func (s *Race) start() (startCard, bool) {
-	if len(s.Rows) > 0 {
-		return startCard{}, false
-	}
 	keys, ok := unmade(s.Keys, func(k RaceKey) (string, bool) { return k.Key, k.Exists })
-	if !ok {
+	if !ok || len(s.Rows) > 0 {
 		return startCard{}, false
 	}
 	return startCard{

@@ -18,10 +18,8 @@ func unmade[K any](ks []K, key func(K) (string, bool)) ([]string, bool) {
 }
 
 func (s *sdsScene) start() (startCard, bool) {
-	if s.History != nil || len(s.TTLRows) > 0 || s.Note != "" {
-		return startCard{}, false
-	}
-	if _, ok := unmade(s.Keys, func(k sdsKey) (string, bool) { return k.Info.Key, k.Info.Exists }); !ok {
+	_, ok := unmade(s.Keys, func(k sdsKey) (string, bool) { return k.Info.Key, k.Info.Exists })
+	if !ok || s.History != nil || len(s.TTLRows) > 0 || s.Note != "" {
 		return startCard{}, false
 	}
 	c := startCard{
@@ -151,11 +149,8 @@ func (s *ringScene) start() (startCard, bool) {
 }
 
 func (s *countersScene) start() (startCard, bool) {
-	if len(s.Rows) > 0 || s.ClockMs != 0 || s.Missing != "" {
-		return startCard{}, false
-	}
 	keys, ok := unmade(s.Keys, func(k counterKey) (string, bool) { return k.Key, k.Exists })
-	if !ok {
+	if !ok || len(s.Rows) > 0 || s.ClockMs != 0 || s.Missing != "" {
 		return startCard{}, false
 	}
 	return startCard{

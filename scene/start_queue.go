@@ -4,10 +4,8 @@ package scene
 
 func (s *listScene) start() (startCard, bool) {
 	// Only before anything happened: no list yet, nothing moved, nobody waiting.
-	if len(s.Moves) > 0 || s.Conv != nil || len(s.Waiting) > 0 || len(s.Clients) > 0 {
-		return startCard{}, false
-	}
-	if _, ok := unmade(s.Lists, func(ls listShow) (string, bool) { return ls.Key, ls.Info.Exists }); !ok {
+	_, ok := unmade(s.Lists, func(ls listShow) (string, bool) { return ls.Key, ls.Info.Exists })
+	if !ok || len(s.Moves) > 0 || s.Conv != nil || len(s.Waiting) > 0 || len(s.Clients) > 0 {
 		return startCard{}, false
 	}
 	c := startCard{

@@ -1,0 +1,17 @@
+package scene
+
+// Pieces the scene tests share.
+
+// primBox is the box a text primitive covers (monospace metrics; proportional text is assumed
+// no wider), its alignment taken into account.
+func primBox(p Prim) Rect {
+	w := textWidth(p.Text, p.Size, p.Mono)
+	x := p.X
+	switch p.Align {
+	case Center:
+		x -= w / 2
+	case Right:
+		x -= w
+	}
+	return Rect{x, p.Y, w, p.Size * 1.15}
+}
