@@ -246,8 +246,8 @@ func newHTView(d engine.DictView) *htView {
 	return h
 }
 
-// encKeyOf is the key a container event is about.
-func encKeyOf(ev engine.Event) (string, bool) {
+// containerKey is the key a container event (listpack, intset, dict, skiplist) is about.
+func containerKey(ev engine.Event) (string, bool) {
 	switch e := ev.(type) {
 	case engine.ListpackEvent:
 		return e.Key, true
@@ -257,6 +257,16 @@ func encKeyOf(ev engine.Event) (string, bool) {
 		return e.Key, true
 	case engine.SkiplistEvent:
 		return e.Key, true
+	}
+	return "", false
+}
+
+// encKeyOf is the key a container event, an encoding change or a key event is about.
+func encKeyOf(ev engine.Event) (string, bool) {
+	if k, ok := containerKey(ev); ok {
+		return k, true
+	}
+	switch e := ev.(type) {
 	case engine.EncodingEvent:
 		return e.Key, true
 	case engine.KeyEvent:

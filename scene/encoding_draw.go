@@ -33,11 +33,7 @@ func (s *encodingScene) layout(r Rect, t float64) []Prim {
 		if s.Key != "" {
 			msg = s.Key + ": " + tr(s.lang, "(missing)", "(không tồn tại)")
 		}
-		for _, ln := range wrap(msg, in.W, f*0.9, 3) {
-			l.text(in.X, y, ln, f*0.9, dim, Left, true)
-			y += f * 1.2
-		}
-		return l
+		return emptyNote(in, f, msg)
 	}
 	// Title.
 	title := fit(s.Key, in.W*0.45, f)

@@ -266,17 +266,7 @@ func listStrip(x, w, minW float64, n engine.ListNode) []listCell {
 		cells = append(cells, listCell{Kind: listMore, Bytes: rest, Text: "+" + strconv.Itoa(n.Count-len(n.Entries))})
 	}
 	cells = append(cells, listCell{Kind: listEnd, Bytes: 1, Text: "ff"})
-	minW = math.Min(minW, w/float64(len(cells)))
-	total := 0
-	for _, c := range cells {
-		total += c.Bytes
-	}
-	share := w - minW*float64(len(cells))
-	for i := range cells {
-		cells[i].W = minW + share*float64(cells[i].Bytes)/float64(max(total, 1))
-		cells[i].X = x
-		x += cells[i].W
-	}
+	spreadByBytes(cells, x, w, minW, func(c *listCell) (int, *float64, *float64) { return c.Bytes, &c.X, &c.W })
 	return cells
 }
 

@@ -275,11 +275,7 @@ func (s *zsetScene) layout(r Rect, t float64) []Prim {
 	small := f * 0.75
 	if s.Key == "" || !s.Info.Exists || len(s.Members) == 0 {
 		msg := tr(s.lang, "No sorted set yet: run ZADD or ZINCRBY.", "Chưa có sorted set: hãy chạy ZADD hoặc ZINCRBY.")
-		for _, ln := range wrap(msg, in.W, f*0.9, 3) {
-			l.text(in.X, y, ln, f*0.9, dim, Left, true)
-			y += f * 1.2
-		}
-		return l
+		return emptyNote(in, f, msg)
 	}
 	title := fit(s.Key, in.W*0.5, f)
 	l.text(in.X, y, title, f, textColor, Left, true)
