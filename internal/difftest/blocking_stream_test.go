@@ -1,7 +1,6 @@
 package difftest
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -201,10 +200,7 @@ func TestStreamBlockingScenarios(t *testing.T) {
 // 30 jobs with XADD; every job is delivered once, and the group ends with nothing pending.
 func TestGoRedisStreamQueue(t *testing.T) {
 	onBothServers(t, func(t *testing.T, a side) {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		producer := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-		defer producer.Close()
+		ctx, producer := within(t, 30*time.Second), a.client(t)
 		if err := producer.XGroupCreateMkStream(ctx, "jobs", "workers", "$").Err(); err != nil {
 			t.Fatal(err)
 		}

@@ -475,12 +475,7 @@ func playLockstep(t *testing.T, scenarios []bscenario) int {
 // (redis.Nil) once the queue stays empty.
 func TestGoRedisBLPop(t *testing.T) {
 	onBothServers(t, func(t *testing.T, a side) {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		worker := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-		defer worker.Close()
-		producer := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-		defer producer.Close()
+		ctx, worker, producer := within(t, 20*time.Second), a.client(t), a.client(t)
 		done := make(chan error, 1)
 		go func() {
 			// Push only once the worker waits (INFO clients), one job at a time.
@@ -583,10 +578,7 @@ func startCLI(t *testing.T, cli, addr string, args ...string) (printed func() st
 // producer pushes 30 jobs; every job is done exactly once and both lists end empty.
 func TestGoRedisReliableQueue(t *testing.T) {
 	onBothServers(t, func(t *testing.T, a side) {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		producer := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-		defer producer.Close()
+		ctx, producer := within(t, 30*time.Second), a.client(t)
 		take := func(rdb *redis.Client, w int) ([]string, error) {
 			job, err := rdb.BLMove(ctx, "jobs", "jobs:processing", "RIGHT", "LEFT", time.Second).Result()
 			if err != nil {

@@ -145,6 +145,20 @@ func workQueue(t *testing.T, ctx context.Context, addr string, workers, jobs int
 // side is one server of onBothServers.
 type side struct{ name, addr string }
 
+// client is a go-redis client (RESP2) of the server, closed when the test ends.
+func (a side) client(t *testing.T) *redis.Client {
+	rdb := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
+	t.Cleanup(func() { rdb.Close() })
+	return rdb
+}
+
+// within is a context that ends after d, or when the test ends.
+func within(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
 // onBothServers runs f as a subtest on redis-server 7.0.15 (reset first) and then on redscope's
 // RESP server: the client-library tests, which check what each server lets a real client do.
 func onBothServers(t *testing.T, f func(t *testing.T, a side)) {
