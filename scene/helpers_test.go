@@ -15,3 +15,9 @@ func primBox(p Prim) Rect {
 	}
 	return Rect{x, p.Y, w, p.Size * 1.15}
 }
+
+// updated is the scene s after Update(in).
+func updated[S Scene](s S, in Input) S {
+	s.Update(in)
+	return s
+}
