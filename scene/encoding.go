@@ -275,6 +275,18 @@ func encKeyOf(ev engine.Event) (string, bool) {
 	return "", false
 }
 
+// readContainer is what the encoding and zset scenes read first: the key to draw
+// (containerFocus), its KeyInfo, and the step's MEMORY USAGE readings and conversion of it; key
+// is "" when there is nothing to draw.
+func readContainer(in Input) (key string, info engine.KeyInfo, mem []memReading, conv *engine.EncodingEvent) {
+	if key = containerFocus(in); key == "" {
+		return "", info, nil, nil
+	}
+	info = in.Engine.Inspect(key)
+	mem, conv = memReadings(in, key, info.Encoding)
+	return key, info, mem, conv
+}
+
 // containerFocus picks the key to draw: the last key a container event touched, else the first
 // watched key that holds a hash, set or sorted set, else the first watched key.
 func containerFocus(in Input) string {
@@ -340,11 +352,9 @@ func (s *encodingScene) Update(in Input) {
 	*s = encodingScene{lang: in.Lang, Ver: in.Engine.Version(), img: img}
 	s.watch = in.Keys
 	s.img.gen++
-	s.Key = containerFocus(in)
-	if s.Key == "" {
+	if s.Key, s.Info, s.Mem, s.Conv = readContainer(in); s.Key == "" {
 		return
 	}
-	s.Info = in.Engine.Inspect(s.Key)
 	o := in.Engine.Peek([]byte(s.Key))
 	if o != nil {
 		switch o.Type {
@@ -352,7 +362,6 @@ func (s *encodingScene) Update(in Input) {
 			s.Type = o.Type.String()
 		}
 	}
-	s.Mem, s.Conv = memReadings(in, s.Key, s.Info.Encoding)
 	if s.Type == "" {
 		return
 	}

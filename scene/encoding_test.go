@@ -271,7 +271,7 @@ func encCheckFrame(t *testing.T, what string, prims []Prim, r Rect, settled bool
 		b := Rect{p.X, p.Y, p.W, p.H}
 		switch p.Kind {
 		case KText:
-			b = primBox(p)
+			b = textBox(p)
 			if p.Text == "" || p.Size < 7 {
 				t.Errorf("%s: empty or tiny text %+v", what, p)
 			}
@@ -288,8 +288,8 @@ func encCheckFrame(t *testing.T, what string, prims []Prim, r Rect, settled bool
 	}
 	for i := range texts {
 		for j := i + 1; j < len(texts); j++ {
-			if encOverlaps(primBox(texts[i]), primBox(texts[j]), 1) {
-				t.Errorf("%s: texts overlap: %q %+v and %q %+v", what, texts[i].Text, primBox(texts[i]), texts[j].Text, primBox(texts[j]))
+			if encOverlaps(textBox(texts[i]), textBox(texts[j]), 1) {
+				t.Errorf("%s: texts overlap: %q %+v and %q %+v", what, texts[i].Text, textBox(texts[i]), texts[j].Text, textBox(texts[j]))
 				return
 			}
 		}
@@ -311,7 +311,7 @@ func encCheckFrame(t *testing.T, what string, prims []Prim, r Rect, settled bool
 		if p.Kind != KText {
 			continue
 		}
-		bx := primBox(p)
+		bx := textBox(p)
 		cx, cy := bx.X+bx.W/2, bx.Y+bx.H/2
 		under := Background
 		for j := i - 1; j >= 0; j-- {

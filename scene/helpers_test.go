@@ -2,9 +2,9 @@ package scene
 
 // Pieces the scene tests share.
 
-// primBox is the box a text primitive covers (monospace metrics; proportional text is assumed
+// textBox is the box a text primitive covers (monospace metrics; proportional text is assumed
 // no wider), its alignment taken into account.
-func primBox(p Prim) Rect {
+func textBox(p Prim) Rect {
 	w := textWidth(p.Text, p.Size, p.Mono)
 	x := p.X
 	switch p.Align {

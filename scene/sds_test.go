@@ -402,7 +402,7 @@ func TestSDSTextContrast(t *testing.T) {
 							if p.Kind != KText || strings.TrimSpace(p.Text) == "" {
 								continue
 							}
-							b := primBox(p)
+							b := textBox(p)
 							x0, w := b.X, b.W
 							for _, fx := range []float64{0.1, 0.5, 0.9} {
 								u := sdsUnder(prims[:i], x0+w*fx, p.Y+p.Size*0.6)

@@ -49,7 +49,7 @@ func checkStage(t *testing.T, prims []Prim, r Rect) {
 		if p.Size < 11 {
 			t.Errorf("text %q at %.1f px", p.Text, p.Size)
 		}
-		b := primBox(p)
+		b := textBox(p)
 		x0, w := b.X, b.W
 		if x0 < r.X-0.5 || x0+w > r.X+r.W+0.5 {
 			t.Errorf("text %q spans %.1f..%.1f, stage %.0f..%.0f", p.Text, x0, x0+w, r.X, r.X+r.W)

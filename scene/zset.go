@@ -58,12 +58,9 @@ func (s *zsetScene) Update(in Input) {
 	*s = zsetScene{lang: in.Lang, img: img, Changed: map[string]bool{}}
 	s.watch = in.Keys
 	s.img.gen++
-	s.Key = containerFocus(in)
-	if s.Key == "" {
+	if s.Key, s.Info, s.Mem, s.Conv = readContainer(in); s.Key == "" {
 		return
 	}
-	s.Info = in.Engine.Inspect(s.Key)
-	s.Mem, s.Conv = memReadings(in, s.Key, s.Info.Encoding)
 	o := in.Engine.Peek([]byte(s.Key))
 	if o == nil || o.Type != engine.TypeZSet {
 		return
