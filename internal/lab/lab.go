@@ -127,6 +127,23 @@ func parse(fs *flag.FlagSet, c *common, args []string) error {
 	return nil
 }
 
+// bounds is an integer flag's value and the range it must be in.
+type bounds struct {
+	flag      string
+	v, lo, hi int64
+}
+
+// checkBounds is nil when every flag is in its range, else the first one outside, as
+// "lab NAME: --flag V: want LO … HI".
+func checkBounds(fs *flag.FlagSet, bs ...bounds) error {
+	for _, b := range bs {
+		if b.v < b.lo || b.v > b.hi {
+			return fmt.Errorf("%s: --%s %d: want %d … %d", fs.Name(), b.flag, b.v, b.lo, b.hi)
+		}
+	}
+	return nil
+}
+
 // keyPattern turns 'product:%d' into a key maker; the pattern must hold exactly one %d.
 type keyPattern struct{ prefix, suffix string }
 
