@@ -17,8 +17,7 @@ import (
 // with the rule that fired. MEMORY USAGE readings of the step are drawn as bars, so the jump at the
 // conversion is measured, not told.
 type encodingScene struct {
-	Key  string
-	Info engine.KeyInfo
+	container
 	Type string // "hash", "set", "zset" or "" (missing / other)
 	Ver  engine.Version
 
@@ -26,14 +25,36 @@ type encodingScene struct {
 	IS *isView // intset
 	HT *htView // hashtable (and a skiplist zset's dict)
 
+	Note string // what the last change did, in the input's language
+}
+
+// container is what the encoding and zset scenes share: the key they draw and what Update read
+// of it, the language, the cached image and the zoom.
+type container struct {
+	Key  string
+	Info engine.KeyInfo
 	Conv *engine.EncodingEvent // the conversion of this step, if any
 	Mem  []memReading          // MEMORY USAGE replies of this step for Key
-	Note string                // what the last change did, in the input's language
 
 	lang  string
 	img   cachedImage // byte minimap or bucket map
 	watch []string    // the watched keys (the start card names them)
 	fit   fitter      // the zoom that fills the stage (layout.go)
+}
+
+// update begins a scene's Update: the container made anew for in (the cached image kept, its
+// generation moved on), then the key to draw (containerFocus), its KeyInfo, and the step's
+// MEMORY USAGE readings and conversion of it. It is false when there is no key to draw.
+func (c *container) update(in Input) bool {
+	img := c.img
+	*c = container{lang: in.Lang, img: img, watch: in.Keys}
+	c.img.gen++
+	if c.Key = containerFocus(in); c.Key == "" {
+		return false
+	}
+	c.Info = in.Engine.Inspect(c.Key)
+	c.Mem, c.Conv = memReadings(in, c.Key, c.Info.Encoding)
+	return true
 }
 
 // memReading is one MEMORY USAGE reply of the step.
@@ -275,18 +296,6 @@ func encKeyOf(ev engine.Event) (string, bool) {
 	return "", false
 }
 
-// readContainer is what the encoding and zset scenes read first: the key to draw
-// (containerFocus), its KeyInfo, and the step's MEMORY USAGE readings and conversion of it; key
-// is "" when there is nothing to draw.
-func readContainer(in Input) (key string, info engine.KeyInfo, mem []memReading, conv *engine.EncodingEvent) {
-	if key = containerFocus(in); key == "" {
-		return "", info, nil, nil
-	}
-	info = in.Engine.Inspect(key)
-	mem, conv = memReadings(in, key, info.Encoding)
-	return key, info, mem, conv
-}
-
 // containerFocus picks the key to draw: the last key a container event touched, else the first
 // watched key that holds a hash, set or sorted set, else the first watched key.
 func containerFocus(in Input) string {
@@ -347,12 +356,8 @@ func memReadings(in Input, key string, cur string) (out []memReading, conv *engi
 
 // Update implements Scene.
 func (s *encodingScene) Update(in Input) {
-	s.fit.reset()
-	img := s.img
-	*s = encodingScene{lang: in.Lang, Ver: in.Engine.Version(), img: img}
-	s.watch = in.Keys
-	s.img.gen++
-	if s.Key, s.Info, s.Mem, s.Conv = readContainer(in); s.Key == "" {
+	*s = encodingScene{container: s.container, Ver: in.Engine.Version()}
+	if !s.update(in) {
 		return
 	}
 	o := in.Engine.Peek([]byte(s.Key))

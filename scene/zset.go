@@ -17,8 +17,7 @@ import (
 // delete offset or the skiplist's delete/insert ranks), and the members a ZRANGE … REV read are lit
 // with their place (#1, #2, #3).
 type zsetScene struct {
-	Key       string
-	Info      engine.KeyInfo
+	container
 	Members   []zMember // ascending rank (listpack / level-0 order)
 	LP        *lpView
 	ListLevel int // skiplist level (0 for a listpack)
@@ -26,14 +25,7 @@ type zsetScene struct {
 	Changed   map[string]bool
 	Top       []string // members of the step's last range read, in reply order
 	TopCmd    string
-	Conv      *engine.EncodingEvent
-	Mem       []memReading
 	Note      string
-
-	lang  string
-	img   cachedImage
-	watch []string // the watched keys (the start card names them)
-	fit   fitter   // the zoom that fills the stage (layout.go)
 }
 
 // zMember is one member.
@@ -53,12 +45,8 @@ type zMove struct {
 
 // Update implements Scene.
 func (s *zsetScene) Update(in Input) {
-	s.fit.reset()
-	img := s.img
-	*s = zsetScene{lang: in.Lang, img: img, Changed: map[string]bool{}}
-	s.watch = in.Keys
-	s.img.gen++
-	if s.Key, s.Info, s.Mem, s.Conv = readContainer(in); s.Key == "" {
+	*s = zsetScene{container: s.container, Changed: map[string]bool{}}
+	if !s.update(in) {
 		return
 	}
 	o := in.Engine.Peek([]byte(s.Key))
