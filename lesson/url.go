@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -64,6 +65,16 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 		}
 		return strings.TrimSpace(v[len(v)-1]), true
 	}
+	// oneOf sets *dst to the parameter k when it is one of choices; vi and en say what it may be.
+	oneOf := func(k string, dst *string, vi, en string, choices ...string) {
+		if v, ok := get(k); ok {
+			if slices.Contains(choices, v) {
+				*dst = v
+			} else {
+				bad(k+"=%q: "+vi, k+"=%q: "+en, clip(v))
+			}
+		}
+	}
 	if v, ok := get("lesson"); ok {
 		if len(v) > 100 {
 			bad("lesson: tên dài %d byte", "lesson: a name of %d bytes", len(v))
@@ -79,14 +90,7 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 			p.Step = n
 		}
 	}
-	if v, ok := get("lang"); ok {
-		switch v {
-		case "vi", "en":
-			p.Lang = v
-		default:
-			bad("lang=%q: chỉ có vi hoặc en", "lang=%q: want vi or en", clip(v))
-		}
-	}
+	oneOf("lang", &p.Lang, "chỉ có vi hoặc en", "want vi or en", "vi", "en")
 	if v, ok := get("version"); ok && v != "" {
 		if ver, err := engine.ParseVersion(v); err == nil {
 			p.Version = ver
@@ -101,22 +105,8 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 			bad("allocator=%q: chỉ có jemalloc hoặc jemalloc-16", "allocator=%q: want jemalloc or jemalloc-16", clip(v))
 		}
 	}
-	if v, ok := get("theme"); ok {
-		switch v {
-		case "dark", "light", "auto":
-			p.Theme = v
-		default:
-			bad("theme=%q: chỉ có light, dark hoặc auto", "theme=%q: want light, dark or auto", clip(v))
-		}
-	}
-	if v, ok := get("controls"); ok {
-		switch v {
-		case "full", "minimal":
-			p.Controls = v
-		default:
-			bad("controls=%q: chỉ có full hoặc minimal", "controls=%q: want full or minimal", clip(v))
-		}
-	}
+	oneOf("theme", &p.Theme, "chỉ có light, dark hoặc auto", "want light, dark or auto", "dark", "light", "auto")
+	oneOf("controls", &p.Controls, "chỉ có full hoặc minimal", "want full or minimal", "full", "minimal")
 	if v, ok := get("autoplay"); ok {
 		switch strings.ToLower(v) {
 		case "", "1", "true", "yes", "on":
