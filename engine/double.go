@@ -236,19 +236,9 @@ func strtod(b []byte, hex bool) (v float64, n int, erange bool) {
 		}
 		if nd > 0 {
 			expPart := "p0"
-			if j < len(b) && b[j]|0x20 == 'p' {
-				k := j + 1
-				if k < len(b) && (b[k] == '+' || b[k] == '-') {
-					k++
-				}
-				ds := k
-				for k < len(b) && dblIsDigit(b[k]) {
-					k++
-				}
-				if k > ds {
-					expPart = "p" + string(b[j+1:k])
-					j = k
-				}
+			if k := dblExponentEnd(b, j, 'p'); k > j {
+				expPart = "p" + string(b[j+1:k])
+				j = k
 			}
 			f, err := strconv.ParseFloat("0x"+string(mant)+expPart, 64)
 			if err != nil && !math.IsInf(f, 0) {
@@ -289,25 +279,34 @@ func strtod(b []byte, hex bool) (v float64, n int, erange bool) {
 	if nd == 0 {
 		return 0, 0, false
 	}
-	if j < len(b) && b[j]|0x20 == 'e' {
-		k := j + 1
-		if k < len(b) && (b[k] == '+' || b[k] == '-') {
-			k++
-		}
-		ds := k
-		for k < len(b) && dblIsDigit(b[k]) {
-			k++
-		}
-		if k > ds {
-			j = k
-		}
-	}
+	j = dblExponentEnd(b, j, 'e')
 	f, err := strconv.ParseFloat(string(b[start:j]), 64)
 	if err != nil && !math.IsInf(f, 0) {
 		return 0, 0, false // cannot happen for the grammar above
 	}
 	er := math.IsInf(f, 0) || (nz && (f == 0 || math.Abs(f) < 0x1p-1022))
 	return f, j, er
+}
+
+// dblExponentEnd is where the exponent at b[j:] of a decimal ('e') or hexadecimal ('p') number
+// ends: after the mark in either case, an optional sign and at least one digit. Without digits
+// strtod takes no exponent and stops at the mark, so the answer is j.
+func dblExponentEnd(b []byte, j int, mark byte) int {
+	if j >= len(b) || b[j]|0x20 != mark {
+		return j
+	}
+	k := j + 1
+	if k < len(b) && (b[k] == '+' || b[k] == '-') {
+		k++
+	}
+	ds := k
+	for k < len(b) && dblIsDigit(b[k]) {
+		k++
+	}
+	if k == ds {
+		return j
+	}
+	return k
 }
 
 // string2d is util.c string2d (getDoubleFromObject): the whole string must be a number, no
