@@ -71,6 +71,28 @@ func eqFold(arg []byte, lower string) bool {
 	return true
 }
 
+// EqFold is eqFold for the protocol server's own keywords (HELLO, CLIENT, AUTH …): the same
+// ASCII-only comparison the commands use.
+func EqFold(arg []byte, lower string) bool { return eqFold(arg, lower) }
+
+// CopyArgs copies an argument vector into one allocation: the arguments end to end in one
+// buffer, each element a full slice of its bytes (capacity = length, so an append to one
+// cannot overwrite the next). MULTI's queue keeps commands this way, and the protocol server
+// copies what it hands to a blocked client, whose read buffer is reused.
+func CopyArgs(args [][]byte) [][]byte {
+	n := 0
+	for _, a := range args {
+		n += len(a)
+	}
+	buf := make([]byte, 0, n)
+	out := make([][]byte, len(args))
+	for i, a := range args {
+		buf = append(buf, a...)
+		out[i] = buf[len(buf)-len(a) : len(buf) : len(buf)]
+	}
+	return out
+}
+
 // itoa formats an int64.
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
