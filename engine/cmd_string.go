@@ -862,10 +862,16 @@ func cmdIncrbyfloat(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return errIncrNaN
 	}
-	s := appendLongDouble(nil, sum)
+	return Reply{Kind: KindBulk, Str: e.storeLongDouble(key, o, sum, "incrbyfloat")}
+}
+
+// storeLongDouble writes v, formatted as a long double the way INCRBYFLOAT prints it, as the new
+// string value of key (o is the old value or nil; its TTL stays) and returns the text written.
+func (e *Engine) storeLongDouble(key []byte, o *Object, v *big.Float, cmd string) string {
+	s := appendLongDouble(nil, v)
 	n := e.newStringFromBytes(key, s, o != nil && e.hasTTL(key))
-	e.replaceValue(key, o, n, "incrbyfloat")
-	return Reply{Kind: KindBulk, Str: string(s)}
+	e.replaceValue(key, o, n, cmd)
+	return string(s)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1087,11 +1093,9 @@ func cmdIncrex(e *Engine, args [][]byte) Reply {
 		if !ok {
 			return errIncrNaN
 		}
-		s := appendLongDouble(nil, sum)
-		n := e.newStringFromBytes(key, s, o != nil && e.hasTTL(key))
-		e.replaceValue(key, o, n, "increx")
+		s := e.storeLongDouble(key, o, sum, "increx")
 		applied = true
-		reply = Array(Reply{Kind: KindBulk, Str: string(s)}, BulkStr(formatLongDouble(d)))
+		reply = Array(Reply{Kind: KindBulk, Str: s}, BulkStr(formatLongDouble(d)))
 	}
 	if applied {
 		switch {
