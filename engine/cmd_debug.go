@@ -528,28 +528,27 @@ func (e *Engine) debugLookup(key []byte) *Object {
 }
 
 func debugListpack(e *Engine, args [][]byte) Reply {
-	o := e.debugLookup(args[2])
+	return e.debugPrint(args[2], EncListpack, "listpack", "Listpack")
+}
+
+// debugPrint is DEBUG LISTPACK / QUICKLIST: Redis prints the structure of key on its stdout when
+// key has encoding enc; here only the reply remains.
+func (e *Engine) debugPrint(key []byte, enc Encoding, name, title string) Reply {
+	o := e.debugLookup(key)
 	if o == nil {
 		return ErrNoSuchKey
 	}
-	if o.Enc != EncListpack {
-		return Err("ERR Not a listpack encoded object.")
+	if o.Enc != enc {
+		return Err("ERR Not a " + name + " encoded object.")
 	}
-	return Status("Listpack structure printed on stdout")
+	return Status(title + " structure printed on stdout")
 }
 
 func debugQuicklist(e *Engine, args [][]byte) Reply {
 	if len(args) != 3 && len(args) != 4 {
 		return debugUnknown(args)
 	}
-	o := e.debugLookup(args[2])
-	if o == nil {
-		return ErrNoSuchKey
-	}
-	if o.Enc != EncQuicklist {
-		return Err("ERR Not a quicklist encoded object.")
-	}
-	return Status("Quicklist structure printed on stdout")
+	return e.debugPrint(args[2], EncQuicklist, "quicklist", "Quicklist")
 }
 
 // debugSleep: strtod of the argument in seconds. On real time the engine sleeps (the whole

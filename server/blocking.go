@@ -19,6 +19,8 @@ package server
 import (
 	"strings"
 	"time"
+
+	"redscope/engine"
 )
 
 func (s *Server) serveDetached(c *client, dc detachedConn) {
@@ -48,7 +50,7 @@ func (s *Server) serveDetached(c *client, dc detachedConn) {
 				return
 			}
 			select {
-			case cmds <- copyArgs(cmd.Args):
+			case cmds <- engine.CopyArgs(cmd.Args):
 			case <-stop:
 				return
 			}

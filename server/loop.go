@@ -288,7 +288,7 @@ func (cn *netConn) parseOne() ([][]byte, error) {
 		}
 		args := make([][]byte, len(spans))
 		for i, sp := range spans {
-			args[i] = b[sp[0]:sp[1]:sp[1]] // copied by the caller (copyArgs)
+			args[i] = b[sp[0]:sp[1]:sp[1]] // copied by the caller (engine.CopyArgs)
 		}
 		cn.r += n
 		return args, nil

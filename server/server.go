@@ -225,20 +225,6 @@ func (s *Server) recoverRun(c *client) {
 	}
 }
 
-func copyArgs(args [][]byte) [][]byte {
-	n := 0
-	for _, a := range args {
-		n += len(a)
-	}
-	buf := make([]byte, 0, n)
-	out := make([][]byte, len(args))
-	for i, a := range args {
-		buf = append(buf, a...)
-		out[i] = buf[len(buf)-len(a) : len(buf) : len(buf)]
-	}
-	return out
-}
-
 // run executes one command for c; s.mu is held. A command that blocks writes nothing: c.parked
 // is set and its reply comes through c.wake.
 func (s *Server) run(c *client, args [][]byte, now time.Time) {
@@ -289,21 +275,8 @@ func (s *Server) txClient(c *client) *engine.Client {
 	return c.tx
 }
 
-func eqFold(b []byte, lower string) bool {
-	if len(b) != len(lower) {
-		return false
-	}
-	for i := 0; i < len(b); i++ {
-		x := b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if x != lower[i] {
-			return false
-		}
-	}
-	return true
-}
+// eqFold compares an argument with a lowercase ASCII keyword, ignoring case (engine.EqFold).
+func eqFold(b []byte, lower string) bool { return engine.EqFold(b, lower) }
 
 // intern returns the lowercase command name without allocating for names seen before.
 func (s *Server) intern(name []byte) string {

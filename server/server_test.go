@@ -14,7 +14,9 @@ import (
 	"redscope/engine/alloc"
 )
 
-func start(t *testing.T, v engine.Version) (*Server, string) {
+// start serves one engine of profile v (jemalloc-16, wall clock) on a loopback port, for tests
+// and benchmarks; it closes when the test ends.
+func start(t testing.TB, v engine.Version) (*Server, string) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
