@@ -566,9 +566,12 @@ func (e *Engine) fcall(args [][]byte, ro bool) Reply {
 	if r != nil {
 		return *r
 	}
+	if f.flags&sfNoCluster != 0 && e.cluster != nil {
+		return errScriptNoCluster
+	}
 	if f.flags&sfNoWrites == 0 && ro {
 		return errScriptWriteRO
 	}
 	readOnly := ro || f.flags&sfNoWrites != 0
-	return e.runScript(e.functionVM().luaVM, f.fn, f.name, false, readOnly, args[3:3+numkeys], args[3+numkeys:], args)
+	return e.runScript(e.functionVM().luaVM, f.fn, f.name, false, readOnly, f.flags, args[3:3+numkeys], args[3+numkeys:], args)
 }

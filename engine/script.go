@@ -162,6 +162,8 @@ var (
 	errNotBusy      = Err("NOTBUSY No scripts in execution right now.")
 	errUnkillable   = Err("UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.")
 	errNoScript     = Err("NOSCRIPT No matching script. Please use EVAL.")
+	// scriptPrepareForRun: a script or function flagged no-cluster on a cluster node.
+	errScriptNoCluster = Err("ERR Can not run script on cluster, 'no-cluster' flag is set.")
 )
 
 // SetScriptStepLimit sets how many Lua instructions a script may run before the engine stops it
@@ -806,6 +808,10 @@ type scriptRun struct {
 	calls    int
 	outcome  string
 	db       *DB
+	// On a cluster node (cluster_script.go): the script's slot (-1 none yet) and whether it may
+	// touch keys of other slots (an EVAL without shebang, or flags=allow-cross-slot-keys).
+	slot      int
+	crossSlot bool
 }
 
 // frozenClock is the clock a script's commands see.
@@ -815,11 +821,12 @@ func (c frozenClock) NowMs() int64 { return c.ms }
 
 // runScript calls fn (with keys and args as KEYS/ARGV, or as its two arguments for a function)
 // and converts what it returns or raises into the reply.
-func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, readOnly bool, keys, args [][]byte, cmd [][]byte) Reply {
+func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, readOnly bool, flags scriptFlags, keys, args [][]byte, cmd [][]byte) Reply {
 	s := e.scripting()
 	L := vm.L
 	clock := e.clock
-	run := &scriptRun{name: name, eval: eval, readOnly: readOnly, startMs: clock.NowMs(), clock: clock, db: e.db}
+	run := &scriptRun{name: name, eval: eval, readOnly: readOnly, startMs: clock.NowMs(), clock: clock, db: e.db,
+		slot: e.ClusterCommandSlot(cmd), crossSlot: flags&(sfCompat|sfAllowCrossSlot) != 0}
 	s.run = run
 	m := &e.mon
 	m.eval.Store(eval)
@@ -840,7 +847,11 @@ func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, read
 	e.clock = frozenClock{run.startMs}
 	savedDB := e.db
 	e.emit(ScriptEvent{Script: name, Action: "start"})
+	e.ClusterScriptRunning(true)
+	restoreAsking := e.clusterScriptAsking()
 	defer func() {
+		e.ClusterScriptRunning(false)
+		restoreAsking()
 		e.clock = clock
 		e.db = savedDB
 		s.run = nil
@@ -1276,6 +1287,9 @@ func (e *Engine) luaRedisCall(L *lua.LState, raise bool) int {
 	}
 	if cmd.Flags&FlagWrite != 0 {
 		e.mon.dirty.Store(true)
+	}
+	if msg := e.clusterScriptCall(run, argv); msg != "" {
+		return fail(msg)
 	}
 	run.calls++
 	r := e.dispatch(argv)
