@@ -150,9 +150,9 @@ func (e *Engine) createEvalScript(body string) (*evalScript, string, Reply) {
 		return nil, "", Err("ERR " + errText)
 	}
 	vm := e.evalVM()
-	fn, err := vm.L.Load(strings.NewReader(body[skip:]), userScript)
-	if err != nil {
-		return nil, "", Err(cleanErr("ERR Error compiling script (new function): " + luaCompileError(err.Error(), body[skip:])))
+	fn, msg := luaCompile(vm.L, userScript, body[skip:])
+	if fn == nil {
+		return nil, "", Err(cleanErr("ERR Error compiling script (new function): " + msg))
 	}
 	fn.Env = vm.proxy
 	sc := &evalScript{body: body, fn: fn, flags: flags}

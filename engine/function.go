@@ -415,9 +415,9 @@ func (e *Engine) unlinkLibrary(lib *functionLib) {
 func (e *Engine) runLibrary(lib *functionLib, code string) string {
 	vm := e.functionVM()
 	L := vm.L
-	fn, err := L.Load(strings.NewReader(code), userFunction)
-	if err != nil {
-		return "Error compiling function: " + luaCompileError(err.Error(), code)
+	fn, msg := luaCompile(L, userFunction, code)
+	if fn == nil {
+		return "Error compiling function: " + msg
 	}
 	fn.Env = vm.proxy
 	vm.meta.RawSetString("__index", vm.loadAPI)
