@@ -267,6 +267,7 @@ type luaVM struct {
 	real     *lua.LTable // the globals
 	proxy    *lua.LTable // what scripts see as _G
 	readonly map[*lua.LTable]bool
+	unwrap   map[*lua.LTable]*lua.LTable // proxy → the table it protects
 	handler  *lua.LFunction
 	step     *stepCtx
 	eval     bool
@@ -286,7 +287,7 @@ var allowedGlobals = []string{
 // loading (function.go).
 func (e *Engine) newLuaVM(eval bool) *luaVM {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true})
-	vm := &luaVM{L: L, readonly: map[*lua.LTable]bool{}, eval: eval}
+	vm := &luaVM{L: L, readonly: map[*lua.LTable]bool{}, unwrap: map[*lua.LTable]*lua.LTable{}, eval: eval}
 	for _, lib := range []struct {
 		name string
 		fn   lua.LGFunction
@@ -316,9 +317,15 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 	tbl := real.RawGetString("table").(*lua.LTable)
 	tbl.RawSetString("foreach", L.NewFunction(luaTableForeach(false)))
 	tbl.RawSetString("foreachi", L.NewFunction(luaTableForeach(true)))
+	// Lua 5.1 built without LUA_COMPAT_GETN (ltablib.c setn).
+	tbl.RawSetString("setn", L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError("'setn' is obsolete")
+		return 0
+	}))
 	real.RawSetString("tostring", L.NewFunction(luaToStringFn))
 	real.RawGetString("string").(*lua.LTable).RawSetString("format", L.NewFunction(luaStringFormat))
 	real.RawSetString("error", L.NewFunction(luaErrorFn))
+	installLua51Base(L, real) // script_lib51.go
 	math := real.RawGetString("math").(*lua.LTable)
 	math.RawSetString("huge", lua.LNumber(mathInf))
 	for _, mm := range []struct {
@@ -361,7 +368,7 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 		}))
 		real.RawSetString("os", osT)
 	}
-	real.RawSetString("cjson", openCJSON(L))
+	real.RawSetString("cjson", luaCJSONModule(L))
 	real.RawSetString("bit", openBit(L))
 	real.RawSetString("struct", openStruct(L))
 	real.RawSetString("cmsgpack", openCmsgpack(L))
@@ -370,6 +377,51 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 	real.RawSetString("rawset", L.NewFunction(vm.rawset))
 	real.RawSetString("setmetatable", L.NewFunction(vm.setmetatable))
 	vm.handler = L.NewFunction(luaErrHandler)
+	if eval {
+		real.RawSetString("__redis__err__handler", vm.handler) // a global in Redis's EVAL state
+	}
+	// Traversal sees through the proxies: Redis's protected tables are the real tables, so
+	// pairs(_G) or pairs(string) list their contents there.
+	next := L.NewFunction(vm.next)
+	real.RawSetString("next", next)
+	real.RawSetString("pairs", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		L.Push(next)
+		L.Push(t)
+		L.Push(lua.LNil)
+		return 3
+	}))
+	ipairsAux := L.NewFunction(func(L *lua.LState) int {
+		t := vm.unproxy(L.CheckTable(1))
+		i := L.CheckInt(2) + 1
+		v := t.RawGetInt(i)
+		if v == lua.LNil {
+			return 0
+		}
+		L.Push(lua.LNumber(i))
+		L.Push(v)
+		return 2
+	})
+	real.RawSetString("ipairs", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		L.Push(ipairsAux)
+		L.Push(t)
+		L.Push(lua.LNumber(0))
+		return 3
+	}))
+	real.RawSetString("getmetatable", L.NewFunction(func(L *lua.LState) int {
+		v := L.CheckAny(1)
+		if t, ok := v.(*lua.LTable); ok {
+			v = vm.unproxy(t) // the protected table's own metatable (none for the libraries)
+		}
+		L.Push(L.GetMetatable(v)) // __metatable when the metatable has one
+		return 1
+	}))
+	real.RawSetString("rawget", L.NewFunction(func(L *lua.LState) int {
+		t := vm.unproxy(L.CheckTable(1))
+		L.Push(t.RawGet(L.CheckAny(2)))
+		return 1
+	}))
 
 	// Protection: nonexistent globals raise; scripts see a read-only proxy.
 	meta := L.NewTable()
@@ -385,10 +437,29 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 			real.RawSetString(lib, vm.protect(t))
 		}
 	}
+	// Strings' metatable is {__index = string} (lstrlib.c createmetatable); gopher-lua uses the
+	// string table itself, which would list "__index" among string's functions.
+	if st, ok := real.RawGetString("string").(*lua.LTable); ok {
+		vm.unwrap[st].RawSetString("__index", lua.LNil)
+		smt := L.NewTable()
+		smt.RawSetString("__index", st)
+		L.SetMetatable(lua.LString(""), smt)
+	}
 	L.G.Global = vm.proxy
 	vm.step = &stepCtx{}
 	L.SetContext(vm.step)
 	return vm
+}
+
+// luaCJSONModule is the cjson table with cjson.new (lua_cjson_new: another instance, with its
+// own settings, not read-only).
+func luaCJSONModule(L *lua.LState) *lua.LTable {
+	t := openCJSON(L)
+	t.RawSetString("new", L.NewFunction(func(L *lua.LState) int {
+		L.Push(luaCJSONModule(L))
+		return 1
+	}))
+	return t
 }
 
 // protect returns a read-only view of t.
@@ -402,7 +473,29 @@ func (vm *luaVM) protect(t *lua.LTable) *lua.LTable {
 	vm.readonly[p] = true
 	vm.readonly[t] = true
 	vm.readonly[m] = true
+	vm.unwrap[p] = t
 	return p
+}
+
+// unproxy is the table a proxy protects (t itself when it is none).
+func (vm *luaVM) unproxy(t *lua.LTable) *lua.LTable {
+	if r, ok := vm.unwrap[t]; ok {
+		return r
+	}
+	return t
+}
+
+// next is Lua's next over a protected table's contents.
+func (vm *luaVM) next(L *lua.LState) int {
+	t := vm.unproxy(L.CheckTable(1))
+	k, v := t.Next(L.Get(2))
+	if k == lua.LNil {
+		L.Push(lua.LNil)
+		return 1
+	}
+	L.Push(k)
+	L.Push(v)
+	return 2
 }
 
 func luaReadonlyError(L *lua.LState) int {
