@@ -100,8 +100,9 @@ func (e *Engine) clusterScriptCall(run *scriptRun, args [][]byte) string {
 	return e.ClusterScriptCheck(args, &run.slot, run.crossSlot)
 }
 
-// clusterScriptAsking keeps the caller's ASKING flag for the whole script: the commands a script
-// runs are not followed by resetClient, so they do not clear it. It returns the restore.
+// clusterScriptAsking keeps the caller's ASKING flag across one command a script runs (dispatch
+// clears it after every command, as resetClient does; the commands of a script are not followed
+// by resetClient, so the flag holds for the whole script). It returns the restore.
 func (e *Engine) clusterScriptAsking() func() {
 	if e.cluster == nil {
 		return func() {}

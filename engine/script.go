@@ -941,10 +941,8 @@ func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, read
 	savedDB := e.db
 	e.emit(ScriptEvent{Script: name, Action: "start"})
 	e.ClusterScriptRunning(true)
-	restoreAsking := e.clusterScriptAsking()
 	defer func() {
 		e.ClusterScriptRunning(false)
-		restoreAsking()
 		e.clock = clock
 		e.db = savedDB
 		s.run = nil
@@ -1385,7 +1383,9 @@ func (e *Engine) luaRedisCall(L *lua.LState, raise bool) int {
 		return fail(msg)
 	}
 	run.calls++
+	keepAsking := e.clusterScriptAsking()
 	r := e.dispatch(argv)
+	keepAsking()
 	if e.tracing {
 		ev := ScriptCallEvent{Script: run.name, Reply: r, Raised: raise && r.IsError()}
 		for _, a := range argv {
