@@ -153,10 +153,7 @@ func (e *Engine) functionVM() *functionVM {
 func (vm *luaVM) setNonexistentError(t *lua.LTable) {
 	L := vm.L
 	meta := L.NewTable()
-	meta.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
-		L.RaiseError("Script attempted to access nonexistent global variable '%s'", L.ToString(2))
-		return 0
-	}))
+	meta.RawSetString("__index", L.NewFunction(vm.nonexistentGlobal))
 	L.SetMetatable(t, meta)
 }
 

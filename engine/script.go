@@ -14,7 +14,10 @@ package engine
 //     scripts see a proxy: an empty table whose __index is the real globals table and whose
 //     __newindex raises. rawset and setmetatable refuse the protected tables too. The library
 //     tables (string, math, table, coroutine, os, cjson, bit, struct, cmsgpack, redis) are
-//     protected the same way.
+//     protected the same way. next, pairs, ipairs, rawget and getmetatable see through a proxy
+//     to the table it protects, so pairs(_G) lists the 35 globals of Redis's EVAL state
+//     (KEYS, ARGV and __redis__err__handler included) and pairs(string) string's 15 functions,
+//     as on redis-server; getmetatable(string) is nil, getmetatable(_G) the globals' guard.
 //   - What a script can reach is Redis 7.0.15's allow list as Debian's build has it: base
 //     functions without print, dofile, loadfile, require, module, getfenv, setfenv and newproxy;
 //     string, table, math (math.random / math.randomseed replaced by Redis's rand48, below),
@@ -38,13 +41,16 @@ package engine
 // called the failing C function, or of the failing Lua code). gopher-lua words its own errors
 // differently from Lua 5.1; the handler rewrites them: run-time type errors with the variable at
 // fault (script_varinfo.go), "got no value" for missing arguments, quoted function names,
-// "attempt to concatenate a table value"… Compile errors read "user_script:1: unexpected symbol
-// near '<token>'" whatever Lua 5.1 expected there ("'=' expected near …", "'end' expected…"),
-// string.format is Lua 5.1's (script_format.go); the other library functions gopher-lua
-// implements keep its behaviour where it differs (string.rep…, a method call's argument count
-// is corrected in their errors).
-// Numbers inside Lua become strings by gopher-lua's rule when concatenated ("x" .. 0.1), Lua
-// 5.1's "%.14g" in tostring, redis.call arguments ("%.17g") and cjson.
+// "attempt to concatenate a table value"… Every new script is first read by Lua 5.1's syntax
+// checker (script_syntax.go), which decides: what gopher-lua would also accept (goto, ";",
+// "{1;,2}") gets Lua 5.1's compile error. string.format is Lua 5.1's (script_format.go), so are
+// tonumber, assert, string.upper/lower/char, table.concat/insert/setn (script_lib51.go) and the
+// ".." operator (script_concat.go: a script's concatenations are compiled as calls that write
+// numbers in "%.14g"); the other library functions gopher-lua implements keep its behaviour
+// where it differs (string.rep…, a method call's argument count is corrected in their errors;
+// "#" of a table with holes, pattern error texts).
+// Numbers become strings in Lua 5.1's "%.14g" in tostring and "..", "%.17g" as redis.call
+// arguments and in cjson.
 //
 // Not modelled: redis.setresp(3) is accepted but replies still reach Lua converted from RESP2;
 // Redis's cache of 32 argument objects (luaArgsToRedisArgv), whose reuse can leave a value SET by
@@ -268,6 +274,7 @@ type luaVM struct {
 	proxy    *lua.LTable // what scripts see as _G
 	readonly map[*lua.LTable]bool
 	unwrap   map[*lua.LTable]*lua.LTable // proxy → the table it protects
+	concat   *lua.LFunction              // luaConcat51, the global luaConcatName
 	handler  *lua.LFunction
 	step     *stepCtx
 	eval     bool
@@ -425,10 +432,8 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 
 	// Protection: nonexistent globals raise; scripts see a read-only proxy.
 	meta := L.NewTable()
-	meta.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
-		L.RaiseError("Script attempted to access nonexistent global variable '%s'", L.ToString(2))
-		return 0
-	}))
+	vm.concat = L.NewFunction(luaConcat51)
+	meta.RawSetString("__index", L.NewFunction(vm.nonexistentGlobal))
 	L.SetMetatable(real, meta)
 	vm.proxy = vm.protect(real)
 	real.RawSetString("_G", vm.proxy)
@@ -475,6 +480,17 @@ func (vm *luaVM) protect(t *lua.LTable) *lua.LTable {
 	vm.readonly[m] = true
 	vm.unwrap[p] = t
 	return p
+}
+
+// nonexistentGlobal is the globals' __index: the error for a name that is not there, except
+// for luaConcatName (script_concat.go), which no script can write.
+func (vm *luaVM) nonexistentGlobal(L *lua.LState) int {
+	if L.ToString(2) == luaConcatName {
+		L.Push(vm.concat)
+		return 1
+	}
+	L.RaiseError("Script attempted to access nonexistent global variable '%s'", L.ToString(2))
+	return 0
 }
 
 // unproxy is the table a proxy protects (t itself when it is none).

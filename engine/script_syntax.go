@@ -1096,7 +1096,7 @@ func luaCompile(L *lua.LState, chunk, src string) (*lua.LFunction, string) {
 	if msg := luaSyntaxError(chunk, src); msg != "" {
 		return nil, msg
 	}
-	fn, err := L.Load(strings.NewReader(src), chunk)
+	fn, err := luaCompileTree(L, chunk, src) // script_concat.go: Lua 5.1's ".."
 	if err != nil {
 		return nil, luaCompileError(err.Error(), src)
 	}

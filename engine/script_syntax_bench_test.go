@@ -42,3 +42,16 @@ func TestLuaCompileRefusesWhatLua51Refuses(t *testing.T) {
 	}
 	want(t, e, "(integer) 1", "EVAL", "return 1;", "0")
 }
+
+// The whole compile of a new script: Lua 5.1's checker, the parse, the ".." rewrite
+// (script_concat.go) and gopher-lua's code generator.
+func BenchmarkLuaCompile(b *testing.B) {
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	src := benchScript + " .. ':' .. 1/3"
+	for i := 0; i < b.N; i++ {
+		if _, msg := luaCompile(L, userScript, src); msg != "" {
+			b.Fatal(msg)
+		}
+	}
+}
