@@ -38,3 +38,20 @@ func TestClusterScriptErrorsPerProfile(t *testing.T) {
 		want(t, e, `"ERR Script attempted to access a non local key in a cluster node"`, "EVAL", "return redis.pcall('get', 'foo')['err']", "0")
 	}
 }
+
+// A node whose cluster state failed: a key of the unassigned slot is non local on 7.0 and "a
+// slot not served" on 7.4; any other key is refused because the cluster is down.
+func TestClusterScriptDown(t *testing.T) {
+	for _, v := range []Version{V70, V74} {
+		cl := NewCluster(ClusterOptions{Masters: 3, Port: 7000, Options: Options{Version: v}})
+		e := cl.Nodes()[0]
+		want(t, e, "OK", "CLUSTER", "DELSLOTS", "5000")
+		unbound := "Script attempted to access a non local key in a cluster node"
+		if v == V74 {
+			unbound = "Script attempted to access a slot not served"
+		}
+		want(t, e, `"ERR `+unbound+`"`, "EVAL", "return redis.pcall('get', 'x48125')['err']", "0")
+		want(t, e, `"ERR Script attempted to execute a command while the cluster is down"`, "EVAL", "return redis.pcall('get', 'bar')['err']", "0")
+		want(t, e, "PONG", "EVAL", "return redis.call('ping')", "0")
+	}
+}
