@@ -1200,7 +1200,8 @@ func (e *Engine) newRedisTable(vm *luaVM) *lua.LTable {
 		if L.GetTop() != 1 {
 			raiseRedisError(L, "wrong number of arguments")
 		}
-		L.Push(lua.LString(sha1hex(L.ToString(1))))
+		str, _ := luaStringish(L.Get(1)) // lua_tolstring: a number in "%.14g", anything else ""
+		L.Push(lua.LString(sha1hex(str)))
 		return 1
 	})
 	fn("error_reply", func(L *lua.LState) int {

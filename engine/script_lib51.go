@@ -13,6 +13,11 @@ package engine
 //	table.concat({1/3})   "0.33333333333333": numbers in Lua's "%.14g" (gopher-lua: Go's shortest
 //	                      form, "0.3333333333333333")
 //	table.insert({}, 1, 2, 3)  "wrong number of arguments to 'insert'" (gopher-lua inserts)
+//	string.len(1/3)       16: a number where a string function wants a string is written
+//	                      "%.14g" (luaL_checklstring), also for sub, rep, byte, find, match,
+//	                      gmatch, gfind, gsub and reverse (gopher-lua's own functions, called
+//	                      with the argument converted)
+//	math.fmod(1, 0)       -nan, as glibc's fmod gives on x86-64 (gopher-lua: nan)
 //
 // Not reproduced (gopher-lua's own, inside its VM): the ".." operator writes numbers in Go's
 // shortest form ("x" .. 1/3 is "x0.3333333333333333", Lua "x0.33333333333333"; 1e15 .. "" is
@@ -25,6 +30,8 @@ package engine
 // Compared with redis-server 7.0.15 in testdata/transcripts/diff/scripting.txt.
 
 import (
+	"math"
+
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -35,6 +42,18 @@ func installLua51Base(L *lua.LState, real *lua.LTable) {
 	str.RawSetString("upper", L.NewFunction(luaCaseFn("upper", 'a', 'z', -32)))
 	str.RawSetString("lower", L.NewFunction(luaCaseFn("lower", 'A', 'Z', 32)))
 	str.RawSetString("char", L.NewFunction(luaStringChar))
+	// Argument positions: strings (numbers converted to text), then integers (numeric strings
+	// converted to numbers, as luaL_checkint does).
+	for name, pos := range map[string][2][]int{"len": {{1}, nil}, "sub": {{1}, {2, 3}}, "rep": {{1}, {2}},
+		"byte": {{1}, {2, 3}}, "reverse": {{1}, nil}, "find": {{1, 2}, {3}}, "match": {{1, 2}, {3}},
+		"gmatch": {{1, 2}, nil}, "gfind": {{1, 2}, nil}, "gsub": {{1, 2, 3}, {4}}} {
+		if f, ok := str.RawGetString(name).(*lua.LFunction); ok && f.IsG {
+			str.RawSetString(name, L.NewFunction(luaStringArgs(f.GFunction, pos[0], pos[1])))
+		}
+	}
+	if m, ok := real.RawGetString("math").(*lua.LTable); ok {
+		m.RawSetString("fmod", L.NewFunction(luaFmod))
+	}
 	tbl := real.RawGetString("table").(*lua.LTable)
 	tbl.RawSetString("concat", L.NewFunction(luaTableConcat))
 	tbl.RawSetString("insert", L.NewFunction(luaTableInsert))
@@ -240,5 +259,41 @@ func luaStringChar(L *lua.LState) int {
 		b[i-1] = byte(c)
 	}
 	L.Push(lua.LString(b))
+	return 1
+}
+
+// luaStringArgs calls a gopher-lua string function with its number arguments at the string
+// positions strs written in Lua's "%.14g" and its numeric-string arguments at the integer
+// positions ints read as numbers.
+func luaStringArgs(f lua.LGFunction, strs, ints []int) lua.LGFunction {
+	return func(L *lua.LState) int {
+		for _, i := range strs {
+			if n, ok := L.Get(i).(lua.LNumber); ok && i <= L.GetTop() {
+				L.Replace(i, lua.LString(luaNumberString(n)))
+			}
+		}
+		for _, i := range ints {
+			if s, ok := L.Get(i).(lua.LString); ok && i <= L.GetTop() {
+				if n, ok := luaStringToNumber(string(s)); ok {
+					L.Replace(i, lua.LNumber(n))
+				}
+			}
+		}
+		return f(L)
+	}
+}
+
+// negNaN is the NaN x86-64 produces for an invalid operation (sign bit set: printed "-nan").
+var negNaN = math.Float64frombits(0xFFF8000000000000)
+
+// luaFmod is math_fmod: C's fmod, whose invalid cases (x infinite, y zero) give x86-64's
+// default NaN.
+func luaFmod(L *lua.LState) int {
+	x, y := luaCheckNumber(L, 1, "fmod"), luaCheckNumber(L, 2, "fmod")
+	r := math.Mod(x, y)
+	if math.IsNaN(r) && !math.IsNaN(x) && !math.IsNaN(y) {
+		r = negNaN
+	}
+	L.Push(lua.LNumber(r))
 	return 1
 }
