@@ -153,10 +153,7 @@ func (e *Engine) functionVM() *functionVM {
 func (vm *luaVM) setNonexistentError(t *lua.LTable) {
 	L := vm.L
 	meta := L.NewTable()
-	meta.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
-		L.RaiseError("Script attempted to access nonexistent global variable '%s'", L.ToString(2))
-		return 0
-	}))
+	meta.RawSetString("__index", L.NewFunction(vm.nonexistentGlobal))
 	L.SetMetatable(t, meta)
 }
 
@@ -415,9 +412,9 @@ func (e *Engine) unlinkLibrary(lib *functionLib) {
 func (e *Engine) runLibrary(lib *functionLib, code string) string {
 	vm := e.functionVM()
 	L := vm.L
-	fn, err := L.Load(strings.NewReader(code), userFunction)
-	if err != nil {
-		return "Error compiling function: " + luaCompileError(err.Error(), code)
+	fn, msg := luaCompile(L, userFunction, code)
+	if fn == nil {
+		return "Error compiling function: " + msg
 	}
 	fn.Env = vm.proxy
 	vm.meta.RawSetString("__index", vm.loadAPI)
@@ -566,9 +563,12 @@ func (e *Engine) fcall(args [][]byte, ro bool) Reply {
 	if r != nil {
 		return *r
 	}
+	if f.flags&sfNoCluster != 0 && e.cluster != nil {
+		return errScriptNoCluster
+	}
 	if f.flags&sfNoWrites == 0 && ro {
 		return errScriptWriteRO
 	}
 	readOnly := ro || f.flags&sfNoWrites != 0
-	return e.runScript(e.functionVM().luaVM, f.fn, f.name, false, readOnly, args[3:3+numkeys], args[3+numkeys:], args)
+	return e.runScript(e.functionVM().luaVM, f.fn, f.name, false, readOnly, f.flags, args[3:3+numkeys], args[3+numkeys:], args)
 }
