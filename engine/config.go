@@ -262,6 +262,7 @@ type Config struct {
 	vals map[string]string // canonical name → value as CONFIG GET prints it
 	ints map[string]int64
 	lfu  bool // maxmemory-policy is an LFU one (read on every key access)
+	acl  *ACL // the users (acl.go); requirepass is the default user's password
 }
 
 func newConfig(e *Engine) *Config {
@@ -273,6 +274,7 @@ func newConfig(e *Engine) *Config {
 			c.ints[p.Name] = n
 		}
 	}
+	c.acl = newACL(e)
 	return c
 }
 
@@ -317,6 +319,9 @@ func (c *Config) set(p *ConfigParam, printed string, n int64) {
 	}
 	if p.Name == "maxmemory-policy" {
 		c.lfu = strings.HasSuffix(printed, "-lfu")
+	}
+	if p.Name == "requirepass" {
+		c.acl.setDefaultPassword(printed)
 	}
 }
 

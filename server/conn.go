@@ -41,7 +41,7 @@ func (s *Server) connCommand(c *client, args [][]byte) (engine.Reply, bool) {
 		return s.clientCmd(c, args), true
 	case eqFold(name, "auth"):
 		c.lastCmd = "auth"
-		return authCmd(args), true
+		return s.authCmd(c, args), true
 	case eqFold(name, "info"):
 		c.lastCmd = "info"
 		return engine.BulkStr(s.info(args[1:])), true
@@ -65,6 +65,8 @@ func (s *Server) quitReset(c *client, tx *engine.Client, args [][]byte) (engine.
 		}
 		tx.Reset()
 		c.name, c.db = "", 0
+		c.userEng = nil // clientSetDefaultAuth: back to the default user (auth.go)
+		s.syncUser(c)
 		return engine.Status("RESET"), true
 	}
 	return engine.Reply{}, false
@@ -158,9 +160,12 @@ func (s *Server) hello(c *client, args [][]byte) engine.Reply {
 		}
 	}
 	if hasAuth {
-		if r := authUserPass(user, pass); r.IsError() {
+		if r := s.authUserPass(c, user, pass); r.IsError() {
 			return r
 		}
+	}
+	if r, ok := s.helloAuthCheck(c); !ok {
+		return r
 	}
 	if hasName {
 		if !validName(setname) {
@@ -197,27 +202,6 @@ func strictInt(b []byte) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(string(b), 10, 64)
 	return n, err == nil
-}
-
-// authCmd implements AUTH for a server whose default user has no password.
-func authCmd(args [][]byte) engine.Reply {
-	switch len(args) {
-	case 2:
-		return errNoPass
-	case 3:
-		return authUserPass(args[1], args[2])
-	case 1:
-		return arityErr("auth")
-	}
-	return engine.ErrSyntax
-}
-
-// authUserPass: the default user is "nopass", any password is accepted; no other user exists.
-func authUserPass(user, pass []byte) engine.Reply {
-	if string(user) == "default" {
-		return engine.OK
-	}
-	return errWrongPass
 }
 
 // validName: client names (and lib-name/lib-ver) may only hold '!'..'~'.
@@ -416,8 +400,8 @@ func (s *Server) clientLine(c *client, now time.Time) string {
 	if flags == "" {
 		flags = "N"
 	}
-	line := fmt.Sprintf("id=%d addr=%s laddr=%s fd=8 name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=default redir=-1 resp=2",
-		c.id, c.addr, c.laddr, c.name, int64(now.Sub(c.created).Seconds()), int64(now.Sub(c.lastAt).Seconds()), flags, c.db, multi, cmd)
+	line := fmt.Sprintf("id=%d addr=%s laddr=%s fd=8 name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=%s redir=-1 resp=2",
+		c.id, c.addr, c.laddr, c.name, int64(now.Sub(c.created).Seconds()), int64(now.Sub(c.lastAt).Seconds()), flags, c.db, multi, cmd, c.user.Name)
 	if s.eng.Version().Has(engine.V72) {
 		line += " lib-name=" + c.libName + " lib-ver=" + c.libVer
 	}

@@ -62,6 +62,10 @@ type client struct {
 	// is remade when the server's engine is replaced.
 	tx    *engine.Client
 	txEng *engine.Engine
+	// The user the connection runs as and whether it is authenticated (auth.go), for userEng.
+	user    *engine.ACLUser
+	userEng *engine.Engine
+	authed  bool
 	// Blocking (blocking.go): parked is set while the client waits in a blocking command;
 	// pending holds the commands read after it; wake receives the blocked command's reply.
 	parked   bool
@@ -128,6 +132,9 @@ func (s *Server) Serve(ln net.Listener) error {
 			}
 			return err
 		}
+		if s.refuseProtected(nc) {
+			continue
+		}
 		cn := newNetConn(nc)
 		s.mu.Lock()
 		if s.closed {
@@ -182,6 +189,7 @@ func (s *Server) accept(cn *netConn) *client {
 	c.id = s.nextID
 	s.clients[c.id] = c
 	s.totalConns++
+	s.syncUser(c)
 	s.mu.Unlock()
 	return c
 }
@@ -249,7 +257,14 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 		return
 	}
 	c.lastCmd = s.intern(args[0])
+	if r, refused := s.gate(c, tx, args); refused {
+		c.out = r.AppendRESP2(c.out)
+		return
+	}
 	res := tx.Exec(args)
+	if c.user.Deleted() {
+		c.quit = true // ACL DELUSER closes the user's connections
+	}
 	c.db = tx.DB()
 	if res.Blocked {
 		c.parked = true

@@ -27,6 +27,7 @@ func cmdResp(args []string, stdout, stderr io.Writer) error {
 	nCluster := fs.Int("cluster", 0, "serve a Redis Cluster of this many masters (1-16) on the port of --addr and the next ones")
 	nEmpty := fs.Int("cluster-empty", 0, "with --cluster: this many more nodes with no slots, to add with redis-cli --cluster add-node")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file until the server stops")
+	requirepass := fs.String("requirepass", "", "the default user's password (CONFIG SET requirepass); without one, protected mode answers only clients on the loopback interface")
 	gogc := fs.Int("gogc", 400, "the Go collector's GOGC for the server (the GOGC environment variable wins when set)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -66,6 +67,11 @@ func cmdResp(args []string, stdout, stderr io.Writer) error {
 		debug.SetGCPercent(*gogc)
 	}
 	e := engine.New(engine.Options{Version: v, Allocator: a, Seed: *seed, Clock: engine.WallClock{}})
+	if *requirepass != "" {
+		if r := e.Exec([][]byte{[]byte("CONFIG"), []byte("SET"), []byte("requirepass"), []byte(*requirepass)}).Reply; r.IsError() {
+			return usageError{fmt.Errorf("--requirepass: %s", r.Str)}
+		}
+	}
 	srv := server.New(e)
 	fmt.Fprintf(stdout, "redscope: Redis %s profile, %s allocator, seed %d: RESP2 on %s (redis-cli -p %d)\n",
 		v, a, *seed, ln.Addr(), ln.Addr().(*net.TCPAddr).Port)
