@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // ACL users: who may run which command on which keys (Redis's acl.c, 7.0.15 and 7.4.1).
@@ -148,6 +149,16 @@ func (a *ACL) setDefaultPassword(p string) {
 	d.passwords = []string{hashPassword([]byte(p))}
 }
 
+// materialize fills the allowed set of a user made with +@all (the default user keeps it empty
+// until a rule or a description needs it).
+func (a *ACL) materialize(u *ACLUser) {
+	if u.allCmds && len(u.allowed) == 0 {
+		for _, c := range a.aclCommands() {
+			u.allowed[c.name] = true
+		}
+	}
+}
+
 func (u *ACLUser) clone() *ACLUser {
 	c := *u
 	c.passwords = append([]string(nil), u.passwords...)
@@ -196,8 +207,20 @@ type aclCommand struct {
 	cmd  *Command
 }
 
+// aclUniverse caches aclCommands per profile (the command table is fixed after init).
+var aclUniverse sync.Map // Version → []aclCommand
+
 // aclCommands lists every command and subcommand of the profile, in name order.
 func (a *ACL) aclCommands() []aclCommand {
+	if v, ok := aclUniverse.Load(a.e.ver); ok {
+		return v.([]aclCommand)
+	}
+	out := a.buildCommands()
+	aclUniverse.Store(a.e.ver, out)
+	return out
+}
+
+func (a *ACL) buildCommands() []aclCommand {
 	var out []aclCommand
 	catSet := func(list []string) map[string]bool {
 		m := map[string]bool{}
@@ -516,6 +539,7 @@ func (a *ACL) SetUser(name string, rules []string) string {
 	u := a.users[name]
 	var tmp *ACLUser
 	if u != nil {
+		a.materialize(u)
 		tmp = u.clone()
 	} else {
 		tmp = a.newUser(name)
@@ -636,6 +660,7 @@ func (a *ACL) noPerm(u *ACLUser, cmd, key string) Reply {
 // describeCommands is ACLDescribeSelectorCommandRules: +@all or -@all, then the categories that
 // best fit the difference, then single commands (in name order: Redis's hash-table order).
 func (a *ACL) describeCommands(u *ACLUser) string {
+	a.materialize(u)
 	cmds := a.aclCommands()
 	additive := !u.allFuture
 	var rules []string
@@ -802,3 +827,7 @@ func (c *Client) Reject() {
 		c.dirtyTx = true
 	}
 }
+
+// Abort is execCommandAbort's discardTransaction: a refused EXEC drops the queue and the
+// watched keys.
+func (c *Client) Abort() { c.discard() }

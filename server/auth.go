@@ -84,6 +84,11 @@ func noAuthCommand(name []byte) bool {
 // reports the refusal, if any.
 func (s *Server) gate(c *client, tx *engine.Client, args [][]byte) (engine.Reply, bool) {
 	s.syncUser(c)
+	if c.user.Deleted() {
+		// ACL DELUSER closed the connection (ACLFreeUserAndKillClients): nothing is answered.
+		c.quit = true
+		return engine.Reply{}, true
+	}
 	acl := s.eng.ACL()
 	acl.SetCurrent(c.user)
 	if c.authed && c.user.Unrestricted() {
@@ -93,14 +98,23 @@ func (s *Server) gate(c *client, tx *engine.Client, args [][]byte) (engine.Reply
 		return engine.Reply{}, false
 	}
 	if !c.authed && !noAuthCommand(args[0]) {
-		tx.Reject()
-		return errNoAuth, true
+		return reject(tx, args, errNoAuth), true
 	}
 	if r, ok := acl.Check(c.user, args); !ok {
-		tx.Reject()
-		return r, true
+		return reject(tx, args, r), true
 	}
 	return engine.Reply{}, false
+}
+
+// reject is rejectCommand: inside MULTI the transaction is flagged, and a refused EXEC discards
+// it and answers EXECABORT with the reason (execCommandAbort).
+func reject(tx *engine.Client, args [][]byte, r engine.Reply) engine.Reply {
+	if eqFold(args[0], "exec") {
+		tx.Abort()
+		return engine.Err("EXECABORT Transaction discarded because of: " + r.Str)
+	}
+	tx.Reject()
+	return r
 }
 
 // authCmd is AUTH [user] pass.

@@ -258,7 +258,9 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 	}
 	c.lastCmd = s.intern(args[0])
 	if r, refused := s.gate(c, tx, args); refused {
-		c.out = r.AppendRESP2(c.out)
+		if !c.quit {
+			c.out = r.AppendRESP2(c.out)
+		}
 		return
 	}
 	res := tx.Exec(args)
