@@ -564,8 +564,18 @@ func (a *ACL) SetUser(name string, rules []string) string {
 // Check is ACLCheckAllUserCommandPerm for u running args (whose command exists and whose arity
 // was checked): the NOPERM reply and false when refused.
 func (a *ACL) Check(u *ACLUser, args [][]byte) (Reply, bool) {
-	if u == nil || u.Unrestricted() || len(args) == 0 {
+	cmd, key, ok := a.permit(u, args)
+	if ok {
 		return Reply{}, true
+	}
+	return a.noPerm(u, cmd, key), false
+}
+
+// permit is the check itself: on refusal the command's full name (command denied) or the key
+// denied.
+func (a *ACL) permit(u *ACLUser, args [][]byte) (deniedCmd, deniedKey string, ok bool) {
+	if u == nil || u.Unrestricted() || len(args) == 0 {
+		return "", "", true
 	}
 	name := strings.ToLower(string(args[0]))
 	var cmd *Command
@@ -589,21 +599,17 @@ func (a *ACL) Check(u *ACLUser, args [][]byte) (Reply, bool) {
 		}
 	}
 	if !u.allCmds && !noAuth && !u.allowed[name] {
-		ok := false
+		allowed := false
 		parent, _, isSub := strings.Cut(name, "|")
-		idx := 1
-		if isSub {
-			idx = 2
-		}
-		if fa := u.firstArgs[parent]; fa != nil && len(args) > idx && !isSub {
+		if fa := u.firstArgs[parent]; fa != nil && len(args) > 1 && !isSub {
 			for _, x := range fa {
-				if eqFold(args[idx], x) {
-					ok = true
+				if eqFold(args[1], x) {
+					allowed = true
 				}
 			}
 		}
-		if !ok {
-			return a.noPerm(u, name, ""), false
+		if !allowed {
+			return name, "", false
 		}
 	}
 	if !u.allKeys && cmd != nil && cmd.hasKeys() {
@@ -611,12 +617,12 @@ func (a *ACL) Check(u *ACLUser, args [][]byte) (Reply, bool) {
 		if err == nil {
 			for _, r := range refs {
 				if !u.keyAllowed(args[r.Arg], r.Flags) {
-					return a.noPerm(u, "", string(args[r.Arg])), false
+					return "", string(args[r.Arg]), false
 				}
 			}
 		}
 	}
-	return Reply{}, true
+	return "", "", true
 }
 
 // keyAllowed is ACLSelectorCheckKey.

@@ -1,6 +1,9 @@
 package engine
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // ACL's subcommands (acl.c aclCommand) over the user table of acl.go. Arity, flags and
 // categories are 7.0.15's command table's. ACL WHOAMI names the user SetCurrent chose (the RESP
@@ -13,6 +16,11 @@ func init() {
 	}
 	register(&Command{Name: "acl", Arity: -2, Sub: map[string]*Command{
 		"cat":     sub("cat", -2, f, cmdACLCat),
+		"dryrun":  sub("dryrun", -4, FlagAdmin|f, cmdACLDryRun),
+		"genpass": sub("genpass", -2, f, cmdACLGenPass),
+		"load":    sub("load", 2, FlagAdmin|f, cmdACLNoFile),
+		"log":     sub("log", -2, FlagAdmin|f, cmdACLLog),
+		"save":    sub("save", 2, FlagAdmin|f, cmdACLNoFile),
 		"deluser": sub("deluser", -3, FlagAdmin|f, cmdACLDelUser),
 		"getuser": sub("getuser", 3, FlagAdmin|f, cmdACLGetUser),
 		"help":    sub("help", 2, FlagLoading|FlagStale, helpReply(aclHelp)),
@@ -160,4 +168,83 @@ func cmdACLGetUser(e *Engine, args [][]byte) Reply {
 		BulkStr("channels"), BulkStr(chans),
 		BulkStr("selectors"), EmptyArr,
 	)
+}
+
+// ACL LOAD and SAVE: the server runs without an ACL file (aclfile is empty and immutable).
+func cmdACLNoFile(e *Engine, args [][]byte) Reply {
+	return Err("ERR This Redis instance is not configured to use an ACL file. You may want to specify users via the ACL SETUSER command and then issue a CONFIG REWRITE (assuming you have a Redis configuration file set) in order to store users in the Redis configuration.")
+}
+
+// ACL GENPASS [bits]: (bits+3)/4 hex digits from the engine's seeded generator (Redis reads
+// /dev/urandom).
+func cmdACLGenPass(e *Engine, args [][]byte) Reply {
+	bits := int64(256)
+	switch len(args) {
+	case 2:
+	case 3:
+		n, ok := string2ll(args[2])
+		if !ok {
+			return ErrNotInt
+		}
+		bits = n
+	default:
+		return errACLSub(args)
+	}
+	if bits <= 0 || bits > 4096 {
+		return Err("ERR ACL GENPASS argument must be the number of bits for the output password, a positive number up to 4096")
+	}
+	const hexd = "0123456789abcdef"
+	b := make([]byte, (bits+3)/4)
+	for i := range b {
+		b[i] = hexd[e.rng.IntN(16)]
+	}
+	return Bulk(b)
+}
+
+// ACL LOG [count|RESET]: the log of refused commands and logins is not kept (docs/config.md):
+// the list is always empty.
+func cmdACLLog(e *Engine, args [][]byte) Reply {
+	switch len(args) {
+	case 2:
+		return EmptyArr
+	case 3:
+		if eqFold(args[2], "reset") {
+			return OK
+		}
+		if _, ok := string2ll(args[2]); !ok {
+			return ErrNotInt
+		}
+		return EmptyArr
+	}
+	return errACLSub(args)
+}
+
+// ACL DRYRUN user command [arg ...]: the ACL check alone; a refusal is a bulk string (7.0's
+// text, getAclErrorMessage's verbose one on 7.2+).
+func cmdACLDryRun(e *Engine, args [][]byte) Reply {
+	a := e.ACL()
+	u := a.users[string(args[2])]
+	if u == nil {
+		return Err(cleanErr("ERR User '" + string(args[2]) + "' not found"))
+	}
+	cargs := args[3:]
+	c := e.LookupCommand(cargs)
+	if c == nil {
+		return Err(cleanErr("ERR Command '" + string(args[3]) + "' not found"))
+	}
+	if !arityOK(c.ArityIn(e.ver), len(cargs)) {
+		return Err("ERR wrong number of arguments for '" + c.FullName() + "' command")
+	}
+	cmd, key, ok := a.permit(u, cargs)
+	if ok {
+		return OK
+	}
+	who := "This user"
+	if e.ver.Has(V72) {
+		who = "User " + u.Name
+	}
+	if cmd != "" {
+		return BulkStr(fmt.Sprintf("%s has no permissions to run the '%s' command", who, cmd))
+	}
+	return BulkStr(fmt.Sprintf("%s has no permissions to access the '%s' key", who, key))
 }
