@@ -837,3 +837,6 @@ func (c *Client) Reject() {
 // Abort is execCommandAbort's discardTransaction: a refused EXEC drops the queue and the
 // watched keys.
 func (c *Client) Abort() { c.discard() }
+
+// Engine is the engine the client runs on.
+func (c *Client) Engine() *Engine { return c.e }

@@ -28,7 +28,10 @@ func init() {
 		&Command{Name: "config", Arity: -2, Sub: map[string]*Command{
 			"get":       {Name: "get", Arity: -3, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdConfigGet},
 			"set":       {Name: "set", Arity: -4, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Tips: "request_policy:all_nodes response_policy:all_succeeded", Fn: cmdConfigSet},
-			"resetstat": {Name: "resetstat", Arity: 2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: func(e *Engine, args [][]byte) Reply { return OK }},
+			"resetstat": {Name: "resetstat", Arity: 2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: func(e *Engine, args [][]byte) Reply {
+				e.cfg.stats = newInfoStats() // resetServerStats and resetCommandTableStats
+				return OK
+			}},
 			"rewrite": {Name: "rewrite", Arity: 2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: func(e *Engine, args [][]byte) Reply {
 				return Err("ERR The server is running without a config file")
 			}},
@@ -44,6 +47,7 @@ func init() {
 			"help":            {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: helpReply(commandHelp)},
 		}},
 		&Command{Name: "debug", Arity: -2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdDebug},
+		&Command{Name: "info", Arity: -1, Flags: FlagLoading | FlagStale, Cats: "dangerous", Tips: "nondeterministic_output", Keyless: true, Fn: cmdInfo},
 		&Command{Name: "time", Arity: 1, Flags: FlagLoading | FlagStale | FlagFast, Tips: "nondeterministic_output", Fn: cmdTime},
 	)
 	registerDebug("sdslen", 3, debugSDSLen)

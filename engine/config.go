@@ -263,6 +263,9 @@ type Config struct {
 	ints map[string]int64
 	lfu  bool // maxmemory-policy is an LFU one (read on every key access)
 	acl  *ACL // the users (acl.go); requirepass is the default user's password
+	// INFO's counters (info.go), which CONFIG RESETSTAT clears, and the layer above's fields.
+	stats    *infoStats
+	infoHost func() InfoHost
 }
 
 func newConfig(e *Engine) *Config {
@@ -275,6 +278,7 @@ func newConfig(e *Engine) *Config {
 		}
 	}
 	c.acl = newACL(e)
+	c.stats = newInfoStats()
 	return c
 }
 

@@ -17,6 +17,7 @@ package server
 
 import (
 	"net"
+	"strings"
 
 	"redscope/engine"
 )
@@ -109,6 +110,7 @@ func (s *Server) gate(c *client, tx *engine.Client, args [][]byte) (engine.Reply
 // reject is rejectCommand: inside MULTI the transaction is flagged, and a refused EXEC discards
 // it and answers EXECABORT with the reason (execCommandAbort).
 func reject(tx *engine.Client, args [][]byte, r engine.Reply) engine.Reply {
+	tx.Engine().CountCommand(fullName(args), r, true)
 	if eqFold(args[0], "exec") {
 		tx.Abort()
 		return engine.Err("EXECABORT Transaction discarded because of: " + r.Str)
@@ -152,4 +154,27 @@ func (s *Server) helloAuthCheck(c *client) (engine.Reply, bool) {
 		return errHelloNoAuth, false
 	}
 	return engine.Reply{}, true
+}
+
+// fullName is the command's name for INFO commandstats: "client|list" for a subcommand of the
+// commands with subcommands, the lowercase name else.
+func fullName(args [][]byte) string {
+	n := strings.ToLower(string(args[0]))
+	if len(args) > 1 && (n == "client" || n == "config" || n == "acl" || n == "object" || n == "memory" ||
+		n == "command" || n == "cluster" || n == "function" || n == "script" || n == "xinfo" || n == "xgroup") {
+		n += "|" + strings.ToLower(string(args[1]))
+	}
+	return n
+}
+
+// countFrontEnd counts for INFO the commands the engine's dispatch does not see: those this
+// server answers (HELLO, AUTH, CLIENT …) and the transaction commands (engine.Client's).
+func (s *Server) countFrontEnd(args [][]byte, r engine.Reply) {
+	switch n := strings.ToLower(string(args[0])); n {
+	case "hello", "auth", "client", "multi", "exec", "discard", "watch", "unwatch":
+		if r.Kind == engine.KindStatus && r.Str == "QUEUED" {
+			return
+		}
+		s.eng.CountCommand(fullName(args), r, false)
+	}
 }

@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,9 +41,6 @@ func (s *Server) connCommand(c *client, args [][]byte) (engine.Reply, bool) {
 	case eqFold(name, "auth"):
 		c.lastCmd = "auth"
 		return s.authCmd(c, args), true
-	case eqFold(name, "info"):
-		c.lastCmd = "info"
-		return engine.BulkStr(s.info(args[1:])), true
 	}
 	return engine.Reply{}, false
 }
@@ -90,7 +86,7 @@ func (s *Server) connCheck(args [][]byte) (engine.Reply, bool) {
 		return engine.Reply{}
 	}
 	switch {
-	case eqFold(name, "hello"), eqFold(name, "info"):
+	case eqFold(name, "hello"):
 		return engine.Reply{}, true
 	case eqFold(name, "auth"):
 		return arity(-2, "auth"), true
@@ -446,130 +442,6 @@ func makeRunID() string {
 		b[i] = hex[seed&15]
 	}
 	return string(b)
-}
-
-// baseMemory stands for what an empty redis-server uses (INFO memory's used_memory_startup on
-// Debian's 7.0.15 is about 876 000 bytes).
-const baseMemory = 876144
-
-// info builds INFO's text for the asked sections (none, "default", "all", "everything": all).
-func (s *Server) info(sections [][]byte) string {
-	want := map[string]bool{}
-	all := len(sections) == 0
-	for _, a := range sections {
-		n := strings.ToLower(string(a))
-		if n == "all" || n == "everything" || n == "default" {
-			all = true
-		}
-		want[n] = true
-	}
-	e := s.eng
-	var parts []string
-	add := func(name string, body func(b *strings.Builder)) {
-		if !all && !want[name] {
-			return
-		}
-		var b strings.Builder
-		b.WriteString("# " + strings.ToUpper(name[:1]) + name[1:] + "\r\n")
-		body(&b)
-		parts = append(parts, b.String())
-	}
-	now := time.Now()
-	kv := func(b *strings.Builder, k string, v any) {
-		fmt.Fprintf(b, "%s:%v\r\n", k, v)
-	}
-	add("server", func(b *strings.Builder) {
-		up := int64(now.Sub(s.started).Seconds())
-		kv(b, "redis_version", profileVersion(e.Version()))
-		kv(b, "redis_git_sha1", "00000000")
-		kv(b, "redis_git_dirty", 0)
-		kv(b, "redis_build_id", "0")
-		kv(b, "redis_mode", redisMode(e))
-		kv(b, "os", runtime.GOOS+" "+runtime.GOARCH)
-		kv(b, "arch_bits", 64)
-		kv(b, "multiplexing_api", "go")
-		kv(b, "process_id", pid)
-		kv(b, "process_supervised", "no")
-		kv(b, "run_id", s.runID)
-		kv(b, "tcp_port", s.port)
-		kv(b, "server_time_usec", now.UnixMicro())
-		kv(b, "uptime_in_seconds", up)
-		kv(b, "uptime_in_days", up/86400)
-		kv(b, "hz", 10)
-		kv(b, "configured_hz", 10)
-		kv(b, "executable", executable())
-		kv(b, "config_file", "")
-		kv(b, "redscope_profile", e.Version().String())
-		kv(b, "redscope_allocator", e.Allocator().String())
-	})
-	add("clients", func(b *strings.Builder) {
-		kv(b, "connected_clients", len(s.clients))
-		kv(b, "cluster_connections", 0)
-		kv(b, "maxclients", 10000)
-		kv(b, "client_recent_max_input_buffer", 0)
-		kv(b, "client_recent_max_output_buffer", 0)
-		kv(b, "blocked_clients", e.BlockedClients())
-		kv(b, "tracking_clients", 0)
-		kv(b, "clients_in_timeout_table", e.ClientsInTimeoutTable())
-		if e.Version().Has(engine.V72) {
-			keys, onNoKey := e.BlockingKeys()
-			kv(b, "total_blocking_keys", keys)
-			kv(b, "total_blocking_keys_on_nokey", onNoKey)
-		}
-	})
-	add("memory", func(b *strings.Builder) {
-		data := safeDataset(e)
-		used := baseMemory + data
-		kv(b, "used_memory", used)
-		kv(b, "used_memory_human", humanBytes(used))
-		kv(b, "used_memory_startup", baseMemory)
-		kv(b, "used_memory_dataset", data)
-		kv(b, "maxmemory", 0)
-		kv(b, "maxmemory_human", "0B")
-		pol := e.Config().Get("maxmemory-policy")
-		if pol == "" {
-			pol = "noeviction"
-		}
-		kv(b, "maxmemory_policy", pol)
-		kv(b, "mem_allocator", "jemalloc-5.3.0")
-	})
-	add("stats", func(b *strings.Builder) {
-		kv(b, "total_connections_received", s.totalConns)
-		kv(b, "total_commands_processed", s.totalCommands)
-	})
-	add("cluster", func(b *strings.Builder) { kv(b, "cluster_enabled", clusterEnabled(e)) })
-	add("keyspace", func(b *strings.Builder) {
-		for i := 0; i < e.DBCount(); i++ {
-			keys, exp := e.DBStats(i)
-			if keys > 0 {
-				fmt.Fprintf(b, "db%d:keys=%d,expires=%d,avg_ttl=0\r\n", i, keys, exp)
-			}
-		}
-	})
-	return strings.Join(parts, "\r\n")
-}
-
-// safeDataset sums MEMORY USAGE over the keyspace; a panic in a type's memory model costs the
-// figure, not the server.
-func safeDataset(e *engine.Engine) (n int64) {
-	defer func() {
-		if recover() != nil {
-			n = 0
-		}
-	}()
-	return e.DatasetMemory()
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.2fG", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.2fM", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.2fK", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%dB", n)
 }
 
 func executable() string {

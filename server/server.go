@@ -264,6 +264,7 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 		return
 	}
 	res := tx.Exec(args)
+	s.countFrontEnd(args, res.Reply)
 	if c.user.Deleted() {
 		c.quit = true // ACL DELUSER closes the user's connections
 	}
@@ -280,6 +281,7 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 func (s *Server) txClient(c *client) *engine.Client {
 	if c.txEng != s.eng || c.tx == nil {
 		c.tx, c.txEng = s.eng.NewClient(), s.eng
+		s.eng.SetInfoHost(s.infoHost)
 		if !c.tx.SetDB(c.db) {
 			c.db = 0
 		}
