@@ -28,10 +28,7 @@ func init() {
 		&Command{Name: "config", Arity: -2, Sub: map[string]*Command{
 			"get":       {Name: "get", Arity: -3, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdConfigGet},
 			"set":       {Name: "set", Arity: -4, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Tips: "request_policy:all_nodes response_policy:all_succeeded", Fn: cmdConfigSet},
-			"resetstat": {Name: "resetstat", Arity: 2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: func(e *Engine, args [][]byte) Reply {
-				e.cfg.stats = newInfoStats() // resetServerStats and resetCommandTableStats
-				return OK
-			}},
+			"resetstat": {Name: "resetstat", Arity: 2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdConfigResetStat},
 			"rewrite": {Name: "rewrite", Arity: 2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: func(e *Engine, args [][]byte) Reply {
 				return Err("ERR The server is running without a config file")
 			}},
@@ -292,6 +289,13 @@ func cmdConfigSet(e *Engine, args [][]byte) Reply {
 		old = append(old, saved{it.p, e.cfg.vals[it.p.Name], e.cfg.ints[it.p.Name]})
 		e.cfg.set(it.p, printed, n)
 	}
+	return OK
+}
+
+// CONFIG RESETSTAT is resetServerStats, resetCommandTableStats and resetErrorTableStats: INFO's
+// counters start over (info.go).
+func cmdConfigResetStat(e *Engine, args [][]byte) Reply {
+	e.cfg.stats = newInfoStats()
 	return OK
 }
 
