@@ -44,7 +44,7 @@ func init() {
 			"help":            {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: helpReply(commandHelp)},
 		}},
 		&Command{Name: "debug", Arity: -2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdDebug},
-		&Command{Name: "info", Arity: -1, Flags: FlagLoading | FlagStale, Cats: "dangerous", Tips: "nondeterministic_output", Keyless: true, Fn: cmdInfo},
+		&Command{Name: "info", Arity: -1, Flags: FlagLoading | FlagStale, Cats: "dangerous", Tips: "nondeterministic_output request_policy:all_shards response_policy:special", Keyless: true, Fn: cmdInfo},
 		&Command{Name: "time", Arity: 1, Flags: FlagLoading | FlagStale | FlagFast, Tips: "nondeterministic_output", Fn: cmdTime},
 	)
 	registerDebug("sdslen", 3, debugSDSLen)
