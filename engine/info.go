@@ -32,6 +32,7 @@ import (
 //     replication ids are derived from the seed, the server never saved (rdb_last_save_time is
 //     the start time, rdb_last_bgsave_time_sec -1, statuses ok).
 //
+// On 7.2+ "debug" (named, never part of "everything") adds the event-loop figures, all 0.
 // Keysizes (8.2+) is not given: the sources this was written from stop at 7.4.1 / 8.0-m01,
 // which have no such section.
 
@@ -354,6 +355,12 @@ func (e *Engine) Info(sectionArgs [][]byte) string {
 			{"module_fork_in_progress", 0}, {"module_fork_last_cow_size", 0}} {
 			kv(f.k, f.v)
 		}
+		if cfg.Get("appendonly") == "yes" { // server.aof_enabled (nothing is written)
+			for _, k := range []string{"aof_current_size", "aof_base_size", "aof_pending_rewrite",
+				"aof_buffer_length", "aof_pending_bio_fsync", "aof_delayed_fsync"} {
+				kv(k, 0)
+			}
+		}
 	}
 	if section("stats") {
 		b.WriteString("# Stats\r\n")
@@ -419,6 +426,9 @@ func (e *Engine) Info(sectionArgs [][]byte) string {
 		b.WriteString("# Replication\r\n")
 		kv("role", "master")
 		kv("connected_slaves", 0)
+		if cfg.Int("min-replicas-to-write") != 0 && cfg.Int("min-replicas-max-lag") != 0 {
+			kv("min_slaves_good_slaves", 0)
+		}
 		kv("master_failover_state", "no-failover")
 		kv("master_replid", e.seededHex(40, 2))
 		kv("master_replid2", strings.Repeat("0", 40))
@@ -496,6 +506,19 @@ func (e *Engine) Info(sectionArgs [][]byte) string {
 			if keys > 0 {
 				fmt.Fprintf(&b, "db%d:keys=%d,expires=%d,avg_ttl=0\r\n", i, keys, exp)
 			}
+		}
+	}
+	if v72 && want["debug"] { // only when named, not in "everything"
+		if n > 0 {
+			b.WriteString("\r\n")
+		}
+		b.WriteString("# Debug\r\n")
+		keys := []string{"eventloop_duration_aof_sum", "eventloop_duration_cron_sum", "eventloop_duration_max", "eventloop_cmd_per_cycle_max"}
+		if v74 {
+			keys = append(keys, "allocator_allocated_lua", "allocator_active_lua", "allocator_resident_lua", "allocator_frag_bytes_lua")
+		}
+		for _, k := range keys {
+			kv(k, 0)
 		}
 	}
 	return b.String()

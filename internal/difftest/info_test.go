@@ -79,14 +79,30 @@ func TestInfoSections(t *testing.T) {
 	for _, args := range [][]string{{}, {"default"}, {"all"}, {"everything"}, {"server"}, {"SERVER"},
 		{"clients", "memory"}, {"persistence"}, {"stats"}, {"replication"}, {"cpu"}, {"modules"},
 		{"commandstats"}, {"errorstats"}, {"latencystats"}, {"cluster"}, {"keyspace"},
-		{"keyspace", "server"}, {"server", "server"}, {"nosuch"}, {"default", "commandstats"}, {"all", "nosuch"}} {
+		{"keyspace", "server"}, {"server", "server"}, {"nosuch"}, {"default", "commandstats"}, {"all", "nosuch"},
+		{"debug"}} {
 		a, b := infoShape(doInfo(t, ref, args...)), infoShape(doInfo(t, sc, args...))
 		if strings.Join(a, "\n") != strings.Join(b, "\n") {
 			t.Errorf("INFO %v: fields differ\nredis-server: %v\nredscope:     %v", args, a, b)
 		}
 		fields += len(a)
 	}
-	t.Logf("%d lines of 22 INFO calls compared by name", fields)
+	// The fields printed only in some states: AOF on, min-replicas-to-write with a lag.
+	for _, set := range [][]string{{"appendonly", "yes"}, {"min-replicas-to-write", "1"}} {
+		for _, c := range []*transcript.Conn{ref, sc} {
+			if _, r, err := c.DoStrings("CONFIG", "SET", set[0], set[1]); err != nil || r.IsError() {
+				t.Fatalf("CONFIG SET %v: %v %s", set, err, r.FormatCLI())
+			}
+		}
+		for _, sec := range []string{"persistence", "replication"} {
+			a, b := infoShape(doInfo(t, ref, sec)), infoShape(doInfo(t, sc, sec))
+			if strings.Join(a, "\n") != strings.Join(b, "\n") {
+				t.Errorf("INFO %s with %v: fields differ\nredis-server: %v\nredscope:     %v", sec, set, a, b)
+			}
+			fields += len(a)
+		}
+	}
+	t.Logf("%d lines of 27 INFO calls compared by name", fields)
 }
 
 // TestInfoValues runs the same commands on both servers from CONFIG RESETSTAT on and compares
