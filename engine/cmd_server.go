@@ -295,7 +295,9 @@ func cmdConfigSet(e *Engine, args [][]byte) Reply {
 // CONFIG RESETSTAT is resetServerStats, resetCommandTableStats and resetErrorTableStats: INFO's
 // counters start over (info.go).
 func cmdConfigResetStat(e *Engine, args [][]byte) Reply {
+	dirty := e.cfg.stats.dirty // server.dirty is not a statistic
 	e.cfg.stats = newInfoStats()
+	e.cfg.stats.dirty = dirty
 	return OK
 }
 

@@ -164,7 +164,7 @@ func TestInfoValues(t *testing.T) {
 		"maxmemory", "maxmemory_human", "maxmemory_policy", "role", "connected_slaves",
 		"repl_backlog_size", "aof_enabled", "rdb_bgsave_in_progress", "rdb_last_bgsave_status",
 		"rdb_saves", "loading", "blocked_clients", "cluster_enabled", "redis_version", "redis_mode",
-		"mem_allocator"} {
+		"mem_allocator", "rdb_last_bgsave_time_sec", "aof_last_bgrewrite_status", "master_repl_offset", "second_repl_offset", "master_failover_state", "repl_backlog_active", "evicted_keys", "total_forks", "latest_fork_usec"} {
 		compared++
 		if fa[k] != fb[k] {
 			t.Errorf("INFO %s: redis-server %q, redscope %q", k, fa[k], fb[k])
