@@ -571,8 +571,12 @@ func (a *ACL) Check(u *ACLUser, args [][]byte) (Reply, bool) {
 	return a.noPerm(u, cmd, key), false
 }
 
-// permit is the check itself: on refusal the command's full name (command denied) or the key
+// Permit is the check itself: on refusal the command's full name (command denied) or the key
 // denied.
+func (a *ACL) Permit(u *ACLUser, args [][]byte) (deniedCmd, deniedKey string, ok bool) {
+	return a.permit(u, args)
+}
+
 func (a *ACL) permit(u *ACLUser, args [][]byte) (deniedCmd, deniedKey string, ok bool) {
 	if u == nil || u.Unrestricted() || len(args) == 0 {
 		return "", "", true

@@ -178,3 +178,22 @@ func (s *Server) countFrontEnd(args [][]byte, r engine.Reply) {
 		s.eng.CountCommand(fullName(args), r, false)
 	}
 }
+
+// execRecheck is execCommand's second ACL check of each queued command, in case the rules
+// changed since it was queued: the command is not run and its reply is this NOPERM.
+func (s *Server) execRecheck(c *client, args [][]byte) (engine.Reply, bool) {
+	if c.user.Unrestricted() {
+		return engine.Reply{}, false
+	}
+	cmd, _, ok := s.eng.ACL().Permit(c.user, args)
+	if ok {
+		return engine.Reply{}, false
+	}
+	reason := "no permission to touch the specified keys"
+	if cmd != "" {
+		reason = "no permission to execute the command or subcommand"
+	}
+	r := engine.Err("NOPERM ACLs rules changed between the moment the transaction was accumulated and the EXEC call. This command is no longer allowed for the following reason: " + reason)
+	s.eng.CountCommand("", r, true) // an error reply, no call
+	return r, true
+}

@@ -66,6 +66,7 @@ type client struct {
 	user    *engine.ACLUser
 	userEng *engine.Engine
 	authed  bool
+	inExec  bool // running EXEC's queued commands (their ACL is checked again: auth.go)
 	// Blocking (blocking.go): parked is set while the client waits in a blocking command;
 	// pending holds the commands read after it; wake receives the blocked command's reply.
 	parked   bool
@@ -263,7 +264,9 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 		}
 		return
 	}
+	c.inExec = eqFold(args[0], "exec") && tx.InMulti()
 	res := tx.Exec(args)
+	c.inExec = false
 	s.countFrontEnd(args, res.Reply)
 	if c.user.Deleted() {
 		c.quit = true // ACL DELUSER closes the user's connections
@@ -297,6 +300,11 @@ func (s *Server) txClient(c *client) *engine.Client {
 		c.tx.FrontEnd = func(args [][]byte, check bool) (engine.Reply, bool) {
 			if check {
 				return s.connCheck(args)
+			}
+			if c.inExec {
+				if r, refused := s.execRecheck(c, args); refused {
+					return r, true
+				}
 			}
 			return s.connCommand(c, args)
 		}
