@@ -844,3 +844,26 @@ func (c *Client) Abort() { c.discard() }
 
 // Engine is the engine the client runs on.
 func (c *Client) Engine() *Engine { return c.e }
+
+// scriptACL is scriptVerifyACL: the error of a command a script may not run as the user of the
+// calling connection ("" when allowed). 7.0 words it with its getAclErrorMessage, 7.2+ as
+// "ACL failure in script: " and the NOPERM text.
+func (e *Engine) scriptACL(argv [][]byte) string {
+	a := e.cfg.acl
+	u := a.current
+	if u == nil || u.Unrestricted() {
+		return ""
+	}
+	cmd, _, ok := a.permit(u, argv)
+	if ok {
+		return ""
+	}
+	if e.ver.Has(V72) {
+		msg := a.noPerm(u, cmd, "x").Str
+		return "ACL failure in script: " + strings.TrimPrefix(msg, "NOPERM ")
+	}
+	if cmd != "" {
+		return "The user executing the script can't run this command or subcommand"
+	}
+	return "The user executing the script can't access at least one of the keys mentioned in the command arguments"
+}
