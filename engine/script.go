@@ -1476,6 +1476,8 @@ func (e *Engine) luaRedisCall(L *lua.LState, raise bool) int {
 		return fail("Wrong number of args calling Redis command from script")
 	case e.deniedInScripts(cmd):
 		return fail("This Redis command is not allowed from script")
+	case e.scriptACL(argv) != "": // scriptVerifyACL (acl.go)
+		return fail(e.scriptACL(argv))
 	case run.readOnly && (cmd.Flags&FlagWrite != 0 || mayReplicate[cmd.FullName()]):
 		return fail("Write commands are not allowed from read-only scripts.")
 	}
