@@ -170,9 +170,9 @@ func nonLoopbackIP() string {
 	return ""
 }
 
-// readAll connects to addr and reads what the server sends after cmd (nil: nothing sent) until
+// readUntilClosed connects to addr and reads what the server sends after cmd (nil: nothing sent) until
 // it closes the connection or one second passes.
-func readAll(t *testing.T, addr string, cmd []byte) string {
+func readUntilClosed(t *testing.T, addr string, cmd []byte) string {
 	nc, err := net.DialTimeout("tcp", addr, 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -227,7 +227,7 @@ func TestProtectedMode(t *testing.T) {
 	}
 	ping := []byte("PING\r\n")
 	compare := func(what string, cmd []byte) string {
-		a, b := readAll(t, refRemote, cmd), readAll(t, scopeRemote, cmd)
+		a, b := readUntilClosed(t, refRemote, cmd), readUntilClosed(t, scopeRemote, cmd)
 		if a != b {
 			t.Errorf("%s:\nredis-server %q\nredscope     %q", what, a, b)
 		}
@@ -236,7 +236,7 @@ func TestProtectedMode(t *testing.T) {
 	if got := compare("remote client, no password", nil); !strings.HasPrefix(got, "-DENIED Redis is running in protected mode") {
 		t.Errorf("remote client: %q, want the DENIED error", got)
 	}
-	if got := readAll(t, scopeLocal, ping); got != "+PONG\r\n" {
+	if got := readUntilClosed(t, scopeLocal, ping); got != "+PONG\r\n" {
 		t.Errorf("local client: %q", got)
 	}
 	set := func(args ...string) {
