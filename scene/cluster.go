@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,7 +25,8 @@ type Cluster struct {
 	Redir   []engine.ClusterRedirectEvent
 	Served  []engine.ClusterServedEvent
 	Moved   []engine.ClusterKeyMigratedEvent
-	Changed map[int]bool // slots whose owner changed in the step
+	Reshard []engine.ClusterReshardEvent // the step's reshards, animated slot by slot
+	Changed map[int]bool                 // slots whose owner changed in the step
 	lang    string
 	watch   []string
 }
@@ -34,7 +36,7 @@ type ClusterRow struct {
 	Addr      string
 	Ranges    [][2]int // the slot ranges it serves, in order
 	Slots     int
-	Keys      []string // its keys, sorted (at most ClusterKeysDrawn)
+	Keys      []string // a sample of its keys: the lesson's, then the first in slot order (at most ClusterKeysDrawn)
 	KeyCount  int
 	Served    int64
 	Migrating []int // slots migrating away
@@ -75,12 +77,22 @@ func (s *Cluster) Update(in Input) {
 				row.Importing = append(row.Importing, sl)
 			}
 		}
-		keys := e.SortedKeys()
-		row.KeyCount = len(keys)
-		if len(keys) > ClusterKeysDrawn {
-			keys = keys[:ClusterKeysDrawn]
+		// A bounded sample (the engine reads it through its slot index): the cost of an Update
+		// does not grow with the node's key count.
+		row.KeyCount = cl.KeyCount(i)
+		seen := map[string]bool{}
+		for _, k := range in.Keys {
+			if len(row.Keys) < ClusterKeysDrawn && !seen[k] && e.Peek([]byte(k)) != nil {
+				seen[k] = true
+				row.Keys = append(row.Keys, k)
+			}
 		}
-		row.Keys = keys
+		for _, k := range cl.SampleKeys(i, ClusterKeysDrawn) {
+			if len(row.Keys) < ClusterKeysDrawn && !seen[k] {
+				seen[k] = true
+				row.Keys = append(row.Keys, k)
+			}
+		}
 		s.Nodes = append(s.Nodes, row)
 	}
 	for _, x := range in.Last {
@@ -92,6 +104,8 @@ func (s *Cluster) Update(in Input) {
 				s.Served = append(s.Served, ev)
 			case engine.ClusterKeyMigratedEvent:
 				s.Moved = append(s.Moved, ev)
+			case engine.ClusterReshardEvent:
+				s.Reshard = append(s.Reshard, ev)
 			case engine.ClusterSlotEvent:
 				if ev.Action == "owner" {
 					s.Changed[ev.Slot] = true
@@ -127,7 +141,9 @@ func (s *Cluster) Describe() string {
 	for _, r := range s.Redir {
 		parts = append(parts, s.redirText(r))
 	}
-	if len(s.Moved) > 0 {
+	if len(s.Reshard) > 0 {
+		parts = append(parts, s.reshardText(1))
+	} else if len(s.Moved) > 0 {
 		parts = append(parts, s.movedText())
 	}
 	return "cluster: " + strings.Join(parts, "; ")
@@ -206,7 +222,7 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 	head := tr(s.lang, "%s · 16\u202f384 slots · connected to %s", "%s · 16\u202f384 slot · đang kết nối %s", trPlural(s.lang, int64(len(s.Nodes)), "node", "nodes", "node"), s.addr(s.Conn))
 	l.text(in.X, in.Y, fitText(head, in.W, f, false), f, textColor, Left, false)
 	y := in.Y + f*1.6
-	notes := s.noteLines()
+	notes := s.noteLines(t)
 	footer := small*1.5*float64(len(notes)) + small*2.2 // the notes and the slot axis
 	rowGap := small * 0.6
 	rowH := min(max((in.Y+in.H-y-footer)/float64(len(s.Nodes))-rowGap, small*3.2), f*5.5)
@@ -216,6 +232,8 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 	}
 	xOf := func(slot int) float64 { return stripX + stripW*(float64(slot)+0.5)/engine.ClusterSlots }
 	rowY := make([]float64, len(s.Nodes))
+	bars := make([][2]float64, len(s.Nodes)) // each row's strip: y and height
+	anim := s.reshardAnim(t)
 	for i, n := range s.Nodes {
 		rowY[i] = y
 		c := nodeColor(i)
@@ -251,6 +269,7 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 		}
 		markH := min(sh*0.4, small*1.4)
 		barY, barH := sy+markH, sh-markH
+		bars[i] = [2]float64{barY, barH}
 		// the strip: all slots, the node's ranges in its colour
 		l.rect(stripX, barY, stripW, barH, panelC)
 		l.frame(stripX, barY, stripW, barH, 1, grid)
@@ -302,6 +321,9 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 		sort.SliceStable(order, func(a, b int) bool { return rank(order[a]) < rank(order[b]) })
 		var taken [][2]float64
 		for _, sl := range order {
+			if ph, ok := anim.phase[sl]; ok && ph < 1 {
+				continue // its slot has not arrived yet: drawn moving below
+			}
 			ks := bySlot[sl]
 			sort.SliceStable(ks, func(a, b int) bool { return s.served(i, ks[a]) && !s.served(i, ks[b]) })
 			x := xOf(sl)
@@ -360,7 +382,13 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 			}
 		}
 	}
+	if len(anim.moves) > 0 {
+		s.drawReshard(&l, anim, bars, stripX, stripW, small)
+	}
 	for _, m := range s.Moved {
+		if len(s.Reshard) > 0 {
+			break // a reshard's keys travel with their slots (drawReshard)
+		}
 		if m.From < len(rowY) && m.To < len(rowY) {
 			x := xOf(m.Slot)
 			l.line(x, rowY[m.From]+rowH*0.5, x+small, rowY[m.To]+rowH*0.3, 1.5, accent)
@@ -379,7 +407,7 @@ type clusterNote struct {
 }
 
 // noteLines are the step's events in words, under the picture.
-func (s *Cluster) noteLines() []clusterNote {
+func (s *Cluster) noteLines(t float64) []clusterNote {
 	var out []clusterNote
 	seen := map[string]bool{}
 	for _, r := range s.Redir {
@@ -389,7 +417,9 @@ func (s *Cluster) noteLines() []clusterNote {
 			out = append(out, clusterNote{t, ErrorC})
 		}
 	}
-	if len(s.Moved) > 0 {
+	if len(s.Reshard) > 0 {
+		out = append(out, clusterNote{s.reshardText(t), accent})
+	} else if len(s.Moved) > 0 {
 		out = append(out, clusterNote{s.movedText(), accent})
 	}
 	if len(s.Served) > 0 {
@@ -428,4 +458,129 @@ func (s *Cluster) isWatched(k string) bool {
 		}
 	}
 	return false
+}
+
+// clusterMove is one slot a reshard of the step moved, in the order the engine moved it.
+type clusterMove struct {
+	engine.ClusterSlotMove
+	To int
+}
+
+// reshardState is where the step's reshards are at animation progress t: each moved slot
+// leaves its old row and reaches its new one in the order the engine moved it, a window of
+// slots travelling at once; phase[slot] is 0 (not left yet) … 1 (arrived).
+type reshardState struct {
+	moves []clusterMove
+	phase map[int]float64
+	done  int // slots arrived
+	keys  int // keys arrived with them
+}
+
+// clusterMoveWindow is the share of the moved slots travelling at the same moment.
+const clusterMoveWindow = 0.15
+
+func (s *Cluster) reshardAnim(t float64) reshardState {
+	var st reshardState
+	for _, r := range s.Reshard {
+		for _, m := range r.Moves {
+			st.moves = append(st.moves, clusterMove{m, r.To})
+		}
+	}
+	n := float64(len(st.moves))
+	w := max(1, n*clusterMoveWindow)
+	st.phase = make(map[int]float64, len(st.moves))
+	for j, m := range st.moves {
+		ph := 1.0
+		if t < 1 {
+			ph = min(1, max(0, (t*(n+w)-float64(j))/w))
+		}
+		st.phase[m.Slot] = ph
+		if ph >= 1 {
+			st.done++
+			st.keys += m.Keys
+		}
+	}
+	return st
+}
+
+// drawReshard draws the moving slots over the rows (which show where everything ends): a slot
+// not yet left is its old node's colour on the old row and blank on the new one; a travelling
+// slot is a block between the two rows, lit when it carries keys, one dot per key (at most
+// three a block); an arrived slot is as the rows draw it.
+func (s *Cluster) drawReshard(l *list, st reshardState, bars [][2]float64, stripX, stripW, small float64) {
+	x0 := func(sl int) float64 { return stripX + stripW*float64(sl)/engine.ClusterSlots }
+	// Runs of consecutive slots with the same nodes and the same quantised phase make one block.
+	type run struct {
+		from, to, first, last, keys int
+		ph                          float64
+	}
+	var runs []run
+	for _, m := range st.moves {
+		ph := st.phase[m.Slot]
+		if ph >= 1 || m.From < 0 || m.From >= len(bars) || m.To < 0 || m.To >= len(bars) {
+			continue
+		}
+		q := math.Round(ph*12) / 12
+		if k := len(runs) - 1; k >= 0 && runs[k].from == m.From && runs[k].to == m.To && runs[k].last == m.Slot-1 && runs[k].ph == q {
+			runs[k].last, runs[k].keys = m.Slot, runs[k].keys+m.Keys
+			continue
+		}
+		runs = append(runs, run{m.From, m.To, m.Slot, m.Slot, m.Keys, q})
+	}
+	for _, r := range runs {
+		a, b := x0(r.first), x0(r.last+1)
+		w := max(b-a, 1.5)
+		fy, fh := bars[r.from][0], bars[r.from][1]
+		ty, th := bars[r.to][0], bars[r.to][1]
+		l.rect(a, ty, w, th, panelC) // not arrived on the new row yet
+		if r.ph <= 0 {
+			l.rect(a, fy, w, fh, nodeColor(r.from))
+			continue
+		}
+		l.rect(a, fy, w, fh, panelC) // left the old row
+		e := r.ph * r.ph * (3 - 2*r.ph)
+		y, h := fy+(ty-fy)*e, fh+(th-fh)*e
+		c := nodeColor(r.from).Mix(nodeColor(r.to), e)
+		l.rect(a, y, w, h, c)
+		if r.keys > 0 {
+			l.frame(a, y, w, h, 1.5, accent)
+			d := max(3, small*0.35)
+			for k := 0; k < min(r.keys, 3); k++ {
+				l.rect(a+w/2-d/2, y+h*(float64(k)+0.5)/3-d/2, d, d, accent)
+			}
+		}
+	}
+}
+
+// reshardText is the reshard note: while slots travel, how many have arrived; settled, the
+// slots and keys moved and each node's key count before and after.
+func (s *Cluster) reshardText(t float64) string {
+	st := s.reshardAnim(t)
+	first, last := s.Reshard[0], s.Reshard[len(s.Reshard)-1]
+	if st.done < len(st.moves) {
+		return tr(s.lang, "resharding to %s: %d of %d slots moved, %s with them", "đang reshard sang %s: đã chuyển %d/%d slot, kèm %s",
+			s.addr(last.To), st.done, len(st.moves), trPlural(s.lang, int64(st.keys), "key", "keys", "key"))
+	}
+	var counts []string
+	for i := range last.KeysAfter {
+		if i < len(first.KeysBefore) && first.KeysBefore[i] != last.KeysAfter[i] {
+			counts = append(counts, fmt.Sprintf("%s %d→%d", s.port(i), first.KeysBefore[i], last.KeysAfter[i]))
+		}
+	}
+	keys := 0
+	for _, r := range s.Reshard {
+		keys += r.Keys
+	}
+	return tr(s.lang, "%s moved to %s with %s; keys %s", "%s chuyển sang %s kèm %s; key %s",
+		trPlural(s.lang, int64(len(st.moves)), "slot", "slots", "slot"), s.addr(last.To),
+		trPlural(s.lang, int64(keys), "key", "keys", "key"), strings.Join(counts, ", "))
+}
+
+// port is node i's port alone ("7003").
+func (s *Cluster) port(i int) string {
+	a := s.addr(i)
+	if j := strings.LastIndexByte(a, ':'); j >= 0 {
+		return a[j+1:]
+	}
+	return a
 }
