@@ -29,6 +29,7 @@ type Cluster struct {
 	Changed map[int]bool                 // slots whose owner changed in the step
 	lang    string
 	watch   []string
+	noNotes bool // composed with the ring (ringslots.go): the notes are drawn there
 }
 
 // ClusterRow is one node as drawn.
@@ -198,7 +199,11 @@ func (s *Cluster) movedText() string {
 func (s *Cluster) Frame(r Rect, t float64) []Prim {
 	var l list
 	f := fontSize(r)
+	tight := s.noNotes && r.W < 560 // composed on a phone (ringslots.go): every pixel counts
 	in := r.Inset(f * 0.8)
+	if tight {
+		in = r.Inset(f * 0.3)
+	}
 	if len(s.Nodes) == 0 {
 		return drawStart(r, s.lang, startCard{
 			title: tr(s.lang, "Redis Cluster: 16 384 hash slots shared out among the masters; a key lives in slot CRC16(key) mod 16384",
@@ -223,9 +228,15 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 	l.text(in.X, in.Y, fitText(head, in.W, f, false), f, textColor, Left, false)
 	y := in.Y + f*1.6
 	notes := s.noteLines(t)
+	if s.noNotes {
+		notes = nil
+	}
 	footer := small*1.5*float64(len(notes)) + small*2.2 // the notes and the slot axis
-	rowGap := small * 0.6
-	rowH := min(max((in.Y+in.H-y-footer)/float64(len(s.Nodes))-rowGap, small*3.2), f*5.5)
+	rowGap, rowMin := small*0.6, small*3.2
+	if tight {
+		y, footer, rowGap, rowMin = in.Y+f*1.3, small*1.4, small*0.3, small*clusterTightRow
+	}
+	rowH := min(max((in.Y+in.H-y-footer)/float64(len(s.Nodes))-rowGap, rowMin), f*5.5)
 	maxServed := int64(1)
 	for _, n := range s.Nodes {
 		maxServed = max(maxServed, n.Served)
@@ -239,6 +250,10 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 		c := nodeColor(i)
 		slotsW := trPlural(s.lang, int64(n.Slots), "slot", "slots", "slot")
 		keysW := trPlural(s.lang, int64(n.KeyCount), "key", "keys", "key")
+		if b, ok := s.before(i); ok { // a reshard in the step: the counts before → after
+			slotsW = fmt.Sprintf("%d→%s", b[0], slotsW)
+			keysW = fmt.Sprintf("%d→%s", b[1], keysW)
+		}
 		// the label: address, slots, keys, served (with a bar for the served count)
 		lx, ly := in.X, y
 		if compact {
@@ -283,7 +298,7 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 				}
 			}
 			l.rect(x0, barY, max(x1-x0, 1.5), barH, fill)
-			if x1-x0 > monoWidth("00000–00000", small)+small {
+			if x1-x0 > monoWidth("00000–00000", small)+small && barH >= small*1.25 {
 				txt := fmt.Sprintf("%d–%d", rg[0], rg[1])
 				l.text((x0+x1)/2, barY+barH/2-small*0.6, txt, small, textOn(fill), Center, true)
 			}
@@ -583,4 +598,28 @@ func (s *Cluster) port(i int) string {
 		return a[j+1:]
 	}
 	return a
+}
+
+// before is node i's slot and key counts before the step's first reshard, when the step has
+// one that changed them.
+func (s *Cluster) before(i int) ([2]int, bool) {
+	if len(s.Reshard) == 0 {
+		return [2]int{}, false
+	}
+	f, l := s.Reshard[0], s.Reshard[len(s.Reshard)-1]
+	if i >= len(f.KeysBefore) || i >= len(l.KeysAfter) || (f.KeysBefore[i] == l.KeysAfter[i] && f.SlotsBefore[i] == l.SlotsAfter[i]) {
+		return [2]int{}, false
+	}
+	return [2]int{f.SlotsBefore[i], f.KeysBefore[i]}, true
+}
+
+// clusterTightRow is a row's least height in small text lines when composed on a phone: its
+// label line and a strip with key ticks.
+const clusterTightRow = 2.2
+
+// tightHeight is the height Frame needs for the cluster composed on a phone (noNotes, narrower
+// than 560 px) at base text size f.
+func (s *Cluster) tightHeight(f float64) float64 {
+	small := max(f*0.75, minText)
+	return f*0.6 + f*1.3 + float64(len(s.Nodes))*small*(clusterTightRow+0.3) + small*1.4
 }

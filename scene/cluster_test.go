@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"redscope/engine"
+	"redscope/lesson"
 )
 
 // newTestCluster is a traced three-master cluster with one lone node (7003) that knows the
@@ -144,5 +145,47 @@ func BenchmarkClusterUpdate(b *testing.B) {
 				s.Update(in)
 			}
 		})
+	}
+}
+
+// Every step of ring-vs-slots draws at 360, 1280 and 1920 (settled and mid-reshard) without a
+// text off the stage, under 10 px, over another or of poor contrast, in both languages; the
+// picture's figures are the ring's events' and the cluster's nodes'.
+func TestRingSlotsLayout(t *testing.T) {
+	l := encBuiltin(t, "ring-vs-slots")
+	p := lesson.NewPlayer(lesson.Config{Version: engine.DefaultVersion})
+	p.Load(l)
+	for step := 1; p.Step(); step++ {
+		for _, lang := range []string{"vi", "en"} {
+			s := New(l.Scene).(*ringSlots)
+			s.Update(Input{Engine: p.Engine(), Keys: p.Watched(), Last: lastOf(p), Lang: lang})
+			for _, st := range []Rect{Stage(360, 740), Stage(1280, 800), Stage(1920, 1080)} {
+				for _, tt := range []float64{0.4, 1} {
+					checkLayout(t, fmt.Sprintf("step %d %s %.0fx%.0f t=%.1f", step, lang, st.W, st.H, tt), s.Frame(st, tt), st)
+				}
+			}
+			if step == 4 {
+				if s.before == nil || s.ring.Ev.RingMoved <= 0 || len(s.cl.Reshard) != 3 {
+					t.Fatalf("step 4: ring before %v, moved %d, %d reshards", s.before != nil, s.ring.Ev.RingMoved, len(s.cl.Reshard))
+				}
+				// The ring's moved keys all went to the new node, which had none.
+				ev := s.ring.Ev
+				if ev.RingLoad[3] != ev.RingMoved {
+					t.Errorf("ring: 7003 holds %d keys, %d moved", ev.RingLoad[3], ev.RingMoved)
+				}
+				sum := 0
+				for i := range s.before.Nodes {
+					sum += s.before.RingLoad[i] - ev.RingLoad[i]
+				}
+				if sum != ev.RingMoved {
+					t.Errorf("ring: the old nodes lost %d keys, %d moved", sum, ev.RingMoved)
+				}
+				foot := s.footer()
+				cl := p.Engine().Cluster()
+				if len(foot) != 2 || !strings.Contains(foot[1].text, num(int64(cl.KeyCount(3)))) || !strings.Contains(foot[1].text, "4\u202f096") {
+					t.Errorf("step 4 footer %q (7003 holds %d keys)", foot, cl.KeyCount(3))
+				}
+			}
+		}
 	}
 }
