@@ -18,7 +18,13 @@ import (
 // address, slots, keys and the commands with keys it served (a hot key shows as one node's count
 // running away). What the step did is drawn over it from the trace: a MOVED or ASK hop as an
 // arrow from the node asked to the node that owns the slot, CROSSSLOT as the keys' slots marked
-// in red, keys migrated by a reshard as arrows from their old node to their new one.
+// in red, keys migrated by MIGRATE as arrows from their old node to their new one. A reshard
+// (engine.ClusterReshardEvent: 4 096 slots in the order the engine moved them) is animated slot
+// by slot over the step's animation: a window of slots (15 % of them) travels at a time from
+// the old node's strip to the new node's, lit when it carries keys, while the note counts the
+// slots and keys arrived; under reduced motion the page passes t = 1 and all are drawn arrived.
+// The key marks are a bounded sample (Cluster.SampleKeys: the lesson's keys, then the first 64
+// in slot order), so an Update costs the same for 1 000 keys as for 1 000 000 (BenchmarkClusterUpdate).
 type Cluster struct {
 	Nodes   []ClusterRow
 	Conn    int // the connected node
@@ -80,15 +86,13 @@ func (s *Cluster) Update(in Input) {
 				row.Ranges = append(row.Ranges, [2]int{start, sl - 1})
 				start = -1
 			}
-			if sl < engine.ClusterSlots && mine {
-				if cl.MigratingTo(i, sl) >= 0 {
-					row.Migrating = append(row.Migrating, sl)
-				}
-			}
-			if sl < engine.ClusterSlots && cl.ImportingFrom(i, sl) >= 0 {
-				row.Importing = append(row.Importing, sl)
+		}
+		for _, sl := range cl.MigratingSlots(i) {
+			if cl.SlotOwner(sl) == i {
+				row.Migrating = append(row.Migrating, sl)
 			}
 		}
+		row.Importing = cl.ImportingSlots(i)
 		// A bounded sample (the engine reads it through its slot index): the cost of an Update
 		// does not grow with the node's key count.
 		row.KeyCount = cl.KeyCount(i)
@@ -252,7 +256,11 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 	}
 	stripX, stripW := in.X+labelW, in.W-labelW
 	// Header: what the strip is.
-	head := tr(s.lang, "%s · 16\u202f384 slots · connected to %s", "%s · 16\u202f384 slot · đang kết nối %s", trPlural(s.lang, int64(len(s.Nodes)), "node", "nodes", "node"), s.addr(s.Conn))
+	conn := s.addr(s.Conn)
+	if tight {
+		conn = s.port(s.Conn)
+	}
+	head := tr(s.lang, "%s · 16\u202f384 slots · connected to %s", "%s · 16\u202f384 slot · đang kết nối %s", trPlural(s.lang, int64(len(s.Nodes)), "node", "nodes", "node"), conn)
 	l.text(in.X, in.Y, fitText(head, in.W, f, false), f, textColor, Left, false)
 	y := in.Y + f*1.6
 	notes := s.noteLines(t)
@@ -286,6 +294,9 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 		lx, ly := in.X, y
 		if compact {
 			line := fmt.Sprintf("%s · %s · %s", n.Addr, slotsW, keysW)
+			if monoWidth(line+"► ", small) > in.W {
+				line = fmt.Sprintf("%s · %s · %s", s.port(i), slotsW, keysW)
+			}
 			if i == s.Conn {
 				line = "► " + line
 			}
@@ -297,18 +308,32 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 				name += " ►"
 			}
 			l.text(lx, ly, fitText(name, labelW-small*0.5, small, true), small, c, Left, true)
-			l.text(lx, ly+small*1.3, fitText(slotsW+" · "+keysW, labelW-small*0.5, small, false), small, dim, Left, false)
-			served := tr(s.lang, "%d served", "phục vụ %d", n.Served)
-			l.text(lx, ly+small*2.6, fitText(served, labelW-small*0.5, small, false), small, dim, Left, false)
-			bw := (labelW - small) * float64(n.Served) / float64(maxServed)
-			if n.Served > 0 {
-				l.rect(lx, ly+small*3.9, max(bw, 2), small*0.4, c)
+			lw := labelW - small*0.5
+			line := 1.3
+			if both := slotsW + " · " + keysW; textWidth(both, small, false) <= lw {
+				l.text(lx, ly+small*line, both, small, dim, Left, false)
+			} else { // before → after: slots and keys a line each
+				l.text(lx, ly+small*line, fitText(slotsW, lw, small, false), small, dim, Left, false)
+				line += 1.3
+				l.text(lx, ly+small*line, fitText(keysW, lw, small, false), small, dim, Left, false)
+			}
+			line += 1.3
+			if rowH >= small*(line+1.7) {
+				served := tr(s.lang, "%d served", "phục vụ %d", n.Served)
+				l.text(lx, ly+small*line, fitText(served, lw, small, false), small, dim, Left, false)
+				bw := (labelW - small) * float64(n.Served) / float64(maxServed)
+				if n.Served > 0 {
+					l.rect(lx, ly+small*(line+1.3), max(bw, 2), small*0.4, c)
+				}
 			}
 		}
 		sy := ly
 		sh := rowH - (ly - y)
 		if compact {
 			sh = max(rowH-small*1.3, small*1.6)
+			if tight {
+				sh = rowH - small*1.3
+			}
 		}
 		markH := min(sh*0.4, small*1.4)
 		barY, barH := sy+markH, sh-markH
@@ -320,6 +345,9 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 			x0, x1 := stripX+stripW*float64(rg[0])/engine.ClusterSlots, stripX+stripW*float64(rg[1]+1)/engine.ClusterSlots
 			fill := c
 			for sl := range s.Changed {
+				if len(s.Reshard) > 0 {
+					break // the reshard's slots are drawn moving (drawReshard)
+				}
 				if sl >= rg[0] && sl <= rg[1] {
 					fill = c.Mix(accent, pulseAt(t))
 					break
@@ -632,7 +660,7 @@ func (s *Cluster) before(i int) ([2]int, bool) {
 
 // clusterTightRow is a row's least height in small text lines when composed on a phone: its
 // label line and a strip with key ticks.
-const clusterTightRow = 2.2
+const clusterTightRow = 2.6
 
 // tightHeight is the height Frame needs for the cluster composed on a phone (noNotes, narrower
 // than 560 px) at base text size f.

@@ -180,9 +180,9 @@ func TestRingSlotsLayout(t *testing.T) {
 				if sum != ev.RingMoved {
 					t.Errorf("ring: the old nodes lost %d keys, %d moved", sum, ev.RingMoved)
 				}
-				foot := s.footer()
+				foot := s.footer(1)
 				cl := p.Engine().Cluster()
-				if len(foot) != 2 || !strings.Contains(foot[1].text, num(int64(cl.KeyCount(3)))) || !strings.Contains(foot[1].text, "4\u202f096") {
+				if len(foot) != 2 || !strings.Contains(foot[1].text, num(int64(cl.KeyCount(3)))) || !strings.Contains(foot[1].text, "4\u202f096 slot") {
 					t.Errorf("step 4 footer %q (7003 holds %d keys)", foot, cl.KeyCount(3))
 				}
 			}

@@ -91,11 +91,13 @@ func (s *ringSlots) Frame(r Rect, t float64) []Prim {
 	f := fontSize(r)
 	in := r.Inset(f * 0.6)
 	fs := math.Max(minText, f*0.75)
-	foot := s.footer()
-	footH := 0.0
-	if len(foot) > 0 {
-		footH = fs * 1.35 * float64(len(foot))
+	var foot []clusterNote // the footer's lines, wrapped to the stage
+	for _, n := range s.footer(t) {
+		for _, line := range wrapText(n.text, in.W, fs) {
+			foot = append(foot, clusterNote{line, n.c})
+		}
 	}
+	footH := fs * 1.35 * float64(len(foot))
 	body := Rect{in.X, in.Y, in.W, in.H - footH}
 	var ringR, clR Rect
 	switch {
@@ -130,21 +132,28 @@ func (s *ringSlots) Frame(r Rect, t float64) []Prim {
 }
 
 // footer is the comparison: keys moved on the ring and in the cluster.
-func (s *ringSlots) footer() []clusterNote {
+func (s *ringSlots) footer(t float64) []clusterNote {
 	var out []clusterNote
 	if ev := s.ring.Ev; ev != nil && ev.RingMoved >= 0 {
 		out = append(out, clusterNote{tr(s.lang, "ring: %s of %s moved (%s) to %s", "vòng: %s/%s đổi node (%s) sang %s",
 			num(int64(ev.RingMoved)), s.plural(ev.Keys), ring.Percent(ev.RingMoved, ev.Keys), ev.Arg), accent})
 	}
 	if rs := s.cl.Reshard; len(rs) > 0 {
-		st := s.cl.reshardAnim(1)
+		st := s.cl.reshardAnim(t)
+		to := s.cl.port(rs[len(rs)-1].To)
+		if st.done < len(st.moves) { // the slots are travelling
+			out = append(out, clusterNote{tr(s.lang, "cluster: %s of %s slots moved to %s so far, %s with them",
+				"cluster: đã chuyển %s/%s slot sang %s, kèm %s",
+				num(int64(st.done)), num(int64(len(st.moves))), to, s.plural(st.keys)), accent})
+			return out
+		}
 		total := 0
 		for _, k := range rs[len(rs)-1].KeysAfter {
 			total += k
 		}
-		out = append(out, clusterNote{tr(s.lang, "cluster: %s of %s moved (%s) with %s of 16 384 slots to %s",
-			"cluster: %s/%s chuyển (%s) cùng %s/16 384 slot sang %s",
-			num(int64(st.keys)), s.plural(total), ring.Percent(st.keys, total), num(int64(len(st.moves))), s.cl.addr(rs[len(rs)-1].To)), accent})
+		out = append(out, clusterNote{tr(s.lang, "cluster: %s of %s moved (%s) with %s slots to %s",
+			"cluster: %s/%s chuyển (%s) cùng %s slot sang %s",
+			num(int64(st.keys)), s.plural(total), ring.Percent(st.keys, total), num(int64(len(st.moves))), to), accent})
 	}
 	return out
 }
@@ -218,7 +227,10 @@ func (s *ringSlots) drawRingTable(l *list, r Rect, fs, t float64) {
 			d := ev.RingLoad[i] - b
 			l.text(cols[1], y, num(int64(b)), fs, textColor, Left, true)
 			l.text(cols[2], y, num(int64(ev.RingLoad[i])), fs, textColor, Left, true)
-			mv := fmt.Sprintf("%+d", d)
+			mv := "+" + num(int64(d))
+			if d < 0 {
+				mv = "−" + num(int64(-d))
+			}
 			l.text(cols[3], y, mv, fs, accent, Left, true)
 		}
 		y += rowH
