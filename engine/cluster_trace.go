@@ -62,6 +62,21 @@ func (cl *Cluster) MigratingTo(i, s int) int {
 	return -1
 }
 
+// MigratingSlots lists the slots node i is migrating away, in order.
+func (cl *Cluster) MigratingSlots(i int) []int { return sortedSlots(cl.nodes[i].migrating) }
+
+// ImportingSlots lists the slots node i is importing, in order.
+func (cl *Cluster) ImportingSlots(i int) []int { return sortedSlots(cl.nodes[i].importing) }
+
+func sortedSlots(m map[int]int) []int {
+	out := make([]int, 0, len(m))
+	for s := range m {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // ImportingFrom is the node node i imports slot s from (-1: none).
 func (cl *Cluster) ImportingFrom(i, s int) int {
 	if from, ok := cl.nodes[i].importing[s]; ok {

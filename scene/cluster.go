@@ -294,7 +294,7 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 		lx, ly := in.X, y
 		if compact {
 			line := fmt.Sprintf("%s · %s · %s", n.Addr, slotsW, keysW)
-			if monoWidth(line+"► ", small) > in.W {
+			if tight || monoWidth(line+"► ", small) > in.W {
 				line = fmt.Sprintf("%s · %s · %s", s.port(i), slotsW, keysW)
 			}
 			if i == s.Conn {
