@@ -10,14 +10,14 @@ package engine
 // engine traces (Options.Trace). The event types are declared with the others in trace.go,
 // except Reshard's summary, ClusterReshardEvent, declared here.
 //
-// A scene draws a node's keys from SampleKeys: the first K keys in slot order read through the
-// per-slot key index, so drawing a node of 1 000 000 keys costs what drawing one of 1 000 does
-// (with 3 masters and 1 000 000 keys, a node's first non-empty slot holds about 61 keys, so
-// K = 64 reads two slots).
+// A scene draws a node's keys from SampleKeys: K keys spread over the node's slots, read
+// through the per-slot key index, so drawing a node of 1 000 000 keys costs what drawing one of
+// 1 000 does.
 
 import (
 	"slices"
 	"strconv"
+	"strings"
 )
 
 var redirNames = [...]string{redirCrossSlot: "CROSSSLOT", redirUnstable: "TRYAGAIN", redirDownState: "CLUSTERDOWN",
@@ -215,30 +215,72 @@ func (cl *Cluster) Reshard(first, last, to int) ([]Event, ClusterReshardEvent, e
 	return append(evs, ev), ev, err
 }
 
-// SampleKeys is up to k of node i's keys of db 0, the first in slot order (byte order within a
-// slot), read through the per-slot key index without changing it: its cost grows with k and
-// the slots it skips (at most 16 384), not with the node's key count.
+// SampleKeys is up to k of node i's keys of db 0, spread over the slot map, in slot order. A
+// node of at most sampleAll keys gives every (n/k)-th of its keys sorted by slot; a bigger one
+// the smallest key of each of 4k slots evenly spaced over the 16 384 (every 64th slot for
+// k = 64) that holds keys. It reads the per-slot key index without changing it, so its cost
+// does not grow with the node's key count (with 3 masters and 1 000 000 keys a slot holds
+// about 61).
 func (cl *Cluster) SampleKeys(i, k int) []string {
 	n := cl.nodes[i]
-	var out []string
-	for s := 0; s < ClusterSlots && len(out) < k; s++ {
-		m := n.slotKeys[s]
-		if len(m) == 0 {
-			continue
+	if k <= 0 {
+		return nil
+	}
+	db := n.e.dbs[0].keys
+	if len(db) <= max(sampleAll, k) {
+		type slotKey struct {
+			slot int
+			key  string
 		}
-		start := len(out)
-		for key := range m {
-			if _, ok := n.e.dbs[0].keys[key]; ok {
-				out = append(out, key)
+		sk := make([]slotKey, 0, len(db))
+		for key := range db {
+			sk = append(sk, slotKey{KeySlot([]byte(key)), key})
+		}
+		slices.SortFunc(sk, func(a, b slotKey) int {
+			if a.slot != b.slot {
+				return a.slot - b.slot
+			}
+			return strings.Compare(a.key, b.key)
+		})
+		all := make([]string, len(sk))
+		for j, x := range sk {
+			all[j] = x.key
+		}
+		if len(all) <= k {
+			return all
+		}
+		out := make([]string, k)
+		for j := range out {
+			out[j] = all[j*len(all)/k]
+		}
+		return out
+	}
+	var out []string
+	for j := 0; j < 4*k && len(out) < k; j++ {
+		m := n.slotKeys[j*ClusterSlots/(4*k)]
+		best, ok := "", false
+		for key := range m { // the smallest key, then whether it is live (one lookup)
+			if !ok || key < best {
+				best, ok = key, true
 			}
 		}
-		slices.Sort(out[start:])
-	}
-	if len(out) > k {
-		out = out[:k]
+		if _, live := db[best]; ok && !live { // a deleted key still indexed: check them all
+			best, ok = "", false
+			for key := range m {
+				if _, live := db[key]; live && (!ok || key < best) {
+					best, ok = key, true
+				}
+			}
+		}
+		if ok {
+			out = append(out, best)
+		}
 	}
 	return out
 }
+
+// sampleAll is the largest node SampleKeys sorts whole.
+const sampleAll = 1024
 
 // KeyCount is how many keys node i holds in db 0.
 func (cl *Cluster) KeyCount(i int) int { return len(cl.nodes[i].e.dbs[0].keys) }

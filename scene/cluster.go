@@ -23,8 +23,8 @@ import (
 // by slot over the step's animation: a window of slots (15 % of them) travels at a time from
 // the old node's strip to the new node's, lit when it carries keys, while the note counts the
 // slots and keys arrived; under reduced motion the page passes t = 1 and all are drawn arrived.
-// The key marks are a bounded sample (Cluster.SampleKeys: the lesson's keys, then the first 64
-// in slot order), so an Update costs the same for 1 000 keys as for 1 000 000 (BenchmarkClusterUpdate).
+// The key marks are a bounded sample (Cluster.SampleKeys: the lesson's keys, then keys spread
+// over the node's slots, 64 in all), so an Update costs the same for 1 000 keys as for 1 000 000 (BenchmarkClusterUpdate).
 type Cluster struct {
 	Nodes   []ClusterRow
 	Conn    int // the connected node
@@ -46,7 +46,7 @@ type ClusterRow struct {
 	Addr      string
 	Ranges    [][2]int // the slot ranges it serves, in order
 	Slots     int
-	Keys      []string // a sample of its keys: the lesson's, then the first in slot order (at most ClusterKeysDrawn)
+	Keys      []string // a sample of its keys: the lesson's, then keys spread over its slots in slot order (at most ClusterKeysDrawn)
 	KeyCount  int
 	Served    int64
 	Migrating []int // slots migrating away
