@@ -56,6 +56,9 @@ type ClusterRow struct {
 // ClusterKeysDrawn bounds the key marks of one node.
 const ClusterKeysDrawn = 64
 
+// clusterLabels bounds the named marks of one row besides the lesson's and the served keys.
+const clusterLabels = 3
+
 func init() { register("cluster", func() Scene { return &Cluster{} }) }
 
 // Update implements Scene.
@@ -390,7 +393,15 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 			return r
 		}
 		sort.SliceStable(order, func(a, b int) bool { return rank(order[a]) < rank(order[b]) })
-		var taken [][2]float64
+		// Ticks first, then the labels over them on the background (the lesson's and the served
+		// keys first, at most clusterLabels of the others), none over another.
+		type mark struct {
+			x     float64
+			label string
+			c     Color
+			rank  int
+		}
+		var marks []mark
 		for _, sl := range order {
 			if ph, ok := anim.phase[sl]; ok && ph < 1 {
 				continue // its slot has not arrived yet: drawn moving below
@@ -399,28 +410,41 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 			sort.SliceStable(ks, func(a, b int) bool { return s.served(i, ks[a]) && !s.served(i, ks[b]) })
 			x := xOf(sl)
 			kc := dim
-			if rank(sl) == 0 {
+			rk := rank(sl)
+			if rk == 0 {
 				kc = accent // lit for the whole step
 			}
-			l.line(x, barY-markH*0.9, x, barY+barH*0.35, 2, kc)
+			l.line(x, barY-markH*0.9, x, barY+barH*0.2, 2, kc)
 			label := clip(ks[0], 16)
 			if len(ks) > 1 {
 				label += fmt.Sprintf(" +%d", len(ks)-1)
 			}
-			w := monoWidth(label, small)
-			lx := x + 3
-			if lx+w > stripX+stripW {
-				lx = x - 3 - w
+			marks = append(marks, mark{x, label, kc, rk})
+		}
+		var taken [][2]float64
+		others := 0
+		for _, m := range marks {
+			if markH < small*1.1 || (m.rank == 2 && others >= clusterLabels) {
+				continue
 			}
-			free := markH >= small*1.1
+			w := monoWidth(m.label, small)
+			lx := m.x + 3
+			if lx+w > stripX+stripW {
+				lx = m.x - 3 - w
+			}
+			free := true
 			for _, sp := range taken {
 				if lx < sp[1]+small*0.5 && lx+w > sp[0]-small*0.5 {
 					free = false
 				}
 			}
 			if free {
+				if m.rank == 2 {
+					others++
+				}
 				taken = append(taken, [2]float64{lx, lx + w})
-				l.text(lx, barY-small*1.2, label, small, kc, Left, true)
+				l.rect(lx-2, barY-small*1.25, w+4, small*1.15, Background)
+				l.text(lx, barY-small*1.2, m.label, small, m.c, Left, true)
 			}
 		}
 		y += rowH + rowGap
