@@ -22,7 +22,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"redscope/assets"
-	"redscope/engine"
 )
 
 func (b *browser) errText() string {
@@ -608,19 +607,7 @@ func TestPageSessionCost(t *testing.T) {
 		total, strings.Join(dayMs, " "), lastDay/firstDay, strings.Join(batchMs, " "), strings.Join(got, ", "), split, loadAvg())
 	t.Logf("the week through exec: %s", res)
 	// The same commands natively.
-	e := engine.New(engine.Options{})
-	var want []string
-	for d := 0; d < days; d++ {
-		for c := 0; c < perDay; c++ {
-			args := []string{"PFADD", fmt.Sprintf("d%d", d+1)}
-			lo := d*step + c*batch
-			for i := 0; i < batch; i++ {
-				args = append(args, fmt.Sprintf("u%d", lo+i))
-			}
-			e.Do(args...)
-		}
-		want = append(want, fmt.Sprintf("(integer) %d", e.Do("PFCOUNT", fmt.Sprintf("d%d", d+1)).Int))
-	}
+	want := nativeWeek(days, perDay, batch, step)
 	if g, w := strings.Join(got, ", "), strings.Join(want, ", "); g != w {
 		t.Fatalf("PFCOUNTs %s, the native engine %s", g, w)
 	}
