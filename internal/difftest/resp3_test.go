@@ -21,6 +21,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -111,7 +112,7 @@ func readResp3(br *bufio.Reader, raw *[]byte, depth int) (*resp3Node, error) {
 			return n, nil
 		}
 		buf := make([]byte, l+2)
-		if _, err := readAll(br, buf); err != nil {
+		if _, err := io.ReadFull(br, buf); err != nil {
 			return nil, err
 		}
 		*raw = append(*raw, buf...)
@@ -135,18 +136,6 @@ func readResp3(br *bufio.Reader, raw *[]byte, depth int) (*resp3Node, error) {
 		return n, nil
 	}
 	return nil, fmt.Errorf("unknown reply type %q", line)
-}
-
-func readAll(br *bufio.Reader, b []byte) (int, error) {
-	got := 0
-	for got < len(b) {
-		n, err := br.Read(b[got:])
-		got += n
-		if err != nil {
-			return got, err
-		}
-	}
-	return got, nil
 }
 
 func parseResp3(raw []byte) (*resp3Node, error) {
