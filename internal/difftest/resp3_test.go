@@ -240,10 +240,7 @@ func TestResp3Transcripts(t *testing.T) {
 	total, same := 0, 0
 	for _, path := range resp3Files(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
-			steps, err := parseResp3File(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			steps := mustParseResp3(t, path)
 			rs.reset(t)
 			_, scope := scopeServer(t)
 			rc, sc := dialResp3(t, ref), dialResp3(t, scope)
@@ -296,10 +293,7 @@ func TestResp3RedisCLI(t *testing.T) {
 	cli, ref, rs := resp3CLISetup(t)
 	lines := 0
 	for _, path := range resp3Files(t) {
-		steps, err := parseResp3File(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		steps := mustParseResp3(t, path)
 		var in strings.Builder
 		for _, st := range steps {
 			// (redis-cli 7.0 stops at a big number, "Unknown reply type: 13", and at an
@@ -333,10 +327,7 @@ func TestResp3FormatCLI(t *testing.T) {
 	cli, ref, rs := resp3CLISetup(t)
 	compared := 0
 	for _, path := range resp3Files(t) {
-		steps, err := parseResp3File(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		steps := mustParseResp3(t, path)
 		e := newEngine70()
 		var in, got strings.Builder
 		for _, st := range steps {
@@ -378,6 +369,15 @@ func resp3Files(t *testing.T) []string {
 		t.Fatalf("no RESP3 transcripts: %v", err)
 	}
 	return files
+}
+
+// mustParseResp3 is parseResp3File, failing the test on a bad file.
+func mustParseResp3(t *testing.T, path string) []resp3Step {
+	steps, err := parseResp3File(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return steps
 }
 
 // redisCLI3 pipes in into `redis-cli -3 --no-raw` against the server at addr and returns what
