@@ -633,14 +633,9 @@ func (e *Engine) rdbLoadZSetSkiplist(r *rdb.Reader) *Object {
 }
 
 func (e *Engine) rdbLoadHashHT(r *rdb.Reader, key []byte) *Object {
-	n, ok := rdbLoadCount(r)
+	o, v, n, _, ok := e.rdbNewHash(r)
 	if !ok {
 		return nil
-	}
-	o := e.newHashObject()
-	v := hv(o)
-	if why, over := e.overEntries(int(n), "hash-max-listpack-entries"); over {
-		e.hashConvertHT(o, why)
 	}
 	maxVal := e.cfg.Int("hash-max-listpack-value")
 	seen := map[string]bool{}
@@ -676,6 +671,22 @@ func (e *Engine) rdbLoadHashHT(r *rdb.Reader, key []byte) *Object {
 	return o
 }
 
+// rdbNewHash reads a hash payload's field count and makes the hash that will hold it: a
+// listpack, or a hashtable at once (over) when the count passes hash-max-listpack-entries.
+func (e *Engine) rdbNewHash(r *rdb.Reader) (o *Object, v *hashValue, n uint64, over, ok bool) {
+	n, ok = rdbLoadCount(r)
+	if !ok {
+		return nil, nil, 0, false, false
+	}
+	o = e.newHashObject()
+	v = hv(o)
+	why, over := e.overEntries(int(n), "hash-max-listpack-entries")
+	if over {
+		e.hashConvertHT(o, why)
+	}
+	return o, v, n, over, true
+}
+
 // rdbLoadFieldValue reads one field and its value of a hash payload; ok is false
 // on a read error or a field already in seen (a duplicate field makes the payload bad).
 func rdbLoadFieldValue(r *rdb.Reader, seen map[string]bool) (f, val []byte, ok bool) {
@@ -692,14 +703,11 @@ func rdbLoadFieldValue(r *rdb.Reader, seen map[string]bool) (f, val []byte, ok b
 // relative to it (+1; 0 = none), the field and the value; a listpackex while it fits.
 func (e *Engine) rdbLoadHashMeta(r *rdb.Reader) *Object {
 	minExp := r.Millis()
-	n, ok := rdbLoadCount(r)
+	o, v, n, over, ok := e.rdbNewHash(r)
 	if !ok {
 		return nil
 	}
-	o := e.newHashObject()
-	v := hv(o)
-	if why, over := e.overEntries(int(n), "hash-max-listpack-entries"); over {
-		e.hashConvertHT(o, why)
+	if over {
 		v.hfe = true
 	} else {
 		o.Enc = EncListpackEx
