@@ -633,25 +633,18 @@ func (e *Engine) rdbLoadZSetSkiplist(r *rdb.Reader) *Object {
 }
 
 func (e *Engine) rdbLoadHashHT(r *rdb.Reader, key []byte) *Object {
-	n, ok := rdbLoadCount(r)
+	o, v, n, _, ok := e.rdbNewHash(r)
 	if !ok {
 		return nil
-	}
-	o := e.newHashObject()
-	v := hv(o)
-	if why, over := e.overEntries(int(n), "hash-max-listpack-entries"); over {
-		e.hashConvertHT(o, why)
 	}
 	maxVal := e.cfg.Int("hash-max-listpack-value")
 	seen := map[string]bool{}
 	for o.Enc == EncListpack && n > 0 {
 		n--
-		f, _, _ := r.String()
-		val, _, _ := r.String()
-		if r.Err != nil || seen[string(f)] {
+		f, val, ok := rdbLoadFieldValue(r, seen)
+		if !ok {
 			return nil
 		}
-		seen[string(f)] = true
 		if int64(len(f)) > maxVal || int64(len(val)) > maxVal || !v.lp.SafeToAdd(len(f)+len(val)) {
 			e.hashConvertHT(o, Why{Code: WhyValue, N: int64(max(len(f), len(val))), Limit: maxVal, Name: "hash-max-listpack-value"})
 			if !v.ht.Add(string(f), &hashField{val: append([]byte(nil), val...)}) {
@@ -678,18 +671,43 @@ func (e *Engine) rdbLoadHashHT(r *rdb.Reader, key []byte) *Object {
 	return o
 }
 
+// rdbNewHash reads a hash payload's field count and makes the hash that will hold it: a
+// listpack, or a hashtable at once (over) when the count passes hash-max-listpack-entries.
+func (e *Engine) rdbNewHash(r *rdb.Reader) (o *Object, v *hashValue, n uint64, over, ok bool) {
+	n, ok = rdbLoadCount(r)
+	if !ok {
+		return nil, nil, 0, false, false
+	}
+	o = e.newHashObject()
+	v = hv(o)
+	why, over := e.overEntries(int(n), "hash-max-listpack-entries")
+	if over {
+		e.hashConvertHT(o, why)
+	}
+	return o, v, n, over, true
+}
+
+// rdbLoadFieldValue reads one field and its value of a hash payload; ok is false
+// on a read error or a field already in seen (a duplicate field makes the payload bad).
+func rdbLoadFieldValue(r *rdb.Reader, seen map[string]bool) (f, val []byte, ok bool) {
+	f, _, _ = r.String()
+	val, _, _ = r.String()
+	if r.Err != nil || seen[string(f)] {
+		return nil, nil, false
+	}
+	seen[string(f)] = true
+	return f, val, true
+}
+
 // rdbLoadHashMeta is RDB_TYPE_HASH_METADATA (7.4): the minimum TTL, then per field its TTL
 // relative to it (+1; 0 = none), the field and the value; a listpackex while it fits.
 func (e *Engine) rdbLoadHashMeta(r *rdb.Reader) *Object {
 	minExp := r.Millis()
-	n, ok := rdbLoadCount(r)
+	o, v, n, over, ok := e.rdbNewHash(r)
 	if !ok {
 		return nil
 	}
-	o := e.newHashObject()
-	v := hv(o)
-	if why, over := e.overEntries(int(n), "hash-max-listpack-entries"); over {
-		e.hashConvertHT(o, why)
+	if over {
 		v.hfe = true
 	} else {
 		o.Enc = EncListpackEx
@@ -698,12 +716,10 @@ func (e *Engine) rdbLoadHashMeta(r *rdb.Reader) *Object {
 	seen := map[string]bool{}
 	for ; n > 0; n-- {
 		ttl := r.Len()
-		f, _, _ := r.String()
-		val, _, _ := r.String()
-		if r.Err != nil || seen[string(f)] {
+		f, val, ok := rdbLoadFieldValue(r, seen)
+		if !ok {
 			return nil
 		}
-		seen[string(f)] = true
 		var at int64
 		if ttl != 0 {
 			at = minExp + int64(ttl) - 1

@@ -164,6 +164,14 @@ func (w *concatWalker) block(stmts []ast.Stmt) {
 	}
 }
 
+// scope walks a block in a scope of its own, where names (a for loop's variables) are local.
+func (w *concatWalker) scope(stmts []ast.Stmt, names ...string) {
+	w.open(false)
+	w.declare(names...)
+	w.block(stmts)
+	w.close(false)
+}
+
 func (w *concatWalker) exprs(es []ast.Expr) {
 	for i, e := range es {
 		es[i] = w.expr(e)
@@ -186,14 +194,10 @@ func (w *concatWalker) stmt(s ast.Stmt) {
 	case *ast.FuncCallStmt:
 		x.Expr = w.expr(x.Expr)
 	case *ast.DoBlockStmt:
-		w.open(false)
-		w.block(x.Stmts)
-		w.close(false)
+		w.scope(x.Stmts)
 	case *ast.WhileStmt:
 		x.Condition = w.expr(x.Condition)
-		w.open(false)
-		w.block(x.Stmts)
-		w.close(false)
+		w.scope(x.Stmts)
 	case *ast.RepeatStmt:
 		w.open(false)
 		w.block(x.Stmts)
@@ -201,28 +205,18 @@ func (w *concatWalker) stmt(s ast.Stmt) {
 		w.close(false)
 	case *ast.IfStmt:
 		x.Condition = w.expr(x.Condition)
-		w.open(false)
-		w.block(x.Then)
-		w.close(false)
-		w.open(false)
-		w.block(x.Else)
-		w.close(false)
+		w.scope(x.Then)
+		w.scope(x.Else)
 	case *ast.NumberForStmt:
 		x.Init = w.expr(x.Init)
 		x.Limit = w.expr(x.Limit)
 		if x.Step != nil {
 			x.Step = w.expr(x.Step)
 		}
-		w.open(false)
-		w.declare(x.Name)
-		w.block(x.Stmts)
-		w.close(false)
+		w.scope(x.Stmts, x.Name)
 	case *ast.GenericForStmt:
 		w.exprs(x.Exprs)
-		w.open(false)
-		w.declare(x.Names...)
-		w.block(x.Stmts)
-		w.close(false)
+		w.scope(x.Stmts, x.Names...)
 	case *ast.FuncDefStmt:
 		if x.Name.Func != nil {
 			x.Name.Func = w.expr(x.Name.Func)

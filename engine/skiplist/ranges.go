@@ -40,13 +40,7 @@ func firstInRange[R nodeRange](l *List, r R) *Node {
 	if !isInRange(l, r) {
 		return nil
 	}
-	x := l.header
-	for i := l.level - 1; i >= 0; i-- {
-		for f := x.Levels[i].Forward; f != nil && !r.nodeGteMin(f); f = x.Levels[i].Forward {
-			x = f
-		}
-	}
-	x = x.Levels[0].Forward
+	x := descend(l, r, false, nil).Levels[0].Forward
 	if x == nil || !r.nodeLteMax(x) {
 		return nil
 	}
@@ -59,12 +53,7 @@ func lastInRange[R nodeRange](l *List, r R) *Node {
 	if !isInRange(l, r) {
 		return nil
 	}
-	x := l.header
-	for i := l.level - 1; i >= 0; i-- {
-		for f := x.Levels[i].Forward; f != nil && r.nodeLteMax(f); f = x.Levels[i].Forward {
-			x = f
-		}
-	}
+	x := descend(l, r, true, nil)
 	if x == l.header || !r.nodeGteMin(x) {
 		return nil
 	}
@@ -75,14 +64,24 @@ func lastInRange[R nodeRange](l *List, r R) *Node {
 // the minimum (recording the update vector), then delete nodes while they are within the maximum.
 func deleteInRange[R nodeRange](l *List, r R, removed func(n *Node)) uint64 {
 	var update [MaxLevel]*Node
+	x := descend(l, r, false, &update)
+	return l.deleteRun(x.Levels[0].Forward, &update, r.nodeLteMax, removed)
+}
+
+// descend walks down the levels from the header past every node below r's minimum (toMax:
+// every node within its maximum) and returns the last node passed (the header when none);
+// update, when not nil, records that node at each level, as the delete walks need.
+func descend[R nodeRange](l *List, r R, toMax bool, update *[MaxLevel]*Node) *Node {
 	x := l.header
 	for i := l.level - 1; i >= 0; i-- {
-		for f := x.Levels[i].Forward; f != nil && !r.nodeGteMin(f); f = x.Levels[i].Forward {
+		for f := x.Levels[i].Forward; f != nil && (toMax && r.nodeLteMax(f) || !toMax && !r.nodeGteMin(f)); f = x.Levels[i].Forward {
 			x = f
 		}
-		update[i] = x
+		if update != nil {
+			update[i] = x
+		}
 	}
-	return l.deleteRun(x.Levels[0].Forward, &update, r.nodeLteMax, removed)
+	return x
 }
 
 // ScoreRange is zrangespec: Min..Max with optional exclusive ends ("(" in ZRANGEBYSCORE).

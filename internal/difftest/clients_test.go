@@ -267,9 +267,25 @@ func trimLines(s string) string {
 
 // lineDiff shows the first differing line with a little context.
 func lineDiff(a, b string) string {
+	i, x, y, differ := firstLineDiff(a, b)
+	if !differ {
+		return "(no line differs)"
+	}
+	al := strings.Split(a, "\n")
+	var s strings.Builder
+	for j := max(0, i-3); j < i; j++ {
+		fmt.Fprintf(&s, "    %s\n", al[j])
+	}
+	fmt.Fprintf(&s, "  redis-server: %q\n  redscope:     %q\n", x, y)
+	return s.String()
+}
+
+// firstLineDiff finds the first line (0-based i) where a and b differ; a line past the end of
+// one text reads as "".
+func firstLineDiff(a, b string) (i int, x, y string, differ bool) {
 	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := 0; i < len(al) || i < len(bl); i++ {
-		var x, y string
+	for i = 0; i < len(al) || i < len(bl); i++ {
+		x, y = "", ""
 		if i < len(al) {
 			x = al[i]
 		}
@@ -277,14 +293,8 @@ func lineDiff(a, b string) string {
 			y = bl[i]
 		}
 		if x != y {
-			from := max(0, i-3)
-			var s strings.Builder
-			for j := from; j < i; j++ {
-				fmt.Fprintf(&s, "    %s\n", al[j])
-			}
-			fmt.Fprintf(&s, "  redis-server: %q\n  redscope:     %q\n", x, y)
-			return s.String()
+			return i, x, y, true
 		}
 	}
-	return "(no line differs)"
+	return i, "", "", false
 }

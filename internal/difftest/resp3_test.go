@@ -21,6 +21,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -111,7 +112,7 @@ func readResp3(br *bufio.Reader, raw *[]byte, depth int) (*resp3Node, error) {
 			return n, nil
 		}
 		buf := make([]byte, l+2)
-		if _, err := readAll(br, buf); err != nil {
+		if _, err := io.ReadFull(br, buf); err != nil {
 			return nil, err
 		}
 		*raw = append(*raw, buf...)
@@ -135,18 +136,6 @@ func readResp3(br *bufio.Reader, raw *[]byte, depth int) (*resp3Node, error) {
 		return n, nil
 	}
 	return nil, fmt.Errorf("unknown reply type %q", line)
-}
-
-func readAll(br *bufio.Reader, b []byte) (int, error) {
-	got := 0
-	for got < len(b) {
-		n, err := br.Read(b[got:])
-		got += n
-		if err != nil {
-			return got, err
-		}
-	}
-	return got, nil
 }
 
 func parseResp3(raw []byte) (*resp3Node, error) {
@@ -247,18 +236,11 @@ func parseResp3File(path string) ([]resp3Step, error) {
 func TestResp3Transcripts(t *testing.T) {
 	ref := realRedis(t)
 	checkRealVersion(t, ref)
-	files, err := filepath.Glob(filepath.Join(transcriptsDir, "resp3", "*.txt"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no RESP3 transcripts: %v", err)
-	}
 	rs := newResetter(t, ref)
 	total, same := 0, 0
-	for _, path := range files {
+	for _, path := range resp3Files(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
-			steps, err := parseResp3File(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			steps := mustParseResp3(t, path)
 			rs.reset(t)
 			_, scope := scopeServer(t)
 			rc, sc := dialResp3(t, ref), dialResp3(t, scope)
@@ -308,17 +290,10 @@ func resp3Equal(mode string, want, got []byte) (bool, string) {
 // doubles as `(double) 1.5`, sets with `~`, booleans as `(true)`) against both servers; the two
 // printouts must be identical.
 func TestResp3RedisCLI(t *testing.T) {
-	cli := need(t, "redis-cli")
-	ref := realRedis(t)
-	checkRealVersion(t, ref)
-	rs := newResetter(t, ref)
-	files, _ := filepath.Glob(filepath.Join(transcriptsDir, "resp3", "*.txt"))
+	cli, ref, rs := resp3CLISetup(t)
 	lines := 0
-	for _, path := range files {
-		steps, err := parseResp3File(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, path := range resp3Files(t) {
+		steps := mustParseResp3(t, path)
 		var in strings.Builder
 		for _, st := range steps {
 			// (redis-cli 7.0 stops at a big number, "Unknown reply type: 13", and at an
@@ -331,31 +306,11 @@ func TestResp3RedisCLI(t *testing.T) {
 		}
 		rs.reset(t)
 		_, scope := scopeServer(t)
-		run := func(addr string) string {
-			port := addr[strings.LastIndexByte(addr, ':')+1:]
-			cmd := exec.Command(cli, "-3", "-h", "127.0.0.1", "-p", port, "--no-raw")
-			cmd.Stdin = strings.NewReader(in.String())
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("redis-cli -3: %v\n%s", err, out)
-			}
-			return string(out)
+		want, got := redisCLI3(t, cli, ref, in.String()), redisCLI3(t, cli, scope, in.String())
+		if i, w, g, differ := firstLineDiff(want, got); differ {
+			t.Fatalf("%s: redis-cli -3 output line %d differs:\nredis-server: %q\nredscope:     %q", filepath.Base(path), i+1, w, g)
 		}
-		want, got := run(ref), run(scope)
-		wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-		for i := 0; i < len(wl) || i < len(gl); i++ {
-			var w, g string
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if w != g {
-				t.Fatalf("%s: redis-cli -3 output line %d differs:\nredis-server: %q\nredscope:     %q", filepath.Base(path), i+1, w, g)
-			}
-		}
-		lines += len(wl)
+		lines += strings.Count(want, "\n") + 1
 		if !strings.Contains(want, "(double)") && strings.Contains(path, "types") {
 			t.Fatalf("redis-cli did not speak RESP3 (no (double) in its output)")
 		}
@@ -369,17 +324,10 @@ func TestResp3RedisCLI(t *testing.T) {
 // their type) run on an engine and are formatted with FormatCLI3; the same
 // commands piped into `redis-cli -3` against redis-server must print the same lines.
 func TestResp3FormatCLI(t *testing.T) {
-	cli := need(t, "redis-cli")
-	ref := realRedis(t)
-	checkRealVersion(t, ref)
-	rs := newResetter(t, ref)
-	files, _ := filepath.Glob(filepath.Join(transcriptsDir, "resp3", "*.txt"))
+	cli, ref, rs := resp3CLISetup(t)
 	compared := 0
-	for _, path := range files {
-		steps, err := parseResp3File(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, path := range resp3Files(t) {
+		steps := mustParseResp3(t, path)
 		e := newEngine70()
 		var in, got strings.Builder
 		for _, st := range steps {
@@ -397,26 +345,50 @@ func TestResp3FormatCLI(t *testing.T) {
 		in.WriteString("PING\n")
 		got.WriteString("PONG\n")
 		rs.reset(t)
-		port := ref[strings.LastIndexByte(ref, ':')+1:]
-		cmd := exec.Command(cli, "-3", "-h", "127.0.0.1", "-p", port, "--no-raw")
-		cmd.Stdin = strings.NewReader(in.String())
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("redis-cli -3: %v\n%s", err, out)
-		}
-		wl, gl := strings.Split(string(out), "\n"), strings.Split(got.String(), "\n")
-		for i := 0; i < len(wl) || i < len(gl); i++ {
-			var w, g string
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if w != g {
-				t.Fatalf("%s: line %d:\nredis-cli -3: %q\nFormatCLI3:   %q", filepath.Base(path), i+1, w, g)
-			}
+		out := redisCLI3(t, cli, ref, in.String())
+		if i, w, g, differ := firstLineDiff(out, got.String()); differ {
+			t.Fatalf("%s: line %d:\nredis-cli -3: %q\nFormatCLI3:   %q", filepath.Base(path), i+1, w, g)
 		}
 	}
 	t.Logf("FormatCLI3: %d replies printed as redis-cli -3 prints them", compared)
+}
+
+// resp3CLISetup is the opening of the redis-cli -3 tests: redis-cli, the real server (checked
+// to be 7.0) and its resetter.
+func resp3CLISetup(t *testing.T) (cli, ref string, rs *resetter) {
+	cli = need(t, "redis-cli")
+	ref = realRedis(t)
+	checkRealVersion(t, ref)
+	return cli, ref, newResetter(t, ref)
+}
+
+// resp3Files lists the RESP3 transcripts (there must be some).
+func resp3Files(t *testing.T) []string {
+	files, err := filepath.Glob(filepath.Join(transcriptsDir, "resp3", "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no RESP3 transcripts: %v", err)
+	}
+	return files
+}
+
+// mustParseResp3 is parseResp3File, failing the test on a bad file.
+func mustParseResp3(t *testing.T, path string) []resp3Step {
+	steps, err := parseResp3File(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return steps
+}
+
+// redisCLI3 pipes in into `redis-cli -3 --no-raw` against the server at addr and returns what
+// it prints.
+func redisCLI3(t *testing.T, cli, addr, in string) string {
+	port := addr[strings.LastIndexByte(addr, ':')+1:]
+	cmd := exec.Command(cli, "-3", "-h", "127.0.0.1", "-p", port, "--no-raw")
+	cmd.Stdin = strings.NewReader(in)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("redis-cli -3: %v\n%s", err, out)
+	}
+	return string(out)
 }

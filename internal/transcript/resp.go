@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strconv"
 	"time"
@@ -143,7 +144,7 @@ func (c *Conn) read(depth int) (engine.Reply, error) {
 		}
 		start := len(c.raw)
 		c.raw = append(c.raw, make([]byte, n+2)...)
-		if _, err := readFull(c.rd, c.raw[start:]); err != nil {
+		if _, err := io.ReadFull(c.rd, c.raw[start:]); err != nil {
 			return engine.Reply{}, err
 		}
 		if c.raw[len(c.raw)-2] != '\r' || c.raw[len(c.raw)-1] != '\n' {
@@ -174,18 +175,6 @@ func respLen(body, what string) (int, error) {
 	n, err := strconv.Atoi(body)
 	if err != nil || n < -1 {
 		return 0, fmt.Errorf("%w: bad %s length %q", errProto, what, body)
-	}
-	return n, nil
-}
-
-func readFull(r *bufio.Reader, b []byte) (int, error) {
-	n := 0
-	for n < len(b) {
-		m, err := r.Read(b[n:])
-		n += m
-		if err != nil {
-			return n, err
-		}
 	}
 	return n, nil
 }

@@ -147,39 +147,61 @@ window.day = async (d, perDay, step, batch, pipelined) => {
 	b.do(chromedp.Navigate(b.url + "/session-embed.html"))
 	b.poll(`window.ready === true`, 60*time.Second)
 	const days, perDay, batch, step = 7, 300, 1000, 150000
-	var got, dayMs, batchMs []string
-	var first, last float64
-	total := 0.0
+	var week sessionWeek
 	for d := 0; d < days; d++ {
-		res := b.await(fmt.Sprintf(`window.day(%d, %d, %d, %d, true)`, d, perDay, step, batch))
-		var day struct {
-			Ms      float64
-			Batches []int
-			Count   string
-		}
-		if err := json.Unmarshal([]byte(res), &day); err != nil {
-			t.Fatalf("day %d: %s", d+1, res)
-		}
-		if d == 0 {
-			first = day.Ms
-		}
-		last = day.Ms
-		total += day.Ms
-		got = append(got, day.Count)
-		dayMs = append(dayMs, fmt.Sprintf("%.0f", day.Ms))
-		batchMs = append(batchMs, fmt.Sprint(day.Batches))
+		week.add(t, d, b.await(fmt.Sprintf(`window.day(%d, %d, %d, %d, true)`, d, perDay, step, batch)))
 	}
 	frames := b.eval(`document.getElementById("app").contentWindow.redscope.stats().frames`)
 	// One more batch, one request at a time (day 8's first 50 PFADDs).
 	seq := b.await(fmt.Sprintf(`window.day(%d, 50, %d, %d, false)`, days, step, batch))
 	framesSeq := b.eval(`document.getElementById("app").contentWindow.redscope.stats().frames`)
-	line := fmt.Sprintf("the week through postMessage exec, 50 requests at a time: total %.0f ms; days %s ms (last/first %.2f); batches of 50 PFADD (ms) %s; PFCOUNT %s; %v frames drawn by then; then 50 PFADD one at a time: %s, frames drawn by then %v; load %s",
-		total, strings.Join(dayMs, " "), last/first, strings.Join(batchMs, " "), strings.Join(got, ", "), frames, seq, framesSeq, loadAvg())
+	line := fmt.Sprintf("the week through postMessage exec, 50 requests at a time: %s; %v frames drawn by then; then 50 PFADD one at a time: %s, frames drawn by then %v; load %s",
+		week.summary(), frames, seq, framesSeq, loadAvg())
 	t.Log(line)
-	if g, w := strings.Join(got, ", "), strings.Join(nativeWeek(days, perDay, batch, step), ", "); g != w {
-		t.Fatalf("PFCOUNTs %s, the native engine %s", g, w)
-	}
+	week.checkNative(t, days, perDay, batch, step)
 	writeArtifact(t, "session-cost-embed.txt", line)
+}
+
+// sessionWeek gathers the days of a session-cost run: the time of each day and of each batch of
+// 50 PFADDs, and each day's PFCOUNT.
+type sessionWeek struct {
+	total, first, last  float64
+	got, dayMs, batchMs []string
+}
+
+// add records day d (0-based) from the page's JSON answer {ms, batches, count}.
+func (w *sessionWeek) add(t *testing.T, d int, res string) {
+	t.Helper()
+	var day struct {
+		Ms      float64
+		Batches []int
+		Count   string
+	}
+	if err := json.Unmarshal([]byte(res), &day); err != nil {
+		t.Fatalf("day %d: %s", d+1, res)
+	}
+	if d == 0 {
+		w.first = day.Ms
+	}
+	w.last = day.Ms
+	w.total += day.Ms
+	w.got = append(w.got, day.Count)
+	w.dayMs = append(w.dayMs, fmt.Sprintf("%.0f", day.Ms))
+	w.batchMs = append(w.batchMs, fmt.Sprint(day.Batches))
+}
+
+// summary is the figures of the week, as the session-cost tests report them.
+func (w *sessionWeek) summary() string {
+	return fmt.Sprintf("total %.0f ms; days %s ms (last/first %.2f); batches of 50 PFADD (ms) %s; PFCOUNT %s",
+		w.total, strings.Join(w.dayMs, " "), w.last/w.first, strings.Join(w.batchMs, " "), strings.Join(w.got, ", "))
+}
+
+// checkNative fails unless the page's PFCOUNTs are those of the same week on a native engine.
+func (w *sessionWeek) checkNative(t *testing.T, days, perDay, batch, step int) {
+	t.Helper()
+	if g, n := strings.Join(w.got, ", "), strings.Join(nativeWeek(days, perDay, batch, step), ", "); g != n {
+		t.Fatalf("PFCOUNTs %s, the native engine %s", g, n)
+	}
 }
 
 // nativeWeek is the PFCOUNT of each day of the typed week on a native engine.

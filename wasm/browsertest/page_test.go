@@ -7,7 +7,6 @@ package browsertest
 // Vietnamese page, and the cost of a long session.
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -22,7 +21,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"redscope/assets"
-	"redscope/engine"
 )
 
 func (b *browser) errText() string {
@@ -570,8 +568,7 @@ func TestPageSessionCost(t *testing.T) {
 	b := start(t, 1280, 800)
 	b.open("?lesson=sandbox")
 	const days, perDay, batch, step = 7, 300, 1000, 150000
-	var got, dayMs, batchMs []string
-	total, firstDay, lastDay := 0.0, 0.0, 0.0
+	var week sessionWeek
 	for d := 0; d < days; d++ {
 		res := b.str(fmt.Sprintf(`(() => {
 			const r = redscope, d = %d, batches = [];
@@ -586,44 +583,13 @@ func TestPageSessionCost(t *testing.T) {
 			}
 			return JSON.stringify({ms: performance.now() - td, batches, count: r.exec("PFCOUNT d" + (d + 1))});
 		})()`, d, perDay, step, batch, batch))
-		var day struct {
-			Ms      float64
-			Batches []int
-			Count   string
-		}
-		if err := json.Unmarshal([]byte(res), &day); err != nil {
-			t.Fatalf("day %d: %s", d+1, res)
-		}
-		total += day.Ms
-		if d == 0 {
-			firstDay = day.Ms
-		}
-		lastDay = day.Ms
-		got = append(got, day.Count)
-		dayMs = append(dayMs, fmt.Sprintf("%.0f", day.Ms))
-		batchMs = append(batchMs, fmt.Sprint(day.Batches))
+		week.add(t, d, res)
 	}
 	split := b.str(`(s => "Go time of the typed commands: " + s.execs + " commands, player (engine + limits) " + Math.round(s.execPlayerMsTotal) + " ms, page (scene, panels, address) " + Math.round(s.execPageMsTotal) + " ms, of which the scene's Update " + Math.round(s.execSceneMsTotal) + " ms")(window.redscope.stats())`)
-	res := fmt.Sprintf("total %.0f ms; days %s ms (last/first %.2f); batches of 50 PFADD (ms) %s; PFCOUNT %s; %s; load %s",
-		total, strings.Join(dayMs, " "), lastDay/firstDay, strings.Join(batchMs, " "), strings.Join(got, ", "), split, loadAvg())
+	res := fmt.Sprintf("%s; %s; load %s", week.summary(), split, loadAvg())
 	t.Logf("the week through exec: %s", res)
 	// The same commands natively.
-	e := engine.New(engine.Options{})
-	var want []string
-	for d := 0; d < days; d++ {
-		for c := 0; c < perDay; c++ {
-			args := []string{"PFADD", fmt.Sprintf("d%d", d+1)}
-			lo := d*step + c*batch
-			for i := 0; i < batch; i++ {
-				args = append(args, fmt.Sprintf("u%d", lo+i))
-			}
-			e.Do(args...)
-		}
-		want = append(want, fmt.Sprintf("(integer) %d", e.Do("PFCOUNT", fmt.Sprintf("d%d", d+1)).Int))
-	}
-	if g, w := strings.Join(got, ", "), strings.Join(want, ", "); g != w {
-		t.Fatalf("PFCOUNTs %s, the native engine %s", g, w)
-	}
+	week.checkNative(t, days, perDay, batch, step)
 	if p := os.Getenv("REDSCOPE_ARTIFACTS"); p != "" {
 		os.WriteFile(filepath.Join(p, "session-cost.txt"), []byte(res+"\n"), 0o644)
 	}

@@ -4,7 +4,6 @@ package browsertest
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -124,11 +123,7 @@ func perfDist(t *testing.T) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var gz bytes.Buffer
-		w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-		w.Write(raw)
-		w.Close()
-		if err := os.WriteFile(p+".gz", gz.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(p+".gz", gzip9(raw), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if brErr == nil {
