@@ -444,4 +444,3 @@ func cmdSort(e *Engine, args [][]byte) Reply {
 	e.setKey(storekey, lo, false)
 	return Int(int64(len(elems)))
 }
-
