@@ -243,3 +243,35 @@ func TestCopyKeepsHugeBitmapSparse(t *testing.T) {
 		t.Fatalf("MEMORY USAGE huge %d copy %d", a, b)
 	}
 }
+
+// The active expire cycle deletes, in every database, the keys whose time has passed and that
+// nobody reads; keys without a TTL or still alive stay; DEBUG SET-ACTIVE-EXPIRE 0 stops it.
+func TestActiveExpireCycle(t *testing.T) {
+	e, c := newTestEngine()
+	want(t, e, "OK", "SET", "plain", "v")
+	want(t, e, "OK", "PSETEX", "soon", "100", "v")
+	want(t, e, "OK", "PSETEX", "later", "5000", "v")
+	want(t, e, "OK", "SELECT", "3")
+	want(t, e, "OK", "PSETEX", "other", "100", "v")
+	want(t, e, "OK", "SELECT", "0")
+	c.Advance(100 * time.Millisecond) // now == when: not yet
+	if n := e.ActiveExpireCycle(); n != 0 {
+		t.Fatalf("cycle at now == when deleted %d keys", n)
+	}
+	c.Advance(1 * time.Millisecond)
+	want(t, e, "OK", "DEBUG", "SET-ACTIVE-EXPIRE", "0")
+	if n := e.ActiveExpireCycle(); n != 0 {
+		t.Fatalf("cycle after SET-ACTIVE-EXPIRE 0 deleted %d keys", n)
+	}
+	want(t, e, "(integer) 3", "DBSIZE") // lazy expiry only: DBSIZE still counts "soon"
+	want(t, e, "OK", "DEBUG", "SET-ACTIVE-EXPIRE", "1")
+	if n := e.ActiveExpireCycle(); n != 2 {
+		t.Fatalf("cycle deleted %d keys, want 2 (soon in db 0, other in db 3)", n)
+	}
+	want(t, e, "(integer) 2", "DBSIZE")
+	want(t, e, "(integer) 1", "EXISTS", "later")
+	want(t, e, "OK", "SELECT", "3")
+	want(t, e, "(integer) 0", "DBSIZE")
+	want(t, e, "OK", "SELECT", "0") // the cycle left the selected database alone
+	want(t, e, "(integer) 1", "EXISTS", "plain")
+}
