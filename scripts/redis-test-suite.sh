@@ -77,6 +77,12 @@ start_rs() {
 
 stop_server() {
 	kill "$SERVER_PID" 2>/dev/null
+	# a server stuck under its own lock (a script that never ends) ignores SIGTERM
+	for _ in $(seq 1 30); do
+		kill -0 "$SERVER_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -9 "$SERVER_PID" 2>/dev/null
 	wait "$SERVER_PID" 2>/dev/null
 }
 
