@@ -9,7 +9,9 @@
 # once against REDIS_SRC_DIR/src/redis-server and once against `redscope resp`, each server
 # started fresh for the unit, and prints one table row per unit:
 #
-#   unit | ok on redis-server | ok on redscope | ok on both | err | skipped | where it stopped
+#   unit | ok on redis-server | ok on redscope | ok on both | err on each | where redscope stopped
+#
+# and then the failures on redscope grouped by the missing feature their message names.
 #
 # "ok on both" pairs test names (a name that appears twice counts twice). A unit that
 # raises an exception stops there (the suite exits); the row names the exception and the
@@ -22,7 +24,8 @@
 #   UNIT_TIMEOUT (600)                   seconds per unit and server
 #   RUNTEST_OPTS                         extra runtest options, e.g. "--durable" (keep going after
 #                                        an exception) or "--tags -resp3"
-#   ONLY (both|real|redscope)            which servers to run
+#   ONLY (both|real|redscope|none)       which servers to run (none: only print the tables of the
+#                                        logs already in $OUT)
 set -u
 SRC=${1:?usage: $0 REDIS_SRC_DIR [unit ...]}
 shift
@@ -45,11 +48,11 @@ if [ ${#UNITS[@]} -eq 0 ]; then
 		unit/sort unit/scan unit/dump unit/other unit/protocol unit/info-command)
 fi
 
-if [ -z "${RS_BIN:-}" ]; then
+if [ -z "${RS_BIN:-}" ] && [ "$ONLY" != none ]; then
 	RS_BIN=$OUT/redscope
 	(cd "$HERE" && go build -o "$RS_BIN" ./cmd/redscope) || exit 1
 fi
-[ -x "$SRC/src/redis-server" ] || { echo "no $SRC/src/redis-server: build it first (make -j2)" >&2; exit 1; }
+[ -x "$SRC/src/redis-server" ] || [ "$ONLY" = none ] || { echo "no $SRC/src/redis-server: build it first (make -j2)" >&2; exit 1; }
 command -v tclsh >/dev/null || { echo "tclsh is missing (apt-get install tcl)" >&2; exit 1; }
 
 wait_port() { # port
@@ -121,19 +124,45 @@ stopped() {
 
 count() { grep -c "^\[$1\]:" "$2" 2>/dev/null; }
 
-printf '| unit | ok on redis-server | ok on redscope | ok on both | err (redscope) | skipped (redscope) | where redscope stopped |\n'
+printf '| unit | ok on redis-server | ok on redscope | ok on both | err (redis-server) | err (redscope) | where redscope stopped |\n'
 printf '| --- | ---: | ---: | ---: | ---: | ---: | --- |\n'
 TR=0 TS=0 TB=0
 for unit in "${UNITS[@]}"; do
 	real=$OUT/real-${unit//\//_}.log
 	rs=$OUT/redscope-${unit//\//_}.log
-	[ "$ONLY" = redscope ] || run_unit real "$unit"
-	[ "$ONLY" = real ] || run_unit redscope "$unit"
+	[ "$ONLY" = redscope ] || [ "$ONLY" = none ] || run_unit real "$unit"
+	[ "$ONLY" = real ] || [ "$ONLY" = none ] || run_unit redscope "$unit"
 	r=$(count ok "$real")
 	s=$(count ok "$rs")
 	b=$(comm -12 <(oks "$real") <(oks "$rs") | wc -l)
 	TR=$((TR + ${r:-0})) TS=$((TS + ${s:-0})) TB=$((TB + b))
 	printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$unit" "${r:-0}" "${s:-0}" "$b" \
-		"$(count err "$rs")" "$(count skip "$rs")" "$(stopped "$rs")"
+		"$(count err "$real")" "$(count err "$rs")" "$(stopped "$rs")"
 done
 printf '| **total** | %s | %s | %s | | | |\n' "$TR" "$TS" "$TB"
+
+# cause TEXT -> the missing feature a failure message points at (the test's error text)
+cause() {
+	case $1 in
+	*"protocol version"* | *NOPROTO*) echo "needs RESP3 (HELLO 3)" ;;
+	*"'sync' yet"* | *replication_stream*) echo "needs SYNC (replication stream)" ;;
+	*loadaof*) echo "needs DEBUG LOADAOF (an AOF)" ;;
+	*"'save' yet"* | *"'bgsave' yet"* | *"'bgrewriteaof' yet"*) echo "needs SAVE/BGSAVE/BGREWRITEAOF" ;;
+	*"empty string as operand"* | *"*calls="* | *"count=1"* | *used_cpu_user* | *"# Server"*) echo "needs an INFO field" ;;
+	*OOM*) echo "needs maxmemory enforcement" ;;
+	*pubsub* | *subscribe* | *monitor* | *TRACKING* | *"'acl'"*) echo "needs Pub/Sub, MONITOR, tracking or ACL" ;;
+	*) echo "other" ;;
+	esac
+}
+
+echo
+echo "Failures on redscope by cause (err and exception lines):"
+echo
+printf '| unit | cause | tests |\n| --- | --- | ---: |\n'
+for unit in "${UNITS[@]}"; do
+	rs=$OUT/redscope-${unit//\//_}.log
+	[ -f "$rs" ] || continue
+	grep -A1 '^\[err\]:\|^\[exception\]:' "$rs" | grep -v '^\[err\]:\|^\[exception\]:\|^--$' |
+		while IFS= read -r line; do cause "$line"; done | sort | uniq -c |
+		while read -r n c; do printf '| %s | %s | %s |\n' "$unit" "$c" "$n"; done
+done
