@@ -17,11 +17,7 @@ func BenchmarkSETBIT(b *testing.B) {
 	for i := range args {
 		args[i] = [][]byte{[]byte("SETBIT"), []byte("bm"), []byte(strconv.Itoa(r.IntN(8 << 20))), []byte(strconv.Itoa(i & 1))}
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		e.Exec(args[i&4095])
-	}
+	benchExec(b, e, KindInt, args...)
 }
 
 // BenchmarkBITCOUNT counts a 1 MiB bitmap of random bytes.
@@ -35,11 +31,7 @@ func BenchmarkBITCOUNT(b *testing.B) {
 	bmSet(e, "bm", string(val))
 	args := [][]byte{[]byte("BITCOUNT"), []byte("bm")}
 	b.SetBytes(1 << 20)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		e.Exec(args)
-	}
+	benchExec(b, e, KindInt, args)
 }
 
 // BenchmarkBITOP is the course's attendance lab: AND of 7 days of 12 500 bytes (100 000
@@ -58,9 +50,5 @@ func BenchmarkBITOP(b *testing.B) {
 		args = append(args, []byte(k))
 	}
 	b.SetBytes(7 * 12500)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		e.Exec(args)
-	}
+	benchExec(b, e, KindInt, args)
 }

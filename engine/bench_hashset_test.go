@@ -17,13 +17,7 @@ func BenchmarkHSET(b *testing.B) {
 	for i := range cmds {
 		cmds[i] = argv("HSET", "h"+strconv.Itoa(i%10), "field:"+strconv.Itoa(i), "value")
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if r := e.Exec(cmds[i%len(cmds)]).Reply; r.Kind != KindInt {
-			b.Fatal(r.Str)
-		}
-	}
+	benchExec(b, e, KindInt, cmds...)
 }
 
 func BenchmarkHGET(b *testing.B) {
@@ -39,14 +33,7 @@ func BenchmarkHGET(b *testing.B) {
 		for i := range cmds {
 			cmds[i] = argv("HGET", key, "field:"+strconv.Itoa(i))
 		}
-		b.Run(key, func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				if r := e.Exec(cmds[i%len(cmds)]).Reply; r.Kind != KindBulk {
-					b.Fatal(r)
-				}
-			}
-		})
+		b.Run(key, func(b *testing.B) { benchExec(b, e, KindBulk, cmds...) })
 	}
 }
 
@@ -56,13 +43,7 @@ func BenchmarkSADD(b *testing.B) {
 	for i := range cmds {
 		cmds[i] = argv("SADD", "s"+strconv.Itoa(i%10), "member:"+strconv.Itoa(i))
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if r := e.Exec(cmds[i%len(cmds)]).Reply; r.Kind != KindInt {
-			b.Fatal(r.Str)
-		}
-	}
+	benchExec(b, e, KindInt, cmds...)
 }
 
 func BenchmarkSINTERCARD(b *testing.B) {

@@ -16,6 +16,15 @@ func hllArgs(key string, from, n int) [][]byte {
 	return args
 }
 
+// hllElements is the elements "0" … "n-1".
+func hllElements(n int) [][]byte {
+	eles := make([][]byte, n)
+	for i := range eles {
+		eles[i] = []byte(strconv.Itoa(i))
+	}
+	return eles
+}
+
 // BenchmarkPFADD: one PFADD of 1000 new elements into a dense HLL (ns/op per command).
 func BenchmarkPFADD(b *testing.B) {
 	e := New(Options{})
@@ -34,10 +43,7 @@ func BenchmarkPFADD(b *testing.B) {
 // BenchmarkPFADDSparse: one element per PFADD while the HLL is sparse (re-created every 1500).
 func BenchmarkPFADDSparse(b *testing.B) {
 	e := New(Options{})
-	eles := make([][]byte, 1500)
-	for i := range eles {
-		eles[i] = []byte(strconv.Itoa(i))
-	}
+	eles := hllElements(1500)
 	args := [][]byte{[]byte("PFADD"), []byte("s"), nil}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -94,10 +100,7 @@ func BenchmarkPFADDMillion(b *testing.B) {
 		}
 	})
 	b.Run("1000000x1", func(b *testing.B) {
-		eles := make([][]byte, 1000000)
-		for i := range eles {
-			eles[i] = []byte(strconv.Itoa(i))
-		}
+		eles := hllElements(1000000)
 		args := [][]byte{[]byte("PFADD"), []byte("m"), nil}
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {

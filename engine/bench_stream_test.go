@@ -10,11 +10,7 @@ import (
 func BenchmarkXADD(b *testing.B) {
 	e := New(Options{Version: V70})
 	args := argv("XADD", "jobs", "*", "task", "resize:0123456789")
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		e.Exec(args)
-	}
+	benchExec(b, e, KindBulk, args)
 }
 
 // BenchmarkXREADGROUPXACK: the course's queue loop on a 10 000-entry stream — read one new entry
@@ -49,11 +45,7 @@ func BenchmarkXRANGE(b *testing.B) {
 		e.Do("XADD", "s", strconv.Itoa(i)+"-0", "f", strconv.Itoa(i))
 	}
 	args := argv("XRANGE", "s", "5000", "+", "COUNT", "10")
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		e.Exec(args)
-	}
+	benchExec(b, e, KindArray, args)
 }
 
 // BenchmarkStreamMemoryUsage: MEMORY USAGE of a 10 000-entry stream with 1000 pending entries
@@ -66,9 +58,5 @@ func BenchmarkStreamMemoryUsage(b *testing.B) {
 	e.Do("XGROUP", "CREATE", "s", "g", "0")
 	e.Do("XREADGROUP", "GROUP", "g", "c", "COUNT", "1000", "STREAMS", "s", ">")
 	args := argv("MEMORY", "USAGE", "s")
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		e.Exec(args)
-	}
+	benchExec(b, e, KindInt, args)
 }

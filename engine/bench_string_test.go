@@ -14,13 +14,7 @@ func BenchmarkSET(b *testing.B) {
 	for i := range keys {
 		keys[i] = argv("SET", "key:"+strconv.Itoa(i), "value-"+strconv.Itoa(i))
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if r := e.Exec(keys[i&1023]).Reply; r.Kind != KindStatus {
-			b.Fatal(r)
-		}
-	}
+	benchExec(b, e, KindStatus, keys...)
 }
 
 func BenchmarkGET(b *testing.B) {
@@ -30,26 +24,14 @@ func BenchmarkGET(b *testing.B) {
 		e.Exec(argv("SET", "key:"+strconv.Itoa(i), "value-"+strconv.Itoa(i)))
 		keys[i] = argv("GET", "key:"+strconv.Itoa(i))
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if r := e.Exec(keys[i&1023]).Reply; r.Kind != KindBulk {
-			b.Fatal(r)
-		}
-	}
+	benchExec(b, e, KindBulk, keys...)
 }
 
 func BenchmarkINCR(b *testing.B) {
 	e := New(Options{Version: V70})
 	e.Do("SET", "counter", "100000")
 	args := argv("INCR", "counter")
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if r := e.Exec(args).Reply; r.Kind != KindInt {
-			b.Fatal(r)
-		}
-	}
+	benchExec(b, e, KindInt, args)
 }
 
 func BenchmarkAPPEND(b *testing.B) {

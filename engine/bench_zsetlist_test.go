@@ -30,20 +30,12 @@ func BenchmarkZRANGE(b *testing.B) {
 		e.Do("ZADD", "board", strconv.Itoa(i*7%1000), "member:"+strconv.Itoa(i))
 	}
 	args := [][]byte{[]byte("ZRANGE"), []byte("board"), []byte("0"), []byte("9"), []byte("REV"), []byte("WITHSCORES")}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		e.Exec(args)
-	}
+	benchExec(b, e, KindArray, args)
 }
 
 // BenchmarkLPUSH: one 16-byte element per command onto a growing quicklist.
 func BenchmarkLPUSH(b *testing.B) {
 	e := New(Options{Version: V70})
 	args := [][]byte{[]byte("LPUSH"), []byte("queue"), []byte("job:0123456789ab")}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		e.Exec(args)
-	}
+	benchExec(b, e, KindInt, args)
 }

@@ -57,6 +57,15 @@ func mustBlock(t *testing.T, c *Client, cmd string) {
 	}
 }
 
+// wantWoken fails the test unless the replies a blocked client was woken with, joined with ";",
+// are want.
+func wantWoken(t *testing.T, woken []string, want, what string) {
+	t.Helper()
+	if got := strings.Join(woken, ";"); got != want {
+		t.Fatalf("%s: woken with %q, want %q", what, got, want)
+	}
+}
+
 func expect(t *testing.T, c *Client, cmd, want string) {
 	t.Helper()
 	r := do(t, c, cmd)
@@ -101,9 +110,7 @@ func TestBlockingFIFOAndServedKey(t *testing.T) {
 	expect(t, c[3], "SET q str", "OK")
 	expect(t, c[3], "DEL q", "(integer) 1")
 	expect(t, c[3], "LPUSH q z", "(integer) 1")
-	if strings.Join(woken[2], ";") != `1) "q" | 2) "z"` {
-		t.Fatalf("third client: %q", woken[2])
-	}
+	wantWoken(t, woken[2], `1) "q" | 2) "z"`, "third client")
 }
 
 func TestBlockingMultiKeyServedFromReadyKey(t *testing.T) {
@@ -118,9 +125,7 @@ func TestBlockingMultiKeyServedFromReadyKey(t *testing.T) {
 		t.Fatal("served while the transaction is only queued")
 	}
 	expect(t, c[1], "EXEC", "1) (integer) 1 | 2) (integer) 1")
-	if strings.Join(woken[0], ";") != `1) "k2" | 2) "two"` {
-		t.Fatalf("woken %q", woken[0])
-	}
+	wantWoken(t, woken[0], `1) "k2" | 2) "two"`, "served from the key ready first")
 }
 
 func TestBlockingMoveChain(t *testing.T) {
@@ -222,14 +227,10 @@ func TestBlockingWokenByRenameMoveSwapdbZadd(t *testing.T) {
 	mustBlock(t, c[0], "BLPOP dst 0")
 	expect(t, c[2], "RPUSH src a b", "(integer) 2")
 	expect(t, c[2], "RENAME src dst", "OK")
-	if strings.Join(woken[0], ";") != `1) "dst" | 2) "a"` {
-		t.Fatalf("rename: %q", woken[0])
-	}
+	wantWoken(t, woken[0], `1) "dst" | 2) "a"`, "rename")
 	mustBlock(t, c[1], "BZPOPMIN z 0")
 	expect(t, c[2], "ZADD z 2 two 1 one", "(integer) 2")
-	if strings.Join(woken[1], ";") != `1) "z" | 2) "one" | 3) "1"` {
-		t.Fatalf("zadd: %q", woken[1])
-	}
+	wantWoken(t, woken[1], `1) "z" | 2) "one" | 3) "1"`, "zadd")
 	// MOVE into the blocked client's database, then SWAPDB.
 	mustBlock(t, c[0], "BLPOP m 0")
 	expect(t, c[2], "SELECT 1", "OK")

@@ -335,7 +335,7 @@ func clusterInfo(e *Engine, n *clusterNode, args [][]byte) Reply {
 	kv("cluster_stats_messages_sent", 0)
 	kv("cluster_stats_messages_received", 0)
 	kv("total_cluster_links_buffer_limit_exceeded", 0)
-	return BulkStr(b.String())
+	return Verbatim(b.String())
 }
 
 // nodeLine is clusterGenNodeDescription.
@@ -378,7 +378,7 @@ func clusterNodes(e *Engine, n *clusterNode, args [][]byte) Reply {
 		b.WriteString(n.nodeLine(x))
 		b.WriteByte('\n')
 	}
-	return BulkStr(b.String())
+	return Verbatim(b.String())
 }
 
 func clusterMyID(e *Engine, n *clusterNode, args [][]byte) Reply      { return BulkStr(n.id) }
@@ -394,7 +394,7 @@ func clusterSlotsCmd(e *Engine, n *clusterNode, args [][]byte) Reply {
 		}
 		if prev != nil {
 			out = append(out, Array(Int(int64(start)), Int(int64(s-1)),
-				Array(BulkStr(n.addrIP(prev)), Int(int64(prev.port)), BulkStr(prev.id), EmptyArr)))
+				Array(BulkStr(n.addrIP(prev)), Int(int64(prev.port)), BulkStr(prev.id), EmptyMap)))
 		}
 		start = s
 	}
@@ -408,11 +408,11 @@ func clusterShards(e *Engine, n *clusterNode, args [][]byte) Reply {
 		for _, r := range n.ranges(x) {
 			slots = append(slots, Int(int64(r[0])), Int(int64(r[1])))
 		}
-		node := Array(BulkStr("id"), BulkStr(x.id), BulkStr("port"), Int(int64(x.port)),
+		node := Map(BulkStr("id"), BulkStr(x.id), BulkStr("port"), Int(int64(x.port)),
 			BulkStr("ip"), BulkStr(n.addrIP(x)), BulkStr("endpoint"), BulkStr(n.addrIP(x)),
 			BulkStr("role"), BulkStr("master"), BulkStr("replication-offset"), Int(0),
 			BulkStr("health"), BulkStr("online"))
-		out = append(out, Array(BulkStr("slots"), Reply{Kind: KindArray, Array: slots},
+		out = append(out, Map(BulkStr("slots"), Reply{Kind: KindArray, Array: slots},
 			BulkStr("nodes"), Array(node)))
 	}
 	return Reply{Kind: KindArray, Array: out}
@@ -425,7 +425,7 @@ func clusterLinks(e *Engine, n *clusterNode, args [][]byte) Reply {
 			continue
 		}
 		for _, dir := range []string{"to", "from"} {
-			out = append(out, Array(BulkStr("direction"), BulkStr(dir), BulkStr("node"), BulkStr(x.id),
+			out = append(out, Map(BulkStr("direction"), BulkStr(dir), BulkStr("node"), BulkStr(x.id),
 				BulkStr("create-time"), Int(e.NowMs()), BulkStr("events"), BulkStr("r"),
 				BulkStr("send-buffer-allocated"), Int(0), BulkStr("send-buffer-used"), Int(0)))
 		}

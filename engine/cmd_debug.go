@@ -77,6 +77,7 @@ func init() {
 	registerDebug("sleep", 3, debugSleep)
 	registerDebug("populate", 0, debugPopulate)
 	registerDebug("htstats-key", 3, debugHTStatsKey)
+	registerDebug("protocol", 3, debugProtocol)
 	registerDebug("log", 3, func(e *Engine, args [][]byte) Reply { return OK })
 	registerDebug("leak", 3, func(e *Engine, args [][]byte) Reply { return OK })
 	registerDebug("error", 3, func(e *Engine, args [][]byte) Reply {
@@ -528,28 +529,27 @@ func (e *Engine) debugLookup(key []byte) *Object {
 }
 
 func debugListpack(e *Engine, args [][]byte) Reply {
-	o := e.debugLookup(args[2])
+	return e.debugPrint(args[2], EncListpack, "listpack", "Listpack")
+}
+
+// debugPrint is DEBUG LISTPACK / QUICKLIST: Redis prints the structure of key on its stdout when
+// key has encoding enc; here only the reply remains.
+func (e *Engine) debugPrint(key []byte, enc Encoding, name, title string) Reply {
+	o := e.debugLookup(key)
 	if o == nil {
 		return ErrNoSuchKey
 	}
-	if o.Enc != EncListpack {
-		return Err("ERR Not a listpack encoded object.")
+	if o.Enc != enc {
+		return Err("ERR Not a " + name + " encoded object.")
 	}
-	return Status("Listpack structure printed on stdout")
+	return Status(title + " structure printed on stdout")
 }
 
 func debugQuicklist(e *Engine, args [][]byte) Reply {
 	if len(args) != 3 && len(args) != 4 {
 		return debugUnknown(args)
 	}
-	o := e.debugLookup(args[2])
-	if o == nil {
-		return ErrNoSuchKey
-	}
-	if o.Enc != EncQuicklist {
-		return Err("ERR Not a quicklist encoded object.")
-	}
-	return Status("Quicklist structure printed on stdout")
+	return e.debugPrint(args[2], EncQuicklist, "quicklist", "Quicklist")
 }
 
 // debugSleep: strtod of the argument in seconds. On real time the engine sleeps (the whole
@@ -651,7 +651,7 @@ func debugHTStatsKey(e *Engine, args [][]byte) Reply {
 	if text == "" {
 		return Err("ERR The value stored at the specified key is not represented using an hash table")
 	}
-	return BulkStr(text)
+	return Verbatim(text) // debug.c: addReplyVerbatim
 }
 
 // bucketLens maps [table][bucket index] to chain length.
@@ -706,3 +706,39 @@ func dictStats(size, used func(int) uint64, rehashing bool, lens [2]map[uint64]i
 }
 
 func debugUnknown(args [][]byte) Reply { return errSubcommandSyntax("DEBUG", args[1]) }
+
+// debugProtocol is DEBUG PROTOCOL <type> (debug.c): one reply of each RESP3 type, as a client's
+// test suite asks for them; attrib's attribute and push's push message exist in RESP3 only.
+func debugProtocol(e *Engine, args [][]byte) Reply {
+	switch strings.ToLower(string(args[2])) {
+	case "string":
+		return BulkStr("Hello World")
+	case "integer":
+		return Int(12345)
+	case "double":
+		return e.doubleReply(3.141)
+	case "bignum":
+		return BigNum("1234567999999999999999999999999999999")
+	case "null":
+		return NilReply
+	case "array":
+		return Array(Int(0), Int(1), Int(2))
+	case "set":
+		return Set(Int(0), Int(1), Int(2))
+	case "map":
+		return Map(Int(0), Bool(false), Int(1), Bool(true), Int(2), Bool(false))
+	case "attrib":
+		return BulkStr("Some real reply following the attribute").
+			WithAttribute(BulkStr("key-popularity"), Array(BulkStr("key:123"), Int(90)))
+	case "push":
+		return PushThen(Err("ERR RESP2 is not supported by this command"),
+			BulkStr("Some real reply following the push reply"), BulkStr("server-cpu-usage"), Int(42))
+	case "true":
+		return Bool(true)
+	case "false":
+		return Bool(false)
+	case "verbatim":
+		return Verbatim("This is a verbatim\nstring")
+	}
+	return Err("ERR Wrong protocol type name. Please use one of the following: string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false")
+}

@@ -211,7 +211,7 @@ func cmdHGetAll(e *Engine, args [][]byte) Reply {
 	vals := !eqFold(args[0], "hkeys")
 	o, werr := e.lookupTyped(args[1], TypeHash)
 	if o == nil {
-		return orMissing(werr, EmptyArr)
+		return orMissing(werr, EmptyArr.AsMapIf(keys && vals))
 	}
 	n := hashLen(o)
 	if keys && vals {
@@ -230,7 +230,7 @@ func cmdHGetAll(e *Engine, args [][]byte) Reply {
 		}
 		return true
 	})
-	return Reply{Kind: KindArray, Array: out}
+	return Reply{Kind: KindArray, Array: out}.AsMapIf(keys && vals)
 }
 
 func cmdHIncrBy(e *Engine, args [][]byte) Reply {
@@ -311,7 +311,7 @@ func cmdHRandField(e *Engine, args [][]byte) Reply {
 		if r != nil {
 			return *r
 		}
-		return e.hrandfieldWithCount(args[1], l, withValues)
+		return e.hrandfieldWithCount(args[1], l, withValues).AsPairsIf(withValues)
 	}
 	o, werr := e.lookupTyped(args[1], TypeHash)
 	if o == nil {

@@ -295,21 +295,36 @@ func pfaddCommand(e *Engine, args [][]byte) Reply {
 	return Int(0)
 }
 
+// hllUnion is the loop pfcountCommand and pfmergeCommand share: the registers of the HLLs at
+// keys merged into one 8-bit array, each the maximum over the keys (missing keys count as
+// empty), and whether any of them was dense. A key that is not an HLL, or a corrupt one, gives
+// the error reply instead.
+func (e *Engine) hllUnion(keys [][]byte) (max *[hll.Registers]uint8, anyDense bool, r Reply, ok bool) {
+	max = new([hll.Registers]uint8)
+	for _, k := range keys {
+		o := e.Lookup(k)
+		if o == nil {
+			continue
+		}
+		if r, ok := isHLL(o); !ok {
+			return nil, false, r, false
+		}
+		if !hllIsSparse(o) {
+			anyDense = true
+		}
+		if !hll.Merge(max, hllBytes(o)) {
+			return nil, false, errCorruptHLL, false
+		}
+	}
+	return max, anyDense, Reply{}, true
+}
+
 func pfcountCommand(e *Engine, args [][]byte) Reply {
 	if len(args) > 2 {
 		// Union: merge into 8-bit registers, estimate, cache nothing.
-		max := new([hll.Registers]uint8)
-		for _, k := range args[1:] {
-			o := e.Lookup(k)
-			if o == nil {
-				continue
-			}
-			if r, ok := isHLL(o); !ok {
-				return r
-			}
-			if !hll.Merge(max, hllBytes(o)) {
-				return errCorruptHLL
-			}
+		max, _, r, ok := e.hllUnion(args[1:])
+		if !ok {
+			return r
 		}
 		var h [64]int
 		hll.RawHisto(max, &h)
@@ -339,22 +354,9 @@ func pfcountCommand(e *Engine, args [][]byte) Reply {
 }
 
 func pfmergeCommand(e *Engine, args [][]byte) Reply {
-	max := new([hll.Registers]uint8)
-	useDense := false
-	for _, k := range args[1:] {
-		o := e.Lookup(k)
-		if o == nil {
-			continue
-		}
-		if r, ok := isHLL(o); !ok {
-			return r
-		}
-		if !hllIsSparse(o) {
-			useDense = true
-		}
-		if !hll.Merge(max, hllBytes(o)) {
-			return errCorruptHLL
-		}
+	max, useDense, r, ok := e.hllUnion(args[1:])
+	if !ok {
+		return r
 	}
 	key := args[1]
 	o := e.Lookup(key)

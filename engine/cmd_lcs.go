@@ -184,7 +184,7 @@ func lcsRun[T lcsCell](a, b []byte, o lcsOpts) Reply {
 		if matches == nil {
 			matches = []Reply{}
 		}
-		return Array(BulkStr("matches"), Reply{Kind: KindArray, Array: matches}, BulkStr("len"), Int(total))
+		return Map(BulkStr("matches"), Reply{Kind: KindArray, Array: matches}, BulkStr("len"), Int(total))
 	}
 	return Bulk(result)
 }

@@ -126,13 +126,16 @@ func (e *Engine) evalGeneric(args [][]byte, bySHA, ro bool) Reply {
 			return r
 		}
 	}
+	if sc.flags&sfCompat == 0 && sc.flags&sfNoCluster != 0 && e.cluster != nil {
+		return errScriptNoCluster
+	}
 	if sc.flags&sfCompat == 0 && sc.flags&sfNoWrites == 0 && ro {
 		return errScriptWriteRO
 	}
 	readOnly := ro || (sc.flags&sfCompat == 0 && sc.flags&sfNoWrites != 0)
 	keys := args[3 : 3+numkeys]
 	argv := args[3+numkeys:]
-	return e.runScript(e.evalVM(), sc.fn, sha1hex(sc.body), true, readOnly, keys, argv, args)
+	return e.runScript(e.evalVM(), sc.fn, sha1hex(sc.body), true, readOnly, sc.flags, keys, argv, args)
 }
 
 // createEvalScript is luaCreateFunction: the cached script of body, compiled when new.
@@ -147,9 +150,9 @@ func (e *Engine) createEvalScript(body string) (*evalScript, string, Reply) {
 		return nil, "", Err("ERR " + errText)
 	}
 	vm := e.evalVM()
-	fn, err := vm.L.Load(strings.NewReader(body[skip:]), userScript)
-	if err != nil {
-		return nil, "", Err(cleanErr("ERR Error compiling script (new function): " + luaCompileError(err.Error(), body[skip:])))
+	fn, msg := luaCompile(vm.L, userScript, body[skip:])
+	if fn == nil {
+		return nil, "", Err(cleanErr("ERR Error compiling script (new function): " + msg))
 	}
 	fn.Env = vm.proxy
 	sc := &evalScript{body: body, fn: fn, flags: flags}

@@ -209,7 +209,7 @@ func cmdConfigGet(e *Engine, args [][]byte) Reply {
 	for _, m := range out {
 		r = append(r, BulkStr(m.name), BulkStr(e.cfg.Get(m.p.Name)))
 	}
-	return Reply{Kind: KindArray, Array: r}
+	return Map(r...)
 }
 
 // CONFIG SET name value [name value ...]: all names are checked first (unknown, immutable,
@@ -361,7 +361,7 @@ func statusList(items []string) Reply {
 	for i, s := range items {
 		r[i] = Status(s)
 	}
-	return Reply{Kind: KindArray, Array: r}
+	return Set(r...) // addReplyCommandFlags, addReplyFlagsForKeyArgs: sets in RESP3
 }
 
 func bulkList(items []string) Reply {
@@ -369,7 +369,7 @@ func bulkList(items []string) Reply {
 	for i, s := range items {
 		r[i] = BulkStr(s)
 	}
-	return Reply{Kind: KindArray, Array: r}
+	return Set(r...) // addReplyCommandTips
 }
 
 func commandFlagNames(f int) []string {
@@ -407,11 +407,11 @@ func keySpecs(c *Command) Reply {
 		return def
 	}
 	index := func(i int) Reply {
-		return Array(BulkStr("type"), BulkStr("index"), BulkStr("spec"), Array(BulkStr("index"), Int(int64(i))))
+		return Map(BulkStr("type"), BulkStr("index"), BulkStr("spec"), Map(BulkStr("index"), Int(int64(i))))
 	}
 	specs := 0
 	spec := func(fl string, begin, find Reply) Reply {
-		r := Array(BulkStr("flags"), statusList(strings.Fields(fl)), BulkStr("begin_search"), begin, BulkStr("find_keys"), find)
+		r := Map(BulkStr("flags"), statusList(strings.Fields(fl)), BulkStr("begin_search"), begin, BulkStr("find_keys"), find)
 		if specs < len(c.KeyNotes) && c.KeyNotes[specs] != "" {
 			r.Array = append([]Reply{BulkStr("notes"), BulkStr(c.KeyNotes[specs])}, r.Array...)
 		}
@@ -419,8 +419,8 @@ func keySpecs(c *Command) Reply {
 		return r
 	}
 	rangeSpec := func(fl string, at, lastkey int) Reply {
-		return spec(fl, index(at), Array(BulkStr("type"), BulkStr("range"), BulkStr("spec"),
-			Array(BulkStr("lastkey"), Int(int64(lastkey)), BulkStr("keystep"), Int(int64(max(c.Step, 1))), BulkStr("limit"), Int(0))))
+		return spec(fl, index(at), Map(BulkStr("type"), BulkStr("range"), BulkStr("spec"),
+			Map(BulkStr("lastkey"), Int(int64(lastkey)), BulkStr("keystep"), Int(int64(max(c.Step, 1))), BulkStr("limit"), Int(0))))
 	}
 	out := []Reply{}
 	n := rangeSpecs(c)
@@ -436,17 +436,17 @@ func keySpecs(c *Command) Reply {
 		}
 	}
 	if k := c.KeyNum; k.NumIdx > 0 {
-		out = append(out, spec(flag(n), index(k.NumIdx), Array(BulkStr("type"), BulkStr("keynum"), BulkStr("spec"),
-			Array(BulkStr("keynumidx"), Int(0), BulkStr("firstkey"), Int(int64(k.First)), BulkStr("keystep"), Int(int64(k.Step))))))
+		out = append(out, spec(flag(n), index(k.NumIdx), Map(BulkStr("type"), BulkStr("keynum"), BulkStr("spec"),
+			Map(BulkStr("keynumidx"), Int(0), BulkStr("firstkey"), Int(int64(k.First)), BulkStr("keystep"), Int(int64(k.Step))))))
 	}
 	for _, x := range c.KeyExtra {
-		unknown := Array(BulkStr("type"), BulkStr("unknown"), BulkStr("spec"), EmptyArr)
+		unknown := Map(BulkStr("type"), BulkStr("unknown"), BulkStr("spec"), EmptyMap)
 		begin, find := unknown, unknown
 		if x.Keyword != "" {
-			begin = Array(BulkStr("type"), BulkStr("keyword"), BulkStr("spec"),
-				Array(BulkStr("keyword"), BulkStr(x.Keyword), BulkStr("startfrom"), Int(int64(x.StartFrom))))
-			find = Array(BulkStr("type"), BulkStr("range"), BulkStr("spec"),
-				Array(BulkStr("lastkey"), Int(int64(x.LastKey)), BulkStr("keystep"), Int(int64(x.Step)), BulkStr("limit"), Int(int64(x.Limit))))
+			begin = Map(BulkStr("type"), BulkStr("keyword"), BulkStr("spec"),
+				Map(BulkStr("keyword"), BulkStr(x.Keyword), BulkStr("startfrom"), Int(int64(x.StartFrom))))
+			find = Map(BulkStr("type"), BulkStr("range"), BulkStr("spec"),
+				Map(BulkStr("lastkey"), Int(int64(x.LastKey)), BulkStr("keystep"), Int(int64(x.Step)), BulkStr("limit"), Int(int64(x.Limit))))
 		}
 		r := spec(x.Flags, begin, find)
 		if x.Notes != "" {
@@ -454,7 +454,7 @@ func keySpecs(c *Command) Reply {
 		}
 		out = append(out, r)
 	}
-	return Reply{Kind: KindArray, Array: out}
+	return Set(out...) // addReplyCommandKeySpecs: a set of maps
 }
 
 func (e *Engine) commandInfo(c *Command) Reply {
@@ -471,7 +471,7 @@ func (e *Engine) commandInfo(c *Command) Reply {
 		statusList(commandCategories(c)),
 		bulkList(tips),
 		keySpecs(c),
-		Reply{Kind: KindArray, Array: subs},
+		Reply{Kind: KindArray, Array: subs}.AsSetIf(len(subs) == 0), // no subcommands: an empty set
 	)
 }
 
@@ -554,9 +554,9 @@ func (e *Engine) commandDocs(c *Command) Reply {
 		for _, s := range subs {
 			m = append(m, BulkStr(s.FullName()), e.commandDocs(s))
 		}
-		doc = append(doc, BulkStr("subcommands"), Reply{Kind: KindArray, Array: m})
+		doc = append(doc, BulkStr("subcommands"), Map(m...))
 	}
-	return Reply{Kind: KindArray, Array: doc}
+	return Map(doc...)
 }
 
 func cmdCommandDocs(e *Engine, args [][]byte) Reply {
@@ -572,7 +572,7 @@ func cmdCommandDocs(e *Engine, args [][]byte) Reply {
 			}
 		}
 	}
-	return Reply{Kind: KindArray, Array: append([]Reply{}, out...)}
+	return Map(append([]Reply{}, out...)...)
 }
 
 // COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern].

@@ -466,7 +466,7 @@ func (e *Engine) spopWithCount(args [][]byte) Reply {
 	count := uint64(l)
 	o, werr := e.lookupTyped(args[1], TypeSet)
 	if o == nil || count == 0 {
-		return orMissing(werr, EmptyArr)
+		return orMissing(werr, EmptySet)
 	}
 	v := sv(o)
 	size := uint64(setSize(o))
@@ -555,7 +555,7 @@ func (e *Engine) spopWithCount(args [][]byte) Reply {
 		o.Enc, o.Val = nset.Enc, nset.Val
 	}
 	e.signalModifiedKey(e.db, string(args[1]))
-	return Reply{Kind: KindArray, Array: out}
+	return Reply{Kind: KindArray, Array: out}.AsSet()
 }
 
 // ---------------------------------------------------------------- SINTER family
@@ -623,7 +623,7 @@ func (e *Engine) sinterGeneric(keys [][]byte, dstkey []byte, cardOnly bool, limi
 		case cardOnly:
 			return Int(0)
 		}
-		return EmptyArr
+		return EmptySet
 	}
 	sort.SliceStable(sets, func(a, b int) bool { return setSize(sets[a]) < setSize(sets[b]) })
 	var dst *Object
@@ -675,7 +675,7 @@ func (e *Engine) sinterGeneric(keys [][]byte, dstkey []byte, cardOnly bool, limi
 		if out == nil {
 			out = []Reply{}
 		}
-		return Reply{Kind: KindArray, Array: out}
+		return Reply{Kind: KindArray, Array: out}.AsSet()
 	}
 	if setSize(dst) > 0 {
 		if e.ver.Has(V72) {
@@ -806,7 +806,7 @@ func (e *Engine) sunionDiffGeneric(keys [][]byte, dstkey []byte, op int) Reply {
 		}
 	}
 	if dstkey == nil {
-		return setReply(dst)
+		return setReply(dst).AsSet()
 	}
 	if setSize(dst) > 0 {
 		e.setKey(dstkey, dst, false)

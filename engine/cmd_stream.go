@@ -473,7 +473,7 @@ func (e *Engine) xreadBlock(args [][]byte, keys [][]byte, ids []StreamID, idArg 
 		if g != nil {
 			c = e.lookupOrCreateConsumer(key, g, consumer)
 		}
-		return Array(Array(Bulk(key), e.replyRange(key, s, start, count, g, c, noack))), true
+		return MapOfPairs(Array(Bulk(key), e.replyRange(key, s, start, count, g, c, noack))), true
 	}
 	if group != nil {
 		sp.gone = func(key []byte) (Reply, bool) { return errStreamBlockedGone, true }
@@ -656,7 +656,7 @@ func cmdXread(e *Engine, args [][]byte) Reply {
 		out = append(out, Array(Bulk(keys[k]), entries))
 	}
 	if len(out) > 0 {
-		return Reply{Kind: KindArray, Array: out}
+		return MapOfPairs(out...) // a map keyed by stream in RESP3
 	}
 	if timeout != -1 {
 		return e.xreadBlock(args, keys, ids, streamsArg+nstreams, timeout, count, groupName, consumerName, noack)
@@ -1519,13 +1519,13 @@ func cmdXinfo(e *Engine, args [][]byte) Reply {
 				}
 				r = append(r, BulkStr("inactive"), Int(inactive))
 			}
-			out = append(out, Reply{Kind: KindArray, Array: r})
+			out = append(out, Map(r...))
 		}
 		return Reply{Kind: KindArray, Array: out}
 	case eqFold(opt, "groups") && len(args) == 3:
 		out := []Reply{}
 		for _, g := range s.groups {
-			out = append(out, Array(BulkStr("name"), BulkStr(g.name), BulkStr("consumers"), Int(int64(len(g.consumers))),
+			out = append(out, Map(BulkStr("name"), BulkStr(g.name), BulkStr("consumers"), Int(int64(len(g.consumers))),
 				BulkStr("pending"), Int(int64(len(g.pel))), BulkStr("last-delivered-id"), BulkStr(g.lastID.String()),
 				BulkStr("entries-read"), entriesReadReply(g), BulkStr("lag"), s.lag(g)))
 		}
@@ -1576,7 +1576,7 @@ func (e *Engine) xinfoStream(s *streamValue, args [][]byte) Reply {
 		s.rangeEach(StreamID{}, maxStreamID, false, func(en *nodeEntry) bool { first = entryReply(en); return false })
 		s.rangeEach(StreamID{}, maxStreamID, true, func(en *nodeEntry) bool { last = entryReply(en); return false })
 		r = append(r, BulkStr("groups"), Int(int64(len(s.groups))), BulkStr("first-entry"), first, BulkStr("last-entry"), last)
-		return Reply{Kind: KindArray, Array: r}
+		return Map(r...)
 	}
 	entries := []Reply{}
 	s.rangeEach(StreamID{}, maxStreamID, false, func(en *nodeEntry) bool {
@@ -1608,12 +1608,12 @@ func (e *Engine) xinfoStream(s *streamValue, args [][]byte) Reply {
 				cr = append(cr, BulkStr("active-time"), Int(c.activeTime))
 			}
 			cr = append(cr, BulkStr("pel-count"), Int(int64(len(c.pel))), BulkStr("pending"), Reply{Kind: KindArray, Array: cp})
-			consumers = append(consumers, Reply{Kind: KindArray, Array: cr})
+			consumers = append(consumers, Map(cr...))
 		}
-		groups = append(groups, Array(BulkStr("name"), BulkStr(g.name), BulkStr("last-delivered-id"), BulkStr(g.lastID.String()),
+		groups = append(groups, Map(BulkStr("name"), BulkStr(g.name), BulkStr("last-delivered-id"), BulkStr(g.lastID.String()),
 			BulkStr("entries-read"), entriesReadReply(g), BulkStr("lag"), s.lag(g), BulkStr("pel-count"), Int(int64(len(g.pel))),
 			BulkStr("pending"), Reply{Kind: KindArray, Array: pending}, BulkStr("consumers"), Reply{Kind: KindArray, Array: consumers}))
 	}
 	r = append(r, BulkStr("entries"), Reply{Kind: KindArray, Array: entries}, BulkStr("groups"), Reply{Kind: KindArray, Array: groups})
-	return Reply{Kind: KindArray, Array: r}
+	return Map(r...)
 }

@@ -209,6 +209,30 @@ const (
 	optIFMask     = optIFEQ | optIFNE | optIFDEQ | optIFDNE
 )
 
+// strKeyword is an option keyword and the flag it sets.
+type strKeyword struct {
+	name string
+	flag int
+}
+
+// The keyword families of the string commands: the four expire forms (SET, GETEX, MSETEX,
+// INCREX) and the four compare-and-set conditions (SET and DELEX, 8.4).
+var (
+	expireKeywords = []strKeyword{{"ex", optEX}, {"px", optPX}, {"exat", optEXAT}, {"pxat", optPXAT}}
+	ifKeywords     = []strKeyword{{"ifeq", optIFEQ}, {"ifne", optIFNE}, {"ifdeq", optIFDEQ}, {"ifdne", optIFDNE}}
+)
+
+// keywordFlag is the flag of the keyword of words that opt names (case-insensitive), 0 when opt
+// names none of them.
+func keywordFlag(opt []byte, words []strKeyword) int {
+	for _, w := range words {
+		if eqFold(opt, w.name) {
+			return w.flag
+		}
+	}
+	return 0
+}
+
 // parsing contexts
 const (
 	ctxGET    = iota // GETEX
@@ -233,6 +257,7 @@ func (e *Engine) parseStrOpts(args [][]byte, ctx int) (strOpts, bool) {
 		opt := cstr(args[j])
 		hasNext := j+1 < len(args)
 		fl := o.flags
+		expFlag, ifFlag := keywordFlag(opt, expireKeywords), keywordFlag(opt, ifKeywords)
 		switch {
 		case eqFold(opt, "nx") && fl&(optXX|optIFMask) == 0 && setLike:
 			o.flags |= optNX
@@ -244,34 +269,13 @@ func (e *Engine) parseStrOpts(args [][]byte, ctx int) (strOpts, bool) {
 			o.flags |= optKeepTTL
 		case eqFold(opt, "persist") && ctx == ctxGET && fl&(optExpireMask|optKeepTTL) == 0:
 			o.flags |= optPersist
-		case eqFold(opt, "ex") && fl&(optKeepTTL|optPersist|optEXAT|optPX|optPXAT) == 0 && hasNext:
-			o.flags |= optEX
+		case expFlag != 0 && fl&(optKeepTTL|optPersist|optExpireMask&^expFlag) == 0 && hasNext:
+			// The same form again is allowed (the later value wins); another form is not.
+			o.flags |= expFlag
 			o.expire = args[j+1]
 			j++
-		case eqFold(opt, "px") && fl&(optKeepTTL|optPersist|optEX|optEXAT|optPXAT) == 0 && hasNext:
-			o.flags |= optPX
-			o.expire = args[j+1]
-			j++
-		case eqFold(opt, "exat") && fl&(optKeepTTL|optPersist|optEX|optPX|optPXAT) == 0 && hasNext:
-			o.flags |= optEXAT
-			o.expire = args[j+1]
-			j++
-		case eqFold(opt, "pxat") && fl&(optKeepTTL|optPersist|optEX|optEXAT|optPX) == 0 && hasNext:
-			o.flags |= optPXAT
-			o.expire = args[j+1]
-			j++
-		case ifOK && hasNext && fl&(optNX|optXX|optIFMask) == 0 &&
-			(eqFold(opt, "ifeq") || eqFold(opt, "ifne") || eqFold(opt, "ifdeq") || eqFold(opt, "ifdne")):
-			switch {
-			case eqFold(opt, "ifeq"):
-				o.flags |= optIFEQ
-			case eqFold(opt, "ifne"):
-				o.flags |= optIFNE
-			case eqFold(opt, "ifdeq"):
-				o.flags |= optIFDEQ
-			default:
-				o.flags |= optIFDNE
-			}
+		case ifFlag != 0 && ifOK && hasNext && fl&(optNX|optXX|optIFMask) == 0:
+			o.flags |= ifFlag
 			o.match = args[j+1]
 			j++
 		default:
@@ -858,10 +862,16 @@ func cmdIncrbyfloat(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return errIncrNaN
 	}
-	s := appendLongDouble(nil, sum)
+	return Reply{Kind: KindBulk, Str: e.storeLongDouble(key, o, sum, "incrbyfloat")}
+}
+
+// storeLongDouble writes v, formatted as a long double the way INCRBYFLOAT prints it, as the new
+// string value of key (o is the old value or nil; its TTL stays) and returns the text written.
+func (e *Engine) storeLongDouble(key []byte, o *Object, v *big.Float, cmd string) string {
+	s := appendLongDouble(nil, v)
 	n := e.newStringFromBytes(key, s, o != nil && e.hasTTL(key))
-	e.replaceValue(key, o, n, "incrbyfloat")
-	return Reply{Kind: KindBulk, Str: string(s)}
+	e.replaceValue(key, o, n, cmd)
+	return string(s)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -875,17 +885,7 @@ func cmdDelex(e *Engine, args [][]byte) Reply {
 		if len(args) != 4 {
 			return ErrSyntax
 		}
-		opt := cstr(args[2])
-		switch {
-		case eqFold(opt, "ifeq"):
-			flags = optIFEQ
-		case eqFold(opt, "ifne"):
-			flags = optIFNE
-		case eqFold(opt, "ifdeq"):
-			flags = optIFDEQ
-		case eqFold(opt, "ifdne"):
-			flags = optIFDNE
-		default:
+		if flags = keywordFlag(cstr(args[2]), ifKeywords); flags == 0 {
 			return ErrSyntax
 		}
 		match = args[3]
@@ -959,18 +959,8 @@ func cmdIncrex(e *Engine, args [][]byte) Reply {
 			enx = true
 		case eqFold(opt, "persist") && expFlags == 0:
 			expFlags = optPersist
-		case hasNext && expFlags == 0 &&
-			(eqFold(opt, "ex") || eqFold(opt, "px") || eqFold(opt, "exat") || eqFold(opt, "pxat")):
-			switch {
-			case eqFold(opt, "ex"):
-				expFlags = optEX
-			case eqFold(opt, "px"):
-				expFlags = optPX
-			case eqFold(opt, "exat"):
-				expFlags = optEXAT
-			default:
-				expFlags = optPXAT
-			}
+		case hasNext && expFlags == 0 && keywordFlag(opt, expireKeywords) != 0:
+			expFlags = keywordFlag(opt, expireKeywords)
 			expireArg = args[j+1]
 			j++
 		default:
@@ -1103,11 +1093,9 @@ func cmdIncrex(e *Engine, args [][]byte) Reply {
 		if !ok {
 			return errIncrNaN
 		}
-		s := appendLongDouble(nil, sum)
-		n := e.newStringFromBytes(key, s, o != nil && e.hasTTL(key))
-		e.replaceValue(key, o, n, "increx")
+		s := e.storeLongDouble(key, o, sum, "increx")
 		applied = true
-		reply = Array(Reply{Kind: KindBulk, Str: string(s)}, BulkStr(formatLongDouble(d)))
+		reply = Array(Reply{Kind: KindBulk, Str: s}, BulkStr(formatLongDouble(d)))
 	}
 	if applied {
 		switch {

@@ -457,7 +457,7 @@ func cmdZrange(e *Engine, args [][]byte) Reply {
 			out = append(out, e.doubleReply(el.score))
 		}
 	})
-	return Reply{Kind: KindArray, Array: out}
+	return Reply{Kind: KindArray, Array: out}.AsPairsIf(withscores)
 }
 
 // zrangeBounds is a parsed range of ZRANGE / ZRANGESTORE: ranks, scores or lex bounds, and the
@@ -601,7 +601,7 @@ func cmdZpop(e *Engine, args [][]byte) Reply {
 	if z.card() == 0 {
 		e.Delete(args[1])
 	}
-	return Array(out...)
+	return Array(out...).AsPairsIf(len(args) == 3) // t_zset.c, zpopMinMaxCommand: nested with a count
 }
 
 // ZRANDMEMBER key [count [WITHSCORES]].
@@ -611,7 +611,7 @@ func cmdZrandmember(e *Engine, args [][]byte) Reply {
 		if r != nil {
 			return *r
 		}
-		return zrandmemberWithCount(e, args[1], l, withscores)
+		return zrandmemberWithCount(e, args[1], l, withscores).AsPairsIf(withscores)
 	}
 	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if o == nil {

@@ -429,7 +429,7 @@ func (e *Engine) zsetopGeneric(args [][]byte, dstkey []byte, numkeysIdx int, op 
 				out = append(out, e.doubleReply(x.Score))
 			}
 		}
-		return Reply{Kind: KindArray, Array: out}
+		return Reply{Kind: KindArray, Array: out}.AsPairsIf(withscores)
 	}
 	if z.zsl.Len() == 0 {
 		e.Delete(dstkey)
@@ -472,6 +472,21 @@ func (e *Engine) zinterCard(src []zsetopSrc, limit int64) int64 {
 	return card
 }
 
+// eachWeighted calls fn for every member of every non-empty input, in input order, with its
+// score times the input's weight (the union's walk in zunionInterDiffGenericCommand).
+func eachWeighted(src []zsetopSrc, aggregate int, fn func(m []byte, score float64)) {
+	for i := range src {
+		if src[i].length() == 0 {
+			continue
+		}
+		w := src[i].weight
+		src[i].each(func(m []byte, sc float64) bool {
+			fn(m, weightedScore(w, sc, aggregate))
+			return true
+		})
+	}
+}
+
 // zunionInto fills z with the union. 7.x aggregates in a separate dict and then inserts every
 // member into a dict pre-sized for the result; 8.x aggregates in the result's own dict,
 // pre-sized for the largest input.
@@ -479,21 +494,13 @@ func (e *Engine) zunionInto(z *zsetValue, src []zsetopSrc, aggregate int) {
 	n := len(src)
 	if e.ver.Has(V80) {
 		z.dict.Expand(uint64(src[n-1].length()))
-		for i := range src {
-			if src[i].length() == 0 {
-				continue
+		eachWeighted(src, aggregate, func(m []byte, score float64) {
+			if en := z.dict.FindEntry(bstr(m)); en != nil {
+				zunionInterAggregate(&en.Val, score, aggregate)
+			} else {
+				z.dict.Add(string(m), score)
 			}
-			w := src[i].weight
-			src[i].each(func(m []byte, sc float64) bool {
-				score := weightedScore(w, sc, aggregate)
-				if en := z.dict.FindEntry(bstr(m)); en != nil {
-					zunionInterAggregate(&en.Val, score, aggregate)
-				} else {
-					z.dict.Add(string(m), score)
-				}
-				return true
-			})
-		}
+		})
 		z.dict.Range(func(en *dictEntryF) bool {
 			z.zsl.Insert(en.Val, en.Key)
 			return true
@@ -506,23 +513,15 @@ func (e *Engine) zunionInto(z *zsetValue, src []zsetopSrc, aggregate int) {
 	}
 	idx := make(map[string]int, src[n-1].length())
 	var list []acc
-	for i := range src {
-		if src[i].length() == 0 {
-			continue
+	eachWeighted(src, aggregate, func(m []byte, score float64) {
+		if k, ok := idx[bstr(m)]; ok {
+			zunionInterAggregate(&list[k].s, score, aggregate)
+		} else {
+			ms := string(m)
+			idx[ms] = len(list)
+			list = append(list, acc{ms, score})
 		}
-		w := src[i].weight
-		src[i].each(func(m []byte, sc float64) bool {
-			score := weightedScore(w, sc, aggregate)
-			if k, ok := idx[bstr(m)]; ok {
-				zunionInterAggregate(&list[k].s, score, aggregate)
-			} else {
-				ms := string(m)
-				idx[ms] = len(list)
-				list = append(list, acc{ms, score})
-			}
-			return true
-		})
-	}
+	})
 	z.dict.Expand(uint64(len(list)))
 	for _, a := range list {
 		z.zsl.Insert(a.s, a.m)

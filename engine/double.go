@@ -210,45 +210,13 @@ func strtod(b []byte, hex bool) (v float64, n int, erange bool) {
 		return 0, 0, false
 	}
 	if hex && i+1 < len(b) && b[i] == '0' && b[i+1]|0x20 == 'x' {
-		j := i + 2
-		var mant []byte
-		nz := false
-		nd := 0
-		for j < len(b) && dblIsHex(b[j]) {
-			mant = append(mant, b[j])
-			if b[j] != '0' {
-				nz = true
-			}
-			j++
-			nd++
-		}
-		if j < len(b) && b[j] == '.' {
-			mant = append(mant, '.')
-			j++
-			for j < len(b) && dblIsHex(b[j]) {
-				mant = append(mant, b[j])
-				if b[j] != '0' {
-					nz = true
-				}
-				j++
-				nd++
-			}
-		}
+		j, nd, nz := dblMantissa(b, i+2, dblIsHex)
+		mant := b[i+2 : j]
 		if nd > 0 {
 			expPart := "p0"
-			if j < len(b) && b[j]|0x20 == 'p' {
-				k := j + 1
-				if k < len(b) && (b[k] == '+' || b[k] == '-') {
-					k++
-				}
-				ds := k
-				for k < len(b) && dblIsDigit(b[k]) {
-					k++
-				}
-				if k > ds {
-					expPart = "p" + string(b[j+1:k])
-					j = k
-				}
+			if k := dblExponentEnd(b, j, 'p'); k > j {
+				expPart = "p" + string(b[j+1:k])
+				j = k
 			}
 			f, err := strconv.ParseFloat("0x"+string(mant)+expPart, 64)
 			if err != nil && !math.IsInf(f, 0) {
@@ -266,48 +234,60 @@ func strtod(b []byte, hex bool) (v float64, n int, erange bool) {
 		return math.Copysign(0, sign), i + 1, false
 	}
 	// decimal
-	j := i
-	nd := 0
-	nz := false
-	for j < len(b) && dblIsDigit(b[j]) {
-		if b[j] != '0' {
-			nz = true
-		}
-		j++
-		nd++
-	}
-	if j < len(b) && b[j] == '.' {
-		j++
-		for j < len(b) && dblIsDigit(b[j]) {
-			if b[j] != '0' {
-				nz = true
-			}
-			j++
-			nd++
-		}
-	}
+	j, nd, nz := dblMantissa(b, i, dblIsDigit)
 	if nd == 0 {
 		return 0, 0, false
 	}
-	if j < len(b) && b[j]|0x20 == 'e' {
-		k := j + 1
-		if k < len(b) && (b[k] == '+' || b[k] == '-') {
-			k++
-		}
-		ds := k
-		for k < len(b) && dblIsDigit(b[k]) {
-			k++
-		}
-		if k > ds {
-			j = k
-		}
-	}
+	j = dblExponentEnd(b, j, 'e')
 	f, err := strconv.ParseFloat(string(b[start:j]), 64)
 	if err != nil && !math.IsInf(f, 0) {
 		return 0, 0, false // cannot happen for the grammar above
 	}
 	er := math.IsInf(f, 0) || (nz && (f == 0 || math.Abs(f) < 0x1p-1022))
 	return f, j, er
+}
+
+// dblMantissa scans the mantissa at b[j:] of a decimal or hexadecimal number: digits (as
+// isDigit tells), then optionally '.' and more digits. It returns where the mantissa ends, how
+// many digits it has, and whether any of them is not '0' (a nonzero mantissa that comes out as
+// zero or subnormal is an underflow, ERANGE).
+func dblMantissa(b []byte, j int, isDigit func(byte) bool) (end, digits int, nonzero bool) {
+	run := func() {
+		for j < len(b) && isDigit(b[j]) {
+			if b[j] != '0' {
+				nonzero = true
+			}
+			j++
+			digits++
+		}
+	}
+	run()
+	if j < len(b) && b[j] == '.' {
+		j++
+		run()
+	}
+	return j, digits, nonzero
+}
+
+// dblExponentEnd is where the exponent at b[j:] of a decimal ('e') or hexadecimal ('p') number
+// ends: after the mark in either case, an optional sign and at least one digit. Without digits
+// strtod takes no exponent and stops at the mark, so the answer is j.
+func dblExponentEnd(b []byte, j int, mark byte) int {
+	if j >= len(b) || b[j]|0x20 != mark {
+		return j
+	}
+	k := j + 1
+	if k < len(b) && (b[k] == '+' || b[k] == '-') {
+		k++
+	}
+	ds := k
+	for k < len(b) && dblIsDigit(b[k]) {
+		k++
+	}
+	if k == ds {
+		return j
+	}
+	return k
 }
 
 // string2d is util.c string2d (getDoubleFromObject): the whole string must be a number, no

@@ -225,11 +225,14 @@ func (e *Engine) DBStats(n int) (keys, expires int) {
 
 // DatasetMemory adds up the MEMORY USAGE of every key of every database, without expiring
 // anything (INFO memory's dataset part).
-func (e *Engine) DatasetMemory() int64 {
+func (e *Engine) DatasetMemory() int64 { return e.sumKeys(e.objectMemory) }
+
+// sumKeys adds up size(key, value, 0) over every key of every database, expired or not.
+func (e *Engine) sumKeys(size func(key []byte, o *Object, samples int) int64) int64 {
 	var sum int64
 	for _, d := range e.dbs {
 		for k, o := range d.keys {
-			sum += e.objectMemory([]byte(k), o, 0)
+			sum += size([]byte(k), o, 0)
 		}
 	}
 	return sum

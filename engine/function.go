@@ -153,10 +153,7 @@ func (e *Engine) functionVM() *functionVM {
 func (vm *luaVM) setNonexistentError(t *lua.LTable) {
 	L := vm.L
 	meta := L.NewTable()
-	meta.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
-		L.RaiseError("Script attempted to access nonexistent global variable '%s'", L.ToString(2))
-		return 0
-	}))
+	meta.RawSetString("__index", L.NewFunction(vm.nonexistentGlobal))
 	L.SetMetatable(t, meta)
 }
 
@@ -415,9 +412,9 @@ func (e *Engine) unlinkLibrary(lib *functionLib) {
 func (e *Engine) runLibrary(lib *functionLib, code string) string {
 	vm := e.functionVM()
 	L := vm.L
-	fn, err := L.Load(strings.NewReader(code), userFunction)
-	if err != nil {
-		return "Error compiling function: " + luaCompileError(err.Error(), code)
+	fn, msg := luaCompile(L, userFunction, code)
+	if fn == nil {
+		return "Error compiling function: " + msg
 	}
 	fn.Env = vm.proxy
 	vm.meta.RawSetString("__index", vm.loadAPI)
@@ -526,15 +523,15 @@ func cmdFunctionList(e *Engine, args [][]byte) Reply {
 					flags = append(flags, Status(sf.name))
 				}
 			}
-			funcs = append(funcs, Array(BulkStr("name"), BulkStr(f.name), BulkStr("description"), desc,
-				BulkStr("flags"), Reply{Kind: KindArray, Array: flags}))
+			funcs = append(funcs, Map(BulkStr("name"), BulkStr(f.name), BulkStr("description"), desc,
+				BulkStr("flags"), Set(flags...)))
 		}
 		item := []Reply{BulkStr("library_name"), BulkStr(lib.name), BulkStr("engine"), BulkStr("LUA"),
 			BulkStr("functions"), Reply{Kind: KindArray, Array: funcs}}
 		if withCode {
 			item = append(item, BulkStr("library_code"), BulkStr(lib.code))
 		}
-		out = append(out, Reply{Kind: KindArray, Array: item})
+		out = append(out, Map(item...))
 	}
 	return Reply{Kind: KindArray, Array: out}
 }
@@ -547,8 +544,8 @@ func cmdFunctionStats(e *Engine, args [][]byte) Reply {
 	for _, l := range s.libs {
 		nf += len(l.funcs)
 	}
-	return Array(BulkStr("running_script"), NilReply, BulkStr("engines"),
-		Array(BulkStr("LUA"), Array(BulkStr("libraries_count"), Int(int64(len(s.libs))), BulkStr("functions_count"), Int(int64(nf)))))
+	return Map(BulkStr("running_script"), NilReply, BulkStr("engines"),
+		Map(BulkStr("LUA"), Map(BulkStr("libraries_count"), Int(int64(len(s.libs))), BulkStr("functions_count"), Int(int64(nf)))))
 }
 
 func cmdFunctionNoPayload(e *Engine, args [][]byte) Reply {
@@ -566,9 +563,12 @@ func (e *Engine) fcall(args [][]byte, ro bool) Reply {
 	if r != nil {
 		return *r
 	}
+	if f.flags&sfNoCluster != 0 && e.cluster != nil {
+		return errScriptNoCluster
+	}
 	if f.flags&sfNoWrites == 0 && ro {
 		return errScriptWriteRO
 	}
 	readOnly := ro || f.flags&sfNoWrites != 0
-	return e.runScript(e.functionVM().luaVM, f.fn, f.name, false, readOnly, args[3:3+numkeys], args[3+numkeys:], args)
+	return e.runScript(e.functionVM().luaVM, f.fn, f.name, false, readOnly, f.flags, args[3:3+numkeys], args[3+numkeys:], args)
 }

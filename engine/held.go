@@ -35,12 +35,4 @@ func (e *Engine) PeekHeldMemory(key []byte, samples int) (size int64, ok bool) {
 }
 
 // DatasetHeldMemory is DatasetMemory measured as HeldMemory.
-func (e *Engine) DatasetHeldMemory() int64 {
-	var sum int64
-	for _, d := range e.dbs {
-		for k, o := range d.keys {
-			sum += e.heldMemory([]byte(k), o, 0)
-		}
-	}
-	return sum
-}
+func (e *Engine) DatasetHeldMemory() int64 { return e.sumKeys(e.heldMemory) }

@@ -74,3 +74,17 @@ func argv(parts ...string) [][]byte {
 	}
 	return out
 }
+
+// benchExec is the timed loop of the Exec benchmarks: cmds round-robin, b.N commands in all,
+// each checked to answer a reply of kind want (a wrong answer fails the benchmark instead of
+// timing an error path). The setup before it is not timed.
+func benchExec(b *testing.B, e *Engine, want ReplyKind, cmds ...[][]byte) {
+	b.Helper()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := e.Exec(cmds[i%len(cmds)]).Reply; r.Kind != want {
+			b.Fatal(r)
+		}
+	}
+}

@@ -170,6 +170,35 @@ func parseLongDouble(b []byte) (*big.Float, bool) {
 	return x, true
 }
 
+// ldExponent reads the optional exponent at s[i:] of a decimal ('e') or hexadecimal ('p')
+// long double: the mark in either case, an optional sign, then digits (a value past 10^9 stops
+// growing; it overflows or underflows either way). It returns the exponent (0 when there is no
+// mark) and the index after it; ok is false when the mark has no digits after it, where strtold
+// would stop before the mark and leave trailing junk.
+func ldExponent(s []byte, i int, mark byte) (e, next int, ok bool) {
+	if i >= len(s) || s[i]|0x20 != mark {
+		return 0, i, true
+	}
+	i++
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	if i >= len(s) || s[i] < '0' || s[i] > '9' {
+		return 0, i, false
+	}
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		if e < 1_000_000_000 {
+			e = e*10 + int(s[i]-'0')
+		}
+	}
+	if neg {
+		e = -e
+	}
+	return e, i, true
+}
+
 // parseDecLD parses digits [. digits] [e [sign] digits] (at least one mantissa digit).
 func parseDecLD(s []byte) (*big.Float, bool) {
 	i := 0
@@ -197,27 +226,11 @@ func parseDecLD(s []byte) (*big.Float, bool) {
 	if !sawDigit {
 		return nil, false
 	}
-	if i < len(s) && s[i]|0x20 == 'e' {
-		i++
-		eneg := false
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			eneg = s[i] == '-'
-			i++
-		}
-		if i >= len(s) || s[i] < '0' || s[i] > '9' {
-			return nil, false // strtold would stop before the 'e': trailing junk
-		}
-		e := 0
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			if e < 1_000_000_000 {
-				e = e*10 + int(s[i]-'0')
-			}
-		}
-		if eneg {
-			e = -e
-		}
-		exp10 += e
+	e, i, ok := ldExponent(s, i, 'e')
+	if !ok {
+		return nil, false
 	}
+	exp10 += e
 	if i != len(s) {
 		return nil, false
 	}
@@ -306,27 +319,11 @@ func parseHexLD(s []byte) (*big.Float, bool) {
 	if !sawDigit {
 		return nil, false
 	}
-	if i < len(s) && s[i]|0x20 == 'p' {
-		i++
-		eneg := false
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			eneg = s[i] == '-'
-			i++
-		}
-		if i >= len(s) || s[i] < '0' || s[i] > '9' {
-			return nil, false
-		}
-		e := 0
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			if e < 1_000_000_000 {
-				e = e*10 + int(s[i]-'0')
-			}
-		}
-		if eneg {
-			e = -e
-		}
-		exp2 += e
+	e, i, ok := ldExponent(s, i, 'p')
+	if !ok {
+		return nil, false
 	}
+	exp2 += e
 	if i != len(s) {
 		return nil, false
 	}

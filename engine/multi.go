@@ -302,17 +302,7 @@ func (c *Client) queueCmd(args [][]byte) Reply {
 		return r
 	}
 	if !c.dirtyCAS && !c.dirtyTx {
-		n := 0
-		for _, a := range args {
-			n += len(a)
-		}
-		buf := make([]byte, 0, n)
-		q := make([][]byte, len(args))
-		for i, a := range args {
-			buf = append(buf, a...)
-			q[i] = buf[len(buf)-len(a) : len(buf) : len(buf)]
-		}
-		c.queue = append(c.queue, q)
+		c.queue = append(c.queue, CopyArgs(args))
 	}
 	return Status("QUEUED")
 }

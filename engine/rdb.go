@@ -368,11 +368,7 @@ func (e *Engine) rdbLoadValue(r *rdb.Reader, t byte, key []byte, hasExpire bool)
 		}
 		v := e.newSetValue()
 		v.is = is
-		o := e.setObject(v, EncIntset)
-		if why, over := e.overEntries(is.Len(), "set-max-intset-entries"); over {
-			e.setConvert(o, EncHashtable, is.Len(), why)
-		}
-		return o
+		return e.rdbSetObject(v, EncIntset, is.Len(), "set-max-intset-entries")
 	case rdb.TypeSetListpack:
 		if !e.ver.Has(V72) {
 			return nil
@@ -383,11 +379,7 @@ func (e *Engine) rdbLoadValue(r *rdb.Reader, t byte, key []byte, hasExpire bool)
 		}
 		v := e.newSetValue()
 		v.lp = lp
-		o := e.setObject(v, EncListpack)
-		if why, over := e.overEntries(lp.Len(), "set-max-listpack-entries"); over {
-			e.setConvert(o, EncHashtable, lp.Len(), why)
-		}
-		return o
+		return e.rdbSetObject(v, EncListpack, lp.Len(), "set-max-listpack-entries")
 	case rdb.TypeZSet2:
 		return e.rdbLoadZSetSkiplist(r)
 	case rdb.TypeZSetListpack:
@@ -449,6 +441,17 @@ func (e *Engine) rdbLoadListpack(r *rdb.Reader, tuple int) *listpack.Listpack {
 		return nil
 	}
 	return lp
+}
+
+// rdbSetObject wraps a loaded intset or listpack set of n members as an object of encoding enc,
+// converted to a hashtable when n passes the limit the config parameter sets (rdbLoadObject
+// checks the member count after reading the blob).
+func (e *Engine) rdbSetObject(v *setValue, enc Encoding, n int, limit string) *Object {
+	o := e.setObject(v, enc)
+	if why, over := e.overEntries(n, limit); over {
+		e.setConvert(o, EncHashtable, n, why)
+	}
+	return o
 }
 
 // overEntries reports a loaded small encoding holding more than its *-max-*-entries limit name

@@ -14,7 +14,10 @@ package engine
 //     scripts see a proxy: an empty table whose __index is the real globals table and whose
 //     __newindex raises. rawset and setmetatable refuse the protected tables too. The library
 //     tables (string, math, table, coroutine, os, cjson, bit, struct, cmsgpack, redis) are
-//     protected the same way.
+//     protected the same way. next, pairs, ipairs, rawget and getmetatable see through a proxy
+//     to the table it protects, so pairs(_G) lists the 35 globals of Redis's EVAL state
+//     (KEYS, ARGV and __redis__err__handler included) and pairs(string) string's 15 functions,
+//     as on redis-server; getmetatable(string) is nil, getmetatable(_G) the globals' guard.
 //   - What a script can reach is Redis 7.0.15's allow list as Debian's build has it: base
 //     functions without print, dofile, loadfile, require, module, getfenv, setfenv and newproxy;
 //     string, table, math (math.random / math.randomseed replaced by Redis's rand48, below),
@@ -38,13 +41,16 @@ package engine
 // called the failing C function, or of the failing Lua code). gopher-lua words its own errors
 // differently from Lua 5.1; the handler rewrites them: run-time type errors with the variable at
 // fault (script_varinfo.go), "got no value" for missing arguments, quoted function names,
-// "attempt to concatenate a table value"… Compile errors read "user_script:1: unexpected symbol
-// near '<token>'" whatever Lua 5.1 expected there ("'=' expected near …", "'end' expected…"),
-// string.format is Lua 5.1's (script_format.go); the other library functions gopher-lua
-// implements keep its behaviour where it differs (string.rep…, a method call's argument count
-// is corrected in their errors).
-// Numbers inside Lua become strings by gopher-lua's rule when concatenated ("x" .. 0.1), Lua
-// 5.1's "%.14g" in tostring, redis.call arguments ("%.17g") and cjson.
+// "attempt to concatenate a table value"… Every new script is first read by Lua 5.1's syntax
+// checker (script_syntax.go), which decides: what gopher-lua would also accept (goto, ";",
+// "{1;,2}") gets Lua 5.1's compile error. string.format is Lua 5.1's (script_format.go), so are
+// tonumber, assert, string.upper/lower/char, table.concat/insert/setn (script_lib51.go) and the
+// ".." operator (script_concat.go: a script's concatenations are compiled as calls that write
+// numbers in "%.14g"); the other library functions gopher-lua implements keep its behaviour
+// where it differs (string.rep…, a method call's argument count is corrected in their errors;
+// "#" of a table with holes, pattern error texts).
+// Numbers become strings in Lua 5.1's "%.14g" in tostring and "..", "%.17g" as redis.call
+// arguments and in cjson.
 //
 // Not modelled: redis.setresp(3) is accepted but replies still reach Lua converted from RESP2;
 // Redis's cache of 32 argument objects (luaArgsToRedisArgv), whose reuse can leave a value SET by
@@ -162,6 +168,8 @@ var (
 	errNotBusy      = Err("NOTBUSY No scripts in execution right now.")
 	errUnkillable   = Err("UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.")
 	errNoScript     = Err("NOSCRIPT No matching script. Please use EVAL.")
+	// scriptPrepareForRun: a script or function flagged no-cluster on a cluster node.
+	errScriptNoCluster = Err("ERR Can not run script on cluster, 'no-cluster' flag is set.")
 )
 
 // SetScriptStepLimit sets how many Lua instructions a script may run before the engine stops it
@@ -265,6 +273,8 @@ type luaVM struct {
 	real     *lua.LTable // the globals
 	proxy    *lua.LTable // what scripts see as _G
 	readonly map[*lua.LTable]bool
+	unwrap   map[*lua.LTable]*lua.LTable // proxy → the table it protects
+	concat   *lua.LFunction              // luaConcat51, the global luaConcatName
 	handler  *lua.LFunction
 	step     *stepCtx
 	eval     bool
@@ -284,7 +294,7 @@ var allowedGlobals = []string{
 // loading (function.go).
 func (e *Engine) newLuaVM(eval bool) *luaVM {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true})
-	vm := &luaVM{L: L, readonly: map[*lua.LTable]bool{}, eval: eval}
+	vm := &luaVM{L: L, readonly: map[*lua.LTable]bool{}, unwrap: map[*lua.LTable]*lua.LTable{}, eval: eval}
 	for _, lib := range []struct {
 		name string
 		fn   lua.LGFunction
@@ -314,9 +324,15 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 	tbl := real.RawGetString("table").(*lua.LTable)
 	tbl.RawSetString("foreach", L.NewFunction(luaTableForeach(false)))
 	tbl.RawSetString("foreachi", L.NewFunction(luaTableForeach(true)))
+	// Lua 5.1 built without LUA_COMPAT_GETN (ltablib.c setn).
+	tbl.RawSetString("setn", L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError("'setn' is obsolete")
+		return 0
+	}))
 	real.RawSetString("tostring", L.NewFunction(luaToStringFn))
 	real.RawGetString("string").(*lua.LTable).RawSetString("format", L.NewFunction(luaStringFormat))
 	real.RawSetString("error", L.NewFunction(luaErrorFn))
+	installLua51Base(L, real) // script_lib51.go
 	math := real.RawGetString("math").(*lua.LTable)
 	math.RawSetString("huge", lua.LNumber(mathInf))
 	for _, mm := range []struct {
@@ -359,7 +375,7 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 		}))
 		real.RawSetString("os", osT)
 	}
-	real.RawSetString("cjson", openCJSON(L))
+	real.RawSetString("cjson", luaCJSONModule(L))
 	real.RawSetString("bit", openBit(L))
 	real.RawSetString("struct", openStruct(L))
 	real.RawSetString("cmsgpack", openCmsgpack(L))
@@ -368,13 +384,56 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 	real.RawSetString("rawset", L.NewFunction(vm.rawset))
 	real.RawSetString("setmetatable", L.NewFunction(vm.setmetatable))
 	vm.handler = L.NewFunction(luaErrHandler)
+	if eval {
+		real.RawSetString("__redis__err__handler", vm.handler) // a global in Redis's EVAL state
+	}
+	// Traversal sees through the proxies: Redis's protected tables are the real tables, so
+	// pairs(_G) or pairs(string) list their contents there.
+	next := L.NewFunction(vm.next)
+	real.RawSetString("next", next)
+	real.RawSetString("pairs", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		L.Push(next)
+		L.Push(t)
+		L.Push(lua.LNil)
+		return 3
+	}))
+	ipairsAux := L.NewFunction(func(L *lua.LState) int {
+		t := vm.unproxy(L.CheckTable(1))
+		i := L.CheckInt(2) + 1
+		v := t.RawGetInt(i)
+		if v == lua.LNil {
+			return 0
+		}
+		L.Push(lua.LNumber(i))
+		L.Push(v)
+		return 2
+	})
+	real.RawSetString("ipairs", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		L.Push(ipairsAux)
+		L.Push(t)
+		L.Push(lua.LNumber(0))
+		return 3
+	}))
+	real.RawSetString("getmetatable", L.NewFunction(func(L *lua.LState) int {
+		v := L.CheckAny(1)
+		if t, ok := v.(*lua.LTable); ok {
+			v = vm.unproxy(t) // the protected table's own metatable (none for the libraries)
+		}
+		L.Push(L.GetMetatable(v)) // __metatable when the metatable has one
+		return 1
+	}))
+	real.RawSetString("rawget", L.NewFunction(func(L *lua.LState) int {
+		t := vm.unproxy(L.CheckTable(1))
+		L.Push(t.RawGet(L.CheckAny(2)))
+		return 1
+	}))
 
 	// Protection: nonexistent globals raise; scripts see a read-only proxy.
 	meta := L.NewTable()
-	meta.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
-		L.RaiseError("Script attempted to access nonexistent global variable '%s'", L.ToString(2))
-		return 0
-	}))
+	vm.concat = L.NewFunction(luaConcat51)
+	meta.RawSetString("__index", L.NewFunction(vm.nonexistentGlobal))
 	L.SetMetatable(real, meta)
 	vm.proxy = vm.protect(real)
 	real.RawSetString("_G", vm.proxy)
@@ -383,10 +442,29 @@ func (e *Engine) newLuaVM(eval bool) *luaVM {
 			real.RawSetString(lib, vm.protect(t))
 		}
 	}
+	// Strings' metatable is {__index = string} (lstrlib.c createmetatable); gopher-lua uses the
+	// string table itself, which would list "__index" among string's functions.
+	if st, ok := real.RawGetString("string").(*lua.LTable); ok {
+		vm.unwrap[st].RawSetString("__index", lua.LNil)
+		smt := L.NewTable()
+		smt.RawSetString("__index", st)
+		L.SetMetatable(lua.LString(""), smt)
+	}
 	L.G.Global = vm.proxy
 	vm.step = &stepCtx{}
 	L.SetContext(vm.step)
 	return vm
+}
+
+// luaCJSONModule is the cjson table with cjson.new (lua_cjson_new: another instance, with its
+// own settings, not read-only).
+func luaCJSONModule(L *lua.LState) *lua.LTable {
+	t := openCJSON(L)
+	t.RawSetString("new", L.NewFunction(func(L *lua.LState) int {
+		L.Push(luaCJSONModule(L))
+		return 1
+	}))
+	return t
 }
 
 // protect returns a read-only view of t.
@@ -400,7 +478,40 @@ func (vm *luaVM) protect(t *lua.LTable) *lua.LTable {
 	vm.readonly[p] = true
 	vm.readonly[t] = true
 	vm.readonly[m] = true
+	vm.unwrap[p] = t
 	return p
+}
+
+// nonexistentGlobal is the globals' __index: the error for a name that is not there, except
+// for luaConcatName (script_concat.go), which no script can write.
+func (vm *luaVM) nonexistentGlobal(L *lua.LState) int {
+	if L.ToString(2) == luaConcatName {
+		L.Push(vm.concat)
+		return 1
+	}
+	L.RaiseError("Script attempted to access nonexistent global variable '%s'", L.ToString(2))
+	return 0
+}
+
+// unproxy is the table a proxy protects (t itself when it is none).
+func (vm *luaVM) unproxy(t *lua.LTable) *lua.LTable {
+	if r, ok := vm.unwrap[t]; ok {
+		return r
+	}
+	return t
+}
+
+// next is Lua's next over a protected table's contents.
+func (vm *luaVM) next(L *lua.LState) int {
+	t := vm.unproxy(L.CheckTable(1))
+	k, v := t.Next(L.Get(2))
+	if k == lua.LNil {
+		L.Push(lua.LNil)
+		return 1
+	}
+	L.Push(k)
+	L.Push(v)
+	return 2
 }
 
 func luaReadonlyError(L *lua.LState) int {
@@ -806,6 +917,14 @@ type scriptRun struct {
 	calls    int
 	outcome  string
 	db       *DB
+	// resp is the protocol of the script's own client (redis.setresp; 0 and 2: RESP2, as every
+	// script starts — script.c, scriptPrepareForRun): the replies of redis.call are converted
+	// to Lua from it, and a Lua boolean is returned as RESP3's boolean when it is 3.
+	resp int
+	// On a cluster node (cluster_script.go): the script's slot (-1 none yet) and whether it may
+	// touch keys of other slots (an EVAL without shebang, or flags=allow-cross-slot-keys).
+	slot      int
+	crossSlot bool
 }
 
 // frozenClock is the clock a script's commands see.
@@ -815,11 +934,12 @@ func (c frozenClock) NowMs() int64 { return c.ms }
 
 // runScript calls fn (with keys and args as KEYS/ARGV, or as its two arguments for a function)
 // and converts what it returns or raises into the reply.
-func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, readOnly bool, keys, args [][]byte, cmd [][]byte) Reply {
+func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, readOnly bool, flags scriptFlags, keys, args [][]byte, cmd [][]byte) Reply {
 	s := e.scripting()
 	L := vm.L
 	clock := e.clock
-	run := &scriptRun{name: name, eval: eval, readOnly: readOnly, startMs: clock.NowMs(), clock: clock, db: e.db}
+	run := &scriptRun{name: name, eval: eval, readOnly: readOnly, startMs: clock.NowMs(), clock: clock, db: e.db,
+		slot: e.ClusterCommandSlot(cmd), crossSlot: flags&(sfCompat|sfAllowCrossSlot) != 0}
 	s.run = run
 	m := &e.mon
 	m.eval.Store(eval)
@@ -840,7 +960,9 @@ func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, read
 	e.clock = frozenClock{run.startMs}
 	savedDB := e.db
 	e.emit(ScriptEvent{Script: name, Action: "start"})
+	e.ClusterScriptRunning(true)
 	defer func() {
+		e.ClusterScriptRunning(false)
 		e.clock = clock
 		e.db = savedDB
 		s.run = nil
@@ -876,7 +998,7 @@ func (e *Engine) runScript(vm *luaVM, fn *lua.LFunction, name string, eval, read
 			run.outcome = "error"
 		}
 	} else {
-		r = luaToReply(L.Get(-1), 0)
+		r = luaToReply(L.Get(-1), 0, run.resp, e.ver)
 		run.outcome = "end"
 	}
 	e.emit(ScriptEvent{Script: name, Action: run.outcome, Calls: run.calls, Steps: steps})
@@ -932,12 +1054,17 @@ func luaTableString(t *lua.LTable, field string) string {
 	return ""
 }
 
-// luaToReply is luaReplyToRedisReply (RESP2).
-func luaToReply(v lua.LValue, depth int) Reply {
+// luaToReply is luaReplyToRedisReply (script_lua.c): the reply is protocol-neutral (a map
+// table is a Map, {double=…} a Double …) and written in the caller's protocol; only a boolean
+// depends on the script's own protocol resp (redis.setresp): 1 / nil in RESP2, a Bool in RESP3.
+func luaToReply(v lua.LValue, depth, resp int, ver Version) Reply {
 	switch x := v.(type) {
 	case lua.LString:
 		return BulkStr(string(x))
 	case lua.LBool:
+		if resp == 3 {
+			return Bool(bool(x))
+		}
 		if x {
 			return Int(1)
 		}
@@ -955,31 +1082,31 @@ func luaToReply(v lua.LValue, depth int) Reply {
 			return Status(cleanErr(string(s)))
 		}
 		if d, ok := x.RawGetString("double").(lua.LNumber); ok {
-			return BulkStr(string(appendG17(nil, float64(d))))
+			return Double(string(appendReplyDouble(nil, float64(d), ver))) // addReplyDouble
 		}
 		if s, ok := x.RawGetString("big_number").(lua.LString); ok {
-			return BulkStr(cleanErr(string(s)))
+			return BigNum(cleanErr(string(s)))
 		}
 		if vs, ok := x.RawGetString("verbatim_string").(*lua.LTable); ok {
-			if _, ok := vs.RawGetString("format").(lua.LString); ok {
+			if f, ok := vs.RawGetString("format").(lua.LString); ok {
 				if s, ok := vs.RawGetString("string").(lua.LString); ok {
-					return BulkStr(string(s))
+					return VerbatimFormat(string(f), string(s))
 				}
 			}
 		}
 		if mt, ok := x.RawGetString("map").(*lua.LTable); ok {
 			out := []Reply{}
 			for k, val := mt.Next(lua.LNil); k != lua.LNil; k, val = mt.Next(k) {
-				out = append(out, luaToReply(k, depth+1), luaToReply(val, depth+1))
+				out = append(out, luaToReply(k, depth+1, resp, ver), luaToReply(val, depth+1, resp, ver))
 			}
-			return Reply{Kind: KindArray, Array: out}
+			return Map(out...)
 		}
 		if st, ok := x.RawGetString("set").(*lua.LTable); ok {
 			out := []Reply{}
 			for k, _ := st.Next(lua.LNil); k != lua.LNil; k, _ = st.Next(k) {
-				out = append(out, luaToReply(k, depth+1))
+				out = append(out, luaToReply(k, depth+1, resp, ver))
 			}
-			return Reply{Kind: KindArray, Array: out}
+			return Set(out...)
 		}
 		out := []Reply{}
 		for i := 1; ; i++ {
@@ -987,7 +1114,7 @@ func luaToReply(v lua.LValue, depth int) Reply {
 			if it == lua.LNil {
 				break
 			}
-			out = append(out, luaToReply(it, depth+1))
+			out = append(out, luaToReply(it, depth+1, resp, ver))
 		}
 		return Reply{Kind: KindArray, Array: out}
 	}
@@ -1002,8 +1129,11 @@ func luaNumberToInt(f float64) int64 {
 	return int64(f)
 }
 
-// replyToLua is redisProtocolToLuaType (RESP2 replies).
-func replyToLua(L *lua.LState, r Reply) lua.LValue {
+// replyToLua is redisProtocolToLuaType: r as the script's client reads it in protocol resp.
+func replyToLua(L *lua.LState, r Reply, resp int) lua.LValue {
+	if resp == 3 {
+		return replyToLua3(L, r)
+	}
 	switch r.Kind {
 	case KindInt:
 		return lua.LNumber(r.Int)
@@ -1022,11 +1152,89 @@ func replyToLua(L *lua.LState, r Reply) lua.LValue {
 	case KindArray:
 		t := L.CreateTable(len(r.Array), 0)
 		for i, it := range r.Array {
-			t.RawSetInt(i+1, replyToLua(L, it))
+			t.RawSetInt(i+1, replyToLua(L, it, 2))
 		}
 		return t
 	}
 	return lua.LFalse
+}
+
+// replyToLua3 is redisProtocolToLuaType for a RESP3 reply (script_lua.c): null → nil, a map →
+// {map={k=v}}, a set → {set={m=true}}, a double → {double=n}, a boolean → true/false, a big
+// number → {big_number="…"}, a verbatim string → {verbatim_string={format="txt", string="…"}};
+// an array holds its elements at 1…n (a nil leaves a hole).
+func replyToLua3(L *lua.LState, r Reply) lua.LValue {
+	wrap := func(field string, v lua.LValue) *lua.LTable {
+		t := L.CreateTable(0, 1)
+		t.RawSetString(field, v)
+		return t
+	}
+	// setKey is lua_settable: a nil key cannot index a table (Redis's Lua raises; the pair is
+	// dropped here), a nil value sets nothing.
+	setKey := func(t *lua.LTable, k, v lua.LValue) {
+		if k != lua.LNil {
+			t.RawSet(k, v)
+		}
+	}
+	switch r.Kind {
+	case KindNil, KindNilArray:
+		return lua.LNil
+	case KindDouble:
+		d, _ := strconv.ParseFloat(r.Str, 64)
+		return wrap("double", lua.LNumber(d))
+	case KindInt:
+		if r.R3 == R3Bool {
+			return lua.LBool(r.Int != 0)
+		}
+	case KindBulk:
+		switch r.R3 {
+		case R3BigNum:
+			return wrap("big_number", lua.LString(r.Str))
+		case R3Verbatim:
+			vs := L.CreateTable(0, 2)
+			vs.RawSetString("string", lua.LString(r.Str))
+			vs.RawSetString("format", lua.LString(r.VerbatimFormatOf()))
+			return wrap("verbatim_string", vs)
+		}
+	case KindArray:
+		switch r.R3 {
+		case R3Map:
+			m := L.CreateTable(0, len(r.Array)/2)
+			for i := 0; i+1 < len(r.Array); i += 2 {
+				setKey(m, replyToLua3(L, r.Array[i]), replyToLua3(L, r.Array[i+1]))
+			}
+			return wrap("map", m)
+		case R3MapOfPairs:
+			m := L.CreateTable(0, len(r.Array))
+			for _, p := range r.Array {
+				if len(p.Array) == 2 {
+					setKey(m, replyToLua3(L, p.Array[0]), replyToLua3(L, p.Array[1]))
+				}
+			}
+			return wrap("map", m)
+		case R3Set:
+			m := L.CreateTable(0, len(r.Array))
+			for _, it := range r.Array {
+				setKey(m, replyToLua3(L, it), lua.LTrue)
+			}
+			return wrap("set", m)
+		case R3Pairs:
+			t := L.CreateTable(len(r.Array)/2, 0)
+			for i := 0; i+1 < len(r.Array); i += 2 {
+				p := L.CreateTable(2, 0)
+				p.RawSetInt(1, replyToLua3(L, r.Array[i]))
+				p.RawSetInt(2, replyToLua3(L, r.Array[i+1]))
+				t.RawSetInt(i/2+1, p)
+			}
+			return t
+		}
+		t := L.CreateTable(len(r.Array), 0)
+		for i, it := range r.Array {
+			t.RawSetInt(i+1, replyToLua3(L, it))
+		}
+		return t
+	}
+	return replyToLua(L, r, 2)
 }
 
 // luaErrorTable is luaPushErrorBuff: "-CODE msg" keeps its code, a bare message gets ERR.
@@ -1073,16 +1281,19 @@ func (e *Engine) newRedisTable(vm *luaVM) *lua.LTable {
 		if L.GetTop() != 1 {
 			raiseRedisError(L, "redis.setresp() requires one argument.")
 		}
-		if n := int(L.ToNumber(1)); n != 2 && n != 3 {
+		n := int(L.ToNumber(1))
+		if n != 2 && n != 3 {
 			raiseRedisError(L, "RESP version must be 2 or 3.")
 		}
-		return 0 // replies are converted from RESP2 either way (redscope speaks RESP2)
+		e.lua.run.resp = n
+		return 0
 	})
 	fn("sha1hex", func(L *lua.LState) int {
 		if L.GetTop() != 1 {
 			raiseRedisError(L, "wrong number of arguments")
 		}
-		L.Push(lua.LString(sha1hex(L.ToString(1))))
+		str, _ := luaStringish(L.Get(1)) // lua_tolstring: a number in "%.14g", anything else ""
+		L.Push(lua.LString(sha1hex(str)))
 		return 1
 	})
 	fn("error_reply", func(L *lua.LState) int {
@@ -1277,8 +1488,13 @@ func (e *Engine) luaRedisCall(L *lua.LState, raise bool) int {
 	if cmd.Flags&FlagWrite != 0 {
 		e.mon.dirty.Store(true)
 	}
+	if msg := e.clusterScriptCall(run, argv); msg != "" {
+		return fail(msg)
+	}
 	run.calls++
+	keepAsking := e.clusterScriptAsking()
 	r := e.dispatch(argv)
+	keepAsking()
 	if e.tracing {
 		ev := ScriptCallEvent{Script: run.name, Reply: r, Raised: raise && r.IsError()}
 		for _, a := range argv {
@@ -1290,7 +1506,7 @@ func (e *Engine) luaRedisCall(L *lua.LState, raise bool) int {
 		}
 		e.emit(ev)
 	}
-	v := replyToLua(L, r)
+	v := replyToLua(L, r, run.resp)
 	if raise && r.IsError() {
 		L.Error(v, 0)
 	}

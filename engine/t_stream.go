@@ -661,8 +661,19 @@ func (e *Engine) streamTrim(key []byte, s *streamValue, a *trimArgs) int64 {
 
 // ---- groups ----
 
+// groupIndex is where the group called name is (ok) or would go in s.groups, which is kept
+// sorted by name (Redis keeps groups in a rax, walked in name order).
+func (s *streamValue) groupIndex(name string) (int, bool) {
+	return slices.BinarySearchFunc(s.groups, name, func(g *streamCG, n string) int { return cmpStr(g.name, n) })
+}
+
+// consumerIndex is groupIndex for g's consumers.
+func (g *streamCG) consumerIndex(name string) (int, bool) {
+	return slices.BinarySearchFunc(g.consumers, name, func(c *streamConsumer, n string) int { return cmpStr(c.name, n) })
+}
+
 func (s *streamValue) group(name []byte) *streamCG {
-	i, ok := slices.BinarySearchFunc(s.groups, string(name), func(g *streamCG, n string) int { return cmpStr(g.name, n) })
+	i, ok := s.groupIndex(string(name))
 	if !ok {
 		return nil
 	}
@@ -681,7 +692,7 @@ func cmpStr(a, b string) int {
 
 // createGroup is streamCreateCG (nil when the name exists).
 func (s *streamValue) createGroup(name []byte, id StreamID, entriesRead int64) *streamCG {
-	i, ok := slices.BinarySearchFunc(s.groups, string(name), func(g *streamCG, n string) int { return cmpStr(g.name, n) })
+	i, ok := s.groupIndex(string(name))
 	if ok {
 		return nil
 	}
@@ -691,7 +702,7 @@ func (s *streamValue) createGroup(name []byte, id StreamID, entriesRead int64) *
 }
 
 func (s *streamValue) destroyGroup(name []byte) bool {
-	i, ok := slices.BinarySearchFunc(s.groups, string(name), func(g *streamCG, n string) int { return cmpStr(g.name, n) })
+	i, ok := s.groupIndex(string(name))
 	if ok {
 		s.groups = slices.Delete(s.groups, i, i+1)
 	}
@@ -699,7 +710,7 @@ func (s *streamValue) destroyGroup(name []byte) bool {
 }
 
 func (g *streamCG) consumer(name []byte) *streamConsumer {
-	i, ok := slices.BinarySearchFunc(g.consumers, string(name), func(c *streamConsumer, n string) int { return cmpStr(c.name, n) })
+	i, ok := g.consumerIndex(string(name))
 	if !ok {
 		return nil
 	}
@@ -708,7 +719,7 @@ func (g *streamCG) consumer(name []byte) *streamConsumer {
 
 // createConsumer is streamCreateConsumer (nil when it exists).
 func (e *Engine) createConsumer(key []byte, g *streamCG, name []byte) *streamConsumer {
-	i, ok := slices.BinarySearchFunc(g.consumers, string(name), func(c *streamConsumer, n string) int { return cmpStr(c.name, n) })
+	i, ok := g.consumerIndex(string(name))
 	if ok {
 		return nil
 	}
@@ -741,7 +752,7 @@ func (g *streamCG) delConsumer(c *streamConsumer) {
 		g.pel.remove(id)
 		delete(g.nacks, id)
 	}
-	i, ok := slices.BinarySearchFunc(g.consumers, c.name, func(x *streamConsumer, n string) int { return cmpStr(x.name, n) })
+	i, ok := g.consumerIndex(c.name)
 	if ok {
 		g.consumers = slices.Delete(g.consumers, i, i+1)
 	}

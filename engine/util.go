@@ -1,55 +1,15 @@
 package engine
 
-import "strconv"
+import (
+	"strconv"
 
-// string2ll is Redis's strict integer parse: optional '-', digits, no leading zeros (except "0"),
-// no '+', no spaces, at most 20 bytes, must fit int64. "-0" is rejected.
-func string2ll(b []byte) (int64, bool) {
-	n := len(b)
-	if n == 0 || n > 20 {
-		return 0, false
-	}
-	if n == 1 && b[0] == '0' {
-		return 0, true
-	}
-	i := 0
-	neg := false
-	if b[0] == '-' {
-		neg = true
-		i++
-		if n == 1 {
-			return 0, false
-		}
-	}
-	if b[i] < '1' || b[i] > '9' {
-		return 0, false
-	}
-	var v uint64
-	for ; i < n; i++ {
-		c := b[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		if v > (1<<64-1)/10 {
-			return 0, false
-		}
-		v *= 10
-		if v > 1<<64-1-uint64(c-'0') {
-			return 0, false
-		}
-		v += uint64(c - '0')
-	}
-	if neg {
-		if v > 1<<63 {
-			return 0, false
-		}
-		return -int64(v), true
-	}
-	if v > 1<<63-1 {
-		return 0, false
-	}
-	return int64(v), true
-}
+	"redscope/engine/listpack"
+)
+
+// string2ll is Redis's strict integer parse (util.c string2ll): optional '-', digits, no leading
+// zeros (except "0"), no '+', no spaces, at most 20 bytes, must fit int64; "-0" is rejected. The
+// listpack's lpStringToInt64 is the same function, so both use listpack.StringToInt64.
+func string2ll(b []byte) (int64, bool) { return listpack.StringToInt64(b) }
 
 // parseInt is getLongLongFromObject: string2ll or ErrNotInt.
 func parseInt(b []byte) (int64, bool) { return string2ll(b) }
@@ -69,6 +29,28 @@ func eqFold(arg []byte, lower string) bool {
 		}
 	}
 	return true
+}
+
+// EqFold is eqFold for the protocol server's own keywords (HELLO, CLIENT, AUTH …): the same
+// ASCII-only comparison the commands use.
+func EqFold(arg []byte, lower string) bool { return eqFold(arg, lower) }
+
+// CopyArgs copies an argument vector into one allocation: the arguments end to end in one
+// buffer, each element a full slice of its bytes (capacity = length, so an append to one
+// cannot overwrite the next). MULTI's queue keeps commands this way, and the protocol server
+// copies what it hands to a blocked client, whose read buffer is reused.
+func CopyArgs(args [][]byte) [][]byte {
+	n := 0
+	for _, a := range args {
+		n += len(a)
+	}
+	buf := make([]byte, 0, n)
+	out := make([][]byte, len(args))
+	for i, a := range args {
+		buf = append(buf, a...)
+		out[i] = buf[len(buf)-len(a) : len(buf) : len(buf)]
+	}
+	return out
 }
 
 // itoa formats an int64.

@@ -1,11 +1,7 @@
 package lesson
 
 import (
-	"bufio"
 	"fmt"
-	"io"
-	"net"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +9,7 @@ import (
 	"redscope/assets"
 	"redscope/engine"
 	"redscope/engine/alloc"
+	wire "redscope/internal/transcript"
 )
 
 // TestClientLessonsReplayOnRedis plays the built-in lessons that use console clients (`client N`
@@ -25,11 +22,7 @@ func TestClientLessonsReplayOnRedis(t *testing.T) {
 	port := startRedis(t)
 	cfg := Config{Version: engine.V70, Allocator: alloc.Jemalloc16}
 	n := 0
-	for _, src := range assets.Lessons() {
-		l, err := Parse(src.Name+".lesson", src.Src)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, l := range builtinLessons(t) {
 		if !usesClients(l) || (l.Since != 0 && !engine.V70.Has(l.Since)) {
 			continue
 		}
@@ -63,12 +56,12 @@ func replayClients(t *testing.T, port string, l *Lesson, xs []Exchange) string {
 	t.Helper()
 	var conns [Clients + 1]*respConn
 	for i := range conns {
-		c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, time.Second)
+		c, err := wire.Dial("127.0.0.1:" + port)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		conns[i] = &respConn{c: c, r: bufio.NewReader(c)}
+		conns[i] = &respConn{c: c}
 	}
 	if got := conns[0].do(t, [][]byte{[]byte("FLUSHALL")}); got != "OK" {
 		return "FLUSHALL: " + got
@@ -98,9 +91,8 @@ func replayClients(t *testing.T, port string, l *Lesson, xs []Exchange) string {
 			c.send(t, args)
 			if x.Blocked {
 				// The real server must not answer either: nothing arrives within 100 ms.
-				c.c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
-				if _, err := c.r.Peek(1); err == nil {
-					return fmt.Sprintf("%s (client %d): the engine blocks, redis-server answered %q", x.Cmd, x.Client, c.read(t, time.Second))
+				if ok, reply := c.answers(100 * time.Millisecond); ok {
+					return fmt.Sprintf("%s (client %d): the engine blocks, redis-server answered %q", x.Cmd, x.Client, reply)
 				}
 				continue
 			}
@@ -116,18 +108,13 @@ func replayClients(t *testing.T, port string, l *Lesson, xs []Exchange) string {
 }
 
 // respConn is one RESP2 connection to the real server.
-type respConn struct {
-	c net.Conn
-	r *bufio.Reader
-}
+type respConn struct{ c *wire.Conn }
 
 func (c *respConn) send(t *testing.T, args [][]byte) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "*%d\r\n", len(args))
-	for _, a := range args {
-		fmt.Fprintf(&b, "$%d\r\n%s\r\n", len(a), a)
+	if err := c.c.Send(args); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := c.c.Write([]byte(b.String())); err != nil {
+	if err := c.c.Flush(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -140,64 +127,22 @@ func (c *respConn) do(t *testing.T, args [][]byte) string {
 // read reads one reply and prints it as redis-cli --no-raw does (engine.Reply.FormatCLI).
 func (c *respConn) read(t *testing.T, wait time.Duration) string {
 	t.Helper()
-	c.c.SetReadDeadline(time.Now().Add(wait))
-	r, err := readReply(c.r)
+	c.c.Timeout = wait
+	_, r, err := c.c.Receive()
 	if err != nil {
 		t.Fatalf("reading a reply: %v", err)
 	}
 	return strings.TrimSuffix(r.FormatCLI(), "\n")
 }
 
-func readReply(r *bufio.Reader) (engine.Reply, error) {
-	line, err := r.ReadString('\n')
-	if err != nil {
-		return engine.Reply{}, err
+// answers reports whether a reply arrives within wait, and what it reads.
+func (c *respConn) answers(wait time.Duration) (bool, string) {
+	c.c.Timeout = wait
+	raw, r, err := c.c.Receive()
+	if err != nil && len(raw) == 0 {
+		return false, ""
 	}
-	line = strings.TrimSuffix(line, "\r\n")
-	if line == "" {
-		return engine.Reply{}, fmt.Errorf("empty line")
-	}
-	body := line[1:]
-	switch line[0] {
-	case '+':
-		return engine.Status(body), nil
-	case '-':
-		return engine.Err(body), nil
-	case ':':
-		n, err := strconv.ParseInt(body, 10, 64)
-		return engine.Int(n), err
-	case '$':
-		n, err := strconv.Atoi(body)
-		if err != nil {
-			return engine.Reply{}, err
-		}
-		if n < 0 {
-			return engine.NilReply, nil
-		}
-		buf := make([]byte, n+2)
-		if _, err := io.ReadFull(r, buf); err != nil {
-			return engine.Reply{}, err
-		}
-		return engine.Bulk(buf[:n]), nil
-	case '*':
-		n, err := strconv.Atoi(body)
-		if err != nil {
-			return engine.Reply{}, err
-		}
-		if n < 0 {
-			return engine.NilArray, nil
-		}
-		items := make([]engine.Reply, 0, n)
-		for i := 0; i < n; i++ {
-			it, err := readReply(r)
-			if err != nil {
-				return engine.Reply{}, err
-			}
-			items = append(items, it)
-		}
-		return engine.Array(items...), nil
-	}
-	return engine.Reply{}, fmt.Errorf("unexpected reply %q", line)
+	return true, strings.TrimSuffix(r.FormatCLI(), "\n")
 }
 
 // TestConsoleClients types in two console clients: BRPOP in client 1 blocks (the exchange is

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"redscope/assets"
 	"redscope/engine"
 	"redscope/engine/alloc"
 )
@@ -126,11 +125,7 @@ func TestTranscriptReplaysOnRedis(t *testing.T) {
 	port := startRedis(t)
 	cfg := Config{Version: engine.V70, Allocator: alloc.Jemalloc16}
 	n := 0
-	for _, src := range assets.Lessons() {
-		l, err := Parse(src.Name+".lesson", src.Src)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, l := range builtinLessons(t) {
 		if !replayable(l) {
 			t.Logf("%s: not replayable on a plain 7.0 server (since/module/advance/ring)", l.Name)
 			continue

@@ -101,6 +101,14 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// loaded is a player (default config) with the lesson src loaded.
+func loaded(t *testing.T, src string) *Player {
+	t.Helper()
+	p := NewPlayer(Config{})
+	p.Load(mustParse(t, src))
+	return p
+}
+
 func mustParse(t *testing.T, src string) *Lesson {
 	t.Helper()
 	l, err := Parse("t", []byte(src))
@@ -164,9 +172,7 @@ func TestPlayerStepBackReset(t *testing.T) {
 }
 
 func TestFailedCheck(t *testing.T) {
-	l := mustParse(t, "title en: t\nstep\n> PING\nexpect reply: PANG\nexpect encoding k: int\n")
-	p := NewPlayer(Config{})
-	p.Load(l)
+	p := loaded(t, "title en: t\nstep\n> PING\nexpect reply: PANG\nexpect encoding k: int\n")
 	p.Step()
 	f := p.Failed()
 	if len(f) != 2 || f[0].Got != "PONG" || f[0].Check != "expect reply: PANG" || f[1].Got != "(nil)" {
@@ -175,9 +181,7 @@ func TestFailedCheck(t *testing.T) {
 }
 
 func TestConsoleExtrasReplay(t *testing.T) {
-	l := mustParse(t, "title en: t\nstep\n> SELECT 1\nstep\n> ECHO b\nstep\n> ECHO c\n")
-	p := NewPlayer(Config{})
-	p.Load(l)
+	p := loaded(t, "title en: t\nstep\n> SELECT 1\nstep\n> ECHO b\nstep\n> ECHO c\n")
 	x := p.Exec(`ECHO "at 0"`)
 	if x.Reply != `"at 0"` || !x.Console {
 		t.Fatalf("%+v", x)

@@ -67,7 +67,7 @@ type Limits struct {
 // DefaultLimits are the browser app's limits.
 var DefaultLimits = Limits{
 	LessonBytes:  1 << 20,
-	LessonSteps:  500,
+	LessonSteps:  5000,
 	StepCommands: MaxStepActions,
 	LineBytes:    256 << 10,
 	ArgBytes:     4 << 20,

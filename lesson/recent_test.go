@@ -9,12 +9,7 @@ import (
 // newest RecentConsole typed ones, only those keep their events, Last keeps them all, Gen changes
 // on a step but not on Exec, and Typed lists the lines replayed before the current step.
 func TestRecentBounded(t *testing.T) {
-	l, err := Parse("t.lesson", []byte("title en: t\nstep\nen: one\n> SET a 1\n> SET b 2\nstep\nen: two\n> GET a\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := NewPlayer(Config{})
-	p.Load(l)
+	p := loaded(t, "title en: t\nstep\nen: one\n> SET a 1\n> SET b 2\nstep\nen: two\n> GET a\n")
 	p.Step()
 	g := p.Gen()
 	for i := 0; i < 100; i++ {
@@ -53,12 +48,7 @@ func TestRecentBounded(t *testing.T) {
 
 // TestCulprits: a check that fails because of a typed line names that line, and only it.
 func TestCulprits(t *testing.T) {
-	l, err := Parse("t.lesson", []byte("title en: t\nstep\nen: one\n> SET a 1\nstep\nen: two\n> APPEND a x\nexpect len a: 2\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := NewPlayer(Config{})
-	p.Load(l)
+	p := loaded(t, "title en: t\nstep\nen: one\n> SET a 1\nstep\nen: two\n> APPEND a x\nexpect len a: 2\n")
 	p.Step()
 	p.Exec("SET b 1")
 	p.Exec("SET a hello")

@@ -6,9 +6,9 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -65,6 +65,16 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 		}
 		return strings.TrimSpace(v[len(v)-1]), true
 	}
+	// oneOf sets *dst to the parameter k when it is one of choices; vi and en say what it may be.
+	oneOf := func(k string, dst *string, vi, en string, choices ...string) {
+		if v, ok := get(k); ok {
+			if slices.Contains(choices, v) {
+				*dst = v
+			} else {
+				bad(k+"=%q: "+vi, k+"=%q: "+en, clip(v))
+			}
+		}
+	}
 	if v, ok := get("lesson"); ok {
 		if len(v) > 100 {
 			bad("lesson: tên dài %d byte", "lesson: a name of %d bytes", len(v))
@@ -80,14 +90,7 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 			p.Step = n
 		}
 	}
-	if v, ok := get("lang"); ok {
-		switch v {
-		case "vi", "en":
-			p.Lang = v
-		default:
-			bad("lang=%q: chỉ có vi hoặc en", "lang=%q: want vi or en", clip(v))
-		}
-	}
+	oneOf("lang", &p.Lang, "chỉ có vi hoặc en", "want vi or en", "vi", "en")
 	if v, ok := get("version"); ok && v != "" {
 		if ver, err := engine.ParseVersion(v); err == nil {
 			p.Version = ver
@@ -102,22 +105,8 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 			bad("allocator=%q: chỉ có jemalloc hoặc jemalloc-16", "allocator=%q: want jemalloc or jemalloc-16", clip(v))
 		}
 	}
-	if v, ok := get("theme"); ok {
-		switch v {
-		case "dark", "light", "auto":
-			p.Theme = v
-		default:
-			bad("theme=%q: chỉ có light, dark hoặc auto", "theme=%q: want light, dark or auto", clip(v))
-		}
-	}
-	if v, ok := get("controls"); ok {
-		switch v {
-		case "full", "minimal":
-			p.Controls = v
-		default:
-			bad("controls=%q: chỉ có full hoặc minimal", "controls=%q: want full or minimal", clip(v))
-		}
-	}
+	oneOf("theme", &p.Theme, "chỉ có light, dark hoặc auto", "want light, dark or auto", "dark", "light", "auto")
+	oneOf("controls", &p.Controls, "chỉ có full hoặc minimal", "want full or minimal", "full", "minimal")
 	if v, ok := get("autoplay"); ok {
 		switch strings.ToLower(v) {
 		case "", "1", "true", "yes", "on":
@@ -262,8 +251,13 @@ func EmbedCodeSized(base string, p Params, title string, height int) string {
 		title = "redscope: " + title
 	}
 	return fmt.Sprintf(`<iframe src="%s" title="%s" width="100%%" height="%d" style="border:0;max-width:1200px" loading="lazy" allow="clipboard-write"></iframe>`,
-		html.EscapeString(p.Link(base)), html.EscapeString(title), height)
+		attrEscaper.Replace(p.Link(base)), attrEscaper.Replace(title), height)
 }
+
+// attrEscaper escapes the five characters html.EscapeString escapes, with the same entities;
+// importing package html would link its 2 231-entry entity table into the page (for
+// UnescapeString, which nothing here uses).
+var attrEscaper = strings.NewReplacer(`&`, "&amp;", `'`, "&#39;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;")
 
 // ParseOrigins reads a list of origins separated by commas or spaces: each scheme://host[:port]
 // (http or https; a trailing slash is dropped), or "*" for any origin. Bad entries are reported

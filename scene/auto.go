@@ -286,18 +286,13 @@ func primaryKey(e *engine.Engine, x engine.Exchange, touched []string) string {
 
 // eventKey is the key an event is about (the lesson's list, and the container events).
 func eventKey(ev engine.Event) (string, bool) {
+	if k, ok := containerKey(ev); ok {
+		return k, true
+	}
 	switch e := ev.(type) {
 	case engine.ListEvent:
 		return e.Key, true
 	case engine.QuicklistEvent:
-		return e.Key, true
-	case engine.ListpackEvent:
-		return e.Key, true
-	case engine.IntsetEvent:
-		return e.Key, true
-	case engine.DictEvent:
-		return e.Key, true
-	case engine.SkiplistEvent:
 		return e.Key, true
 	case engine.BitScanEvent:
 		return e.Key, true

@@ -70,7 +70,7 @@ func fieldColor(i int) Color {
 
 // Frame implements Scene.
 func (s *bitsScene) Frame(r Rect, t float64) []Prim {
-	ps := s.fit.frame(r, t, s.layout)
+	ps := s.fit.framed(r, t, s.lang, s.start, s.layout)
 	// Where the cells were put, in stage coordinates (tests and hit testing read it).
 	if z := s.fit.scale(); z != 1 {
 		s.lay.grid = s.fit.zoomed(s.lay.grid)
@@ -83,13 +83,9 @@ func (s *bitsScene) Frame(r Rect, t float64) []Prim {
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
 func (s *bitsScene) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
 	var l list
 	s.lay = bitsLayout{}
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	y := in.Y
 	// The memory bars take the bottom of the stage.
 	bottom := in.Y + in.H

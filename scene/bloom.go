@@ -204,16 +204,14 @@ func bitCellIn(g Rect, cell float64, b uint64) Rect {
 func pct(x float64) string { return fmt.Sprintf("%.2f%%", 100*x) }
 
 // Frame implements Scene.
-func (s *bloomScene) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *bloomScene) Frame(r Rect, t float64) []Prim {
+	return s.fit.framed(r, t, s.lang, s.start, s.layout)
+}
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
 func (s *bloomScene) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	fs := f * 0.8
 	y := in.Y
 	if s.Key == "" || len(s.Filters) == 0 {

@@ -64,6 +64,16 @@ func tokenIndex(v string) int {
 	return int(c - 'a')
 }
 
+// judged is the verdicts of the last n of xs (the rows a scene lists) and how many earlier
+// exchanges it leaves out.
+func judged(xs []engine.Exchange, n int, lang string) (rows []verdict, more int) {
+	last, more := lastRows(xs, n)
+	for _, x := range last {
+		rows = append(rows, judge(x, lang))
+	}
+	return rows, more
+}
+
 // judge reads one exchange: whether the command did what it asked for.
 func judge(x engine.Exchange, lang string) verdict {
 	v := verdict{Cmd: x.Cmd, Reply: strings.ReplaceAll(x.Reply, "\n", " ")}
@@ -134,13 +144,8 @@ func (s *countersScene) Update(in Input) {
 	s.fit.reset()
 	*s = countersScene{lang: in.Lang, Window: 60000, Version: in.Engine.Version().String()}
 	s.ClockMs = in.Engine.NowMs() - engine.StartMs
-	touched := map[string]bool{}
+	touched := keysTouched(in.Last)
 	for _, x := range in.Last {
-		for _, ev := range x.Events {
-			if k, ok := engine.EventKey(ev); ok {
-				touched[k] = true
-			}
-		}
 		if x.Error && s.Missing == "" && strings.Contains(x.Reply, "unknown command") {
 			if f := strings.Fields(x.Cmd); len(f) > 0 {
 				s.Missing = strings.ToUpper(f[0])
@@ -166,11 +171,7 @@ func (s *countersScene) Update(in Input) {
 		}
 		s.Keys = append(s.Keys, ck)
 	}
-	start := max(0, len(in.Last)-countersMaxRows)
-	s.More = start
-	for _, x := range in.Last[start:] {
-		s.Rows = append(s.Rows, judge(x, in.Lang))
-	}
+	s.Rows, s.More = judged(in.Last, countersMaxRows, in.Lang)
 }
 
 // expiryArg is the EX/PX of a command line in ms (0 when none).
@@ -203,16 +204,14 @@ func ttlFraction(ttlMs int64, window float64) float64 {
 func clientColor(i int) Color { return nodeColor(i) }
 
 // Frame implements Scene.
-func (s *countersScene) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *countersScene) Frame(r Rect, t float64) []Prim {
+	return s.fit.framed(r, t, s.lang, s.start, s.layout)
+}
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
 func (s *countersScene) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	fs := f * 0.8
 	if in.H >= 600 && in.W >= 700 { // a laptop's stage: the table at the base size, spread over it
 		fs = f

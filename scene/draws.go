@@ -147,8 +147,7 @@ func (s *Draws) Frame(r Rect, t float64) []Prim {
 
 func (s *Draws) layout(r Rect, t float64) []Prim {
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	y := in.Y
 	how := tr(s.lang, "hashtable: dictGetFairRandomKey", "hashtable: dictGetFairRandomKey")
 	switch s.Method {

@@ -20,9 +20,7 @@ func TestDrawsFairAndSkewed(t *testing.T) {
 		cfg := lesson.Config{Version: v}
 		at := func(pos int) (*Draws, Input) {
 			in := encAt(t, l, cfg, pos, "en")
-			s := &Draws{}
-			s.Update(in)
-			return s, in
+			return updated(&Draws{}, in), in
 		}
 		if s, _ := at(1); s.Key != "" {
 			t.Errorf("%v step 1 (no draws): drew %q", v, s.Key)

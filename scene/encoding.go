@@ -17,8 +17,7 @@ import (
 // with the rule that fired. MEMORY USAGE readings of the step are drawn as bars, so the jump at the
 // conversion is measured, not told.
 type encodingScene struct {
-	Key  string
-	Info engine.KeyInfo
+	container
 	Type string // "hash", "set", "zset" or "" (missing / other)
 	Ver  engine.Version
 
@@ -26,14 +25,36 @@ type encodingScene struct {
 	IS *isView // intset
 	HT *htView // hashtable (and a skiplist zset's dict)
 
+	Note string // what the last change did, in the input's language
+}
+
+// container is what the encoding and zset scenes share: the key they draw and what Update read
+// of it, the language, the cached image and the zoom.
+type container struct {
+	Key  string
+	Info engine.KeyInfo
 	Conv *engine.EncodingEvent // the conversion of this step, if any
 	Mem  []memReading          // MEMORY USAGE replies of this step for Key
-	Note string                // what the last change did, in the input's language
 
 	lang  string
 	img   cachedImage // byte minimap or bucket map
 	watch []string    // the watched keys (the start card names them)
 	fit   fitter      // the zoom that fills the stage (layout.go)
+}
+
+// update begins a scene's Update: the container made anew for in (the cached image kept, its
+// generation moved on), then the key to draw (containerFocus), its KeyInfo, and the step's
+// MEMORY USAGE readings and conversion of it. It is false when there is no key to draw.
+func (c *container) update(in Input) bool {
+	img := c.img
+	*c = container{lang: in.Lang, img: img, watch: in.Keys}
+	c.img.gen++
+	if c.Key = containerFocus(in); c.Key == "" {
+		return false
+	}
+	c.Info = in.Engine.Inspect(c.Key)
+	c.Mem, c.Conv = memReadings(in, c.Key, c.Info.Encoding)
+	return true
 }
 
 // memReading is one MEMORY USAGE reply of the step.
@@ -246,8 +267,8 @@ func newHTView(d engine.DictView) *htView {
 	return h
 }
 
-// encKeyOf is the key a container event is about.
-func encKeyOf(ev engine.Event) (string, bool) {
+// containerKey is the key a container event (listpack, intset, dict, skiplist) is about.
+func containerKey(ev engine.Event) (string, bool) {
 	switch e := ev.(type) {
 	case engine.ListpackEvent:
 		return e.Key, true
@@ -257,6 +278,16 @@ func encKeyOf(ev engine.Event) (string, bool) {
 		return e.Key, true
 	case engine.SkiplistEvent:
 		return e.Key, true
+	}
+	return "", false
+}
+
+// encKeyOf is the key a container event, an encoding change or a key event is about.
+func encKeyOf(ev engine.Event) (string, bool) {
+	if k, ok := containerKey(ev); ok {
+		return k, true
+	}
+	switch e := ev.(type) {
 	case engine.EncodingEvent:
 		return e.Key, true
 	case engine.KeyEvent:
@@ -325,16 +356,10 @@ func memReadings(in Input, key string, cur string) (out []memReading, conv *engi
 
 // Update implements Scene.
 func (s *encodingScene) Update(in Input) {
-	s.fit.reset()
-	img := s.img
-	*s = encodingScene{lang: in.Lang, Ver: in.Engine.Version(), img: img}
-	s.watch = in.Keys
-	s.img.gen++
-	s.Key = containerFocus(in)
-	if s.Key == "" {
+	*s = encodingScene{container: s.container, Ver: in.Engine.Version()}
+	if !s.update(in) {
 		return
 	}
-	s.Info = in.Engine.Inspect(s.Key)
 	o := in.Engine.Peek([]byte(s.Key))
 	if o != nil {
 		switch o.Type {
@@ -342,7 +367,6 @@ func (s *encodingScene) Update(in Input) {
 			s.Type = o.Type.String()
 		}
 	}
-	s.Mem, s.Conv = memReadings(in, s.Key, s.Info.Encoding)
 	if s.Type == "" {
 		return
 	}

@@ -18,16 +18,14 @@ import (
 )
 
 // Frame implements Scene.
-func (s *encodingScene) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *encodingScene) Frame(r Rect, t float64) []Prim {
+	return s.fit.framed(r, t, s.lang, s.start, s.layout)
+}
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
 func (s *encodingScene) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	y := in.Y
 	small := f * 0.75
 	if s.Key == "" || !s.Info.Exists {
@@ -35,11 +33,7 @@ func (s *encodingScene) layout(r Rect, t float64) []Prim {
 		if s.Key != "" {
 			msg = s.Key + ": " + tr(s.lang, "(missing)", "(không tồn tại)")
 		}
-		for _, ln := range wrap(msg, in.W, f*0.9, 3) {
-			l.text(in.X, y, ln, f*0.9, dim, Left, true)
-			y += f * 1.2
-		}
-		return l
+		return emptyNote(in, f, msg)
 	}
 	// Title.
 	title := fit(s.Key, in.W*0.45, f)

@@ -257,20 +257,6 @@ func TestApplyEventsShifts(t *testing.T) {
 	}
 }
 
-// encTextBox is the box a text primitive covers (monospace metrics; proportional text is assumed
-// no wider).
-func encTextBox(p Prim) Rect {
-	w := textWidth(p.Text, p.Size, p.Mono)
-	x := p.X
-	switch p.Align {
-	case Center:
-		x -= w / 2
-	case Right:
-		x -= w
-	}
-	return Rect{x, p.Y, w, p.Size * 1.15}
-}
-
 func encOverlaps(a, b Rect, tol float64) bool {
 	return a.X+tol < b.X+b.W && b.X+tol < a.X+a.W && a.Y+tol < b.Y+b.H && b.Y+tol < a.Y+a.H
 }
@@ -285,7 +271,7 @@ func encCheckFrame(t *testing.T, what string, prims []Prim, r Rect, settled bool
 		b := Rect{p.X, p.Y, p.W, p.H}
 		switch p.Kind {
 		case KText:
-			b = encTextBox(p)
+			b = textBox(p)
 			if p.Text == "" || p.Size < 7 {
 				t.Errorf("%s: empty or tiny text %+v", what, p)
 			}
@@ -302,8 +288,8 @@ func encCheckFrame(t *testing.T, what string, prims []Prim, r Rect, settled bool
 	}
 	for i := range texts {
 		for j := i + 1; j < len(texts); j++ {
-			if encOverlaps(encTextBox(texts[i]), encTextBox(texts[j]), 1) {
-				t.Errorf("%s: texts overlap: %q %+v and %q %+v", what, texts[i].Text, encTextBox(texts[i]), texts[j].Text, encTextBox(texts[j]))
+			if encOverlaps(textBox(texts[i]), textBox(texts[j]), 1) {
+				t.Errorf("%s: texts overlap: %q %+v and %q %+v", what, texts[i].Text, textBox(texts[i]), texts[j].Text, textBox(texts[j]))
 				return
 			}
 		}
@@ -325,7 +311,7 @@ func encCheckFrame(t *testing.T, what string, prims []Prim, r Rect, settled bool
 		if p.Kind != KText {
 			continue
 		}
-		bx := encTextBox(p)
+		bx := textBox(p)
 		cx, cy := bx.X+bx.W/2, bx.Y+bx.H/2
 		under := Background
 		for j := i - 1; j >= 0; j-- {
@@ -384,12 +370,14 @@ func TestEncodingLayout(t *testing.T) {
 	encCheckLesson(t, "encodings-version", func() Scene { return &encodingScene{} }, encDeb16, lesson.Config{Version: engine.V88})
 }
 
-func TestEncodingPalette(t *testing.T) {
-	// Characters are drawn in the background colour on field, value, TTL and EOF bytes, bucket
-	// indexes on chain colours, member values on intset bytes.
+// checkByteContrast: in the current theme, characters drawn in the background colour are
+// readable (4.5:1) on field, value, TTL and EOF bytes, bucket indexes on chain colours, member
+// values on intset bytes.
+func checkByteContrast(t *testing.T) {
+	t.Helper()
 	for _, c := range []int{byteField, byteValue, byteTTL, byteEOF, byteISValue, byteISValue2} {
 		if r := contrast(Background, byteColor(c)); r < 4.5 {
-			t.Errorf("class %d: %.2f", c, r)
+			t.Errorf("byte class %d: %.2f", c, r)
 		}
 	}
 	for n := 1; n <= 3; n++ {
@@ -397,6 +385,10 @@ func TestEncodingPalette(t *testing.T) {
 			t.Errorf("chain %d: %.2f", n, r)
 		}
 	}
+}
+
+func TestEncodingPalette(t *testing.T) {
+	checkByteContrast(t)
 	if r := contrast(textColor, byteColor(byteISHeader)); r < 4.5 {
 		t.Errorf("intset header label %.2f", r)
 	}

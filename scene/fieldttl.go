@@ -111,8 +111,7 @@ func (s *FieldTTL) Frame(r Rect, t float64) []Prim {
 		return s.enc.Frame(r, t)
 	}
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	y := in.Y
 	title := tr(s.lang, "field TTLs (HTTL) of %s", "TTL từng field (HTTL) của %s", s.Key)
 	keyTTL := tr(s.lang, "key TTL: none", "TTL của key: không có")
@@ -186,8 +185,7 @@ func (s *FieldTTL) Frame(r Rect, t float64) []Prim {
 // goneFrame is the picture of a step that removed the hash: the key crossed out, and why.
 func (s *FieldTTL) goneFrame(r Rect, t float64) []Prim {
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	why := tr(s.lang, "the last field was deleted, so the key went with it", "field cuối cùng bị xoá nên key cũng mất")
 	if s.GoneHow == "expired" {
 		why = tr(s.lang, "the key's own TTL passed: the whole hash went, every field with it", "TTL của key đã hết: mất cả hash cùng mọi field")

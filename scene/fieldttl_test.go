@@ -15,11 +15,7 @@ func TestFieldTTLStrip(t *testing.T) {
 	l := encBuiltin(t, "hash-field-ttl")
 	for _, v := range []engine.Version{engine.V80, engine.DefaultVersion} {
 		cfg := lesson.Config{Version: v}
-		at := func(pos int) *FieldTTL {
-			s := &FieldTTL{}
-			s.Update(encAt(t, l, cfg, pos, "en"))
-			return s
-		}
+		at := func(pos int) *FieldTTL { return updated(&FieldTTL{}, encAt(t, l, cfg, pos, "en")) }
 		if s := at(1); s.Key != "h" || len(s.Rows) != 2 || s.WithTTL != 0 {
 			t.Errorf("%v step 1: %+v", v, s.Rows)
 		}

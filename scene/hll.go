@@ -513,19 +513,17 @@ func HLLGauge(r Rect, bytes int, limit int64) (fill Rect, mark float64) {
 }
 
 // Frame implements Scene.
-func (s *HLL) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *HLL) Frame(r Rect, t float64) []Prim {
+	return s.fit.framed(r, t, s.lang, s.start, s.layout)
+}
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
 func (s *HLL) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
 	if s.Counting {
 		return s.frameCounting(r, t)
 	}
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	y := in.Y
 	if s.Key == "" || !s.Info.Exists {
 		l.wrap(in, y, tr(s.lang, "No HyperLogLog yet: try PFADD h a b c.", "Chưa có HyperLogLog: thử PFADD h a b c."), f, dim)
@@ -830,8 +828,7 @@ func signedPct(x float64) string { return fmt.Sprintf("%+.2f %%", 100*x) }
 // with their sum beside the merged HLL and the truth.
 func (s *HLL) frameCounting(r Rect, t float64) []Prim {
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	p := &panel{l: &l, r: in, y: in.Y}
 	if len(s.Rows) == 0 {
 		l.wrap(in, in.Y, tr(s.lang, "No HyperLogLog or set yet.", "Chưa có HyperLogLog hay set nào."), f, dim)

@@ -22,14 +22,7 @@ const keysMax = 24
 func (s *keysScene) Update(in Input) {
 	s.lang = in.Lang
 	s.Rows = s.Rows[:0]
-	s.Touched = map[string]bool{}
-	for _, x := range in.Last {
-		for _, ev := range x.Events {
-			if k, ok := engine.EventKey(ev); ok {
-				s.Touched[k] = true
-			}
-		}
-	}
+	s.Touched = keysTouched(in.Last)
 	all := in.Engine.SortedKeys()
 	s.More = max(0, len(all)-keysMax)
 	for _, k := range all[:min(len(all), keysMax)] {
@@ -40,8 +33,7 @@ func (s *keysScene) Update(in Input) {
 // Frame implements Scene.
 func (s *keysScene) Frame(r Rect, t float64) []Prim {
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	y := in.Y
 	if len(s.Rows) == 0 {
 		l.text(in.X, y, tr(s.lang, "The database is empty. Type a command below, e.g. SET k hello.", "Cơ sở dữ liệu trống. Gõ một lệnh, ví dụ SET k hello."), f, dim, Left, false)

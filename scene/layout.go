@@ -81,6 +81,37 @@ func memAxisHeight(cw, f float64, lang string) float64 {
 // memBarC is the fill of a MEMORY USAGE bar.
 func memBarC() Color { return dataC.Mix(Background, 0.3) }
 
+// emptyNote is the picture of a scene with no key to draw yet: msg, dimmed, in at most three
+// lines at the top of in.
+func emptyNote(in Rect, f float64, msg string) []Prim {
+	var l list
+	y := in.Y
+	for _, ln := range wrap(msg, in.W, f*0.9, 3) {
+		l.text(in.X, y, ln, f*0.9, dim, Left, true)
+		y += f * 1.2
+	}
+	return l
+}
+
+// spreadByBytes lays the cells of a node strip side by side over w from x: each at least minW
+// wide (narrower when they cannot all be), the rest of w shared in proportion to the bytes each
+// stands for. span gives a cell's bytes and where to put its x and width.
+func spreadByBytes[C any](cells []C, x, w, minW float64, span func(*C) (bytes int, x, w *float64)) {
+	minW = math.Min(minW, w/float64(len(cells)))
+	total := 0
+	for i := range cells {
+		b, _, _ := span(&cells[i])
+		total += b
+	}
+	share := w - minW*float64(len(cells))
+	for i := range cells {
+		b, cx, cw := span(&cells[i])
+		*cw = minW + share*float64(b)/float64(max(total, 1))
+		*cx = x
+		x += *cw
+	}
+}
+
 // A start card is what a scene draws before its lesson's first command (step 0, the keys not
 // made yet): what the picture will show, the colours it uses with what each means, the keys it
 // watches, and one line on what redscope is. A first visit sees a picture, not an empty stage.
@@ -100,8 +131,7 @@ type swatch struct {
 // drawStart lays a start card out over r, its rows spread down the stage.
 func drawStart(r Rect, lang string, c startCard) []Prim {
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	y := in.Y
 	y = l.wrap(Rect{in.X, y, in.W, f * 1.35 * 2.6}, y, c.title, f*1.25, textColor) + f*0.3
 	if len(c.keys) > 0 {
@@ -198,6 +228,24 @@ func layAt(r Rect, z, f, t float64, lay func(Rect, float64) []Prim) []Prim {
 	fitBase = f
 	defer func() { fitBase = old }()
 	return lay(Rect{r.X, r.Y, r.W / z, r.H / z}, t)
+}
+
+// framed is the Frame of a scene with a start card: in r at t, the card while start has one,
+// else the scene's own layout; either zoomed to fill the stage.
+func (ft *fitter) framed(r Rect, t float64, lang string, start func() (startCard, bool), lay func(Rect, float64) []Prim) []Prim {
+	return ft.frame(r, t, func(r Rect, t float64) []Prim {
+		if c, ok := start(); ok {
+			return drawStart(r, lang, c)
+		}
+		return lay(r, t)
+	})
+}
+
+// margins is the base text size of a layout in r, and r inset by the scenes' margin (0.8 of
+// that size).
+func margins(r Rect) (f float64, in Rect) {
+	f = fontSize(r)
+	return f, r.Inset(f * 0.8)
 }
 
 // frame is the zoomed frame of lay (a scene's own Frame) in r at t.

@@ -266,17 +266,7 @@ func listStrip(x, w, minW float64, n engine.ListNode) []listCell {
 		cells = append(cells, listCell{Kind: listMore, Bytes: rest, Text: "+" + strconv.Itoa(n.Count-len(n.Entries))})
 	}
 	cells = append(cells, listCell{Kind: listEnd, Bytes: 1, Text: "ff"})
-	minW = math.Min(minW, w/float64(len(cells)))
-	total := 0
-	for _, c := range cells {
-		total += c.Bytes
-	}
-	share := w - minW*float64(len(cells))
-	for i := range cells {
-		cells[i].W = minW + share*float64(cells[i].Bytes)/float64(max(total, 1))
-		cells[i].X = x
-		x += cells[i].W
-	}
+	spreadByBytes(cells, x, w, minW, func(c *listCell) (int, *float64, *float64) { return c.Bytes, &c.X, &c.W })
 	return cells
 }
 
@@ -299,16 +289,14 @@ func listNodeRects(x, w, gap, maxW float64, n int) (xs []float64, bw float64) {
 type listAnchor struct{ headX, tailX, top, bottom float64 } // bottom: below the row's drawing; top: the row's top
 
 // Frame implements Scene.
-func (s *listScene) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *listScene) Frame(r Rect, t float64) []Prim {
+	return s.fit.framed(r, t, s.lang, s.start, s.layout)
+}
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
 func (s *listScene) layout(r Rect, t float64) []Prim {
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
+	f, in := margins(r)
 	if len(s.Lists) == 0 {
 		l.text(in.X, in.Y, tr(s.lang, "No list yet. Try RPUSH jobs a b c.", "Chưa có list. Thử RPUSH jobs a b c."), f, dim, Left, false)
 		return l

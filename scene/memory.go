@@ -52,14 +52,7 @@ func init() { register("memory", func() Scene { return &Memory{} }) }
 func (s *Memory) Update(in Input) {
 	s.fit.reset()
 	*s = Memory{lang: in.Lang}
-	touched := map[string]bool{}
-	for _, x := range in.Last {
-		for _, ev := range x.Events {
-			if k, ok := engine.EventKey(ev); ok {
-				touched[k] = true
-			}
-		}
-	}
+	touched := keysTouched(in.Last)
 	sums := map[string]*MemSum{}
 	var order []string
 	for _, k := range in.Keys {
@@ -98,11 +91,7 @@ func (s *Memory) Update(in Input) {
 			xs = append(xs, x)
 		}
 	}
-	start := max(0, len(xs)-MemoryMaxRows)
-	s.More = start
-	for _, x := range xs[start:] {
-		s.Rows = append(s.Rows, judge(x, in.Lang))
-	}
+	s.Rows, s.More = judged(xs, MemoryMaxRows, in.Lang)
 }
 
 // ratioText writes a ratio: "2.7×", "386×".
@@ -114,15 +103,9 @@ func ratioText(r float64) string {
 }
 
 func (s *Memory) start() (startCard, bool) {
-	if len(s.Rows) > 0 {
+	keys, ok := unmade(s.Keys, func(k MemKey) (string, bool) { return k.Info.Key, k.Info.Exists })
+	if !ok || len(s.Rows) > 0 {
 		return startCard{}, false
-	}
-	var keys []string
-	for _, k := range s.Keys {
-		if k.Info.Exists {
-			return startCard{}, false
-		}
-		keys = append(keys, k.Info.Key)
 	}
 	return startCard{
 		title: tr(s.lang, "What each key costs: MEMORY USAGE of every key on one scale, and the totals per type",
@@ -138,15 +121,13 @@ func (s *Memory) start() (startCard, bool) {
 }
 
 // Frame implements Scene.
-func (s *Memory) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *Memory) Frame(r Rect, t float64) []Prim {
+	return s.fit.framed(r, t, s.lang, s.start, s.layout)
+}
 
 func (s *Memory) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	fs := math.Max(minText, f*0.8)
 	cw := monoWidth("m", fs)
 	pulse := pulseAt(t)

@@ -58,14 +58,9 @@ func init() { register("race", func() Scene { return &Race{} }) }
 func (s *Race) Update(in Input) {
 	s.fit.reset()
 	*s = Race{lang: in.Lang, watch: in.Keys, Lanes: 2}
-	touched := map[string]bool{}
+	touched := keysTouched(in.Last)
 	var rows []RaceRow
 	for _, x := range in.Last {
-		for _, ev := range x.Events {
-			if k, ok := engine.EventKey(ev); ok {
-				touched[k] = true
-			}
-		}
 		if x.Advance != "" || x.Cmd == "" {
 			continue
 		}
@@ -77,8 +72,7 @@ func (s *Race) Update(in Input) {
 		}
 		rows = append(rows, r)
 	}
-	start := max(0, len(rows)-RaceMaxRows)
-	s.More, s.Rows = start, rows[start:]
+	s.Rows, s.More = lastRows(rows, RaceMaxRows)
 	for _, k := range in.Keys {
 		rk := RaceKey{Key: k, Touched: touched[k]}
 		o := in.Engine.Peek([]byte(k))
@@ -118,7 +112,9 @@ func raceValue(e *engine.Engine, o *engine.Object) string {
 }
 
 // Frame implements Scene.
-func (s *Race) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *Race) Frame(r Rect, t float64) []Prim {
+	return s.fit.framed(r, t, s.lang, s.start, s.layout)
+}
 
 // laneName is a lane's heading.
 func (s *Race) laneName(c int) string {
@@ -137,15 +133,9 @@ func raceColor(c int) Color {
 }
 
 func (s *Race) start() (startCard, bool) {
-	if len(s.Rows) > 0 {
+	keys, ok := unmade(s.Keys, func(k RaceKey) (string, bool) { return k.Key, k.Exists })
+	if !ok || len(s.Rows) > 0 {
 		return startCard{}, false
-	}
-	var keys []string
-	for _, k := range s.Keys {
-		if k.Exists {
-			return startCard{}, false
-		}
-		keys = append(keys, k.Key)
 	}
 	return startCard{
 		title: tr(s.lang, "Two clients, one key: each command in its sender's lane, in the order Redis ran them",
@@ -162,12 +152,8 @@ func (s *Race) start() (startCard, bool) {
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
 func (s *Race) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	fs := math.Max(minText, f*0.8)
 	cw := monoWidth("m", fs)
 	y := in.Y

@@ -11,19 +11,6 @@ import (
 	"redscope/ring"
 )
 
-// textBox is the estimated box of a text primitive.
-func textBox(p Prim) Rect {
-	w := textWidth(p.Text, p.Size, p.Mono)
-	x := p.X
-	switch p.Align {
-	case Center:
-		x -= w / 2
-	case Right:
-		x -= w
-	}
-	return Rect{x, p.Y, w, p.Size * 1.15}
-}
-
 func overlap(a, b Rect) bool {
 	const e = 0.5
 	return a.X+e < b.X+b.W && b.X+e < a.X+a.W && a.Y+e < b.Y+b.H && b.Y+e < a.Y+a.H

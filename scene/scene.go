@@ -80,6 +80,25 @@ func lastCmd(xs []engine.Exchange) (name string, x *engine.Exchange) {
 	return "", nil
 }
 
+// keysTouched is the set of keys the events of xs name (engine.EventKey).
+func keysTouched(xs []engine.Exchange) map[string]bool {
+	touched := map[string]bool{}
+	for _, x := range xs {
+		for _, ev := range x.Events {
+			if k, ok := engine.EventKey(ev); ok {
+				touched[k] = true
+			}
+		}
+	}
+	return touched
+}
+
+// lastRows is the last n of rows (what a scene lists) and how many earlier ones it leaves out.
+func lastRows[T any](rows []T, n int) (last []T, more int) {
+	more = max(0, len(rows)-n)
+	return rows[more:], more
+}
+
 // focusKey picks the key a single-key scene draws: the last key an event touched, else the
 // first watched key.
 func focusKey(in Input, want func(engine.Event) bool) string {

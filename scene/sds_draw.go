@@ -104,13 +104,12 @@ func barWidths(segs []segment, w, minW float64) []float64 {
 // Frame implements Scene. Top to bottom: the growth chart, the keys (each as tall as it needs,
 // byte grids shrinking when room is short), the TTL table, then the note and the legend of the
 // byte grids' colours (bars and the chart label their own).
-func (s *sdsScene) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *sdsScene) Frame(r Rect, t float64) []Prim {
+	return s.fit.framed(r, t, s.lang, s.start, s.layout)
+}
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
 func (s *sdsScene) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
 	var l list
 	f := fontSize(r)
 	pad := f * 0.8

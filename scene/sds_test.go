@@ -402,14 +402,8 @@ func TestSDSTextContrast(t *testing.T) {
 							if p.Kind != KText || strings.TrimSpace(p.Text) == "" {
 								continue
 							}
-							w := textWidth(p.Text, p.Size, p.Mono)
-							x0 := p.X
-							switch p.Align {
-							case Center:
-								x0 -= w / 2
-							case Right:
-								x0 -= w
-							}
+							b := textBox(p)
+							x0, w := b.X, b.W
 							for _, fx := range []float64{0.1, 0.5, 0.9} {
 								u := sdsUnder(prims[:i], x0+w*fx, p.Y+p.Size*0.6)
 								if c := contrast(sdsOver(p.Color, u), u); c < 4.5 {

@@ -3,14 +3,24 @@ package scene
 // The scenes' start cards (layout.go, drawStart): what each picture will show before the
 // lesson's first command has made its keys.
 
-func (s *sdsScene) start() (startCard, bool) {
-	if s.History != nil || len(s.TTLRows) > 0 || s.Note != "" {
-		return startCard{}, false
-	}
-	for _, k := range s.Keys {
-		if k.Info.Exists {
-			return startCard{}, false
+// unmade is the names of the keys ks (their name and whether they exist, by key) for a start
+// card, or false once one of them exists: the card is only for a lesson's first picture.
+func unmade[K any](ks []K, key func(K) (string, bool)) ([]string, bool) {
+	var names []string
+	for _, k := range ks {
+		name, exists := key(k)
+		if exists {
+			return nil, false
 		}
+		names = append(names, name)
+	}
+	return names, true
+}
+
+func (s *sdsScene) start() (startCard, bool) {
+	_, ok := unmade(s.Keys, func(k sdsKey) (string, bool) { return k.Info.Key, k.Info.Exists })
+	if !ok || s.History != nil || len(s.TTLRows) > 0 || s.Note != "" {
+		return startCard{}, false
 	}
 	c := startCard{
 		title: tr(s.lang, "A Redis string byte by byte: the object, the sds header, the bytes, the spare room",
@@ -139,15 +149,9 @@ func (s *ringScene) start() (startCard, bool) {
 }
 
 func (s *countersScene) start() (startCard, bool) {
-	if len(s.Rows) > 0 || s.ClockMs != 0 || s.Missing != "" {
+	keys, ok := unmade(s.Keys, func(k counterKey) (string, bool) { return k.Key, k.Exists })
+	if !ok || len(s.Rows) > 0 || s.ClockMs != 0 || s.Missing != "" {
 		return startCard{}, false
-	}
-	var keys []string
-	for _, k := range s.Keys {
-		if k.Exists {
-			return startCard{}, false
-		}
-		keys = append(keys, k.Key)
 	}
 	return startCard{
 		title: tr(s.lang, "Counters, limits and locks: each key's value and time to live, each command's verdict",

@@ -4,13 +4,9 @@ package scene
 
 func (s *listScene) start() (startCard, bool) {
 	// Only before anything happened: no list yet, nothing moved, nobody waiting.
-	if len(s.Moves) > 0 || s.Conv != nil || len(s.Waiting) > 0 || len(s.Clients) > 0 {
+	_, ok := unmade(s.Lists, func(ls listShow) (string, bool) { return ls.Key, ls.Info.Exists })
+	if !ok || len(s.Moves) > 0 || s.Conv != nil || len(s.Waiting) > 0 || len(s.Clients) > 0 {
 		return startCard{}, false
-	}
-	for _, ls := range s.Lists {
-		if ls.Info.Exists {
-			return startCard{}, false
-		}
 	}
 	c := startCard{
 		title: tr(s.lang, "A list is a quicklist: a chain of listpack nodes, pushed and popped at its head and tail",

@@ -2,7 +2,6 @@ package scene
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -233,17 +232,7 @@ func streamStrip(x, w, minW float64, n engine.StreamNodeView) []streamCell {
 		cells = append(cells, streamCell{Part: streamMore, Bytes: rest, Entry: streamPerNode})
 	}
 	cells = append(cells, streamCell{Part: streamEnd, Bytes: 1})
-	minW = math.Min(minW, w/float64(len(cells)))
-	total := 0
-	for _, c := range cells {
-		total += c.Bytes
-	}
-	share := w - minW*float64(len(cells))
-	for i := range cells {
-		cells[i].W = minW + share*float64(cells[i].Bytes)/float64(max(total, 1))
-		cells[i].X = x
-		x += cells[i].W
-	}
+	spreadByBytes(cells, x, w, minW, func(c *streamCell) (int, *float64, *float64) { return c.Bytes, &c.X, &c.W })
 	return cells
 }
 
@@ -372,8 +361,7 @@ func (s *streamScene) detailNode() int {
 // step changed.
 func (s *streamScene) Frame(r Rect, t float64) []Prim {
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	small := streamLabel(f)
 	if c, ok := s.start(); ok && len(s.Events) == 0 {
 		return drawStart(r, s.lang, c)

@@ -49,14 +49,8 @@ func checkStage(t *testing.T, prims []Prim, r Rect) {
 		if p.Size < 11 {
 			t.Errorf("text %q at %.1f px", p.Text, p.Size)
 		}
-		w := textWidth(p.Text, p.Size, p.Mono)
-		x0 := p.X
-		switch p.Align {
-		case Center:
-			x0 -= w / 2
-		case Right:
-			x0 -= w
-		}
+		b := textBox(p)
+		x0, w := b.X, b.W
 		if x0 < r.X-0.5 || x0+w > r.X+r.W+0.5 {
 			t.Errorf("text %q spans %.1f..%.1f, stage %.0f..%.0f", p.Text, x0, x0+w, r.X, r.X+r.W)
 		}

@@ -284,16 +284,7 @@ func TestThemeRules(t *testing.T) {
 				}
 			}
 			// Encoding scene: characters in the background colour on byte classes and chains.
-			for _, c := range []int{byteField, byteValue, byteTTL, byteEOF, byteISValue, byteISValue2} {
-				if r := contrast(Background, byteColor(c)); r < 4.5 {
-					t.Errorf("byte class %d: %.2f", c, r)
-				}
-			}
-			for n := 1; n <= 3; n++ {
-				if r := contrast(Background, chainColor(n)); r < 4.5 {
-					t.Errorf("chain %d: %.2f", n, r)
-				}
-			}
+			checkByteContrast(t)
 			// Cells stand out from the background: a clear bit faintly, a set bit clearly.
 			if contrast(zeroC, Background) < 1.15 || contrast(oneC, zeroC) < 3 {
 				t.Errorf("bit cells: zero %.2f, one on zero %.2f", contrast(zeroC, Background), contrast(oneC, zeroC))

@@ -17,8 +17,7 @@ import (
 // delete offset or the skiplist's delete/insert ranks), and the members a ZRANGE … REV read are lit
 // with their place (#1, #2, #3).
 type zsetScene struct {
-	Key       string
-	Info      engine.KeyInfo
+	container
 	Members   []zMember // ascending rank (listpack / level-0 order)
 	LP        *lpView
 	ListLevel int // skiplist level (0 for a listpack)
@@ -26,14 +25,7 @@ type zsetScene struct {
 	Changed   map[string]bool
 	Top       []string // members of the step's last range read, in reply order
 	TopCmd    string
-	Conv      *engine.EncodingEvent
-	Mem       []memReading
 	Note      string
-
-	lang  string
-	img   cachedImage
-	watch []string // the watched keys (the start card names them)
-	fit   fitter   // the zoom that fills the stage (layout.go)
 }
 
 // zMember is one member.
@@ -53,17 +45,10 @@ type zMove struct {
 
 // Update implements Scene.
 func (s *zsetScene) Update(in Input) {
-	s.fit.reset()
-	img := s.img
-	*s = zsetScene{lang: in.Lang, img: img, Changed: map[string]bool{}}
-	s.watch = in.Keys
-	s.img.gen++
-	s.Key = containerFocus(in)
-	if s.Key == "" {
+	*s = zsetScene{container: s.container, Changed: map[string]bool{}}
+	if !s.update(in) {
 		return
 	}
-	s.Info = in.Engine.Inspect(s.Key)
-	s.Mem, s.Conv = memReadings(in, s.Key, s.Info.Encoding)
 	o := in.Engine.Peek([]byte(s.Key))
 	if o == nil || o.Type != engine.TypeZSet {
 		return
@@ -263,25 +248,19 @@ func cardLayout(n int, w, f float64) (cols int, cw, ch, gap float64) {
 }
 
 // Frame implements Scene.
-func (s *zsetScene) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *zsetScene) Frame(r Rect, t float64) []Prim {
+	return s.fit.framed(r, t, s.lang, s.start, s.layout)
+}
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
 func (s *zsetScene) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
 	var l list
-	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	f, in := margins(r)
 	y := in.Y
 	small := f * 0.75
 	if s.Key == "" || !s.Info.Exists || len(s.Members) == 0 {
 		msg := tr(s.lang, "No sorted set yet: run ZADD or ZINCRBY.", "Chưa có sorted set: hãy chạy ZADD hoặc ZINCRBY.")
-		for _, ln := range wrap(msg, in.W, f*0.9, 3) {
-			l.text(in.X, y, ln, f*0.9, dim, Left, true)
-			y += f * 1.2
-		}
-		return l
+		return emptyNote(in, f, msg)
 	}
 	title := fit(s.Key, in.W*0.5, f)
 	l.text(in.X, y, title, f, textColor, Left, true)

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"redscope/engine"
-	"redscope/engine/alloc"
 )
 
 // Per-command cost of the protocol server, over loopback TCP as redis-benchmark drives it:
@@ -27,18 +26,6 @@ const (
 	benchPipeline = 16
 	benchClients  = 20 // connections at once (redis-benchmark -c 20)
 )
-
-// benchServer serves one engine on a loopback port.
-func benchServer(b *testing.B, v engine.Version) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := New(engine.New(engine.Options{Version: v, Allocator: alloc.Jemalloc16, Clock: engine.WallClock{}}))
-	go s.Serve(ln)
-	b.Cleanup(func() { s.Close() })
-	return ln.Addr().String()
-}
 
 // benchPipelines prepares 64 pipelines of benchPipeline commands: mk(r) is one command's
 // arguments for the random number r.
@@ -82,7 +69,7 @@ func skipReply(r *bufio.Reader) error {
 }
 
 func runServerBench(b *testing.B, v engine.Version, setup []string, mk func(r string) []string) {
-	addr := benchServer(b, v)
+	_, addr := start(b, v)
 	dial := func() (net.Conn, *bufio.Reader) {
 		conn, err := net.Dial("tcp", addr)
 		if err != nil {

@@ -19,6 +19,8 @@ package server
 import (
 	"strings"
 	"time"
+
+	"redscope/engine"
 )
 
 func (s *Server) serveDetached(c *client, dc detachedConn) {
@@ -48,7 +50,7 @@ func (s *Server) serveDetached(c *client, dc detachedConn) {
 				return
 			}
 			select {
-			case cmds <- copyArgs(cmd.Args):
+			case cmds <- engine.CopyArgs(cmd.Args):
 			case <-stop:
 				return
 			}
@@ -131,7 +133,7 @@ func (s *Server) waitBlocked(c *client, readerDone <-chan struct{}, garbled func
 			s.mu.Lock()
 			c.parked = false
 			c.lastAt = time.Now()
-			c.out = res.Reply.AppendRESP2(c.out)
+			c.out = res.Reply.AppendRESP(c.out, c.proto)
 			s.mu.Unlock()
 			return true
 		case <-fire:

@@ -44,7 +44,7 @@ func (s *Server) connCommand(c *client, args [][]byte) (engine.Reply, bool) {
 		return authCmd(args), true
 	case eqFold(name, "info"):
 		c.lastCmd = "info"
-		return engine.BulkStr(s.info(args[1:])), true
+		return engine.Verbatim(s.info(args[1:])), true
 	}
 	return engine.Reply{}, false
 }
@@ -64,7 +64,7 @@ func (s *Server) quitReset(c *client, tx *engine.Client, args [][]byte) (engine.
 			return arityErr("reset"), true
 		}
 		tx.Reset()
-		c.name, c.db = "", 0
+		c.name, c.db, c.proto = "", 0, 2
 		return engine.Status("RESET"), true
 	}
 	return engine.Reply{}, false
@@ -130,15 +130,18 @@ func profileVersion(v engine.Version) string {
 	return v.String() + ".0"
 }
 
-// hello implements HELLO [protover [AUTH user pass] [SETNAME name]]. Only RESP2 is spoken: HELLO 3
-// answers NOPROTO, which makes clients such as go-redis v9 fall back to RESP2.
+// hello implements HELLO [protover [AUTH user pass] [SETNAME name]] (networking.c, helloCommand):
+// protover 2 or 3 switches the connection's protocol once the options are accepted, and the reply
+// — a map, so RESP3 sees %7 and RESP2 a flat array of 14 — is written in the new protocol.
 func (s *Server) hello(c *client, args [][]byte) engine.Reply {
+	var ver int64
 	if len(args) >= 2 {
-		ver, ok := strictInt(args[1])
+		var ok bool
+		ver, ok = strictInt(args[1])
 		if !ok {
 			return engine.Err("ERR Protocol version is not an integer or out of range")
 		}
-		if ver != 2 {
+		if ver < 2 || ver > 3 {
 			return errNoProto
 		}
 	}
@@ -168,11 +171,14 @@ func (s *Server) hello(c *client, args [][]byte) engine.Reply {
 		}
 		c.name = string(setname)
 	}
+	if ver != 0 {
+		c.proto = int(ver)
+	}
 	v := s.eng.Version()
-	return engine.Array(
+	return engine.Map(
 		engine.BulkStr("server"), engine.BulkStr("redis"),
 		engine.BulkStr("version"), engine.BulkStr(profileVersion(v)),
-		engine.BulkStr("proto"), engine.Int(2),
+		engine.BulkStr("proto"), engine.Int(int64(c.proto)),
 		engine.BulkStr("id"), engine.Int(c.id),
 		engine.BulkStr("mode"), engine.BulkStr(redisMode(s.eng)),
 		engine.BulkStr("role"), engine.BulkStr("master"),
@@ -301,7 +307,7 @@ func (s *Server) clientCmd(c *client, args [][]byte) engine.Reply {
 			return r
 		}
 		c.lastCmd = "client|info"
-		return engine.BulkStr(s.clientLine(c, time.Now()) + "\n")
+		return engine.Verbatim(s.clientLine(c, time.Now()) + "\n")
 	case "list":
 		c.lastCmd = "client|list"
 		return s.clientList(args[2:])
@@ -391,7 +397,7 @@ func (s *Server) clientList(opts [][]byte) engine.Reply {
 			b.WriteByte('\n')
 		}
 	}
-	return engine.BulkStr(b.String())
+	return engine.Verbatim(b.String())
 }
 
 func (s *Server) clientLine(c *client, now time.Time) string {
@@ -416,8 +422,8 @@ func (s *Server) clientLine(c *client, now time.Time) string {
 	if flags == "" {
 		flags = "N"
 	}
-	line := fmt.Sprintf("id=%d addr=%s laddr=%s fd=8 name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=default redir=-1 resp=2",
-		c.id, c.addr, c.laddr, c.name, int64(now.Sub(c.created).Seconds()), int64(now.Sub(c.lastAt).Seconds()), flags, c.db, multi, cmd)
+	line := fmt.Sprintf("id=%d addr=%s laddr=%s fd=8 name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=default redir=-1 resp=%d",
+		c.id, c.addr, c.laddr, c.name, int64(now.Sub(c.created).Seconds()), int64(now.Sub(c.lastAt).Seconds()), flags, c.db, multi, cmd, c.proto)
 	if s.eng.Version().Has(engine.V72) {
 		line += " lib-name=" + c.libName + " lib-ver=" + c.libVer
 	}

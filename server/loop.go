@@ -288,7 +288,7 @@ func (cn *netConn) parseOne() ([][]byte, error) {
 		}
 		args := make([][]byte, len(spans))
 		for i, sp := range spans {
-			args[i] = b[sp[0]:sp[1]:sp[1]] // copied by the caller (copyArgs)
+			args[i] = b[sp[0]:sp[1]:sp[1]] // copied by the caller (engine.CopyArgs)
 		}
 		cn.r += n
 		return args, nil
@@ -326,6 +326,9 @@ type detachedConn interface {
 type outBuf client
 
 func (o *outBuf) WriteRaw(b []byte) { o.out = append(o.out, b...) }
+
+// Proto is the connection's RESP version (read without the lock: only its own loop sets it).
+func (o *outBuf) Proto() int { return o.proto }
 
 // serveConn is one connection's loop.
 func (s *Server) serveConn(cn *netConn) {

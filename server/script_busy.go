@@ -30,7 +30,10 @@ import (
 var monitors sync.Map // *Server → *engine.ScriptMonitor
 
 // rawWriter takes a reply's bytes (the connection's output buffer).
-type rawWriter interface{ WriteRaw([]byte) }
+type rawWriter interface {
+	WriteRaw([]byte)
+	Proto() int // the connection's RESP version
+}
 
 // scriptBusy answers args itself when a script holds the engine past busy-reply-threshold; it
 // reports whether it did. Called by handle before the engine lock is taken.
@@ -56,15 +59,15 @@ func (s *Server) scriptBusy(conn rawWriter, args [][]byte) bool {
 		if m.TimedOut() {
 			switch {
 			case kill:
-				conn.WriteRaw(m.Kill(eval).AppendRESP2(nil))
+				conn.WriteRaw(m.Kill(eval).AppendRESP(nil, conn.Proto()))
 				return true
 			case len(args) == 2 && eqFold(args[0], "function") && eqFold(args[1], "stats"):
-				conn.WriteRaw(functionStats(m).AppendRESP2(nil))
+				conn.WriteRaw(functionStats(m).AppendRESP(nil, conn.Proto()))
 				return true
 			case allowBusy(args):
 				return false
 			}
-			conn.WriteRaw(m.BusyReply().AppendRESP2(nil))
+			conn.WriteRaw(m.BusyReply().AppendRESP(nil, conn.Proto()))
 			return true
 		}
 		time.Sleep(wait)
@@ -82,12 +85,12 @@ func functionStats(m *engine.ScriptMonitor) engine.Reply {
 	for i, a := range info.Command {
 		cmd[i] = engine.BulkStr(a)
 	}
-	return engine.Array(
-		engine.BulkStr("running_script"), engine.Array(
+	return engine.Map(
+		engine.BulkStr("running_script"), engine.Map(
 			engine.BulkStr("name"), engine.BulkStr(info.Name),
 			engine.BulkStr("command"), engine.Array(cmd...),
 			engine.BulkStr("duration_ms"), engine.Int(time.Since(info.Start).Milliseconds())),
-		engine.BulkStr("engines"), engine.Array(engine.BulkStr("LUA"), engine.Array(
+		engine.BulkStr("engines"), engine.Map(engine.BulkStr("LUA"), engine.Map(
 			engine.BulkStr("libraries_count"), engine.Int(int64(info.Libraries)),
 			engine.BulkStr("functions_count"), engine.Int(int64(info.Functions)))))
 }

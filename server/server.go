@@ -1,10 +1,13 @@
-// Package server speaks RESP2 for one engine.Engine, so redis-cli, redis-benchmark and client
+// Package server speaks RESP2 and RESP3 for one engine.Engine, so redis-cli, redis-benchmark and client
 // libraries (go-redis, …) can talk to redscope as if it were a redis-server.
 //
 // Commands run one at a time: one mutex guards the engine. Each connection has its own selected
 // database, which is made current in the engine before each of its commands. Connection-level
 // commands (HELLO, CLIENT, AUTH, QUIT, RESET, INFO) are answered here with Redis 7's texts; every
-// other command goes to Engine.Exec and its reply is written with Reply.AppendRESP2.
+// other command goes to Engine.Exec and its reply is written with Reply.AppendRESP in the
+// connection's protocol: RESP2 until HELLO 3 (RESET and HELLO 2 go back), as networking.c keeps
+// c->resp. Replies are protocol-neutral (engine/reply.go): the same Reply is a flat array in
+// RESP2 and a map, a set or an array of pairs in RESP3.
 //
 // Blocking commands (BLPOP … BZMPOP) really wait: when the engine parks a connection's client
 // (Result.Blocked), the connection leaves its loop (loop.go, blocking.go) and waits, without holding
@@ -23,7 +26,7 @@ import (
 	"redscope/engine"
 )
 
-// Server is a RESP2 server for one engine.
+// Server is a RESP2/RESP3 server for one engine.
 type Server struct {
 	mu      *sync.Mutex // guards eng and everything below (shared by a cluster's nodes: cluster.go)
 	eng     *engine.Engine
@@ -53,6 +56,7 @@ type client struct {
 	name    string
 	libName string
 	libVer  string
+	proto   int // 2 or 3 (HELLO)
 	db      int
 	created time.Time
 	lastCmd string
@@ -180,7 +184,7 @@ func (s *Server) Close() error {
 
 // accept registers a new connection's client.
 func (s *Server) accept(cn *netConn) *client {
-	c := &client{conn: cn, addr: cn.addr, created: time.Now(), wake: make(chan engine.Result, 1)}
+	c := &client{conn: cn, addr: cn.addr, created: time.Now(), wake: make(chan engine.Result, 1), proto: 2}
 	c.laddr = cn.nc.LocalAddr().String()
 	s.mu.Lock()
 	s.nextID++
@@ -221,23 +225,9 @@ func (s *Server) runAll(c *client, first [][]byte, rest [][][]byte) {
 
 func (s *Server) recoverRun(c *client) {
 	if p := recover(); p != nil {
-		c.out = engine.Err(fmt.Sprintf("ERR redscope internal error: %v", p)).AppendRESP2(c.out)
+		c.out = engine.Err(fmt.Sprintf("ERR redscope internal error: %v", p)).AppendRESP(c.out, c.proto)
 		c.quit = true
 	}
-}
-
-func copyArgs(args [][]byte) [][]byte {
-	n := 0
-	for _, a := range args {
-		n += len(a)
-	}
-	buf := make([]byte, 0, n)
-	out := make([][]byte, len(args))
-	for i, a := range args {
-		buf = append(buf, a...)
-		out[i] = buf[len(buf)-len(a) : len(buf) : len(buf)]
-	}
-	return out
 }
 
 // run executes one command for c; s.mu is held. A command that blocks writes nothing: c.parked
@@ -250,7 +240,7 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 	c.lastAt = now
 	tx := s.txClient(c)
 	if r, handled := s.quitReset(c, tx, args); handled {
-		c.out = r.AppendRESP2(c.out)
+		c.out = r.AppendRESP(c.out, c.proto)
 		return
 	}
 	c.lastCmd = s.intern(args[0])
@@ -260,7 +250,7 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 		c.parked = true
 		return
 	}
-	c.out = res.Reply.AppendRESP2(c.out)
+	c.out = res.Reply.AppendRESP(c.out, c.proto)
 }
 
 // txClient is c's engine client for the current engine: a new engine (SetEngine) gets a new
@@ -290,21 +280,8 @@ func (s *Server) txClient(c *client) *engine.Client {
 	return c.tx
 }
 
-func eqFold(b []byte, lower string) bool {
-	if len(b) != len(lower) {
-		return false
-	}
-	for i := 0; i < len(b); i++ {
-		x := b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if x != lower[i] {
-			return false
-		}
-	}
-	return true
-}
+// eqFold compares an argument with a lowercase ASCII keyword, ignoring case (engine.EqFold).
+func eqFold(b []byte, lower string) bool { return engine.EqFold(b, lower) }
 
 // intern returns the lowercase command name without allocating for names seen before.
 func (s *Server) intern(name []byte) string {

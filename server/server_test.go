@@ -14,7 +14,9 @@ import (
 	"redscope/engine/alloc"
 )
 
-func start(t *testing.T, v engine.Version) (*Server, string) {
+// start serves one engine of profile v (jemalloc-16, wall clock) on a loopback port, for tests
+// and benchmarks; it closes when the test ends.
+func start(t testing.TB, v engine.Version) (*Server, string) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -65,7 +67,7 @@ func TestConnectionCommands(t *testing.T) {
 	c := dial(t, addr)
 	cases := []struct{ send, want string }{
 		{cmd("PING"), "+PONG\r\n"},
-		{cmd("HELLO", "3"), "-NOPROTO unsupported protocol version\r\n"},
+		{cmd("HELLO", "4"), "-NOPROTO unsupported protocol version\r\n"},
 		{cmd("HELLO", "1"), "-NOPROTO unsupported protocol version\r\n"},
 		{cmd("HELLO", "foo"), "-ERR Protocol version is not an integer or out of range\r\n"},
 		{cmd("HELLO", "2", "setname"), "-ERR Syntax error in HELLO option 'setname'\r\n"},

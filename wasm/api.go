@@ -38,7 +38,7 @@ import (
 //	loadSource(text) → "" when the lesson text loaded (as the custom lesson), else the error
 //	stats()      → {frames, drawMs, updates, updateMsTotal, drawMsTotal, frameMsAvg, frameMsMedian,
 //	               frameMsPeak, firstDrawMs, anim, reducedMotion, execs, execPlayerMsTotal,
-//	               execPageMsTotal} (perf.go)
+//	               execPageMsTotal, execSceneMsTotal} (perf.go)
 //	bench(days, perDay, overlap) → the course's HyperLogLog week timed on a fresh engine (perf.go)
 //	__panic(where) → a test hook: a panic in the API ("api") or the game loop ("action")
 //

@@ -44,20 +44,26 @@ type app struct {
 	errFromCheck bool // the error box holds a failed lesson check (cleared when the place moves)
 	ready        bool
 
-	execCost  execCost       // perf.go: the Go time of typed commands
-	tview     transcriptView // what the transcript's DOM holds
-	liveGen   uint64         // the player generation the live region last announced
-	seenGen   uint64         // the player generation afterChange last looked at
-	urlLive   bool           // the address follows the place (after start-up)
-	shownURL  string
-	urlGen    uint64 // the player generation syncURL last saw
-	pageTitle string
+	execCost execCost       // perf.go: the Go time of typed commands
+	sceneMs  float64        // the Go time of the last change's scene Update (perf.go)
+	tview    transcriptView // what the transcript's DOM holds
+	liveGen  uint64         // the player generation the live region last announced
+	seenGen  uint64         // the player generation afterChange last looked at
+	urlLive  bool           // the address follows the place (after start-up)
+	shownURL string
+	urlGen   uint64 // the player generation syncURL last saw
+	// urlTokens, urlAt, urlPending: syncURL's budget of replaceState calls, when it was last
+	// counted (performance.now() ms) and whether an address waits for budget (embed.go).
+	urlTokens  float64
+	urlAt      float64
+	urlPending bool
+	pageTitle  string
 }
 
 const stepInterval = 1600 * time.Millisecond
 
 func newApp() *app {
-	a := &app{lang: "vi", speed: 1, actions: make(chan func(), 64), scene: scene.New("")}
+	a := &app{lang: "vi", speed: 1, actions: make(chan func(), 64), scene: scene.New(""), urlTokens: urlBurst}
 	// One reading of the address: every bad value is reported in the page's language and left at
 	// its default (lesson/url.go).
 	p, errs := lesson.ParseParams(ui.Query(), jsString(jsGlobal("location", "hash")), &lesson.DefaultLimits)
@@ -90,6 +96,7 @@ func newApp() *app {
 		heads = append(heads, h)
 		srcOf[h] = src.Src
 	}
+	mark("headers") // perf.go: the lesson list's headers parsed
 	a.groups = lesson.CourseGroups(heads)
 	for _, g := range a.groups {
 		for _, h := range g.Lessons {
@@ -99,6 +106,7 @@ func newApp() *app {
 	a.player = lesson.NewPlayer(cfg)
 	a.reduced = ui.ReducedMotion()
 	a.initDOM()
+	mark("dom")
 	// The lesson asked for, found in any case; an unknown one opens the first lesson and says so.
 	first := "sandbox"
 	if len(a.lessons) > 0 {
@@ -284,7 +292,7 @@ func (a *app) exec(line string) lesson.Exchange {
 	t0 := now()
 	x := a.player.Exec(line)
 	t1 := now()
-	defer func() { a.execCost.add(t1-t0, now()-t1) }()
+	defer func() { a.execCost.add(t1-t0, now()-t1, a.sceneMs) }()
 	if line = strings.TrimSpace(line); line != "" && (len(a.history) == 0 || a.history[len(a.history)-1] != line) {
 		a.history = append(a.history, line)
 	}
@@ -318,7 +326,9 @@ func (a *app) togglePlay() {
 // Its cost does not depend on how long the session is: the scene and the panels read
 // Player.Recent (a bounded window), and the transcript appends only what is new.
 func (a *app) changed() {
+	t0 := now()
 	a.scene.Update(scene.Input{Engine: a.player.Engine(), Keys: a.player.Watched(), Last: lesson.EngineExchanges(a.player.Recent()), Lang: a.lang})
+	a.sceneMs = now() - t0
 	a.changedAt = time.Now()
 	a.renderControls()
 	a.renderClients()
@@ -346,6 +356,7 @@ func (a *app) tick() {
 		a.step()
 		a.nextAt = time.Now().Add(time.Duration(float64(stepInterval) / a.speed))
 	}
+	a.flushURL() // embed.go: an address put off by a burst of steps
 }
 
 // animT is the scene's animation progress.

@@ -210,15 +210,42 @@ func (a *app) afterChange() {
 func (a *app) syncURL() {
 	// The place changes only with the player's generation (a step, Back, a seek, a lesson, a
 	// version): a typed command leaves the address as it is.
-	if !a.urlLive || (a.player.Gen() == a.urlGen && a.shownURL != "") {
+	if !a.urlLive || (a.player.Gen() == a.urlGen && a.shownURL != "" && !a.urlPending) {
 		return
 	}
 	a.urlGen = a.player.Gen()
 	link := a.placeLink(a.player.Pos(), a.lang)
-	if link != a.shownURL {
-		a.shownURL = link
-		ui.ReplaceURL(link)
-		ui.ByID("langLink").SetAttr("href", a.placeLink(a.player.Pos(), a.otherLang()))
+	if link == a.shownURL {
+		a.urlPending = false
+		return
+	}
+	// Chromium ignores history.replaceState past 200 calls in 10 s ("Throttling navigation"),
+	// which would leave the address on an old step, and each call cost ~10 ms: stepping a long
+	// lesson from a script (window.redscope.step() in a loop) spent most of its time here. So
+	// the address moves at once while the budget lasts (urlBurst calls, refilled at urlRate a
+	// second, half of Chromium's allowance) and otherwise at the first frame with budget
+	// (flushURL, from tick): a click or a key always finds budget.
+	t := now()
+	a.urlTokens = min(urlBurst, a.urlTokens+(t-a.urlAt)/1000*urlRate)
+	a.urlAt = t
+	if a.urlTokens < 1 {
+		a.urlPending = true
+		return
+	}
+	a.urlTokens--
+	a.urlPending = false
+	a.shownURL = link
+	ui.ReplaceURL(link)
+	ui.ByID("langLink").SetAttr("href", a.placeLink(a.player.Pos(), a.otherLang()))
+}
+
+// The address's budget of history.replaceState calls (syncURL).
+const urlBurst, urlRate = 20, 10
+
+// flushURL writes an address syncURL put off, once there is budget (tick calls it every frame).
+func (a *app) flushURL() {
+	if a.urlPending {
+		a.syncURL()
 	}
 }
 

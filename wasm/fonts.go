@@ -3,29 +3,33 @@
 package main
 
 import (
+	"image"
 	"math"
 	"unicode/utf8"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"redscope/assets/fonts"
 	"redscope/scene"
 )
 
-// Canvas text is drawn with golang.org/x/image/font/opentype faces (text.GoXFace) from the subset
-// fonts of assets/fonts, not with text.GoTextFace: go-text/typesetting (HarfBuzz shaping, font
-// tables) costs about 3 MB of wasm and 0.5 MB of brotli, and its shaping buys nothing here: the
-// subsets have precomposed glyphs for every Vietnamese letter. BENCHMARKS.md, "Browser".
+// Canvas text is drawn with golang.org/x/image/font/opentype faces from the subset fonts of
+// assets/fonts, rasterised by x/image's font.Drawer into the run's image (below), without
+// ebiten's text/v2: text.GoTextFace's go-text/typesetting (HarfBuzz shaping, font tables) costs
+// about 3 MB of wasm and 0.5 MB of brotli, and its shaping buys nothing here (the subsets have a
+// precomposed glyph for every Vietnamese letter); and importing text/v2 at all links
+// go-text's image decoders (JPEG, TIFF) and x/text's language tables, and runs their package
+// init before the first frame. BENCHMARKS.md, "Payload".
 
 // fontSet holds the parsed fonts and one face per (font, pixel size).
 type fontSet struct {
 	sans, mono *sfnt.Font
-	faces      map[faceKey]*text.GoXFace
+	faces      map[faceKey]*face
 	runs       map[runKey]*run
 }
 
@@ -34,8 +38,14 @@ type faceKey struct {
 	size float64
 }
 
+// face is one font at one size, with its line metrics in pixels.
+type face struct {
+	f               font.Face
+	ascent, descent float64
+}
+
 func loadFonts() (*fontSet, error) {
-	fs := &fontSet{faces: map[faceKey]*text.GoXFace{}}
+	fs := &fontSet{faces: map[faceKey]*face{}}
 	var err error
 	if fs.sans, err = opentype.Parse(fonts.Sans); err != nil {
 		return nil, err
@@ -47,7 +57,7 @@ func loadFonts() (*fontSet, error) {
 }
 
 // face returns the face for size device pixels; nil when the fonts did not load.
-func (fs *fontSet) face(mono bool, size float64) *text.GoXFace {
+func (fs *fontSet) face(mono bool, size float64) *face {
 	if fs == nil || !(size > 0 && size < 1000) {
 		return nil
 	}
@@ -73,10 +83,13 @@ func (fs *fontSet) face(mono bool, size float64) *text.GoXFace {
 			delete(fs.runs, k)
 		}
 	}
-	f := text.NewGoXFace(of)
+	m := of.Metrics()
+	f := &face{f: of, ascent: fix(m.Ascent), descent: fix(m.Descent)}
 	fs.faces[k] = f
 	return f
 }
+
+func fix(v fixed.Int26_6) float64 { return float64(v) / 64 }
 
 // maxTextBytes caps one text primitive: no line on the canvas shows more (a 2560-pixel-wide
 // screen holds about 400 characters of the smallest text), and laying out a pasted command of
@@ -106,14 +119,14 @@ type runKey struct {
 }
 
 type run struct {
-	img  *ebiten.Image
-	w    float64 // advance
-	used int     // the frame that last drew it
+	img  *ebiten.Image // nil: nothing to draw (too tall, empty)
+	w    float64       // advance
+	used int           // the frame that last drew it
 }
 
 const (
 	maxRuns   = 2048 // cached runs before a sweep
-	runMaxPix = 4096 // wider or taller runs are drawn directly
+	runMaxPix = 4096 // taller runs are not drawn, wider ones are cut
 )
 
 // drawText draws s at (x, y) (device pixels, top of the line box) with the alignment and the
@@ -139,11 +152,7 @@ func (fs *fontSet) drawText(dst *ebiten.Image, p *scene.Prim, s string, size, x,
 	case scene.Right:
 		x -= r.w
 	}
-	if r.img == nil { // too large to cache
-		op := &text.DrawOptions{}
-		op.GeoM.Translate(x, y)
-		op.ColorScale.ScaleWithColor(toColor(p.Color))
-		text.Draw(dst, s, f, op)
+	if r.img == nil { // too large, or nothing to draw
 		return
 	}
 	pad := runPad(size)
@@ -157,19 +166,20 @@ func (fs *fontSet) drawText(dst *ebiten.Image, p *scene.Prim, s string, size, x,
 // the line box (stacked Vietnamese diacritics on capitals).
 func runPad(size float64) float64 { return math.Ceil(size*0.3) + 1 }
 
-func (fs *fontSet) newRun(s string, f *text.GoXFace, size float64) *run {
-	r := &run{w: text.Advance(s, f)}
-	m := f.Metrics()
+func (fs *fontSet) newRun(s string, f *face, size float64) *run {
+	r := &run{w: fix(font.MeasureString(f.f, s))}
 	pad := runPad(size)
 	w := math.Ceil(r.w + 2*pad)
-	h := math.Ceil(m.HAscent + m.HDescent + 2*pad)
-	if w > runMaxPix || h > runMaxPix || w < 1 || h < 1 {
+	h := math.Ceil(f.ascent + f.descent + 2*pad)
+	if h > runMaxPix || w < 1 || h < 1 {
 		return r
 	}
-	r.img = ebiten.NewImage(int(w), int(h))
-	op := &text.DrawOptions{}
-	op.GeoM.Translate(pad, pad)
-	text.Draw(r.img, s, f, op)
+	// A run wider than runMaxPix is cut there (no stage is that wide in device pixels but a
+	// 4K screen at twice its pixel ratio).
+	img := image.NewRGBA(image.Rect(0, 0, int(min(w, runMaxPix)), int(h)))
+	d := font.Drawer{Dst: img, Src: image.White, Face: f.f, Dot: fixed.Point26_6{X: fixed.Int26_6(pad * 64), Y: fixed.Int26_6((pad + f.ascent) * 64)}}
+	d.DrawString(s)
+	r.img = ebiten.NewImageFromImage(img)
 	return r
 }
 

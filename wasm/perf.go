@@ -79,6 +79,7 @@ func (c execCost) fields(m map[string]any) map[string]any {
 	m["execs"] = c.n
 	m["execPlayerMsTotal"] = c.playerMs
 	m["execPageMsTotal"] = c.changedMs
+	m["execSceneMsTotal"] = c.sceneMs
 	return m
 }
 
@@ -127,10 +128,12 @@ func exportPerfAPI(a *app) {
 type execCost struct {
 	n                   int
 	playerMs, changedMs float64
+	sceneMs             float64 // the part of changedMs spent in the scene's Update
 }
 
-func (c *execCost) add(player, changed float64) {
+func (c *execCost) add(player, changed, scene float64) {
 	c.n++
 	c.playerMs += player
 	c.changedMs += changed
+	c.sceneMs += scene
 }

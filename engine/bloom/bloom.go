@@ -24,6 +24,8 @@ package bloom
 import (
 	"errors"
 	"math"
+
+	"redscope/engine/murmur"
 )
 
 // Constants of RedisBloom.
@@ -117,8 +119,8 @@ type Hash struct{ A, B uint64 }
 
 // HashItem hashes an item as RedisBloom's 64-bit filters do.
 func HashItem(item []byte) Hash {
-	a := murmur64A(item, HashSeed)
-	return Hash{A: a, B: murmur64A(item, a)}
+	a := murmur.Sum64A(item, HashSeed)
+	return Hash{A: a, B: murmur.Sum64A(item, a)}
 }
 
 // Position is probe i's bit.

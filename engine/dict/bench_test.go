@@ -13,6 +13,15 @@ func benchKeys(n int) []string {
 	return ks
 }
 
+// benchDict is a 7.4 dict of ks, each mapped to its index.
+func benchDict(ks []string) *Dict[string, int] {
+	d := New[string, int](env74(1))
+	for j, k := range ks {
+		d.Add(k, j)
+	}
+	return d
+}
+
 // 1e5 keys per iteration; ns/op is per key.
 func BenchmarkDictAdd1e5(b *testing.B) {
 	ks := benchKeys(100000)
@@ -29,10 +38,7 @@ func BenchmarkDictAdd1e5(b *testing.B) {
 
 func BenchmarkDictFind1e5(b *testing.B) {
 	ks := benchKeys(100000)
-	d := New[string, int](env74(1))
-	for j, k := range ks {
-		d.Add(k, j)
-	}
+	d := benchDict(ks)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -70,10 +76,7 @@ func BenchmarkDictDelete1e5(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		d := New[string, int](env74(1))
-		for j, k := range ks {
-			d.Add(k, j)
-		}
+		d := benchDict(ks)
 		b.StartTimer()
 		for _, k := range ks {
 			d.Delete(k)
@@ -95,10 +98,7 @@ func BenchmarkGetFairRandomKey(b *testing.B) {
 
 func BenchmarkScanFull1e5(b *testing.B) {
 	ks := benchKeys(100000)
-	d := New[string, int](env74(1))
-	for j, k := range ks {
-		d.Add(k, j)
-	}
+	d := benchDict(ks)
 	b.ReportAllocs()
 	b.ResetTimer()
 	n := 0

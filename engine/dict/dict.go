@@ -514,27 +514,39 @@ func (d *Dict[K, V]) Replace(k K, v V) bool {
 	return added
 }
 
-// FindEntry is dictFind (it performs a rehash step like Redis). Nil when absent.
-func (d *Dict[K, V]) FindEntry(k K) *Entry[K, V] {
+// locate is the lookup dictFind and dictGenericDelete share: one rehash step, then k's chain in
+// table 0 (unless the step says table 0 cannot hold it) and, while rehashing, in table 1. It
+// returns the entry, the entry before it in its chain (nil at the chain's head), and where the
+// chain is; x is nil when k is absent.
+func (d *Dict[K, V]) locate(k K) (x, prev *Entry[K, V], t int, idx uint64) {
 	if d.Len() == 0 {
-		return nil
+		return nil, nil, 0, 0
 	}
 	h := d.hash(k)
 	idx0 := d.stepFor(h)
-	for t := 0; t <= 1; t++ {
+	for t = 0; t <= 1; t++ {
 		if t == 0 && d.skipT0(idx0) {
 			continue
 		}
-		for x := d.table[t][h&d.mask(t)]; x != nil; x = x.next {
+		idx = h & d.mask(t)
+		prev = nil
+		for x = d.table[t][idx]; x != nil; x = x.next {
 			if x.hash == h && eq(x.Key, k) {
-				return x
+				return x, prev, t, idx
 			}
+			prev = x
 		}
 		if !d.IsRehashing() {
-			return nil
+			break
 		}
 	}
-	return nil
+	return nil, nil, 0, 0
+}
+
+// FindEntry is dictFind (it performs a rehash step like Redis). Nil when absent.
+func (d *Dict[K, V]) FindEntry(k K) *Entry[K, V] {
+	x, _, _, _ := d.locate(k)
+	return x
 }
 
 // Find is dictFetchValue.
@@ -551,39 +563,22 @@ func (d *Dict[K, V]) Contains(k K) bool { return d.FindEntry(k) != nil }
 // Unlink is dictUnlink/dictGenericDelete: remove k and return its entry (nil when absent).
 // Under 7.4+ rules the dict may shrink afterwards.
 func (d *Dict[K, V]) Unlink(k K) *Entry[K, V] {
-	if d.Len() == 0 {
+	x, prev, t, idx := d.locate(k)
+	if x == nil {
 		return nil
 	}
-	h := d.hash(k)
-	idx0 := d.stepFor(h)
-	for t := 0; t <= 1; t++ {
-		if t == 0 && d.skipT0(idx0) {
-			continue
-		}
-		idx := h & d.mask(t)
-		var prev *Entry[K, V]
-		for x := d.table[t][idx]; x != nil; x = x.next {
-			if x.hash == h && eq(x.Key, k) {
-				if prev != nil {
-					prev.next = x.next
-				} else {
-					d.table[t][idx] = x.next
-				}
-				x.next = nil
-				d.used[t]--
-				if d.Observer != nil {
-					d.emit(Event{Kind: EvDelete, Table: t, Index: idx, ChainLen: d.chainLen(t, idx)})
-				}
-				d.shrinkAfterDelete()
-				return x
-			}
-			prev = x
-		}
-		if !d.IsRehashing() {
-			break
-		}
+	if prev != nil {
+		prev.next = x.next
+	} else {
+		d.table[t][idx] = x.next
 	}
-	return nil
+	x.next = nil
+	d.used[t]--
+	if d.Observer != nil {
+		d.emit(Event{Kind: EvDelete, Table: t, Index: idx, ChainLen: d.chainLen(t, idx)})
+	}
+	d.shrinkAfterDelete()
+	return x
 }
 
 // Delete is dictDelete. Returns whether k was present.

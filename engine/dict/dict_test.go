@@ -18,6 +18,14 @@ func sizesOf[K Bytes, V any](d *Dict[K, V]) sizes {
 	return sizes{d.TableSize(0), d.TableUsed(0), d.TableSize(1), d.TableUsed(1)}
 }
 
+// wantSizes fails the test unless d's two tables have the sizes and fill counts want.
+func wantSizes[K Bytes, V any](t *testing.T, d *Dict[K, V], want sizes, what string) {
+	t.Helper()
+	if s := sizesOf(d); s != want {
+		t.Fatalf("%s: tables %+v, want %+v", what, s, want)
+	}
+}
+
 func addN(d *Dict[string, struct{}], prefix string, from, to int) {
 	for i := from; i <= to; i++ {
 		d.Add(fmt.Sprintf("%s%d", prefix, i), struct{}{})
@@ -99,9 +107,7 @@ func TestGrowthLongRuns(t *testing.T) {
 	for i := 1; i <= 1000; i++ {
 		d2.Add(fmt.Sprintf("member:%04d", i), struct{}{})
 	}
-	if s := sizesOf(d2); s != (sizes{1024, 1000, 0, 0}) {
-		t.Fatalf("1000 adds: %+v", s)
-	}
+	wantSizes(t, d2, sizes{1024, 1000, 0, 0}, "1000 adds")
 }
 
 // Server: an intset of 512 converted by a 513th integer → dictExpand(513) → 1024/513; an
@@ -112,16 +118,12 @@ func TestPresizeMatchesRedis70(t *testing.T) {
 		t.Fatal("Expand(513) refused")
 	}
 	addN(d, "", 1, 513)
-	if s := sizesOf(d); s != (sizes{1024, 513, 0, 0}) {
-		t.Fatalf("%+v", s)
-	}
+	wantSizes(t, d, sizes{1024, 513, 0, 0}, "Expand(513), 513 adds")
 	d = NewSet[string](env70(1))
 	d.Expand(100)
 	addN(d, "", 1, 100)
 	d.Add("abc", struct{}{})
-	if s := sizesOf(d); s != (sizes{128, 101, 0, 0}) {
-		t.Fatalf("%+v", s)
-	}
+	wantSizes(t, d, sizes{128, 101, 0, 0}, "Expand(100), 101 adds")
 }
 
 // finishRehash does misses (SISMEMBER of an absent member) until the rehash is over.
@@ -131,18 +133,22 @@ func finishRehash[V any](d *Dict[string, V]) {
 	}
 }
 
+// rehashedSet is a set of prefix1..prefixN with any rehash its growth started finished.
+func rehashedSet(env *Env, prefix string, n int) *Dict[string, struct{}] {
+	d := NewSet[string](env)
+	addN(d, prefix, 1, n)
+	finishRehash(d)
+	return d
+}
+
 // Verified on redis-server 7.0.15: SREM one member at a time on a 129-member set (256
 // buckets). htNeedsResize fires at 25 left (25×100/256 = 9 < 10) and dictResize starts a
 // rehash into 32 buckets (ht1 empty right after); the next SREMs move buckets; after the rehash
 // 32 buckets; at 3 left (3×100/32 = 9) another resize to 4. HDEL on a 1024-bucket hash fires at
 // 102 left; ZREM on a 256-bucket zset at 25.
 func TestShrinkMatchesRedis70(t *testing.T) {
-	d := NewSet[string](env70(9))
-	addN(d, "m", 1, 129)
-	finishRehash(d)
-	if s := sizesOf(d); s != (sizes{256, 129, 0, 0}) {
-		t.Fatalf("start %+v", s)
-	}
+	d := rehashedSet(env70(9), "m", 129)
+	wantSizes(t, d, sizes{256, 129, 0, 0}, "start")
 	srem := func(k string) {
 		if !d.Delete(k) {
 			t.Fatalf("SREM %s: missing", k)
@@ -152,35 +158,23 @@ func TestShrinkMatchesRedis70(t *testing.T) {
 	for i := 129; i >= 27; i-- {
 		srem(fmt.Sprintf("m%d", i))
 	}
-	if s := sizesOf(d); s != (sizes{256, 26, 0, 0}) {
-		t.Fatalf("26 left: %+v", s)
-	}
+	wantSizes(t, d, sizes{256, 26, 0, 0}, "26 left")
 	srem("m26")
-	if s := sizesOf(d); s != (sizes{256, 25, 32, 0}) {
-		t.Fatalf("25 left: %+v (want rehash to 32 just started)", s)
-	}
+	wantSizes(t, d, sizes{256, 25, 32, 0}, "25 left: (want rehash to 32 just started)")
 	srem("m25")
 	if s := sizesOf(d); s.s0 != 256 || s.s1 != 32 || s.u0+s.u1 != 24 {
 		t.Fatalf("24 left: %+v", s)
 	}
 	finishRehash(d)
-	if s := sizesOf(d); s != (sizes{32, 24, 0, 0}) {
-		t.Fatalf("after rehash %+v", s)
-	}
+	wantSizes(t, d, sizes{32, 24, 0, 0}, "after rehash")
 	for i := 24; i >= 5; i-- {
 		srem(fmt.Sprintf("m%d", i))
 	}
-	if s := sizesOf(d); s != (sizes{32, 4, 0, 0}) {
-		t.Fatalf("4 left: %+v", s)
-	}
+	wantSizes(t, d, sizes{32, 4, 0, 0}, "4 left")
 	srem("m4")
-	if s := sizesOf(d); s != (sizes{32, 3, 4, 0}) {
-		t.Fatalf("3 left: %+v", s)
-	}
+	wantSizes(t, d, sizes{32, 3, 4, 0}, "3 left")
 	finishRehash(d)
-	if s := sizesOf(d); s != (sizes{4, 3, 0, 0}) {
-		t.Fatalf("end %+v", s)
-	}
+	wantSizes(t, d, sizes{4, 3, 0, 0}, "end")
 	checkInvariants(t, d)
 
 	h := New[string, string](env70(3))
@@ -188,9 +182,7 @@ func TestShrinkMatchesRedis70(t *testing.T) {
 		h.Replace(fmt.Sprintf("f%d", i), "v")
 	}
 	finishRehash(h)
-	if s := sizesOf(h); s != (sizes{1024, 600, 0, 0}) {
-		t.Fatalf("hash start %+v", s)
-	}
+	wantSizes(t, h, sizes{1024, 600, 0, 0}, "hash start")
 	for i := 600; i >= 104; i-- {
 		h.Delete(fmt.Sprintf("f%d", i))
 		h.ResizeIfNeeded()
@@ -200,22 +192,16 @@ func TestShrinkMatchesRedis70(t *testing.T) {
 	}
 	h.Delete("f103")
 	h.ResizeIfNeeded()
-	if s := sizesOf(h); s != (sizes{1024, 102, 128, 0}) {
-		t.Fatalf("hash 102 left: %+v", s)
-	}
+	wantSizes(t, h, sizes{1024, 102, 128, 0}, "hash 102 left")
 }
 
 // 7.0 never shrinks inside Delete: only the command layer's ResizeIfNeeded does.
 func TestNoShrinkWithoutCommandCall70(t *testing.T) {
-	d := NewSet[string](env70(1))
-	addN(d, "m", 1, 129)
-	finishRehash(d)
+	d := rehashedSet(env70(1), "m", 129)
 	for i := 129; i >= 2; i-- {
 		d.Delete(fmt.Sprintf("m%d", i))
 	}
-	if s := sizesOf(d); s != (sizes{256, 1, 0, 0}) {
-		t.Fatalf("%+v", s)
-	}
+	wantSizes(t, d, sizes{256, 1, 0, 0}, "1 left")
 	if !d.NeedsResize() {
 		t.Fatal("htNeedsResize false at 1/256")
 	}
@@ -224,18 +210,12 @@ func TestNoShrinkWithoutCommandCall70(t *testing.T) {
 // 7.4: shrink inside delete when used×8 ≤ size (docs/internals.md §Dict: a 64-bucket set shrinks to 8
 // when SREM leaves 8 members). ResizeIfNeeded does nothing under these rules.
 func TestShrinkOnDelete74(t *testing.T) {
-	d := NewSet[string](env74(4))
-	addN(d, "member-with-a-long-name-", 1, 40)
-	finishRehash(d)
-	if s := sizesOf(d); s != (sizes{64, 40, 0, 0}) {
-		t.Fatalf("start %+v", s)
-	}
+	d := rehashedSet(env74(4), "member-with-a-long-name-", 40)
+	wantSizes(t, d, sizes{64, 40, 0, 0}, "start")
 	for i := 40; i >= 10; i-- {
 		d.Delete(fmt.Sprintf("member-with-a-long-name-%d", i))
 	}
-	if s := sizesOf(d); s != (sizes{64, 9, 0, 0}) {
-		t.Fatalf("9 left: %+v", s)
-	}
+	wantSizes(t, d, sizes{64, 9, 0, 0}, "9 left")
 	d.Delete("member-with-a-long-name-9")
 	if s := sizesOf(d); s.s0 != 64 || s.s1 != 8 || s.u0+s.u1 != 8 {
 		t.Fatalf("8 left: %+v (want shrink 64 → 8 started)", s)
@@ -253,9 +233,7 @@ func TestShrinkOnDelete74(t *testing.T) {
 		e.Delete(fmt.Sprintf("k%d", i))
 	}
 	e.ResumeAutoResize()
-	if s := sizesOf(e); s != (sizes{8, 0, 0, 0}) {
-		t.Fatalf("paused: %+v", s)
-	}
+	wantSizes(t, e, sizes{8, 0, 0, 0}, "paused")
 	e.ShrinkIfNeeded()
 	if s := sizesOf(e); s != (sizes{4, 0, 0, 0}) || e.IsRehashing() {
 		t.Fatalf("shrink of an empty table: %+v rehashing=%v", s, e.IsRehashing())

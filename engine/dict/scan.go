@@ -15,42 +15,20 @@ func (d *Dict[K, V]) Scan(cursor uint64, fn func(e *Entry[K, V])) uint64 {
 	if fn == nil {
 		fn = func(*Entry[K, V]) {}
 	}
-	v := cursor
 	d.PauseRehashing()
 	defer d.ResumeRehashing()
-	emit := func(t int, idx uint64) {
+	return d.ScanBuckets(cursor, func(t int, idx uint64) {
 		for e := d.table[t][idx]; e != nil; {
 			next := e.next
 			fn(e)
 			e = next
 		}
-	}
-	if !d.IsRehashing() {
-		m0 := d.mask(0)
-		emit(0, v&m0)
-		v |= ^m0
-		v = bits.Reverse64(bits.Reverse64(v) + 1)
-		return v
-	}
-	small, large := 0, 1
-	if len(d.table[0]) > len(d.table[1]) {
-		small, large = 1, 0
-	}
-	m0, m1 := d.mask(small), d.mask(large)
-	emit(small, v&m0)
-	for {
-		emit(large, v&m1)
-		v |= ^m1
-		v = bits.Reverse64(bits.Reverse64(v) + 1)
-		if v&(m0^m1) == 0 {
-			break
-		}
-	}
-	return v
+	})
 }
 
-// ScanBuckets reports which buckets Scan(cursor) would visit, as (table, index) pairs, without
-// emitting entries: the visualizer draws the cursor with it.
+// ScanBuckets reports which buckets Scan(cursor) visits, as (table, index) pairs, in Scan's
+// order, without emitting entries: Scan walks each bucket it reports, and the visualizer draws
+// the cursor with it.
 func (d *Dict[K, V]) ScanBuckets(cursor uint64, fn func(table int, index uint64)) uint64 {
 	if d.Len() == 0 {
 		return 0

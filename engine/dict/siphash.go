@@ -66,16 +66,30 @@ func load64[T Bytes](p T, i int) uint64 {
 		uint64(p[i+4])<<32 | uint64(p[i+5])<<40 | uint64(p[i+6])<<48 | uint64(p[i+7])<<56
 }
 
-// SipHash computes SipHash-c-d of p under key k.
-func SipHash[T Bytes](k SipKey, p T, c, d int) uint64 {
-	s := sipState{
+// newSip is the initial state under key k (the four "somepseudorandomlygeneratedbytes" words).
+func newSip(k SipKey) sipState {
+	return sipState{
 		v0: k.K0 ^ 0x736f6d6570736575,
 		v1: k.K1 ^ 0x646f72616e646f6d,
 		v2: k.K0 ^ 0x6c7967656e657261,
 		v3: k.K1 ^ 0x7465646279746573,
 	}
-	n := len(p)
-	end := n &^ 7
+}
+
+// lastBlock is the final message word: the 0..7 bytes of p from end, then the message length
+// mod 256 in the top byte.
+func lastBlock[T Bytes](p T, end int) uint64 {
+	b := uint64(len(p)) << 56
+	for i := end; i < len(p); i++ {
+		b |= uint64(p[i]) << (8 * uint(i-end))
+	}
+	return b
+}
+
+// SipHash computes SipHash-c-d of p under key k.
+func SipHash[T Bytes](k SipKey, p T, c, d int) uint64 {
+	s := newSip(k)
+	end := len(p) &^ 7
 	for i := 0; i < end; i += 8 {
 		m := load64(p, i)
 		s.v3 ^= m
@@ -84,11 +98,7 @@ func SipHash[T Bytes](k SipKey, p T, c, d int) uint64 {
 		}
 		s.v0 ^= m
 	}
-	// Last block: the remaining 0..7 bytes, then the message length mod 256 in the top byte.
-	b := uint64(n) << 56
-	for i := end; i < n; i++ {
-		b |= uint64(p[i]) << (8 * uint(i-end))
-	}
+	b := lastBlock(p, end)
 	s.v3 ^= b
 	for r := 0; r < c; r++ {
 		s.round()
@@ -101,26 +111,18 @@ func SipHash[T Bytes](k SipKey, p T, c, d int) uint64 {
 	return s.v0 ^ s.v1 ^ s.v2 ^ s.v3
 }
 
-// Sum12 is SipHash-1-2, Redis's dict hash function (siphash() in siphash.c).
+// Sum12 is SipHash-1-2, Redis's dict hash function (siphash() in siphash.c): SipHash with c = 1
+// and d = 2 written out, since every dict lookup hashes its key.
 func Sum12[T Bytes](k SipKey, p T) uint64 {
-	s := sipState{
-		v0: k.K0 ^ 0x736f6d6570736575,
-		v1: k.K1 ^ 0x646f72616e646f6d,
-		v2: k.K0 ^ 0x6c7967656e657261,
-		v3: k.K1 ^ 0x7465646279746573,
-	}
-	n := len(p)
-	end := n &^ 7
+	s := newSip(k)
+	end := len(p) &^ 7
 	for i := 0; i < end; i += 8 {
 		m := load64(p, i)
 		s.v3 ^= m
 		s.round()
 		s.v0 ^= m
 	}
-	b := uint64(n) << 56
-	for i := end; i < n; i++ {
-		b |= uint64(p[i]) << (8 * uint(i-end))
-	}
+	b := lastBlock(p, end)
 	s.v3 ^= b
 	s.round()
 	s.v0 ^= b

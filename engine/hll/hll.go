@@ -21,9 +21,10 @@
 package hll
 
 import (
-	"encoding/binary"
 	"math"
 	"math/bits"
+
+	"redscope/engine/murmur"
 )
 
 // Layout constants (hyperloglog.c).
@@ -51,51 +52,7 @@ const (
 )
 
 // Hash is MurmurHash64A with Redis's seed, 8-byte blocks read little-endian.
-func Hash(data []byte) uint64 {
-	const m = 0xc6a4a7935bd1e995
-	const r = 47
-	n := len(data)
-	h := uint64(Seed) ^ (uint64(n) * m)
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		k := binary.LittleEndian.Uint64(data[i:])
-		k *= m
-		k ^= k >> r
-		k *= m
-		h ^= k
-		h *= m
-	}
-	if rest := n - i; rest > 0 {
-		t := data[i:]
-		switch rest {
-		case 7:
-			h ^= uint64(t[6]) << 48
-			fallthrough
-		case 6:
-			h ^= uint64(t[5]) << 40
-			fallthrough
-		case 5:
-			h ^= uint64(t[4]) << 32
-			fallthrough
-		case 4:
-			h ^= uint64(t[3]) << 24
-			fallthrough
-		case 3:
-			h ^= uint64(t[2]) << 16
-			fallthrough
-		case 2:
-			h ^= uint64(t[1]) << 8
-			fallthrough
-		case 1:
-			h ^= uint64(t[0])
-			h *= m
-		}
-	}
-	h ^= h >> r
-	h *= m
-	h ^= h >> r
-	return h
-}
+func Hash(data []byte) uint64 { return murmur.Sum64A(data, Seed) }
 
 // PatLen is hllPatLen: the register an element goes to (low 14 bits of its hash) and the run
 // length it proposes, 1 + the trailing zeros of the other 50 bits (1..51).

@@ -319,58 +319,44 @@ func (q *Quicklist) newPackedNode(v []byte) *Node {
 // Push / pop
 
 // PushHead is quicklistPushHead; it reports whether a new head node was created.
-func (q *Quicklist) PushHead(v []byte) bool {
-	orig := q.head
-	if q.IsLarge(len(v)) {
-		q.insertPlainNode(q.head, v, false)
-		return true
-	}
-	if q.allowInsert(q.head, len(v)) {
-		ch := q.head.lp.Prepend(v)
-		q.head.sz = q.head.lp.TotalBytes()
-		q.lpChanged(q.head, ch)
-	} else {
-		n := &Node{lp: q.newLP()}
-		ch := n.lp.Prepend(v)
-		n.sz = n.lp.TotalBytes()
-		q.insertNode(q.head, n, false)
-		q.lpChanged(n, ch)
-	}
-	q.count++
-	q.head.count++
-	return orig != q.head
-}
+func (q *Quicklist) PushHead(v []byte) bool { return q.push(v, false) }
 
 // PushTail is quicklistPushTail; it reports whether a new tail node was created.
-func (q *Quicklist) PushTail(v []byte) bool {
-	orig := q.tail
-	if q.IsLarge(len(v)) {
-		q.insertPlainNode(q.tail, v, true)
-		return true
-	}
-	if q.allowInsert(q.tail, len(v)) {
-		ch := q.tail.lp.Append(v)
-		q.tail.sz = q.tail.lp.TotalBytes()
-		q.lpChanged(q.tail, ch)
-	} else {
-		n := &Node{lp: q.newLP()}
-		ch := n.lp.Append(v)
-		n.sz = n.lp.TotalBytes()
-		q.insertNode(q.tail, n, true)
-		q.lpChanged(n, ch)
-	}
-	q.count++
-	q.tail.count++
-	return orig != q.tail
-}
+func (q *Quicklist) PushTail(v []byte) bool { return q.push(v, true) }
 
 // Push is quicklistPush.
-func (q *Quicklist) Push(v []byte, where End) {
-	if where == Head {
-		q.PushHead(v)
-	} else {
-		q.PushTail(v)
+func (q *Quicklist) Push(v []byte, where End) { q.push(v, where != Head) }
+
+// push is quicklistPushHead (atTail false) or quicklistPushTail: a large element gets a plain
+// node of its own; otherwise the end node takes it if its listpack may grow, else a new node
+// does. It reports whether the end node changed.
+func (q *Quicklist) push(v []byte, atTail bool) bool {
+	end := q.head
+	if atTail {
+		end = q.tail
 	}
+	if q.IsLarge(len(v)) {
+		q.insertPlainNode(end, v, atTail)
+		return true
+	}
+	n := end
+	if !q.allowInsert(end, len(v)) {
+		n = &Node{lp: q.newLP()}
+	}
+	var ch listpack.Change
+	if atTail {
+		ch = n.lp.Append(v)
+	} else {
+		ch = n.lp.Prepend(v)
+	}
+	n.sz = n.lp.TotalBytes()
+	if n != end {
+		q.insertNode(end, n, atTail)
+	}
+	q.lpChanged(n, ch)
+	q.count++
+	n.count++
+	return n != end
 }
 
 // AppendListpack is quicklistAppendListpack: a pre-built listpack becomes the new tail node

@@ -163,6 +163,37 @@ func memUsage(t *testing.T, c *rconn, key string, samples int) int64 {
 	return n
 }
 
+// tally counts the random cases of a single-blob type (hash or zset listpack, intset) whose
+// DUMP payload is byte-exact and whose MEMORY USAGE is equal.
+type tally struct{ cases, bytes, memory int }
+
+// empty counts a case that deleted every element: no key on either side, nothing to compare.
+func (tl *tally) empty() { tl.cases, tl.bytes, tl.memory = tl.cases+1, tl.bytes+1, tl.memory+1 }
+
+// check compares case i's value at key with ours — its one blob, and MEMORY USAGE as the robj
+// (16), the blob's allocation (usable), the key's sds and the dict entry (24) — then deletes key.
+func (tl *tally) check(t *testing.T, c *rconn, i int, key string, ours []byte, usable int) {
+	t.Helper()
+	tl.cases++
+	_, blobs := dumpBlobs(t, c, key)
+	if bytes.Equal(blobs[0], ours) {
+		tl.bytes++
+	} else {
+		t.Errorf("case %d: bytes differ\nredis %q\nours  %q", i, blobs[0], ours)
+	}
+	if want, got := memUsage(t, c, key, 5), int64(16+usable+keyUsable(key)+24); want == got {
+		tl.memory++
+	} else {
+		t.Errorf("case %d: MEMORY USAGE redis %d ours %d (%d bytes)", i, want, got, len(ours))
+	}
+	c.do(t, "DEL", key)
+}
+
+func (tl *tally) log(t *testing.T, what string) {
+	t.Helper()
+	t.Logf("%s: %d/%d byte-exact, %d/%d MEMORY USAGE equal", what, tl.bytes, tl.cases, tl.memory, tl.cases)
+}
+
 func keyUsable(key string) int { return alloc.Jemalloc16.Usable(1 + len(key) + 1) } // sds5, len < 32
 
 // ---------------------------------------------------------------------------------------------
@@ -209,8 +240,8 @@ func TestRedisHashListpack(t *testing.T) {
 	c.do(t, "CONFIG", "SET", "hash-max-listpack-entries", "512")
 	defer c.do(t, "CONFIG", "SET", "hash-max-listpack-value", "64")
 	r := rand.New(rand.NewPCG(7, 7))
-	matched, memMatched, cases := 0, 0, 300
-	for i := 0; i < cases; i++ {
+	var tl tally
+	for i := 0; i < 300; i++ {
 		key := "h" + strconv.Itoa(i)
 		c.do(t, "DEL", key)
 		lp := listpack.New()
@@ -245,29 +276,15 @@ func TestRedisHashListpack(t *testing.T) {
 			}
 		}
 		if lp.Len() == 0 {
-			matched++
-			memMatched++
+			tl.empty()
 			continue
 		}
 		if enc := c.do(t, "OBJECT", "ENCODING", key); enc.([]byte) == nil || string(enc.([]byte)) != "listpack" {
 			t.Fatalf("case %d: encoding %s", i, enc)
 		}
-		_, blobs := dumpBlobs(t, c, key)
-		if bytes.Equal(blobs[0], lp.Bytes()) {
-			matched++
-		} else {
-			t.Errorf("case %d: bytes differ\nredis %q\nours  %q", i, blobs[0], lp.Bytes())
-		}
-		want := memUsage(t, c, key, 5)
-		got := int64(16 + lp.Usable(alloc.Jemalloc16) + keyUsable(key) + 24)
-		if want == got {
-			memMatched++
-		} else {
-			t.Errorf("case %d: MEMORY USAGE redis %d ours %d (lp %d bytes)", i, want, got, lp.TotalBytes())
-		}
-		c.do(t, "DEL", key)
+		tl.check(t, c, i, key, lp.Bytes(), lp.Usable(alloc.Jemalloc16))
 	}
-	t.Logf("hash listpack: %d/%d byte-exact, %d/%d MEMORY USAGE equal", matched, cases, memMatched, cases)
+	tl.log(t, "hash listpack")
 }
 
 func TestRedisZsetListpack(t *testing.T) {
@@ -275,8 +292,8 @@ func TestRedisZsetListpack(t *testing.T) {
 	c.do(t, "CONFIG", "SET", "zset-max-listpack-value", "6000")
 	defer c.do(t, "CONFIG", "SET", "zset-max-listpack-value", "64")
 	r := rand.New(rand.NewPCG(8, 8))
-	matched, memMatched, cases := 0, 0, 200
-	for i := 0; i < cases; i++ {
+	var tl tally
+	for i := 0; i < 200; i++ {
 		key := "z" + strconv.Itoa(i)
 		c.do(t, "DEL", key)
 		lp := listpack.New()
@@ -326,31 +343,19 @@ func TestRedisZsetListpack(t *testing.T) {
 			}
 		}
 		if lp.Len() == 0 {
-			matched++
-			memMatched++
+			tl.empty()
 			continue
 		}
-		_, blobs := dumpBlobs(t, c, key)
-		if bytes.Equal(blobs[0], lp.Bytes()) {
-			matched++
-		} else {
-			t.Errorf("case %d: bytes differ\nredis %q\nours  %q", i, blobs[0], lp.Bytes())
-		}
-		if want, got := memUsage(t, c, key, 5), int64(16+lp.Usable(alloc.Jemalloc16)+keyUsable(key)+24); want == got {
-			memMatched++
-		} else {
-			t.Errorf("case %d: MEMORY USAGE redis %d ours %d", i, want, got)
-		}
-		c.do(t, "DEL", key)
+		tl.check(t, c, i, key, lp.Bytes(), lp.Usable(alloc.Jemalloc16))
 	}
-	t.Logf("zset listpack: %d/%d byte-exact, %d/%d MEMORY USAGE equal", matched, cases, memMatched, cases)
+	tl.log(t, "zset listpack")
 }
 
 func TestRedisIntset(t *testing.T) {
 	c := dialRedis(t)
 	r := rand.New(rand.NewPCG(9, 9))
-	matched, memMatched, cases := 0, 0, 300
-	for i := 0; i < cases; i++ {
+	var tl tally
+	for i := 0; i < 300; i++ {
 		key := "s" + strconv.Itoa(i)
 		c.do(t, "DEL", key)
 		s := intset.New()
@@ -378,24 +383,12 @@ func TestRedisIntset(t *testing.T) {
 			added = append(added, v)
 		}
 		if s.Len() == 0 {
-			matched++
-			memMatched++
+			tl.empty()
 			continue
 		}
-		_, blobs := dumpBlobs(t, c, key)
-		if bytes.Equal(blobs[0], s.Bytes()) {
-			matched++
-		} else {
-			t.Errorf("case %d: bytes differ\nredis % x\nours  % x", i, blobs[0], s.Bytes())
-		}
-		if want, got := memUsage(t, c, key, 5), int64(16+s.Usable(alloc.Jemalloc16)+keyUsable(key)+24); want == got {
-			memMatched++
-		} else {
-			t.Errorf("case %d: MEMORY USAGE redis %d ours %d", i, want, got)
-		}
-		c.do(t, "DEL", key)
+		tl.check(t, c, i, key, s.Bytes(), s.Usable(alloc.Jemalloc16))
 	}
-	t.Logf("intset: %d/%d byte-exact, %d/%d MEMORY USAGE equal", matched, cases, memMatched, cases)
+	tl.log(t, "intset")
 }
 
 // listModel applies the 7.0 t_list.c command semantics on a Quicklist.

@@ -122,30 +122,14 @@ func LZFCompress(in []byte, outLen int) []byte {
 			if op >= outLen {
 				return nil
 			}
-			lit++
-			out[op] = in[ip]
-			op++
-			ip++
-			if lit == lzfMaxLit {
-				out[op-lit-1] = byte(lit - 1)
-				lit = 0
-				op++
-			}
+			op, ip, lit = lzfLiteral(out, in, op, ip, lit)
 		}
 	}
 	if op+3 > outLen {
 		return nil
 	}
 	for ip < n {
-		lit++
-		out[op] = in[ip]
-		op++
-		ip++
-		if lit == lzfMaxLit {
-			out[op-lit-1] = byte(lit - 1)
-			lit = 0
-			op++
-		}
+		op, ip, lit = lzfLiteral(out, in, op, ip, lit)
 	}
 	out[op-lit-1] = byte(lit - 1)
 	if lit == 0 {
@@ -199,4 +183,20 @@ func LZFDecompress(in []byte, outLen int) ([]byte, error) {
 		return nil, ErrLZF
 	}
 	return out, nil
+}
+
+// lzfLiteral copies in[ip] into the literal run being written at out[op] (lit bytes so far,
+// its length byte kept free before it). A run that reaches lzfMaxLit bytes is closed: its
+// length byte is written and a new one is kept free. It returns the advanced op, ip and lit.
+func lzfLiteral(out, in []byte, op, ip, lit int) (int, int, int) {
+	lit++
+	out[op] = in[ip]
+	op++
+	ip++
+	if lit == lzfMaxLit {
+		out[op-lit-1] = byte(lit - 1)
+		lit = 0
+		op++
+	}
+	return op, ip, lit
 }

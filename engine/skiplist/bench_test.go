@@ -32,7 +32,9 @@ func BenchmarkInsert1e5(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e5, "ns/insert")
 }
 
-func buildBench() (*List, []string, []float64) {
+// buildBench is the benchmarks' list: 100 000 members with random scores in [0, 1e6), the
+// members and their scores; the timer and allocation count start after it.
+func buildBench(b *testing.B) (*List, []string, []float64) {
 	ms := benchMembers(100000)
 	r := rand.New(rand.NewPCG(1, 2))
 	scores := make([]float64, len(ms))
@@ -41,13 +43,13 @@ func buildBench() (*List, []string, []float64) {
 		scores[i] = r.Float64() * 1e6
 		l.Insert(scores[i], m)
 	}
+	b.ReportAllocs()
+	b.ResetTimer()
 	return l, ms, scores
 }
 
 func BenchmarkGetRank(b *testing.B) {
-	l, ms, scores := buildBench()
-	b.ReportAllocs()
-	b.ResetTimer()
+	l, ms, scores := buildBench(b)
 	for i := 0; i < b.N; i++ {
 		j := i % len(ms)
 		if l.GetRank(scores[j], ms[j]) == 0 {
@@ -57,9 +59,7 @@ func BenchmarkGetRank(b *testing.B) {
 }
 
 func BenchmarkGetByRank(b *testing.B) {
-	l, _, _ := buildBench()
-	b.ReportAllocs()
-	b.ResetTimer()
+	l, _, _ := buildBench(b)
 	for i := 0; i < b.N; i++ {
 		if l.GetByRank(uint64(i%100000)+1) == nil {
 			b.Fatal("missing")
@@ -69,9 +69,7 @@ func BenchmarkGetByRank(b *testing.B) {
 
 // ZINCRBY-like updates: small increments (mostly in place) and random new scores (moves).
 func BenchmarkUpdateScoreSmall(b *testing.B) {
-	l, ms, scores := buildBench()
-	b.ReportAllocs()
-	b.ResetTimer()
+	l, ms, scores := buildBench(b)
 	for i := 0; i < b.N; i++ {
 		j := i % len(ms)
 		l.UpdateScore(scores[j], ms[j], scores[j]+1e-9)
@@ -80,10 +78,8 @@ func BenchmarkUpdateScoreSmall(b *testing.B) {
 }
 
 func BenchmarkUpdateScoreMove(b *testing.B) {
-	l, ms, scores := buildBench()
 	r := rand.New(rand.NewPCG(9, 9))
-	b.ReportAllocs()
-	b.ResetTimer()
+	l, ms, scores := buildBench(b)
 	for i := 0; i < b.N; i++ {
 		j := i % len(ms)
 		ns := r.Float64() * 1e6

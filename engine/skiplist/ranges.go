@@ -1,6 +1,89 @@
 package skiplist
 
 // Score and lexicographic ranges (zrangespec / zlexrangespec and the zsl*InRange family).
+//
+// Redis writes each walk twice, once for scores (zslFirstInRange, zslDeleteRangeByScore …) and
+// once for members (zslFirstInLexRange, zslDeleteRangeByLex …), the same code with another
+// comparison. Here the walks are written once over nodeRange, which ScoreRange compares by score
+// and LexRange by member; the exported methods keep Redis's names.
+
+// nodeRange is a range the walks below can test a node against.
+type nodeRange interface {
+	Empty() bool
+	nodeGteMin(n *Node) bool // the node is at or above the range's minimum
+	nodeLteMax(n *Node) bool // the node is at or below the range's maximum
+}
+
+func (r ScoreRange) nodeGteMin(n *Node) bool { return r.GteMin(n.Score) }
+func (r ScoreRange) nodeLteMax(n *Node) bool { return r.LteMax(n.Score) }
+func (r LexRange) nodeGteMin(n *Node) bool   { return r.GteMin(n.Member) }
+func (r LexRange) nodeLteMax(n *Node) bool   { return r.LteMax(n.Member) }
+
+// isInRange is zslIsInRange / zslIsInLexRange: r is not empty, the last element is at or above
+// its minimum and the first at or below its maximum.
+func isInRange[R nodeRange](l *List, r R) bool {
+	if r.Empty() {
+		return false
+	}
+	if l.tail == nil || !r.nodeGteMin(l.tail) {
+		return false
+	}
+	if x := l.First(); x == nil || !r.nodeLteMax(x) {
+		return false
+	}
+	return true
+}
+
+// firstInRange is zslFirstInRange / zslFirstInLexRange: down the levels past every node below
+// the minimum; the next node, if within the maximum.
+func firstInRange[R nodeRange](l *List, r R) *Node {
+	if !isInRange(l, r) {
+		return nil
+	}
+	x := l.header
+	for i := l.level - 1; i >= 0; i-- {
+		for f := x.Levels[i].Forward; f != nil && !r.nodeGteMin(f); f = x.Levels[i].Forward {
+			x = f
+		}
+	}
+	x = x.Levels[0].Forward
+	if x == nil || !r.nodeLteMax(x) {
+		return nil
+	}
+	return x
+}
+
+// lastInRange is zslLastInRange / zslLastInLexRange: down the levels past every node within
+// the maximum; that node, if at or above the minimum.
+func lastInRange[R nodeRange](l *List, r R) *Node {
+	if !isInRange(l, r) {
+		return nil
+	}
+	x := l.header
+	for i := l.level - 1; i >= 0; i-- {
+		for f := x.Levels[i].Forward; f != nil && r.nodeLteMax(f); f = x.Levels[i].Forward {
+			x = f
+		}
+	}
+	if x == l.header || !r.nodeGteMin(x) {
+		return nil
+	}
+	return x
+}
+
+// deleteInRange is zslDeleteRangeByScore / zslDeleteRangeByLex: find the first node at or above
+// the minimum (recording the update vector), then delete nodes while they are within the maximum.
+func deleteInRange[R nodeRange](l *List, r R, removed func(n *Node)) uint64 {
+	var update [MaxLevel]*Node
+	x := l.header
+	for i := l.level - 1; i >= 0; i-- {
+		for f := x.Levels[i].Forward; f != nil && !r.nodeGteMin(f); f = x.Levels[i].Forward {
+			x = f
+		}
+		update[i] = x
+	}
+	return l.deleteRun(x.Levels[0].Forward, &update, r.nodeLteMax, removed)
+}
 
 // ScoreRange is zrangespec: Min..Max with optional exclusive ends ("(" in ZRANGEBYSCORE).
 type ScoreRange struct {
@@ -30,53 +113,13 @@ func (r ScoreRange) Empty() bool {
 }
 
 // IsInRange is zslIsInRange: whether some element may lie in r.
-func (l *List) IsInRange(r ScoreRange) bool {
-	if r.Empty() {
-		return false
-	}
-	if l.tail == nil || !r.GteMin(l.tail.Score) {
-		return false
-	}
-	if x := l.First(); x == nil || !r.LteMax(x.Score) {
-		return false
-	}
-	return true
-}
+func (l *List) IsInRange(r ScoreRange) bool { return isInRange(l, r) }
 
 // FirstInRange is zslFirstInRange: the lowest element in r, nil if none.
-func (l *List) FirstInRange(r ScoreRange) *Node {
-	if !l.IsInRange(r) {
-		return nil
-	}
-	x := l.header
-	for i := l.level - 1; i >= 0; i-- {
-		for f := x.Levels[i].Forward; f != nil && !r.GteMin(f.Score); f = x.Levels[i].Forward {
-			x = f
-		}
-	}
-	x = x.Levels[0].Forward
-	if x == nil || !r.LteMax(x.Score) {
-		return nil
-	}
-	return x
-}
+func (l *List) FirstInRange(r ScoreRange) *Node { return firstInRange(l, r) }
 
 // LastInRange is zslLastInRange: the highest element in r, nil if none.
-func (l *List) LastInRange(r ScoreRange) *Node {
-	if !l.IsInRange(r) {
-		return nil
-	}
-	x := l.header
-	for i := l.level - 1; i >= 0; i-- {
-		for f := x.Levels[i].Forward; f != nil && r.LteMax(f.Score); f = x.Levels[i].Forward {
-			x = f
-		}
-	}
-	if x == l.header || !r.GteMin(x.Score) {
-		return nil
-	}
-	return x
-}
+func (l *List) LastInRange(r ScoreRange) *Node { return lastInRange(l, r) }
 
 // NthInRange is 7.4's zslNthInRange: the n-th element (0-based) of r, counting from the low
 // end, or from the high end for negative n (-1 = LastInRange). It answers like walking from
@@ -192,80 +235,24 @@ func (r LexRange) Empty() bool {
 }
 
 // IsInLexRange is zslIsInLexRange.
-func (l *List) IsInLexRange(r LexRange) bool {
-	if r.Empty() {
-		return false
-	}
-	if l.tail == nil || !r.GteMin(l.tail.Member) {
-		return false
-	}
-	if x := l.First(); x == nil || !r.LteMax(x.Member) {
-		return false
-	}
-	return true
-}
+func (l *List) IsInLexRange(r LexRange) bool { return isInRange(l, r) }
 
 // FirstInLexRange is zslFirstInLexRange (meaningful when all scores are equal, as ZRANGEBYLEX
 // assumes).
-func (l *List) FirstInLexRange(r LexRange) *Node {
-	if !l.IsInLexRange(r) {
-		return nil
-	}
-	x := l.header
-	for i := l.level - 1; i >= 0; i-- {
-		for f := x.Levels[i].Forward; f != nil && !r.GteMin(f.Member); f = x.Levels[i].Forward {
-			x = f
-		}
-	}
-	x = x.Levels[0].Forward
-	if x == nil || !r.LteMax(x.Member) {
-		return nil
-	}
-	return x
-}
+func (l *List) FirstInLexRange(r LexRange) *Node { return firstInRange(l, r) }
 
 // LastInLexRange is zslLastInLexRange.
-func (l *List) LastInLexRange(r LexRange) *Node {
-	if !l.IsInLexRange(r) {
-		return nil
-	}
-	x := l.header
-	for i := l.level - 1; i >= 0; i-- {
-		for f := x.Levels[i].Forward; f != nil && r.LteMax(f.Member); f = x.Levels[i].Forward {
-			x = f
-		}
-	}
-	if x == l.header || !r.GteMin(x.Member) {
-		return nil
-	}
-	return x
-}
+func (l *List) LastInLexRange(r LexRange) *Node { return lastInRange(l, r) }
 
 // DeleteRangeByScore is zslDeleteRangeByScore: remove every element in r, calling removed for
 // each (the caller deletes it from the zset's dict). Returns the count.
 func (l *List) DeleteRangeByScore(r ScoreRange, removed func(n *Node)) uint64 {
-	var update [MaxLevel]*Node
-	x := l.header
-	for i := l.level - 1; i >= 0; i-- {
-		for f := x.Levels[i].Forward; f != nil && !r.GteMin(f.Score); f = x.Levels[i].Forward {
-			x = f
-		}
-		update[i] = x
-	}
-	return l.deleteRun(x.Levels[0].Forward, &update, func(n *Node) bool { return r.LteMax(n.Score) }, removed)
+	return deleteInRange(l, r, removed)
 }
 
 // DeleteRangeByLex is zslDeleteRangeByLex.
 func (l *List) DeleteRangeByLex(r LexRange, removed func(n *Node)) uint64 {
-	var update [MaxLevel]*Node
-	x := l.header
-	for i := l.level - 1; i >= 0; i-- {
-		for f := x.Levels[i].Forward; f != nil && !r.GteMin(f.Member); f = x.Levels[i].Forward {
-			x = f
-		}
-		update[i] = x
-	}
-	return l.deleteRun(x.Levels[0].Forward, &update, func(n *Node) bool { return r.LteMax(n.Member) }, removed)
+	return deleteInRange(l, r, removed)
 }
 
 // DeleteRangeByRank is zslDeleteRangeByRank: remove 1-based ranks start..end inclusive.

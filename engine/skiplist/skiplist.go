@@ -210,16 +210,22 @@ func (l *List) Delete(score float64, member string) *Node {
 	if x == nil || x.Score != score || x.Member != member {
 		return nil
 	}
+	l.unlinkObserved(x, score, &update, &rank)
+	return x
+}
+
+// unlinkObserved is zslDeleteNode of x (found with the given score, its update and rank
+// vectors from seek), reported to the Observer as an OpDelete with the level the list has after.
+func (l *List) unlinkObserved(x *Node, score float64, update *[MaxLevel]*Node, rank *[MaxLevel]uint64) {
 	var ch Change
 	if l.Observer != nil {
 		ch = l.change(OpDelete, x, score, rank[0]+1, update[:l.level], rank[:])
 	}
-	l.deleteNode(x, &update)
+	l.deleteNode(x, update)
 	if l.Observer != nil {
 		ch.ListLevel = l.level
 		l.Observer(ch)
 	}
-	return x
 }
 
 // UpdateScore is zslUpdateScore: change member's score from cur to score. When the node would
@@ -247,15 +253,7 @@ func (l *List) UpdateScore(cur float64, member string, score float64) *Node {
 		}
 		return x
 	}
-	var ch Change
-	if l.Observer != nil {
-		ch = l.change(OpDelete, x, cur, rank[0]+1, update[:l.level], rank[:])
-	}
-	l.deleteNode(x, &update)
-	if l.Observer != nil {
-		ch.ListLevel = l.level
-		l.Observer(ch)
-	}
+	l.unlinkObserved(x, cur, &update, &rank)
 	return l.insertLevel(score, member, l.RandomLevel())
 }
 

@@ -24,17 +24,13 @@ import (
 // REDSCOPE_BLOCKING_SEEDS=n runs seeds 1..n (default 4), REDSCOPE_BLOCKING_N the steps per seed
 // (default 300).
 func TestRandomBlocking(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
+	sv := startServers(t)
 	seeds, steps := envInt("REDSCOPE_BLOCKING_SEEDS", 4), envInt("REDSCOPE_BLOCKING_N", 300)
 	var cmds, woken, blocked, hangups int
 	for seed := 1; seed <= seeds; seed++ {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
-			rs.reset(t)
-			srv.SetEngine(newEngine70())
-			ref, got := dialSide(t, "redis-server", addr), dialSide(t, "redscope", scopeAddr)
+			sv.fresh(t)
+			ref, got := dialSide(t, "redis-server", sv.ref), dialSide(t, "redscope", sv.scope)
 			sides := []*bside{ref, got}
 			r := rand.New(rand.NewPCG(uint64(seed), 77))
 			isBlocked := make([]bool, 3)

@@ -1,11 +1,7 @@
 package difftest
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
@@ -204,68 +200,28 @@ func TestStreamBlockingScenarios(t *testing.T) {
 // 30 jobs with XADD; every job is delivered once, and the group ends with nothing pending.
 func TestGoRedisStreamQueue(t *testing.T) {
 	onBothServers(t, func(t *testing.T, a side) {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		producer := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-		defer producer.Close()
+		ctx, producer := within(t, 30*time.Second), a.client(t)
 		if err := producer.XGroupCreateMkStream(ctx, "jobs", "workers", "$").Err(); err != nil {
 			t.Fatal(err)
 		}
-		const jobs, workers = 30, 3
-		done := make(chan string, jobs)
-		errs := make(chan error, workers)
-		for w := 0; w < workers; w++ {
-			go func() {
-				rdb := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-				defer rdb.Close()
-				for {
-					res, err := rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "workers", Consumer: fmt.Sprint("w", w),
-						Streams: []string{"jobs", ">"}, Count: 1, Block: time.Second}).Result()
-					if err == redis.Nil {
-						errs <- nil // nothing for a second: done
-						return
-					}
-					if err != nil {
-						errs <- err
-						return
-					}
-					for _, m := range res[0].Messages {
-						if n, err := rdb.XAck(ctx, "jobs", "workers", m.ID).Result(); err != nil || n != 1 {
-							errs <- fmt.Errorf("XACK %s: %d %v", m.ID, n, err)
-							return
-						}
-						done <- fmt.Sprint(m.Values["job"])
-					}
+		take := func(rdb *redis.Client, w int) ([]string, error) {
+			res, err := rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "workers", Consumer: fmt.Sprint("w", w),
+				Streams: []string{"jobs", ">"}, Count: 1, Block: time.Second}).Result()
+			if err != nil {
+				return nil, err
+			}
+			var jobs []string
+			for _, m := range res[0].Messages {
+				if n, err := rdb.XAck(ctx, "jobs", "workers", m.ID).Result(); err != nil || n != 1 {
+					return nil, fmt.Errorf("XACK %s: %d %v", m.ID, n, err)
 				}
-			}()
-		}
-		for i := 0; i < jobs; i++ {
-			if err := producer.XAdd(ctx, &redis.XAddArgs{Stream: "jobs", Values: []string{"job", fmt.Sprintf("job:%02d", i)}}).Err(); err != nil {
-				t.Fatal(err)
+				jobs = append(jobs, fmt.Sprint(m.Values["job"]))
 			}
-			if i%10 == 9 {
-				time.Sleep(20 * time.Millisecond) // let the workers drain and block again
-			}
+			return jobs, nil
 		}
-		seen := map[string]bool{}
-		for len(seen) < jobs {
-			select {
-			case j := <-done:
-				if seen[j] {
-					t.Fatalf("%s delivered twice", j)
-				}
-				seen[j] = true
-			case err := <-errs:
-				t.Fatalf("worker: %v", err)
-			case <-ctx.Done():
-				t.Fatalf("only %d jobs done", len(seen))
-			}
-		}
-		for w := 0; w < workers; w++ {
-			if err := <-errs; err != nil {
-				t.Fatal(err)
-			}
-		}
+		workQueue(t, ctx, a.addr, 3, 30, take, func(job string) error {
+			return producer.XAdd(ctx, &redis.XAddArgs{Stream: "jobs", Values: []string{"job", job}}).Err()
+		})
 		p, err := producer.XPending(ctx, "jobs", "workers").Result()
 		if err != nil || p.Count != 0 {
 			t.Fatalf("XPENDING: %+v %v", p, err)
@@ -279,43 +235,18 @@ func TestGoRedisStreamQueue(t *testing.T) {
 // servers.
 func TestRedisCLIStreamWorker(t *testing.T) {
 	cli := need(t, "redis-cli")
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	_, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
-	var outs []string
-	for _, a := range []string{addr, scopeAddr} {
-		if a == addr {
-			rs.reset(t)
-		}
+	want := "1) 1) \"jobs\"\n   2) 1) 1) \"1-1\"\n         2) 1) \"job\"\n            2) \"email:101\"\n" +
+		"1) (integer) 1\n2) \"1-1\"\n3) \"1-1\"\n4) 1) 1) \"w1\"\n      2) \"1\"\n(nil)\n"
+	printedOnBoth(t, want, func(a string) string {
 		side := dialSide(t, a, a)
 		if _, r, err := side.conns[0].DoStrings("XGROUP", "CREATE", "jobs", "workers", "$", "MKSTREAM"); err != nil || r.Str != "OK" {
 			t.Fatalf("%s: XGROUP CREATE: %v %s", a, err, r.FormatCLI())
 		}
-		port := a[strings.LastIndexByte(a, ':')+1:]
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		worker := exec.CommandContext(ctx, cli, "-h", "127.0.0.1", "-p", port, "--no-raw",
-			"XREADGROUP", "GROUP", "workers", "w1", "BLOCK", "0", "STREAMS", "jobs", ">")
-		var out bytes.Buffer
-		worker.Stdout, worker.Stderr = &out, &out
-		if err := worker.Start(); err != nil {
-			cancel()
-			t.Fatal(err)
-		}
+		printed := startCLI(t, cli, a, "XREADGROUP", "GROUP", "workers", "w1", "BLOCK", "0", "STREAMS", "jobs", ">")
 		side.waitBlocked(t, 1)
 		if _, r, err := side.conns[0].DoStrings("XADD", "jobs", "1-1", "job", "email:101"); err != nil || r.Str != "1-1" {
 			t.Fatalf("%s: XADD: %v %s", a, err, r.FormatCLI())
 		}
-		if err := worker.Wait(); err != nil {
-			t.Fatalf("%s: redis-cli: %v\n%s", a, err, out.String())
-		}
-		cancel()
-		pending := runCLI(t, cli, a, "XPENDING jobs workers\nXREAD BLOCK 100 STREAMS nojobs $\n")
-		outs = append(outs, out.String()+pending)
-	}
-	want := "1) 1) \"jobs\"\n   2) 1) 1) \"1-1\"\n         2) 1) \"job\"\n            2) \"email:101\"\n" +
-		"1) (integer) 1\n2) \"1-1\"\n3) \"1-1\"\n4) 1) 1) \"w1\"\n      2) \"1\"\n(nil)\n"
-	if outs[0] != want || outs[1] != outs[0] {
-		t.Fatalf("redis-cli printed\nredis-server: %q\nredscope:     %q\nwant %q", outs[0], outs[1], want)
-	}
+		return printed() + runCLI(t, cli, a, "XPENDING jobs workers\nXREAD BLOCK 100 STREAMS nojobs $\n")
+	})
 }

@@ -362,16 +362,12 @@ func TestBlockingScenarios(t *testing.T) {
 // blocking_stream_test.go, the WATCH ones of multi_test.go) step by step on both servers and
 // returns how many replies, INFO and CLIENT LIST fields it compared.
 func playLockstep(t *testing.T, scenarios []bscenario) int {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
+	sv := startServers(t)
 	var compared int
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
-			rs.reset(t)
-			srv.SetEngine(newEngine70())
-			ref, got := dialSide(t, "redis-server", addr), dialSide(t, "redscope", scopeAddr)
+			sv.fresh(t)
+			ref, got := dialSide(t, "redis-server", sv.ref), dialSide(t, "redscope", sv.scope)
 			sides := []*bside{ref, got}
 			closed := map[int]bool{}
 			defer func() {
@@ -479,12 +475,7 @@ func playLockstep(t *testing.T, scenarios []bscenario) int {
 // (redis.Nil) once the queue stays empty.
 func TestGoRedisBLPop(t *testing.T) {
 	onBothServers(t, func(t *testing.T, a side) {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		worker := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-		defer worker.Close()
-		producer := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-		defer producer.Close()
+		ctx, worker, producer := within(t, 20*time.Second), a.client(t), a.client(t)
 		done := make(chan error, 1)
 		go func() {
 			// Push only once the worker waits (INFO clients), one job at a time.
@@ -535,39 +526,50 @@ func TestGoRedisBLPop(t *testing.T) {
 // redis-cli prints must be the same for both servers.
 func TestRedisCLIWorker(t *testing.T) {
 	cli := need(t, "redis-cli")
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	_, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
-	var outs []string
-	for _, a := range []string{addr, scopeAddr} {
-		if a == addr {
-			rs.reset(t)
-		}
-		port := a[strings.LastIndexByte(a, ':')+1:]
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		worker := exec.CommandContext(ctx, cli, "-h", "127.0.0.1", "-p", port, "--no-raw", "BRPOP", "jobs", "0")
-		var out bytes.Buffer
-		worker.Stdout, worker.Stderr = &out, &out
-		if err := worker.Start(); err != nil {
-			cancel()
-			t.Fatal(err)
-		}
+	printedOnBoth(t, "1) \"jobs\"\n2) \"job:1\"\n(nil)\n", func(a string) string {
+		printed := startCLI(t, cli, a, "BRPOP", "jobs", "0")
 		side := dialSide(t, a, a)
 		side.waitBlocked(t, 1)
 		if _, r, err := side.conns[0].DoStrings("LPUSH", "jobs", "job:1", "job:2"); err != nil || r.Int != 2 {
 			t.Fatalf("%s: LPUSH: %v %s", a, err, r.FormatCLI())
 		}
-		if err := worker.Wait(); err != nil {
-			t.Fatalf("%s: redis-cli: %v\n%s", a, err, out.String())
-		}
-		cancel()
-		timedOut := runCLI(t, cli, a, "BLPOP nojobs 0.1\n")
-		outs = append(outs, out.String()+timedOut)
+		return printed() + runCLI(t, cli, a, "BLPOP nojobs 0.1\n")
+	})
+}
+
+// printedOnBoth calls play with the address of redis-server 7.0.15 (reset first), then with
+// redscope's: what each call returns (what redis-cli printed) must be want on both.
+func printedOnBoth(t *testing.T, want string, play func(addr string) string) {
+	t.Helper()
+	sv := startServers(t)
+	sv.rs.reset(t)
+	ref := play(sv.ref)
+	got := play(sv.scope)
+	if ref != want || got != ref {
+		t.Fatalf("redis-cli printed\nredis-server: %q\nredscope:     %q\nwant %q", ref, got, want)
 	}
-	want := "1) \"jobs\"\n2) \"job:1\"\n(nil)\n"
-	if outs[0] != want || outs[1] != outs[0] {
-		t.Fatalf("redis-cli printed\nredis-server: %q\nredscope:     %q\nwant %q", outs[0], outs[1], want)
+}
+
+// startCLI starts redis-cli in its own process against addr with a (blocking) command;
+// printed waits until it exits (20 s at most) and returns what it printed.
+func startCLI(t *testing.T, cli, addr string, args ...string) (printed func() string) {
+	t.Helper()
+	port := addr[strings.LastIndexByte(addr, ':')+1:]
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	worker := exec.CommandContext(ctx, cli, append([]string{"-h", "127.0.0.1", "-p", port, "--no-raw"}, args...)...)
+	var out bytes.Buffer
+	worker.Stdout, worker.Stderr = &out, &out
+	if err := worker.Start(); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	return func() string {
+		t.Helper()
+		defer cancel()
+		if err := worker.Wait(); err != nil {
+			t.Fatalf("%s: redis-cli: %v\n%s", addr, err, out.String())
+		}
+		return out.String()
 	}
 }
 
@@ -576,62 +578,20 @@ func TestRedisCLIWorker(t *testing.T) {
 // producer pushes 30 jobs; every job is done exactly once and both lists end empty.
 func TestGoRedisReliableQueue(t *testing.T) {
 	onBothServers(t, func(t *testing.T, a side) {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		const jobs, workers = 30, 3
-		done := make(chan string, jobs)
-		errs := make(chan error, workers+1)
-		for w := 0; w < workers; w++ {
-			go func() {
-				rdb := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-				defer rdb.Close()
-				for {
-					job, err := rdb.BLMove(ctx, "jobs", "jobs:processing", "RIGHT", "LEFT", time.Second).Result()
-					if err == redis.Nil {
-						errs <- nil // the queue stayed empty for a second: done
-						return
-					}
-					if err != nil {
-						errs <- err
-						return
-					}
-					if n, err := rdb.LRem(ctx, "jobs:processing", 1, job).Result(); err != nil || n != 1 {
-						errs <- fmt.Errorf("ack %s: %d %v", job, n, err)
-						return
-					}
-					done <- job
-				}
-			}()
-		}
-		producer := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-		defer producer.Close()
-		for i := 0; i < jobs; i++ {
-			if err := producer.LPush(ctx, "jobs", fmt.Sprintf("job:%02d", i)).Err(); err != nil {
-				t.Fatal(err)
+		ctx, producer := within(t, 30*time.Second), a.client(t)
+		take := func(rdb *redis.Client, w int) ([]string, error) {
+			job, err := rdb.BLMove(ctx, "jobs", "jobs:processing", "RIGHT", "LEFT", time.Second).Result()
+			if err != nil {
+				return nil, err
 			}
-			if i%10 == 9 {
-				time.Sleep(20 * time.Millisecond) // let the workers drain and block again
+			if n, err := rdb.LRem(ctx, "jobs:processing", 1, job).Result(); err != nil || n != 1 {
+				return nil, fmt.Errorf("ack %s: %d %v", job, n, err)
 			}
+			return []string{job}, nil
 		}
-		seen := map[string]bool{}
-		for i := 0; i < jobs; i++ {
-			select {
-			case j := <-done:
-				if seen[j] {
-					t.Fatalf("%s done twice", j)
-				}
-				seen[j] = true
-			case err := <-errs:
-				t.Fatalf("worker: %v", err)
-			case <-ctx.Done():
-				t.Fatalf("only %d jobs done", len(seen))
-			}
-		}
-		for w := 0; w < workers; w++ {
-			if err := <-errs; err != nil {
-				t.Fatal(err)
-			}
-		}
+		workQueue(t, ctx, a.addr, 3, 30, take, func(job string) error {
+			return producer.LPush(ctx, "jobs", job).Err()
+		})
 		if n, err := producer.Exists(ctx, "jobs", "jobs:processing").Result(); err != nil || n != 0 {
 			t.Fatalf("EXISTS jobs jobs:processing = %d %v", n, err)
 		}

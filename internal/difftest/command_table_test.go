@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"redscope/engine"
-	"redscope/internal/transcript"
 )
 
 // The command table (engine/command.go) against Debian's redis-server 7.0.15: for every command
@@ -28,13 +27,7 @@ func tableNames(e *engine.Engine) []string {
 }
 
 func TestCommandTableInfo(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	c, err := transcript.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := refConn(t)
 	e := newEngine70()
 	field := []string{"name", "arity", "flags", "first key", "last key", "step", "ACL categories", "tips", "key specs"}
 	compared, specsCompared := 0, 0
@@ -118,13 +111,7 @@ var getKeysCalls = []string{
 }
 
 func TestCommandTableGetKeys(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	c, err := transcript.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := refConn(t)
 	e := newEngine70()
 	calls := append([]string{}, getKeysCalls...)
 	// Every command of the table, with one to four more arguments than its arity asks for.

@@ -14,18 +14,12 @@ var perRunConfig = map[string]bool{"port": true, "dir": true, "logfile": true, "
 // names, aliases included, and the same values except perRunConfig. Then every parameter is set
 // to the value it already has, on both, which must be accepted (or refused) alike.
 func TestConfigGetAll(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
-	rs.reset(t)
-	t.Cleanup(func() { rs.reset(t) })
-	srv.SetEngine(newEngine70())
-	want, err := configAll(addr)
+	sv := freshServers(t)
+	want, err := configAll(sv.ref)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := configAll(scopeAddr)
+	got, err := configAll(sv.scope)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +42,7 @@ func TestConfigGetAll(t *testing.T) {
 			t.Errorf("CONFIG GET * has %q, redis-server does not", k)
 		}
 	}
-	ref, sc := dialPair(t, addr, scopeAddr)
+	ref, sc := dialPair(t, sv.ref, sv.scope)
 	for _, k := range names {
 		if perRunConfig[k] {
 			continue

@@ -23,14 +23,8 @@ import (
 // must agree, DEBUG OBJECT must agree once the address and LRU clock are masked, and after
 // DEBUG RELOAD on both the encodings and digests must still agree.
 func TestDumpRestoreCrossServer(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
-	rs.reset(t)
-	t.Cleanup(func() { rs.reset(t) })
-	srv.SetEngine(newEngine70())
-	ref, got := dialPair(t, addr, scopeAddr)
+	sv := freshServers(t)
+	ref, got := dialPair(t, sv.ref, sv.scope)
 
 	both := func(args ...string) {
 		t.Helper()
@@ -57,37 +51,22 @@ func TestDumpRestoreCrossServer(t *testing.T) {
 	}
 	add("str", "SET", "str", strings.Repeat("abc", 40))
 	add("int", "SET", "int", "123456")
+	// fill writes key with one cmd of n items, each item's arguments from item.
+	fill := func(cmd, key string, n int, item func(i int) []string) {
+		args := []string{cmd, key}
+		for i := 0; i < n; i++ {
+			args = append(args, item(i)...)
+		}
+		add(key, args...)
+	}
 	for _, n := range []int{5, 200, 700} {
-		k := fmt.Sprintf("set-int-%d", n)
-		args := []string{"SADD", k}
-		for i := 0; i < n; i++ {
-			args = append(args, strconv.Itoa(r.IntN(1<<20)))
-		}
-		add(k, args...)
-		k = fmt.Sprintf("set-str-%d", n)
-		args = []string{"SADD", k}
-		for i := 0; i < n; i++ {
-			args = append(args, word())
-		}
-		add(k, args...)
-		k = fmt.Sprintf("hash-%d", n)
-		args = []string{"HSET", k}
-		for i := 0; i < n; i++ {
-			args = append(args, "f"+strconv.Itoa(i), word())
-		}
-		add(k, args...)
-		k = fmt.Sprintf("zset-%d", n)
-		args = []string{"ZADD", k}
-		for i := 0; i < n; i++ {
-			args = append(args, strconv.FormatFloat(r.Float64()*1000-300, 'g', -1, 64), word())
-		}
-		add(k, args...)
-		k = fmt.Sprintf("list-%d", n)
-		args = []string{"RPUSH", k}
-		for i := 0; i < n; i++ {
-			args = append(args, word())
-		}
-		add(k, args...)
+		fill("SADD", fmt.Sprintf("set-int-%d", n), n, func(int) []string { return []string{strconv.Itoa(r.IntN(1 << 20))} })
+		fill("SADD", fmt.Sprintf("set-str-%d", n), n, func(int) []string { return []string{word()} })
+		fill("HSET", fmt.Sprintf("hash-%d", n), n, func(i int) []string { return []string{"f" + strconv.Itoa(i), word()} })
+		fill("ZADD", fmt.Sprintf("zset-%d", n), n, func(int) []string {
+			return []string{strconv.FormatFloat(r.Float64()*1000-300, 'g', -1, 64), word()}
+		})
+		fill("RPUSH", fmt.Sprintf("list-%d", n), n, func(int) []string { return []string{word()} })
 	}
 	add("hash-long", "HSET", "hash-long", "f", strings.Repeat("v", 100), "g", "1")
 	add("zset-long", "ZADD", "zset-long", "1", strings.Repeat("m", 100), "2", "x")
@@ -236,21 +215,17 @@ func TestDumpRestoreCrossServer(t *testing.T) {
 // (everything but hashtables) — its DUMP bytes, and RESTOREs the reference's payload on
 // redscope to check DEBUG DIGEST-VALUE. Seeds 1–6, 1 500 commands each.
 func TestDumpRandomDiff(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
+	sv := startServers(t)
 	// The thresholds changed here must not leak into the tests that run after (their resetter
 	// takes the server's configuration as it finds it).
-	t.Cleanup(func() { rs.reset(t) })
+	t.Cleanup(func() { sv.rs.reset(t) })
 	for seed := uint64(1); seed <= 6; seed++ {
-		rs.reset(t)
-		srv.SetEngine(newEngine70())
-		ref, err := transcript.Dial(addr)
+		sv.fresh(t)
+		ref, err := transcript.Dial(sv.ref)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := transcript.Dial(scopeAddr)
+		got, err := transcript.Dial(sv.scope)
 		if err != nil {
 			t.Fatal(err)
 		}

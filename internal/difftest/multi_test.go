@@ -1,7 +1,6 @@
 package difftest
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -103,12 +102,9 @@ func TestMultiWatchTwoConnections(t *testing.T) {
 // retry succeeds, and the counter ends where it must.
 func TestGoRedisWatch(t *testing.T) {
 	onBothServers(t, func(t *testing.T, a side) {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
+		ctx, other := within(t, 20*time.Second), a.client(t)
 		rdb := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2, PoolSize: 4})
 		defer rdb.Close()
-		other := redis.NewClient(&redis.Options{Addr: a.addr, Protocol: 2})
-		defer other.Close()
 		if err := rdb.Set(ctx, "counter", 10, 0).Err(); err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"redscope/engine"
 	"redscope/internal/transcript"
+	"redscope/lesson"
 )
 
 // TestRandomDiff sends seeded random sequences of string, bitmap, BITFIELD, HyperLogLog,
@@ -64,16 +65,12 @@ func TestRandomDiff(t *testing.T) {
 	if testing.Short() {
 		n = 3000
 	}
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
-	t.Cleanup(func() { rs.reset(t) })
+	sv := startServers(t)
+	t.Cleanup(func() { sv.rs.reset(t) })
 	for seed := from; seed <= to; seed++ {
 		ok := t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			rs.reset(t)
-			srv.SetEngine(newEngine70())
-			runRandom(t, uint64(seed), n, addr, scopeAddr)
+			sv.fresh(t)
+			runRandom(t, uint64(seed), n, sv.ref, sv.scope)
 		})
 		if !ok {
 			break
@@ -162,7 +159,7 @@ func toBytes(args []string) [][]byte {
 func (ru *runner) do(c *transcript.Conn, who string, args [][]byte) ([]byte, engine.Reply) {
 	raw, r, err := c.Do(args)
 	if err != nil {
-		ru.t.Fatalf("seed %d, command %d %s: %s: %v", ru.seed, ru.i, quoteArgs(args), who, err)
+		ru.t.Fatalf("seed %d, command %d %s: %s: %v", ru.seed, ru.i, lesson.QuoteArgs(args), who, err)
 	}
 	return append([]byte(nil), raw...), r
 }
@@ -170,7 +167,7 @@ func (ru *runner) do(c *transcript.Conn, who string, args [][]byte) ([]byte, eng
 // both runs args on both servers.
 func (ru *runner) both(args [][]byte) (refRaw []byte, refR engine.Reply, gotRaw []byte, gotR engine.Reply) {
 	if ru.log != nil {
-		fmt.Fprintln(ru.log, quoteArgs(args))
+		fmt.Fprintln(ru.log, lesson.QuoteArgs(args))
 	}
 	refRaw, refR = ru.do(ru.ref, "redis-server", args)
 	gotRaw, gotR = ru.do(ru.got, "redscope", args)
@@ -237,13 +234,13 @@ func (ru *runner) step(args [][]byte, m mode) {
 func (ru *runner) clearErrno() {
 	args := [][]byte{[]byte("ZADD"), []byte("\x00errno-reset"), []byte("XX"), []byte("0"), []byte("m")}
 	if ru.log != nil {
-		fmt.Fprintln(ru.log, "# (reference only) "+quoteArgs(args))
+		fmt.Fprintln(ru.log, "# (reference only) "+lesson.QuoteArgs(args))
 	}
 	ru.do(ru.ref, "redis-server", args)
 }
 
 func (ru *runner) record(args [][]byte, r engine.Reply) {
-	ru.hist = append(ru.hist, histEntry{quoteArgs(args), r.FormatCLI()})
+	ru.hist = append(ru.hist, histEntry{lesson.QuoteArgs(args), r.FormatCLI()})
 	if len(ru.hist) > 64 {
 		ru.hist = append(ru.hist[:0], ru.hist[len(ru.hist)-16:]...)
 	}
@@ -262,7 +259,7 @@ func (ru *runner) fail(args [][]byte, refR, gotR engine.Reply, refRaw, gotRaw []
 	if note != "" {
 		note = " (" + note + ")"
 	}
-	fmt.Fprintf(&b, "  > %s%s\n  redis-server:\n    %s  redscope:\n    %s", quoteArgs(args), note,
+	fmt.Fprintf(&b, "  > %s%s\n  redis-server:\n    %s  redscope:\n    %s", lesson.QuoteArgs(args), note,
 		strings.ReplaceAll(strings.TrimSuffix(refR.FormatCLI(), "\n"), "\n", "\n    ")+fmt.Sprintf("\n    (raw %.300q)\n", refRaw),
 		strings.ReplaceAll(strings.TrimSuffix(gotR.FormatCLI(), "\n"), "\n", "\n    ")+fmt.Sprintf("\n    (raw %.300q)\n", gotRaw))
 	ru.t.Fatal(b.String())
@@ -451,7 +448,7 @@ func (ru *runner) settleRehash(key []byte) {
 		}
 	}
 	if ru.log != nil {
-		fmt.Fprintf(ru.log, "# %d × %s %s (settle rehash)\n", steps, look, quoteArgs(args[1:2]))
+		fmt.Fprintf(ru.log, "# %d × %s %s (settle rehash)\n", steps, look, lesson.QuoteArgs(args[1:2]))
 	}
 }
 
@@ -526,28 +523,6 @@ func timeClose(name string, a, b engine.Reply) bool {
 		return d <= 250
 	}
 	return false
-}
-
-func quoteArgs(args [][]byte) string {
-	var b []byte
-	for i, a := range args {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		plain := len(a) > 0
-		for _, c := range a {
-			if c <= ' ' || c >= 0x7f || c == '"' || c == '\'' || c == '\\' {
-				plain = false
-				break
-			}
-		}
-		if plain {
-			b = append(b, a...)
-		} else {
-			b = engine.AppendRepr(b, string(a))
-		}
-	}
-	return string(b)
 }
 
 // gen draws commands.

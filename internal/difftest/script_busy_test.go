@@ -14,14 +14,11 @@ import (
 // for an EVAL, SCRIPT KILL for a function), then the right one; the first connection then gets
 // the killed script's error. Every reply must be the same on both servers.
 func TestScriptBusyAndKill(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	srv.SetEngine(newEngine70())
-	ref := busyScenario(t, "redis-server", addr, false)
-	got := busyScenario(t, "redscope", scopeAddr, false)
-	ref = append(ref, busyScenario(t, "redis-server", addr, true)...)
-	got = append(got, busyScenario(t, "redscope", scopeAddr, true)...)
+	sv := startServers(t)
+	ref := busyScenario(t, "redis-server", sv.ref, false)
+	got := busyScenario(t, "redscope", sv.scope, false)
+	ref = append(ref, busyScenario(t, "redis-server", sv.ref, true)...)
+	got = append(got, busyScenario(t, "redscope", sv.scope, true)...)
 	if len(ref) != len(got) {
 		t.Fatalf("redis-server %q\nredscope     %q", ref, got)
 	}

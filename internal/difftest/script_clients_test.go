@@ -15,14 +15,9 @@ import (
 // EvalRO, FunctionLoad / FCall / FCallRO / FunctionList, with the course's cart script. Every
 // result and error, as go-redis reports them, must be the same on both.
 func TestGoRedisScripts(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	srv.SetEngine(newEngine70())
-	rs := newResetter(t, addr)
-	rs.reset(t)
-	ref := goRedisScriptRun(t, addr)
-	got := goRedisScriptRun(t, scopeAddr)
+	sv := freshServers(t)
+	ref := goRedisScriptRun(t, sv.ref)
+	got := goRedisScriptRun(t, sv.scope)
 	if len(ref) != len(got) {
 		t.Fatalf("%d vs %d results\nredis-server %q\nredscope     %q", len(ref), len(got), ref, got)
 	}

@@ -14,10 +14,7 @@ import (
 // go-redis decodes must be the same, apart from idle times and delivery timestamps, which read
 // each server's clock.
 func TestGoRedisStreams(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	newResetter(t, addr).reset(t)
-	_, scopeAddr := scopeServer(t)
+	sv := freshServers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	run := func(addr string) map[string]any {
@@ -79,7 +76,7 @@ func TestGoRedisStreams(t *testing.T) {
 		note("xreadgroup nogroup", nil, err)
 		return out
 	}
-	want, got := run(addr), run(scopeAddr)
+	want, got := run(sv.ref), run(sv.scope)
 	for k, w := range want {
 		if g := got[k]; !reflect.DeepEqual(w, g) {
 			t.Errorf("%s:\n redis-server: %#v\n redscope:     %#v", k, w, g)

@@ -369,12 +369,7 @@ func splitCmds(s string) []string {
 
 // TestWatchWrites plays watchCases on redis-server 7.0.15 and on redscope.
 func TestWatchWrites(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
-	rs.reset(t)
-	srv.SetEngine(newEngine70())
+	sv := freshServers(t)
 	dial := func(a string) []*transcript.Conn {
 		var cs []*transcript.Conn
 		for i := 0; i < 2; i++ {
@@ -387,7 +382,7 @@ func TestWatchWrites(t *testing.T) {
 		}
 		return cs
 	}
-	ref, got := dial(addr), dial(scopeAddr)
+	ref, got := dial(sv.ref), dial(sv.scope)
 	var compared, nTouched, nUntouched int
 	for i, wcase := range watchCases {
 		watch := wcase.watch

@@ -34,11 +34,8 @@ func runBitfield(args []string, w io.Writer) error {
 		return err
 	}
 	cfg := BitfieldConfig{Students: *students, Lessons: *lessons, Hash: *hash}
-	if cfg.Students < 1 || cfg.Students > 1000000 {
-		return fmt.Errorf("lab bitfield: --students %d: want 1 … 1000000", cfg.Students)
-	}
-	if cfg.Lessons < 1 || cfg.Lessons > 1000 {
-		return fmt.Errorf("lab bitfield: --lessons %d: want 1 … 1000", cfg.Lessons)
+	if err := checkBounds(fs, bounds{"students", cfg.Students, 1, 1000000}, bounds{"lessons", cfg.Lessons, 1, 1000}); err != nil {
+		return err
 	}
 	if cfg.Students*cfg.Lessons > 100000000 {
 		return fmt.Errorf("lab bitfield: %d cells is too many (at most 100000000)", cfg.Students*cfg.Lessons)

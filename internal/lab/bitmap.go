@@ -37,11 +37,8 @@ func runBitmap(args []string, w io.Writer) error {
 		return err
 	}
 	cfg := BitmapConfig{Students: *students, Days: *days, RateMin: 0.3, RateMax: 1, Set: *set}
-	if cfg.Students < 1 || cfg.Students > 10000000 {
-		return fmt.Errorf("lab bitmap: --students %d: want 1 … 10000000", cfg.Students)
-	}
-	if cfg.Days < 2 || cfg.Days > 31 {
-		return fmt.Errorf("lab bitmap: --days %d: want 2 … 31", cfg.Days)
+	if err := checkBounds(fs, bounds{"students", cfg.Students, 1, 10000000}, bounds{"days", int64(cfg.Days), 2, 31}); err != nil {
+		return err
 	}
 	return Bitmap(e, ef.seed, cfg, w)
 }

@@ -1,10 +1,8 @@
 package lab
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -14,23 +12,13 @@ import (
 
 // engineFlags are the flags of the labs that run on the engine.
 type engineFlags struct {
-	seed      uint64
-	version   string
+	common
 	allocator string
 }
 
 func newEngineFlagSet(name string, c *engineFlags) *flag.FlagSet {
-	fs := flag.NewFlagSet("lab "+name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Func("seed", "random seed of the engine and of the generated data", func(s string) error {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			return errors.New("not an unsigned integer")
-		}
-		c.seed = v
-		return nil
-	})
-	fs.StringVar(&c.version, "redis-version", engine.DefaultVersion.String(), "Redis version profile")
+	fs := labFlagSet(name, &c.common, "random seed of the engine and of the generated data",
+		engine.DefaultVersion.String(), "Redis version profile")
 	fs.StringVar(&c.allocator, "allocator", "jemalloc", "jemalloc | jemalloc-16")
 	return fs
 }

@@ -48,11 +48,8 @@ func runHLL(args []string, w io.Writer) error {
 	if cfg.Counts, err = intList("counts", *counts, true); err != nil {
 		return fmt.Errorf("lab hll: %v", err)
 	}
-	if cfg.Days < 0 || cfg.Days > 1000 {
-		return fmt.Errorf("lab hll: --days %d: want 0 … 1000", cfg.Days)
-	}
-	if cfg.PerDay <= 0 || cfg.PerDay > 1e8 {
-		return fmt.Errorf("lab hll: --per-day %d: want 1 … 100000000", cfg.PerDay)
+	if err := checkBounds(fs, bounds{"days", cfg.Days, 0, 1000}, bounds{"per-day", cfg.PerDay, 1, 100000000}); err != nil {
+		return err
 	}
 	if !(cfg.Overlap >= 0 && cfg.Overlap <= 1) {
 		return fmt.Errorf("lab hll: --overlap %v: want 0 … 1", cfg.Overlap)

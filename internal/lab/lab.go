@@ -16,33 +16,36 @@ import (
 	"redscope/engine"
 )
 
+// labs are the labs by name, in the order usage lists them.
+var labs = []struct {
+	name string
+	run  func(args []string, stdout io.Writer) error
+}{
+	{"ring", runRing}, {"bloom", runBloom}, {"hll", runHLL}, {"bitmap", runBitmap},
+	{"bitfield", runBitfield}, {"random", runRandom}, {"listpack", runListpack}, {"lesson", runLesson},
+}
+
 // Run runs one lab: args[0] names it (see usage), the rest are its flags.
 func Run(args []string, stdout io.Writer) error {
+	var names []string
+	for _, l := range labs {
+		names = append(names, l.name)
+	}
 	if len(args) == 0 {
-		return errors.New("lab: which one? (ring, bloom, hll, bitmap, bitfield, random, listpack, lesson)")
+		return fmt.Errorf("lab: which one? (%s)", strings.Join(names, ", "))
+	}
+	for _, l := range labs {
+		if l.name == args[0] {
+			return l.run(args[1:], stdout)
+		}
 	}
 	switch args[0] {
-	case "ring":
-		return runRing(args[1:], stdout)
-	case "bloom":
-		return runBloom(args[1:], stdout)
-	case "hll":
-		return runHLL(args[1:], stdout)
-	case "bitmap":
-		return runBitmap(args[1:], stdout)
-	case "bitfield":
-		return runBitfield(args[1:], stdout)
-	case "random":
-		return runRandom(args[1:], stdout)
-	case "listpack":
-		return runListpack(args[1:], stdout)
-	case "lesson":
-		return runLesson(args[1:], stdout)
 	case "help", "-h", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err
 	}
-	return fmt.Errorf("lab: unknown lab %q (want ring, bloom, hll, bitmap, bitfield, random, listpack or lesson)", args[0])
+	last := len(names) - 1
+	return fmt.Errorf("lab: unknown lab %q (want %s or %s)", args[0], strings.Join(names[:last], ", "), names[last])
 }
 
 const usage = `redscope lab ring  [--hash md5|crc32|xxh3] [--keys 'product:%d'] [--count 100000]
@@ -84,10 +87,16 @@ type common struct {
 	version string
 }
 
+// newFlagSet is the flag set of a lab that does not run on the engine (newEngineFlagSet's do).
 func newFlagSet(name string, c *common) *flag.FlagSet {
+	return labFlagSet(name, c, "random seed (unused: the lab is deterministic)", "", "Redis version profile (unused by this lab)")
+}
+
+// labFlagSet is a lab's flag set holding --seed and --redis-version (default version).
+func labFlagSet(name string, c *common, seedUsage, version, versionUsage string) *flag.FlagSet {
 	fs := flag.NewFlagSet("lab "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Func("seed", "random seed (unused: the lab is deterministic)", func(s string) error {
+	fs.Func("seed", seedUsage, func(s string) error {
 		v, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
 			return errors.New("not an unsigned integer")
@@ -95,7 +104,7 @@ func newFlagSet(name string, c *common) *flag.FlagSet {
 		c.seed = v
 		return nil
 	})
-	fs.StringVar(&c.version, "redis-version", "", "Redis version profile (unused by this lab)")
+	fs.StringVar(&c.version, "redis-version", version, versionUsage)
 	return fs
 }
 
@@ -113,6 +122,23 @@ func parse(fs *flag.FlagSet, c *common, args []string) error {
 	if c.version != "" {
 		if _, err := engine.ParseVersion(c.version); err != nil {
 			return fmt.Errorf("%s: %v", fs.Name(), err)
+		}
+	}
+	return nil
+}
+
+// bounds is an integer flag's value and the range it must be in.
+type bounds struct {
+	flag      string
+	v, lo, hi int64
+}
+
+// checkBounds is nil when every flag is in its range, else the first one outside, as
+// "lab NAME: --flag V: want LO … HI".
+func checkBounds(fs *flag.FlagSet, bs ...bounds) error {
+	for _, b := range bs {
+		if b.v < b.lo || b.v > b.hi {
+			return fmt.Errorf("%s: --%s %d: want %d … %d", fs.Name(), b.flag, b.v, b.lo, b.hi)
 		}
 	}
 	return nil

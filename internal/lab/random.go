@@ -40,8 +40,8 @@ func runRandom(args []string, w io.Writer) error {
 	if cfg.Small < 1 || cfg.Small > 1000000 || cfg.Members < 1 || cfg.Members > 1000000 {
 		return fmt.Errorf("lab random: --small and --members: want 1 … 1000000")
 	}
-	if cfg.Draws < 1 || cfg.Draws > 100000000 {
-		return fmt.Errorf("lab random: --draws %d: want 1 … 100000000", cfg.Draws)
+	if err := checkBounds(fs, bounds{"draws", cfg.Draws, 1, 100000000}); err != nil {
+		return err
 	}
 	for _, c := range []string{"sadd", "srandmember"} {
 		if !e.HasCommand(c) {

@@ -134,9 +134,9 @@ func (c *Conn) read(depth int) (engine.Reply, error) {
 		}
 		return engine.Int(n), nil
 	case '$':
-		n, err := strconv.Atoi(body)
-		if err != nil || n < -1 {
-			return engine.Reply{}, fmt.Errorf("%w: bad bulk length %q", errProto, body)
+		n, err := respLen(body, "bulk")
+		if err != nil {
+			return engine.Reply{}, err
 		}
 		if n == -1 {
 			return engine.NilReply, nil
@@ -151,9 +151,9 @@ func (c *Conn) read(depth int) (engine.Reply, error) {
 		}
 		return engine.BulkStr(string(c.raw[start : start+n])), nil
 	case '*':
-		n, err := strconv.Atoi(body)
-		if err != nil || n < -1 {
-			return engine.Reply{}, fmt.Errorf("%w: bad array length %q", errProto, body)
+		n, err := respLen(body, "array")
+		if err != nil {
+			return engine.Reply{}, err
 		}
 		if n == -1 {
 			return engine.NilArray, nil
@@ -167,6 +167,15 @@ func (c *Conn) read(depth int) (engine.Reply, error) {
 		return engine.Reply{Kind: engine.KindArray, Array: items}, nil
 	}
 	return engine.Reply{}, fmt.Errorf("%w: unexpected type byte %q", errProto, l[0])
+}
+
+// respLen is the length of a bulk string or an array: -1 (null) or more.
+func respLen(body, what string) (int, error) {
+	n, err := strconv.Atoi(body)
+	if err != nil || n < -1 {
+		return 0, fmt.Errorf("%w: bad %s length %q", errProto, what, body)
+	}
+	return n, nil
 }
 
 func readFull(r *bufio.Reader, b []byte) (int, error) {

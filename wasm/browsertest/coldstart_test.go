@@ -20,8 +20,10 @@ import (
 //	fetch        main.wasm's response fully received (Resource Timing responseEnd)
 //	compile      WebAssembly.instantiateStreaming resolved (compiled while downloading, then
 //	             instantiated): index.html's redscopeTiming.instantiated
-//	go main      Go's main started (wasm/main.go's mark)
-//	app          the app built (lessons parsed, the DOM wired)
+//	go main      Go's main started (wasm/main.go's mark): the runtime and every package's init
+//	headers      the lesson list's headers parsed (wasm/app.go)
+//	dom          the DOM wired (the lesson list, the controls)
+//	app          the app built (the first lesson loaded, the URL's parameters applied)
 //	fonts        the canvas fonts parsed
 //	first frame  the first frame drawn (redscope-ready)
 //
@@ -59,8 +61,8 @@ func TestColdStart(t *testing.T) {
 			t.Fatalf("run %d: marks missing: %s", i+1, s)
 		}
 		ready = append(ready, m["firstFrame"])
-		t.Logf("run %d: ready %4.0f ms = page %3.0f, wasm fetch start %3.0f, fetched %4.0f, compiled+instantiated %4.0f, Go main %4.0f, app %4.0f, fonts %4.0f, first update %4.0f, first frame %4.0f (load before %s)",
-			i+1, m["firstFrame"], m["html"], m["wasmStart"], m["fetch"], m["instantiated"], m["goMain"], m["app"], m["fonts"], m["firstUpdate"], m["firstFrame"], load)
+		t.Logf("run %d: ready %4.0f ms = page %3.0f, wasm fetch start %3.0f, fetched %4.0f, compiled+instantiated %4.0f, Go main %4.0f (lesson headers %4.0f, DOM %4.0f), app %4.0f, fonts %4.0f, first update %4.0f, first frame %4.0f (load before %s)",
+			i+1, m["firstFrame"], m["html"], m["wasmStart"], m["fetch"], m["instantiated"], m["goMain"], m["headers"], m["dom"], m["app"], m["fonts"], m["firstUpdate"], m["firstFrame"], load)
 		if e := b.eval(`window.redscope.error`); e != "" {
 			t.Errorf("error shown: %v", e)
 		}

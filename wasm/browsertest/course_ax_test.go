@@ -19,15 +19,7 @@ import (
 // per course section, named "article — section" in the page's language and in the course's
 // order, each holding its lessons' options named by their titles.
 func TestLessonListAccessible(t *testing.T) {
-	var heads []*lesson.Lesson
-	for _, src := range assets.Lessons() {
-		h, err := lesson.ParseHeader(src.Name+".lesson", src.Src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		heads = append(heads, h)
-	}
-	groups := lesson.CourseGroups(heads)
+	groups := lesson.CourseGroups(lessonHeads(t))
 	b := start(t, 1280, 800)
 	for _, lang := range []string{"vi", "en"} {
 		b.open("?lang=" + lang)

@@ -19,8 +19,8 @@ import (
 	"redscope/lesson"
 )
 
-// courseFirst is the course's first lesson, the one a first visit opens.
-func courseFirst(t *testing.T) string {
+// lessonHeads is the header of every built-in lesson.
+func lessonHeads(t *testing.T) []*lesson.Lesson {
 	t.Helper()
 	var heads []*lesson.Lesson
 	for _, src := range assets.Lessons() {
@@ -30,7 +30,13 @@ func courseFirst(t *testing.T) string {
 		}
 		heads = append(heads, h)
 	}
-	return lesson.CourseOrder(heads)[0].Name
+	return heads
+}
+
+// courseFirst is the course's first lesson, the one a first visit opens.
+func courseFirst(t *testing.T) string {
+	t.Helper()
+	return lesson.CourseOrder(lessonHeads(t))[0].Name
 }
 
 // listEntry is one child of the lesson <select>: an option outside any group, or a group.
@@ -59,14 +65,7 @@ func (b *browser) lessonList() []listEntry {
 // labels "article — section" in that language; a first visit opens the course's first lesson;
 // the arrow keys walk across groups and Enter opens the lesson reached.
 func TestLessonListCourse(t *testing.T) {
-	var heads []*lesson.Lesson
-	for _, src := range assets.Lessons() {
-		h, err := lesson.ParseHeader(src.Name+".lesson", src.Src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		heads = append(heads, h)
-	}
+	heads := lessonHeads(t)
 	groups := lesson.CourseGroups(heads)
 	// Where each section sits in the course, to check the page's order independently of
 	// CourseGroups: article index × 100 + section index.

@@ -571,7 +571,7 @@ func TestPageSessionCost(t *testing.T) {
 	b.open("?lesson=sandbox")
 	const days, perDay, batch, step = 7, 300, 1000, 150000
 	var got, dayMs, batchMs []string
-	total := 0.0
+	total, firstDay, lastDay := 0.0, 0.0, 0.0
 	for d := 0; d < days; d++ {
 		res := b.str(fmt.Sprintf(`(() => {
 			const r = redscope, d = %d, batches = [];
@@ -595,13 +595,17 @@ func TestPageSessionCost(t *testing.T) {
 			t.Fatalf("day %d: %s", d+1, res)
 		}
 		total += day.Ms
+		if d == 0 {
+			firstDay = day.Ms
+		}
+		lastDay = day.Ms
 		got = append(got, day.Count)
 		dayMs = append(dayMs, fmt.Sprintf("%.0f", day.Ms))
 		batchMs = append(batchMs, fmt.Sprint(day.Batches))
 	}
-	split := b.str(`(s => "Go time of the typed commands: " + s.execs + " commands, player (engine + limits) " + Math.round(s.execPlayerMsTotal) + " ms, page (scene, panels, address) " + Math.round(s.execPageMsTotal) + " ms")(window.redscope.stats())`)
-	res := fmt.Sprintf("total %.0f ms; days %s ms; batches of 50 PFADD (ms) %s; PFCOUNT %s; %s; load %s",
-		total, strings.Join(dayMs, " "), strings.Join(batchMs, " "), strings.Join(got, ", "), split, loadAvg())
+	split := b.str(`(s => "Go time of the typed commands: " + s.execs + " commands, player (engine + limits) " + Math.round(s.execPlayerMsTotal) + " ms, page (scene, panels, address) " + Math.round(s.execPageMsTotal) + " ms, of which the scene's Update " + Math.round(s.execSceneMsTotal) + " ms")(window.redscope.stats())`)
+	res := fmt.Sprintf("total %.0f ms; days %s ms (last/first %.2f); batches of 50 PFADD (ms) %s; PFCOUNT %s; %s; load %s",
+		total, strings.Join(dayMs, " "), lastDay/firstDay, strings.Join(batchMs, " "), strings.Join(got, ", "), split, loadAvg())
 	t.Logf("the week through exec: %s", res)
 	// The same commands natively.
 	e := engine.New(engine.Options{})

@@ -27,7 +27,7 @@ import (
 // figures go to BENCHMARKS.md), and fail the test only with REDSCOPE_PERF_STRICT=1 (for an idle
 // machine): a timed assertion would flake on a shared one.
 const (
-	budgetPayload    = 3_700_000 // bytes of brotli (q 11) for everything a first visit downloads; Lua, streams and the cluster took it to about 3.5 MB (issue 11 asks 2.5 MB, aim 2.0: not met yet)
+	budgetPayload    = 3_700_000 // bytes of brotli (q 11) for everything a first visit downloads; about 3.59 MB on 2026-12-01 (issue 11 asks 2.5 MB, aim 2.0: not met, BENCHMARKS.md "Payload")
 	budgetFirstFrame = 2500.0    // ms from navigation start to window.redscope.ready
 	budgetFrameGo    = 4.0       // ms of Go time per Update+Draw, heaviest scene
 	budgetWeek       = 1500.0    // ms for the course's HyperLogLog week on the page's engine
@@ -399,17 +399,23 @@ func TestPerf(t *testing.T) {
 	t.Logf("HLL map, playing at 4×: %.0f frames, Go per Update+Draw %.2f ms, peak of the last 120 frames %.2f ms; rAF peak %.2f ms",
 		dfp, (p2.UpdateMsTotal-p1.UpdateMsTotal+p2.DrawMsTotal-p1.DrawMsTotal)/max(1, dfp), p2.FrameMsPeak, p2.RAFpeak)
 
-	// The same map right after a console PFADD of 20 000 elements: the scene marks every element
-	// touched (20 000 frames) and prints the whole command line. Logged, not budgeted: the
-	// scene's own cost (BENCHMARKS.md, "Browser").
-	b.eval(bigPFADD)
+	// The same map right after a console PFADD of 20 000 elements: the scene frames at most 256
+	// of the registers it touched (scene/hll.go, maxHLLMarks) and a shortened command line.
+	// Logged, not budgeted (BENCHMARKS.md, "Browser app").
+	// The Go time of the first Draw after it: polled every millisecond until a frame was drawn.
+	firstDraw := run(b, chromedp.Evaluate[float64](`new Promise(res => {
+		const r = window.redscope, f0 = r.stats().frames;
+		`+strings.TrimPrefix(bigPFADD, "window.")+`;
+		const poll = () => { const s = r.stats(); if (s.frames > f0) res(s.drawMs); else setTimeout(poll, 1); };
+		setTimeout(poll, 1);
+	})`, chromedp.EvalAwaitPromise))
 	time.Sleep(time.Second)
 	x1 := sample()
 	time.Sleep(3 * time.Second)
 	x2 := sample()
 	dfx := x2.Frames - x1.Frames
-	t.Logf("HLL map after a console PFADD of 20 000 elements: %.0f frames in 3 s, Go per Update+Draw %.2f ms, last Draw %.2f ms; load %s",
-		dfx, (x2.UpdateMsTotal-x1.UpdateMsTotal+x2.DrawMsTotal-x1.DrawMsTotal)/max(1, dfx), x2.DrawMs, loadAvg())
+	t.Logf("HLL map after a console PFADD of 20 000 elements: first Draw %.2f ms; then %.0f frames in 3 s, Go per Update+Draw %.2f ms, last Draw %.2f ms; load %s",
+		firstDraw, dfx, (x2.UpdateMsTotal-x1.UpdateMsTotal+x2.DrawMsTotal-x1.DrawMsTotal)/max(1, dfx), x2.DrawMs, loadAvg())
 	b.eval(`window.redscope.reset()`)
 
 	// The course's week: 7 days × 200 000 viewers, 50 % shared by consecutive days

@@ -66,12 +66,8 @@ func TestEncodingScenesMatchNativeRun(t *testing.T) {
 	en := start(t, 1920, 1080)
 	en.open("?lang=en&version=7.0&allocator=jemalloc-16")
 	for _, el := range encLessons {
-		en.eval(fmt.Sprintf(`window.redscope.lesson(%q)`, el.name))
-		en.setVersion(el.ver)
 		last := el.shots[len(el.shots)-1]
-		for i := 0; i < last; i++ {
-			en.eval(`window.redscope.step()`)
-		}
+		en.playTo(el.name, el.ver, last)
 		time.Sleep(1200 * time.Millisecond)
 		en.shot(fmt.Sprintf("enc-%s-%v-step%d-en-1920.png", el.name, el.ver, last))
 	}

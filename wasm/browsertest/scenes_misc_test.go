@@ -47,6 +47,16 @@ func builtin(t *testing.T, name string) *lesson.Lesson {
 	return nil
 }
 
+// playTo opens the lesson name under version v and plays its first n steps.
+func (b *browser) playTo(name string, v engine.Version, n int) {
+	b.t.Helper()
+	b.eval(fmt.Sprintf(`window.redscope.lesson(%q)`, name))
+	b.setVersion(v)
+	for i := 0; i < n; i++ {
+		b.eval(`window.redscope.step()`)
+	}
+}
+
 func (b *browser) setVersion(v engine.Version) {
 	b.t.Helper()
 	b.do(chromedp.SetValue(chromedp.ID("version"), v.String()))
@@ -134,24 +144,16 @@ func TestMiscScenesMatchNativeRun(t *testing.T) {
 	en := start(t, 1920, 1080)
 	en.open("?lang=en&version=8.8")
 	for _, ml := range miscLessons {
-		en.eval(fmt.Sprintf(`window.redscope.lesson(%q)`, ml.name))
-		en.setVersion(ml.ver)
 		last := ml.shots[len(ml.shots)-1]
-		for i := 0; i < last; i++ {
-			en.eval(`window.redscope.step()`)
-		}
+		en.playTo(ml.name, ml.ver, last)
 		en.shot(fmt.Sprintf("%s-step%d-en-1920.png", ml.name, last))
 	}
 
 	p := start(t, 360, 740)
 	p.open("?lang=vi&version=8.8")
 	for _, ml := range miscLessons {
-		p.eval(fmt.Sprintf(`window.redscope.lesson(%q)`, ml.name))
-		p.setVersion(ml.ver)
 		last := ml.shots[len(ml.shots)-1]
-		for i := 0; i < last; i++ {
-			p.eval(`window.redscope.step()`)
-		}
+		p.playTo(ml.name, ml.ver, last)
 		if w := run(p, chromedp.Evaluate[float64](`document.getElementById('panel').scrollWidth`)); w > 360 {
 			t.Errorf("%s: panel is %v px wide on a 360 px screen", ml.name, w)
 		}

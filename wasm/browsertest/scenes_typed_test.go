@@ -5,9 +5,7 @@ package browsertest
 import (
 	"bytes"
 	"fmt"
-	"image"
 	"image/png"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -173,16 +171,8 @@ func TestTypedScreenshots(t *testing.T) {
 // checkNotBlank fails when the stage of a screenshot is a single colour.
 func checkNotBlank(t *testing.T, path string, stage scene.Rect) {
 	t.Helper()
-	f, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(f))
-	if err != nil {
-		t.Fatal(err)
-	}
+	img, bounds := stageOf(t, path, stage)
 	colours := map[[3]uint32]bool{}
-	bounds := image.Rect(int(stage.X), int(stage.Y), int(stage.X+stage.W), int(stage.Y+stage.H)).Intersect(img.Bounds())
 	for y := bounds.Min.Y; y < bounds.Max.Y; y += 4 {
 		for x := bounds.Min.X; x < bounds.Max.X; x += 4 {
 			r, g, b, _ := img.At(x, y).RGBA()

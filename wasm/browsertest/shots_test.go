@@ -3,10 +3,8 @@
 package browsertest
 
 import (
-	"bytes"
 	"fmt"
 	"image"
-	"image/png"
 	"os"
 	"slices"
 	"strings"
@@ -32,16 +30,7 @@ type inkLook struct {
 
 func inkAt(t *testing.T, path string, winW, winH int, bg scene.Color) inkLook {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	st := scene.Stage(float64(winW), float64(winH))
-	r := image.Rect(int(st.X), int(st.Y), int(st.X+st.W), int(st.Y+st.H)).Intersect(img.Bounds())
+	img, r := stageOf(t, path, scene.Stage(float64(winW), float64(winH)))
 	lk := inkLook{stage: r, imgW: img.Bounds().Dx(), imgH: img.Bounds().Dy()}
 	n, ink := 0, 0
 	box := image.Rectangle{Min: r.Max, Max: r.Min}

@@ -28,7 +28,8 @@ type canvasLook struct {
 	imgW, imgH int
 }
 
-func lookAt(t *testing.T, path string, winW, winH int) canvasLook {
+// stageOf reads the screenshot at path and the part of it the stage st covers.
+func stageOf(t *testing.T, path string, st scene.Rect) (image.Image, image.Rectangle) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -38,8 +39,12 @@ func lookAt(t *testing.T, path string, winW, winH int) canvasLook {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	st := scene.Stage(float64(winW), float64(winH))
-	r := image.Rect(int(st.X), int(st.Y), int(st.X+st.W), int(st.Y+st.H)).Intersect(img.Bounds())
+	return img, image.Rect(int(st.X), int(st.Y), int(st.X+st.W), int(st.Y+st.H)).Intersect(img.Bounds())
+}
+
+func lookAt(t *testing.T, path string, winW, winH int) canvasLook {
+	t.Helper()
+	img, r := stageOf(t, path, scene.Stage(float64(winW), float64(winH)))
 	at := func(x, y int) scene.Color {
 		c, g, bl, a := img.At(x, y).RGBA()
 		return scene.Color{R: uint8(c >> 8), G: uint8(g >> 8), B: uint8(bl >> 8), A: uint8(a >> 8)}

@@ -1,0 +1,23 @@
+package scene
+
+// Pieces the scene tests share.
+
+// textBox is the box a text primitive covers (monospace metrics; proportional text is assumed
+// no wider), its alignment taken into account.
+func textBox(p Prim) Rect {
+	w := textWidth(p.Text, p.Size, p.Mono)
+	x := p.X
+	switch p.Align {
+	case Center:
+		x -= w / 2
+	case Right:
+		x -= w
+	}
+	return Rect{x, p.Y, w, p.Size * 1.15}
+}
+
+// updated is the scene s after Update(in).
+func updated[S Scene](s S, in Input) S {
+	s.Update(in)
+	return s
+}
