@@ -48,7 +48,7 @@ if [ ${#UNITS[@]} -eq 0 ]; then
 		unit/sort unit/scan unit/dump unit/other unit/protocol unit/info-command)
 fi
 
-if [ -z "${RS_BIN:-}" ] && [ "$ONLY" != none ]; then
+if [ -z "${RS_BIN:-}" ] && { [ "$ONLY" = both ] || [ "$ONLY" = redscope ]; }; then
 	RS_BIN=$OUT/redscope
 	(cd "$HERE" && go build -o "$RS_BIN" ./cmd/redscope) || exit 1
 fi
