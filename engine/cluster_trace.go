@@ -7,9 +7,18 @@ package engine
 // MOVED and ASK with the node to ask, CROSSSLOT with the keys' slots, TRYAGAIN, CLUSTERDOWN).
 // Slot ownership and migration states report ClusterSlotEvent; MIGRATE reports one
 // ClusterKeyMigratedEvent per key it handed over. Events are collected only while the node's
-// engine traces (Options.Trace). The event types are declared with the others in trace.go.
+// engine traces (Options.Trace). The event types are declared with the others in trace.go,
+// except Reshard's summary, ClusterReshardEvent, declared here.
+//
+// A scene draws a node's keys from SampleKeys: K keys spread over the node's slots, read
+// through the per-slot key index, so drawing a node of 1 000 000 keys costs what drawing one of
+// 1 000 does.
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 var redirNames = [...]string{redirCrossSlot: "CROSSSLOT", redirUnstable: "TRYAGAIN", redirDownState: "CLUSTERDOWN",
 	redirDownUnbound: "CLUSTERDOWN", redirMoved: "MOVED", redirAsk: "ASK"}
@@ -51,6 +60,21 @@ func (cl *Cluster) MigratingTo(i, s int) int {
 		return to
 	}
 	return -1
+}
+
+// MigratingSlots lists the slots node i is migrating away, in order.
+func (cl *Cluster) MigratingSlots(i int) []int { return sortedSlots(cl.nodes[i].migrating) }
+
+// ImportingSlots lists the slots node i is importing, in order.
+func (cl *Cluster) ImportingSlots(i int) []int { return sortedSlots(cl.nodes[i].importing) }
+
+func sortedSlots(m map[int]int) []int {
+	out := make([]int, 0, len(m))
+	for s := range m {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // ImportingFrom is the node node i imports slot s from (-1: none).
@@ -127,6 +151,139 @@ func (cl *Cluster) MoveSlot(s, to int) ([]ClusterStep, error) {
 	}
 	return steps, nil
 }
+
+// ClusterReshardEvent is what Reshard did, measured on the nodes: the slots it moved in the
+// order it moved them, each with its old node and the keys MIGRATE handed over, and every
+// node's slot and key counts before and after. A scene animates Moves one by one; the
+// ClusterKeyMigratedEvents and ClusterSlotEvents of the commands come before it.
+type ClusterReshardEvent struct {
+	To                      int
+	First, Last             int
+	Moves                   []ClusterSlotMove
+	Keys                    int // keys moved, summed over Moves
+	KeysBefore, KeysAfter   []int
+	SlotsBefore, SlotsAfter []int
+}
+
+// ClusterSlotMove is one slot Reshard moved.
+type ClusterSlotMove struct {
+	Slot, From, Keys int
+}
+
+func (ClusterReshardEvent) Kind() string { return "cluster-reshard" }
+
+// Reshard moves slots first…last (those not already served by node to) to node to, one by one
+// with MoveSlot, and returns the events of every command it sent followed by the summary
+// ClusterReshardEvent (its Moves hold the slots moved before an error, if one stopped it).
+func (cl *Cluster) Reshard(first, last, to int) ([]Event, ClusterReshardEvent, error) {
+	ev := ClusterReshardEvent{To: to, First: first, Last: last}
+	if first < 0 || last >= ClusterSlots || first > last || to < 0 || to >= len(cl.nodes) {
+		return nil, ev, errString("Reshard: no such slot range or node")
+	}
+	counts := func() (keys, slots []int) {
+		for i, n := range cl.nodes {
+			keys = append(keys, len(n.e.dbs[0].keys))
+			slots = append(slots, cl.SlotCount(i))
+		}
+		return
+	}
+	ev.KeysBefore, ev.SlotsBefore = counts()
+	var evs []Event
+	var err error
+	for s := first; s <= last && err == nil; s++ {
+		from := cl.SlotOwner(s)
+		if from == to {
+			continue
+		}
+		var steps []ClusterStep
+		steps, err = cl.MoveSlot(s, to)
+		mv := ClusterSlotMove{Slot: s, From: from}
+		for _, st := range steps {
+			for _, e := range st.Result.Events {
+				if k, ok := e.(ClusterKeyMigratedEvent); ok && !k.Copy {
+					mv.Keys++
+				}
+				evs = append(evs, e)
+			}
+		}
+		if err == nil {
+			ev.Moves = append(ev.Moves, mv)
+			ev.Keys += mv.Keys
+		}
+	}
+	ev.KeysAfter, ev.SlotsAfter = counts()
+	return append(evs, ev), ev, err
+}
+
+// SampleKeys is up to k of node i's keys of db 0, spread over the slot map, in slot order. A
+// node of at most sampleAll keys gives every (n/k)-th of its keys sorted by slot; a bigger one
+// the smallest key of each of 4k slots evenly spaced over the 16 384 (every 64th slot for
+// k = 64) that holds keys. It reads the per-slot key index without changing it, so its cost
+// does not grow with the node's key count (with 3 masters and 1 000 000 keys a slot holds
+// about 61).
+func (cl *Cluster) SampleKeys(i, k int) []string {
+	n := cl.nodes[i]
+	if k <= 0 {
+		return nil
+	}
+	db := n.e.dbs[0].keys
+	if len(db) <= max(sampleAll, k) {
+		type slotKey struct {
+			slot int
+			key  string
+		}
+		sk := make([]slotKey, 0, len(db))
+		for key := range db {
+			sk = append(sk, slotKey{KeySlot([]byte(key)), key})
+		}
+		slices.SortFunc(sk, func(a, b slotKey) int {
+			if a.slot != b.slot {
+				return a.slot - b.slot
+			}
+			return strings.Compare(a.key, b.key)
+		})
+		all := make([]string, len(sk))
+		for j, x := range sk {
+			all[j] = x.key
+		}
+		if len(all) <= k {
+			return all
+		}
+		out := make([]string, k)
+		for j := range out {
+			out[j] = all[j*len(all)/k]
+		}
+		return out
+	}
+	var out []string
+	for j := 0; j < 4*k && len(out) < k; j++ {
+		m := n.slotKeys[j*ClusterSlots/(4*k)]
+		best, ok := "", false
+		for key := range m { // the smallest key, then whether it is live (one lookup)
+			if !ok || key < best {
+				best, ok = key, true
+			}
+		}
+		if _, live := db[best]; ok && !live { // a deleted key still indexed: check them all
+			best, ok = "", false
+			for key := range m {
+				if _, live := db[key]; live && (!ok || key < best) {
+					best, ok = key, true
+				}
+			}
+		}
+		if ok {
+			out = append(out, best)
+		}
+	}
+	return out
+}
+
+// sampleAll is the largest node SampleKeys sorts whole.
+const sampleAll = 1024
+
+// KeyCount is how many keys node i holds in db 0.
+func (cl *Cluster) KeyCount(i int) int { return len(cl.nodes[i].e.dbs[0].keys) }
 
 // ClusterStep is one command MoveSlot sent.
 type ClusterStep struct {

@@ -19,7 +19,6 @@ package engine
 //     can only be killed from another connection: ScriptMonitor.Kill).
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -207,8 +206,8 @@ func scriptFlagByName(name string) (scriptFlags, bool) {
 }
 
 var (
-	reParseNear = regexp.MustCompile(`^(\S+) line:(\d+)\(column:\d+\) near '(.*)':\s+(.*?)\s*$`)
-	reParseEOF  = regexp.MustCompile(`^(\S+) at EOF:\s+(.*?)\s*$`)
+	reParseNear = lazyRegexp(`^(\S+) line:(\d+)\(column:\d+\) near '(.*)':\s+(.*?)\s*$`)
+	reParseEOF  = lazyRegexp(`^(\S+) at EOF:\s+(.*?)\s*$`)
 )
 
 // luaCompileError is the message for a script gopher-lua refused: Lua 5.1's own, re-derived by
@@ -220,14 +219,14 @@ func luaCompileError(msg, body string) string {
 	if lua51 := luaSyntaxInstead(msg, body); lua51 != "" {
 		return lua51 // script_syntax.go: Lua 5.1's own message
 	}
-	if m := reParseNear.FindStringSubmatch(msg); m != nil {
+	if m := reParseNear().FindStringSubmatch(msg); m != nil {
 		what := m[4]
 		if what == "syntax error" || what == "parse error" {
 			what = "unexpected symbol"
 		}
 		return m[1] + ":" + m[2] + ": " + what + " near '" + m[3] + "'"
 	}
-	if m := reParseEOF.FindStringSubmatch(msg); m != nil {
+	if m := reParseEOF().FindStringSubmatch(msg); m != nil {
 		line := strings.Count(body, "\n") + 1
 		what := m[2]
 		if what == "syntax error" || what == "parse error" {

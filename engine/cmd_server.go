@@ -28,7 +28,7 @@ func init() {
 		&Command{Name: "config", Arity: -2, Sub: map[string]*Command{
 			"get":       {Name: "get", Arity: -3, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdConfigGet},
 			"set":       {Name: "set", Arity: -4, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Tips: "request_policy:all_nodes response_policy:all_succeeded", Fn: cmdConfigSet},
-			"resetstat": {Name: "resetstat", Arity: 2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: func(e *Engine, args [][]byte) Reply { return OK }},
+			"resetstat": {Name: "resetstat", Arity: 2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdConfigResetStat},
 			"rewrite": {Name: "rewrite", Arity: 2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: func(e *Engine, args [][]byte) Reply {
 				return Err("ERR The server is running without a config file")
 			}},
@@ -44,6 +44,7 @@ func init() {
 			"help":            {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: helpReply(commandHelp)},
 		}},
 		&Command{Name: "debug", Arity: -2, Flags: FlagAdmin | FlagNoScript | FlagLoading | FlagStale, Fn: cmdDebug},
+		&Command{Name: "info", Arity: -1, Flags: FlagLoading | FlagStale, Cats: "dangerous", Tips: "nondeterministic_output request_policy:all_shards response_policy:special", Keyless: true, Fn: cmdInfo},
 		&Command{Name: "time", Arity: 1, Flags: FlagLoading | FlagStale | FlagFast, Tips: "nondeterministic_output", Fn: cmdTime},
 	)
 	registerDebug("sdslen", 3, debugSDSLen)
@@ -288,6 +289,15 @@ func cmdConfigSet(e *Engine, args [][]byte) Reply {
 		old = append(old, saved{it.p, e.cfg.vals[it.p.Name], e.cfg.ints[it.p.Name]})
 		e.cfg.set(it.p, printed, n)
 	}
+	return OK
+}
+
+// CONFIG RESETSTAT is resetServerStats, resetCommandTableStats and resetErrorTableStats: INFO's
+// counters start over (info.go).
+func cmdConfigResetStat(e *Engine, args [][]byte) Reply {
+	dirty := e.cfg.stats.dirty // server.dirty is not a statistic
+	e.cfg.stats = newInfoStats()
+	e.cfg.stats.dirty = dirty
 	return OK
 }
 

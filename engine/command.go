@@ -204,29 +204,33 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 	if len(args) == 0 {
 		return NilReply // Redis ignores empty commands; nothing to answer
 	}
+	st := e.cfg.stats // INFO's counters (info.go)
 	c := lookupCommand(args[0])
 	if c == nil || !e.ver.Has(c.Since) {
-		return e.unknownCommand(args) // command_docs.go: Redis's error, or "not simulated yet"
+		return st.rejected("", e.unknownCommand(args)) // command_docs.go: Redis's error, or "not simulated yet"
 	}
 	if c.Sub != nil && len(args) >= 2 {
 		sub := c.Sub[strings.ToLower(string(args[1]))]
 		if sub == nil || !e.ver.Has(sub.Since) {
-			return e.unknownSubcommand(c, args)
+			return st.rejected("", e.unknownSubcommand(c, args))
 		}
 		if !arityOK(sub.Arity, len(args)) {
-			return errArity(sub.FullName())
+			return st.rejected(sub.FullName(), errArity(sub.FullName()))
 		}
 		c = sub
 	} else if !arityOK(c.Arity, len(args)) {
-		return errArity(c.Name)
+		return st.rejected(c.Name, errArity(c.Name))
 	}
 	if e.cluster != nil { // MOVED, ASK, CROSSSLOT… (cluster.go)
 		if r, stop := e.clusterBefore(c, args); stop {
-			return r
+			return st.rejected(c.FullName(), r)
 		}
 		defer e.clusterAfter(c, false)
 	}
-	return c.Fn(e, args)
+	e.countReads(c, args)
+	r := c.Fn(e, args)
+	e.cfg.stats.called(c.FullName(), r) // (CONFIG RESETSTAT counts itself in the new counters)
+	return r
 }
 
 // errUnknownCommand is Redis's text: the name as sent, then up to 128 bytes of arguments.

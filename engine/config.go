@@ -262,6 +262,10 @@ type Config struct {
 	vals map[string]string // canonical name → value as CONFIG GET prints it
 	ints map[string]int64
 	lfu  bool // maxmemory-policy is an LFU one (read on every key access)
+	acl  *ACL // the users (acl.go); requirepass is the default user's password
+	// INFO's counters (info.go), which CONFIG RESETSTAT clears, and the layer above's fields.
+	stats    *infoStats
+	infoHost func() InfoHost
 }
 
 func newConfig(e *Engine) *Config {
@@ -273,6 +277,8 @@ func newConfig(e *Engine) *Config {
 			c.ints[p.Name] = n
 		}
 	}
+	c.acl = newACL(e)
+	c.stats = newInfoStats()
 	return c
 }
 
@@ -317,6 +323,9 @@ func (c *Config) set(p *ConfigParam, printed string, n int64) {
 	}
 	if p.Name == "maxmemory-policy" {
 		c.lfu = strings.HasSuffix(printed, "-lfu")
+	}
+	if p.Name == "requirepass" {
+		c.acl.setDefaultPassword(printed)
 	}
 }
 

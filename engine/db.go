@@ -21,6 +21,7 @@ func (e *Engine) expireIfNeeded(key string) bool {
 	o := e.db.keys[key]
 	delete(e.db.keys, key)
 	delete(e.db.expires, key)
+	e.cfg.stats.expired++ // INFO's expired_keys
 	if o != nil {
 		e.emit(KeyEvent{Key: key, Action: "expired", Type: o.Type.String()})
 		e.signalStreamGone(key, o)
@@ -207,6 +208,7 @@ func (e *Engine) PeekMemoryUsage(key []byte, samples int) (size int64, ok bool) 
 // value: yes). It marks the clients WATCHing the key (multi.c touchWatchedKey); with nobody
 // watching it is one length test.
 func (e *Engine) signalModifiedKey(d *DB, key string) {
+	e.cfg.stats.dirty++       // INFO's rdb_changes_since_last_save (one per modified key)
 	if len(e.wst.keys) != 0 { // (inlined: nothing more while nobody watches)
 		e.signalWatchers(d, key)
 	}

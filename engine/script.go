@@ -75,7 +75,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -741,12 +740,12 @@ func luaErrHandler(L *lua.LState) int {
 }
 
 var (
-	reVMArith   = regexp.MustCompile(`cannot perform (add|sub|mul|div|mod|pow|unm) operation between (\w+) and (\w+)$`)
-	reVMConcat  = regexp.MustCompile(`cannot perform concat operation between (\w+) and (\w+)$`)
-	reVMCompare = regexp.MustCompile(`attempt to compare (\w+) with (\w+)$`)
-	reVMIndex   = regexp.MustCompile(`attempt to index a non-table object\((\w+)\) with key '.*'$`)
-	reVMArg     = regexp.MustCompile(`bad argument #(\d+) to ([A-Za-z_][A-Za-z_0-9]*) \(`)
-	reVMTableOf = regexp.MustCompile(`in table for ([A-Za-z_][A-Za-z_0-9]*)$`)
+	reVMArith   = lazyRegexp(`cannot perform (add|sub|mul|div|mod|pow|unm) operation between (\w+) and (\w+)$`)
+	reVMConcat  = lazyRegexp(`cannot perform concat operation between (\w+) and (\w+)$`)
+	reVMCompare = lazyRegexp(`attempt to compare (\w+) with (\w+)$`)
+	reVMIndex   = lazyRegexp(`attempt to index a non-table object\((\w+)\) with key '.*'$`)
+	reVMArg     = lazyRegexp(`bad argument #(\d+) to ([A-Za-z_][A-Za-z_0-9]*) \(`)
+	reVMTableOf = lazyRegexp(`in table for ([A-Za-z_][A-Za-z_0-9]*)$`)
 )
 
 // luaVMError rewrites gopher-lua's run-time messages into Lua 5.1's (luaG_typeerror,
@@ -754,7 +753,7 @@ var (
 // knows it ("attempt to index local 't' (a nil value)"); gopher-lua does not say, so those read
 // "attempt to index a nil value".
 func luaVMError(msg string) string {
-	if m := reVMArith.FindStringSubmatchIndex(msg); m != nil {
+	if m := reVMArith().FindStringSubmatchIndex(msg); m != nil {
 		a, b := msg[m[4]:m[5]], msg[m[6]:m[7]]
 		bad := a
 		if a == "number" {
@@ -762,7 +761,7 @@ func luaVMError(msg string) string {
 		}
 		return msg[:m[0]] + "attempt to perform arithmetic on a " + bad + " value"
 	}
-	if m := reVMConcat.FindStringSubmatchIndex(msg); m != nil {
+	if m := reVMConcat().FindStringSubmatchIndex(msg); m != nil {
 		a, b := msg[m[2]:m[3]], msg[m[4]:m[5]]
 		bad := a
 		if a == "string" || a == "number" {
@@ -770,19 +769,19 @@ func luaVMError(msg string) string {
 		}
 		return msg[:m[0]] + "attempt to concatenate a " + bad + " value"
 	}
-	if m := reVMCompare.FindStringSubmatchIndex(msg); m != nil {
+	if m := reVMCompare().FindStringSubmatchIndex(msg); m != nil {
 		a, b := msg[m[2]:m[3]], msg[m[4]:m[5]]
 		if a == b {
 			return msg[:m[0]] + "attempt to compare two " + a + " values"
 		}
 		return msg
 	}
-	if m := reVMIndex.FindStringSubmatchIndex(msg); m != nil {
+	if m := reVMIndex().FindStringSubmatchIndex(msg); m != nil {
 		return msg[:m[0]] + "attempt to index a " + msg[m[2]:m[3]] + " value"
 	}
 	// luaL_argerror quotes the function's name.
-	msg = reVMTableOf.ReplaceAllString(msg, "in table for '$1'")
-	return reVMArg.ReplaceAllString(msg, "bad argument #$1 to '$2' (")
+	msg = reVMTableOf().ReplaceAllString(msg, "in table for '$1'")
+	return reVMArg().ReplaceAllString(msg, "bad argument #$1 to '$2' (")
 }
 
 func luaValueString(v lua.LValue) string {
@@ -1477,6 +1476,8 @@ func (e *Engine) luaRedisCall(L *lua.LState, raise bool) int {
 		return fail("Wrong number of args calling Redis command from script")
 	case e.deniedInScripts(cmd):
 		return fail("This Redis command is not allowed from script")
+	case e.scriptACL(argv) != "": // scriptVerifyACL (acl.go)
+		return fail(e.scriptACL(argv))
 	case run.readOnly && (cmd.Flags&FlagWrite != 0 || mayReplicate[cmd.FullName()]):
 		return fail("Write commands are not allowed from read-only scripts.")
 	}

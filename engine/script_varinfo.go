@@ -17,7 +17,6 @@ package engine
 
 import (
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -91,7 +90,7 @@ func goFrameArgs(d *lua.Debug) (int, bool) {
 
 // reGotNil matches gopher-lua's own argument errors (redscope's functions quote the name and
 // already say "no value").
-var reGotNil = regexp.MustCompile(`bad argument #(\d+) to [A-Za-z_][A-Za-z_0-9]* \([a-z]+ expected, got nil\)$`)
+var reGotNil = lazyRegexp(`bad argument #(\d+) to [A-Za-z_][A-Za-z_0-9]* \([a-z]+ expected, got nil\)$`)
 
 // luaGoFuncError fixes what gopher-lua's library functions say differently from Lua 5.1's:
 // a missing argument is "got no value" (gopher-lua says "got nil"), and a comparison failing
@@ -101,7 +100,7 @@ func luaGoFuncError(L *lua.LState, d *lua.Debug, msg string) string {
 	if !found {
 		return msg
 	}
-	if m := reGotNil.FindStringSubmatch(tail); m != nil {
+	if m := reGotNil().FindStringSubmatch(tail); m != nil {
 		if n, ok := goFrameArgs(d); ok {
 			if k, err := strconv.Atoi(m[1]); err == nil && k > n {
 				tail = strings.TrimSuffix(tail, "got nil)") + "got no value)"
@@ -110,7 +109,7 @@ func luaGoFuncError(L *lua.LState, d *lua.Debug, msg string) string {
 		}
 	}
 	// luaL_argerror counts a method call's arguments without self.
-	if m := reGoArg.FindStringSubmatchIndex(tail); m != nil && calledAsMethod(L) {
+	if m := reGoArg().FindStringSubmatchIndex(tail); m != nil && calledAsMethod(L) {
 		n, _ := strconv.Atoi(tail[m[2]:m[3]])
 		name, rest := tail[m[4]:m[5]], tail[m[1]:]
 		if n == 1 {
@@ -125,7 +124,7 @@ func luaGoFuncError(L *lua.LState, d *lua.Debug, msg string) string {
 	return msg
 }
 
-var reGoArg = regexp.MustCompile(`^bad argument #(\d+) to ([A-Za-z_][A-Za-z_0-9]*) \(`)
+var reGoArg = lazyRegexp(`^bad argument #(\d+) to ([A-Za-z_][A-Za-z_0-9]*) \(`)
 
 // calledAsMethod reports whether the Go function that failed was called as obj:name(…): the
 // Lua caller's CALL register was set by SELF.

@@ -201,26 +201,11 @@ func (p *Player) clusterReshard(op clusterOp) (string, []engine.Event, error) {
 	if to < 0 {
 		return "", nil, fmt.Errorf("no node listens on port %d", op.port)
 	}
-	var evs []engine.Event
-	moved, keys := 0, 0
-	for s := op.from; s <= op.to; s++ {
-		if cl.SlotOwner(s) == to {
-			continue
-		}
-		steps, err := cl.MoveSlot(s, to)
-		for _, st := range steps {
-			for _, ev := range st.Result.Events {
-				if _, ok := ev.(engine.ClusterKeyMigratedEvent); ok {
-					keys++
-				}
-				evs = append(evs, ev)
-			}
-		}
-		if err != nil {
-			return "", evs, err
-		}
-		moved++
+	evs, ev, err := cl.Reshard(op.from, op.to, to)
+	if err != nil {
+		return "", evs, err
 	}
+	moved, keys := len(ev.Moves), ev.Keys
 	word := "keys"
 	if keys == 1 {
 		word = "key"

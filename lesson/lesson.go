@@ -317,9 +317,9 @@ func Parse(name string, src []byte) (*Lesson, error) {
 			case word == "scene":
 				l.Scene = strings.TrimSpace(rest)
 				switch l.Scene {
-				case "sds", "bits", "hll", "none", "ring", "bloom", "counters", "encoding", "zset", "list", "stream", "cluster", "draws", "fieldttl", "race", "memory":
+				case "sds", "bits", "hll", "none", "ring", "bloom", "counters", "encoding", "zset", "list", "stream", "cluster", "ringslots", "draws", "fieldttl", "race", "memory":
 				default:
-					return nil, bad(n, "unknown scene %q (want sds, bits, hll, ring, bloom, counters, encoding, zset, list, stream, cluster, draws, fieldttl, race, memory or none)", l.Scene)
+					return nil, bad(n, "unknown scene %q (want sds, bits, hll, ring, bloom, counters, encoding, zset, list, stream, cluster, ringslots, draws, fieldttl, race, memory or none)", l.Scene)
 				}
 			case word == "keys":
 				l.Keys = strings.Fields(rest)

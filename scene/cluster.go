@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,16 +18,27 @@ import (
 // address, slots, keys and the commands with keys it served (a hot key shows as one node's count
 // running away). What the step did is drawn over it from the trace: a MOVED or ASK hop as an
 // arrow from the node asked to the node that owns the slot, CROSSSLOT as the keys' slots marked
-// in red, keys migrated by a reshard as arrows from their old node to their new one.
+// in red, keys migrated by MIGRATE as arrows from their old node to their new one. A reshard
+// (engine.ClusterReshardEvent: 4 096 slots in the order the engine moved them) is animated slot
+// by slot over the step's animation: a window of slots (15 % of them) travels at a time from
+// the old node's strip to the new node's, lit when it carries keys, while the note counts the
+// slots and keys arrived; under reduced motion the page passes t = 1 and all are drawn arrived.
+// The key marks are a bounded sample (Cluster.SampleKeys: the lesson's keys, then keys spread
+// over the node's slots, 64 in all), so an Update costs the same for 1 000 keys as for 1 000 000 (BenchmarkClusterUpdate).
 type Cluster struct {
 	Nodes   []ClusterRow
 	Conn    int // the connected node
 	Redir   []engine.ClusterRedirectEvent
 	Served  []engine.ClusterServedEvent
 	Moved   []engine.ClusterKeyMigratedEvent
-	Changed map[int]bool // slots whose owner changed in the step
+	Reshard []engine.ClusterReshardEvent // the step's reshards, animated slot by slot
+	Changed map[int]bool                 // slots whose owner changed in the step
 	lang    string
 	watch   []string
+	noNotes bool // composed with the ring (ringslots.go): the notes are drawn there
+
+	servedKeys map[int]map[string]bool // node → the keys it served in the step
+	movedN     int                     // keys MIGRATE moved in the step (Moved keeps the first)
 }
 
 // ClusterRow is one node as drawn.
@@ -34,7 +46,7 @@ type ClusterRow struct {
 	Addr      string
 	Ranges    [][2]int // the slot ranges it serves, in order
 	Slots     int
-	Keys      []string // its keys, sorted (at most ClusterKeysDrawn)
+	Keys      []string // a sample of its keys: the lesson's, then keys spread over its slots in slot order (at most ClusterKeysDrawn)
 	KeyCount  int
 	Served    int64
 	Migrating []int // slots migrating away
@@ -44,11 +56,22 @@ type ClusterRow struct {
 // ClusterKeysDrawn bounds the key marks of one node.
 const ClusterKeysDrawn = 64
 
+// clusterLabels bounds the named marks of one row besides the lesson's and the served keys.
+const clusterLabels = 3
+
 func init() { register("cluster", func() Scene { return &Cluster{} }) }
 
 // Update implements Scene.
 func (s *Cluster) Update(in Input) {
 	*s = Cluster{lang: in.Lang, watch: in.Keys, Conn: -1, Changed: map[int]bool{}}
+	defer func() {
+		if n := len(s.Redir); n > clusterEventsKept {
+			s.Redir = s.Redir[n-clusterEventsKept:]
+		}
+		if n := len(s.Served); n > clusterEventsKept {
+			s.Served = s.Served[n-clusterEventsKept:]
+		}
+	}()
 	cl := in.Engine.Cluster()
 	if cl == nil {
 		return
@@ -66,21 +89,29 @@ func (s *Cluster) Update(in Input) {
 				row.Ranges = append(row.Ranges, [2]int{start, sl - 1})
 				start = -1
 			}
-			if sl < engine.ClusterSlots && mine {
-				if cl.MigratingTo(i, sl) >= 0 {
-					row.Migrating = append(row.Migrating, sl)
-				}
-			}
-			if sl < engine.ClusterSlots && cl.ImportingFrom(i, sl) >= 0 {
-				row.Importing = append(row.Importing, sl)
+		}
+		for _, sl := range cl.MigratingSlots(i) {
+			if cl.SlotOwner(sl) == i {
+				row.Migrating = append(row.Migrating, sl)
 			}
 		}
-		keys := e.SortedKeys()
-		row.KeyCount = len(keys)
-		if len(keys) > ClusterKeysDrawn {
-			keys = keys[:ClusterKeysDrawn]
+		row.Importing = cl.ImportingSlots(i)
+		// A bounded sample (the engine reads it through its slot index): the cost of an Update
+		// does not grow with the node's key count.
+		row.KeyCount = cl.KeyCount(i)
+		seen := map[string]bool{}
+		for _, k := range in.Keys {
+			if len(row.Keys) < ClusterKeysDrawn && !seen[k] && e.Peek([]byte(k)) != nil {
+				seen[k] = true
+				row.Keys = append(row.Keys, k)
+			}
 		}
-		row.Keys = keys
+		for _, k := range cl.SampleKeys(i, ClusterKeysDrawn) {
+			if len(row.Keys) < ClusterKeysDrawn && !seen[k] {
+				seen[k] = true
+				row.Keys = append(row.Keys, k)
+			}
+		}
 		s.Nodes = append(s.Nodes, row)
 	}
 	for _, x := range in.Last {
@@ -90,8 +121,22 @@ func (s *Cluster) Update(in Input) {
 				s.Redir = append(s.Redir, ev)
 			case engine.ClusterServedEvent:
 				s.Served = append(s.Served, ev)
+				if s.servedKeys == nil {
+					s.servedKeys = map[int]map[string]bool{}
+				}
+				if s.servedKeys[ev.Node] == nil {
+					s.servedKeys[ev.Node] = map[string]bool{}
+				}
+				for _, k := range ev.Keys {
+					s.servedKeys[ev.Node][k] = true
+				}
 			case engine.ClusterKeyMigratedEvent:
-				s.Moved = append(s.Moved, ev)
+				s.movedN++
+				if len(s.Moved) < clusterEventsKept {
+					s.Moved = append(s.Moved, ev)
+				}
+			case engine.ClusterReshardEvent:
+				s.Reshard = append(s.Reshard, ev)
 			case engine.ClusterSlotEvent:
 				if ev.Action == "owner" {
 					s.Changed[ev.Slot] = true
@@ -100,6 +145,11 @@ func (s *Cluster) Update(in Input) {
 		}
 	}
 }
+
+// clusterEventsKept bounds the events of one kind a step keeps to draw (a step of 5 000 SETs
+// followed with -c has about 3 300 MOVED hops; the picture draws the last ones, the counts stay
+// whole).
+const clusterEventsKept = 32
 
 // Focus implements Focuser.
 func (s *Cluster) Focus() (string, string) {
@@ -127,7 +177,9 @@ func (s *Cluster) Describe() string {
 	for _, r := range s.Redir {
 		parts = append(parts, s.redirText(r))
 	}
-	if len(s.Moved) > 0 {
+	if len(s.Reshard) > 0 {
+		parts = append(parts, s.reshardText(1))
+	} else if len(s.Moved) > 0 {
 		parts = append(parts, s.movedText())
 	}
 	return "cluster: " + strings.Join(parts, "; ")
@@ -175,14 +227,18 @@ func (s *Cluster) redirText(r engine.ClusterRedirectEvent) string {
 
 func (s *Cluster) movedText() string {
 	from, to := s.Moved[0].From, s.Moved[0].To
-	return tr(s.lang, "%s moved from %s to %s", "%s chuyển từ %s sang %s", trPlural(s.lang, int64(len(s.Moved)), "key", "keys", "key"), s.addr(from), s.addr(to))
+	return tr(s.lang, "%s moved from %s to %s", "%s chuyển từ %s sang %s", trPlural(s.lang, int64(s.movedN), "key", "keys", "key"), s.addr(from), s.addr(to))
 }
 
 // Frame implements Scene.
 func (s *Cluster) Frame(r Rect, t float64) []Prim {
 	var l list
 	f := fontSize(r)
+	tight := s.noNotes && r.W < 560 // composed on a phone (ringslots.go): every pixel counts
 	in := r.Inset(f * 0.8)
+	if tight {
+		in = r.Inset(f * 0.3)
+	}
 	if len(s.Nodes) == 0 {
 		return drawStart(r, s.lang, startCard{
 			title: tr(s.lang, "Redis Cluster: 16 384 hash slots shared out among the masters; a key lives in slot CRC16(key) mod 16384",
@@ -203,28 +259,47 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 	}
 	stripX, stripW := in.X+labelW, in.W-labelW
 	// Header: what the strip is.
-	head := tr(s.lang, "%s · 16\u202f384 slots · connected to %s", "%s · 16\u202f384 slot · đang kết nối %s", trPlural(s.lang, int64(len(s.Nodes)), "node", "nodes", "node"), s.addr(s.Conn))
+	conn := s.addr(s.Conn)
+	if tight {
+		conn = s.port(s.Conn)
+	}
+	head := tr(s.lang, "%s · 16\u202f384 slots · connected to %s", "%s · 16\u202f384 slot · đang kết nối %s", trPlural(s.lang, int64(len(s.Nodes)), "node", "nodes", "node"), conn)
 	l.text(in.X, in.Y, fitText(head, in.W, f, false), f, textColor, Left, false)
 	y := in.Y + f*1.6
-	notes := s.noteLines()
+	notes := s.noteLines(t)
+	if s.noNotes {
+		notes = nil
+	}
 	footer := small*1.5*float64(len(notes)) + small*2.2 // the notes and the slot axis
-	rowGap := small * 0.6
-	rowH := min(max((in.Y+in.H-y-footer)/float64(len(s.Nodes))-rowGap, small*3.2), f*5.5)
+	rowGap, rowMin := small*0.6, small*3.2
+	if tight {
+		y, footer, rowGap, rowMin = in.Y+f*1.3, small*1.4, small*0.3, small*clusterTightRow
+	}
+	rowH := min(max((in.Y+in.H-y-footer)/float64(len(s.Nodes))-rowGap, rowMin), f*5.5)
 	maxServed := int64(1)
 	for _, n := range s.Nodes {
 		maxServed = max(maxServed, n.Served)
 	}
 	xOf := func(slot int) float64 { return stripX + stripW*(float64(slot)+0.5)/engine.ClusterSlots }
 	rowY := make([]float64, len(s.Nodes))
+	bars := make([][2]float64, len(s.Nodes)) // each row's strip: y and height
+	anim := s.reshardAnim(t)
 	for i, n := range s.Nodes {
 		rowY[i] = y
 		c := nodeColor(i)
 		slotsW := trPlural(s.lang, int64(n.Slots), "slot", "slots", "slot")
 		keysW := trPlural(s.lang, int64(n.KeyCount), "key", "keys", "key")
+		if b, ok := s.before(i); ok { // a reshard in the step: the counts before → after
+			slotsW = fmt.Sprintf("%d→%s", b[0], slotsW)
+			keysW = fmt.Sprintf("%d→%s", b[1], keysW)
+		}
 		// the label: address, slots, keys, served (with a bar for the served count)
 		lx, ly := in.X, y
 		if compact {
 			line := fmt.Sprintf("%s · %s · %s", n.Addr, slotsW, keysW)
+			if tight || monoWidth(line+"► ", small) > in.W {
+				line = fmt.Sprintf("%s · %s · %s", s.port(i), slotsW, keysW)
+			}
 			if i == s.Conn {
 				line = "► " + line
 			}
@@ -236,21 +311,36 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 				name += " ►"
 			}
 			l.text(lx, ly, fitText(name, labelW-small*0.5, small, true), small, c, Left, true)
-			l.text(lx, ly+small*1.3, fitText(slotsW+" · "+keysW, labelW-small*0.5, small, false), small, dim, Left, false)
-			served := tr(s.lang, "%d served", "phục vụ %d", n.Served)
-			l.text(lx, ly+small*2.6, fitText(served, labelW-small*0.5, small, false), small, dim, Left, false)
-			bw := (labelW - small) * float64(n.Served) / float64(maxServed)
-			if n.Served > 0 {
-				l.rect(lx, ly+small*3.9, max(bw, 2), small*0.4, c)
+			lw := labelW - small*0.5
+			line := 1.3
+			if both := slotsW + " · " + keysW; textWidth(both, small, false) <= lw {
+				l.text(lx, ly+small*line, both, small, dim, Left, false)
+			} else { // before → after: slots and keys a line each
+				l.text(lx, ly+small*line, fitText(slotsW, lw, small, false), small, dim, Left, false)
+				line += 1.3
+				l.text(lx, ly+small*line, fitText(keysW, lw, small, false), small, dim, Left, false)
+			}
+			line += 1.3
+			if rowH >= small*(line+1.7) {
+				served := tr(s.lang, "%d served", "phục vụ %d", n.Served)
+				l.text(lx, ly+small*line, fitText(served, lw, small, false), small, dim, Left, false)
+				bw := (labelW - small) * float64(n.Served) / float64(maxServed)
+				if n.Served > 0 {
+					l.rect(lx, ly+small*(line+1.3), max(bw, 2), small*0.4, c)
+				}
 			}
 		}
 		sy := ly
 		sh := rowH - (ly - y)
 		if compact {
 			sh = max(rowH-small*1.3, small*1.6)
+			if tight {
+				sh = rowH - small*1.3
+			}
 		}
 		markH := min(sh*0.4, small*1.4)
 		barY, barH := sy+markH, sh-markH
+		bars[i] = [2]float64{barY, barH}
 		// the strip: all slots, the node's ranges in its colour
 		l.rect(stripX, barY, stripW, barH, panelC)
 		l.frame(stripX, barY, stripW, barH, 1, grid)
@@ -258,13 +348,16 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 			x0, x1 := stripX+stripW*float64(rg[0])/engine.ClusterSlots, stripX+stripW*float64(rg[1]+1)/engine.ClusterSlots
 			fill := c
 			for sl := range s.Changed {
+				if len(s.Reshard) > 0 {
+					break // the reshard's slots are drawn moving (drawReshard)
+				}
 				if sl >= rg[0] && sl <= rg[1] {
 					fill = c.Mix(accent, pulseAt(t))
 					break
 				}
 			}
 			l.rect(x0, barY, max(x1-x0, 1.5), barH, fill)
-			if x1-x0 > monoWidth("00000–00000", small)+small {
+			if x1-x0 > monoWidth("00000–00000", small)+small && barH >= small*1.25 {
 				txt := fmt.Sprintf("%d–%d", rg[0], rg[1])
 				l.text((x0+x1)/2, barY+barH/2-small*0.6, txt, small, textOn(fill), Center, true)
 			}
@@ -300,34 +393,58 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 			return r
 		}
 		sort.SliceStable(order, func(a, b int) bool { return rank(order[a]) < rank(order[b]) })
-		var taken [][2]float64
+		// Ticks first, then the labels over them on the background (the lesson's and the served
+		// keys first, at most clusterLabels of the others), none over another.
+		type mark struct {
+			x     float64
+			label string
+			c     Color
+			rank  int
+		}
+		var marks []mark
 		for _, sl := range order {
+			if ph, ok := anim.phase[sl]; ok && ph < 1 {
+				continue // its slot has not arrived yet: drawn moving below
+			}
 			ks := bySlot[sl]
 			sort.SliceStable(ks, func(a, b int) bool { return s.served(i, ks[a]) && !s.served(i, ks[b]) })
 			x := xOf(sl)
 			kc := dim
-			if rank(sl) == 0 {
+			rk := rank(sl)
+			if rk == 0 {
 				kc = accent // lit for the whole step
 			}
-			l.line(x, barY-markH*0.9, x, barY+barH*0.35, 2, kc)
+			l.line(x, barY-markH*0.9, x, barY+barH*0.2, 2, kc)
 			label := clip(ks[0], 16)
 			if len(ks) > 1 {
 				label += fmt.Sprintf(" +%d", len(ks)-1)
 			}
-			w := monoWidth(label, small)
-			lx := x + 3
-			if lx+w > stripX+stripW {
-				lx = x - 3 - w
+			marks = append(marks, mark{x, label, kc, rk})
+		}
+		var taken [][2]float64
+		others := 0
+		for _, m := range marks {
+			if markH < small*1.1 || (m.rank == 2 && others >= clusterLabels) {
+				continue
 			}
-			free := markH >= small*1.1
+			w := monoWidth(m.label, small)
+			lx := m.x + 3
+			if lx+w > stripX+stripW {
+				lx = m.x - 3 - w
+			}
+			free := true
 			for _, sp := range taken {
 				if lx < sp[1]+small*0.5 && lx+w > sp[0]-small*0.5 {
 					free = false
 				}
 			}
 			if free {
+				if m.rank == 2 {
+					others++
+				}
 				taken = append(taken, [2]float64{lx, lx + w})
-				l.text(lx, barY-small*1.2, label, small, kc, Left, true)
+				l.rect(lx-2, barY-small*1.25, w+4, small*1.15, Background)
+				l.text(lx, barY-small*1.2, m.label, small, m.c, Left, true)
 			}
 		}
 		y += rowH + rowGap
@@ -360,7 +477,13 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 			}
 		}
 	}
+	if len(anim.moves) > 0 {
+		s.drawReshard(&l, anim, bars, stripX, stripW, small)
+	}
 	for _, m := range s.Moved {
+		if len(s.Reshard) > 0 {
+			break // a reshard's keys travel with their slots (drawReshard)
+		}
 		if m.From < len(rowY) && m.To < len(rowY) {
 			x := xOf(m.Slot)
 			l.line(x, rowY[m.From]+rowH*0.5, x+small, rowY[m.To]+rowH*0.3, 1.5, accent)
@@ -379,7 +502,7 @@ type clusterNote struct {
 }
 
 // noteLines are the step's events in words, under the picture.
-func (s *Cluster) noteLines() []clusterNote {
+func (s *Cluster) noteLines(t float64) []clusterNote {
 	var out []clusterNote
 	seen := map[string]bool{}
 	for _, r := range s.Redir {
@@ -389,7 +512,9 @@ func (s *Cluster) noteLines() []clusterNote {
 			out = append(out, clusterNote{t, ErrorC})
 		}
 	}
-	if len(s.Moved) > 0 {
+	if len(s.Reshard) > 0 {
+		out = append(out, clusterNote{s.reshardText(t), accent})
+	} else if len(s.Moved) > 0 {
 		out = append(out, clusterNote{s.movedText(), accent})
 	}
 	if len(s.Served) > 0 {
@@ -408,18 +533,7 @@ func (s *Cluster) noteLines() []clusterNote {
 }
 
 // served: node i served a command on key k in this step.
-func (s *Cluster) served(i int, k string) bool {
-	for _, ev := range s.Served {
-		if ev.Node == i {
-			for _, x := range ev.Keys {
-				if x == k {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
+func (s *Cluster) served(i int, k string) bool { return s.servedKeys[i][k] }
 
 func (s *Cluster) isWatched(k string) bool {
 	for _, w := range s.watch {
@@ -428,4 +542,153 @@ func (s *Cluster) isWatched(k string) bool {
 		}
 	}
 	return false
+}
+
+// clusterMove is one slot a reshard of the step moved, in the order the engine moved it.
+type clusterMove struct {
+	engine.ClusterSlotMove
+	To int
+}
+
+// reshardState is where the step's reshards are at animation progress t: each moved slot
+// leaves its old row and reaches its new one in the order the engine moved it, a window of
+// slots travelling at once; phase[slot] is 0 (not left yet) … 1 (arrived).
+type reshardState struct {
+	moves []clusterMove
+	phase map[int]float64
+	done  int // slots arrived
+	keys  int // keys arrived with them
+}
+
+// clusterMoveWindow is the share of the moved slots travelling at the same moment.
+const clusterMoveWindow = 0.15
+
+func (s *Cluster) reshardAnim(t float64) reshardState {
+	var st reshardState
+	for _, r := range s.Reshard {
+		for _, m := range r.Moves {
+			st.moves = append(st.moves, clusterMove{m, r.To})
+		}
+	}
+	n := float64(len(st.moves))
+	w := max(1, n*clusterMoveWindow)
+	st.phase = make(map[int]float64, len(st.moves))
+	for j, m := range st.moves {
+		ph := 1.0
+		if t < 1 {
+			ph = min(1, max(0, (t*(n+w)-float64(j))/w))
+		}
+		st.phase[m.Slot] = ph
+		if ph >= 1 {
+			st.done++
+			st.keys += m.Keys
+		}
+	}
+	return st
+}
+
+// drawReshard draws the moving slots over the rows (which show where everything ends): a slot
+// not yet left is its old node's colour on the old row and blank on the new one; a travelling
+// slot is a block between the two rows, lit when it carries keys, one dot per key (at most
+// three a block); an arrived slot is as the rows draw it.
+func (s *Cluster) drawReshard(l *list, st reshardState, bars [][2]float64, stripX, stripW, small float64) {
+	x0 := func(sl int) float64 { return stripX + stripW*float64(sl)/engine.ClusterSlots }
+	// Runs of consecutive slots with the same nodes and the same quantised phase make one block.
+	type run struct {
+		from, to, first, last, keys int
+		ph                          float64
+	}
+	var runs []run
+	for _, m := range st.moves {
+		ph := st.phase[m.Slot]
+		if ph >= 1 || m.From < 0 || m.From >= len(bars) || m.To < 0 || m.To >= len(bars) {
+			continue
+		}
+		q := math.Round(ph*12) / 12
+		if k := len(runs) - 1; k >= 0 && runs[k].from == m.From && runs[k].to == m.To && runs[k].last == m.Slot-1 && runs[k].ph == q {
+			runs[k].last, runs[k].keys = m.Slot, runs[k].keys+m.Keys
+			continue
+		}
+		runs = append(runs, run{m.From, m.To, m.Slot, m.Slot, m.Keys, q})
+	}
+	for _, r := range runs {
+		a, b := x0(r.first), x0(r.last+1)
+		w := max(b-a, 1.5)
+		fy, fh := bars[r.from][0], bars[r.from][1]
+		ty, th := bars[r.to][0], bars[r.to][1]
+		l.rect(a, ty, w, th, panelC) // not arrived on the new row yet
+		if r.ph <= 0 {
+			l.rect(a, fy, w, fh, nodeColor(r.from))
+			continue
+		}
+		l.rect(a, fy, w, fh, panelC) // left the old row
+		e := r.ph * r.ph * (3 - 2*r.ph)
+		y, h := fy+(ty-fy)*e, fh+(th-fh)*e
+		c := nodeColor(r.from).Mix(nodeColor(r.to), e)
+		l.rect(a, y, w, h, c)
+		if r.keys > 0 {
+			l.frame(a, y, w, h, 1.5, accent)
+			d := max(3, small*0.35)
+			for k := 0; k < min(r.keys, 3); k++ {
+				l.rect(a+w/2-d/2, y+h*(float64(k)+0.5)/3-d/2, d, d, accent)
+			}
+		}
+	}
+}
+
+// reshardText is the reshard note: while slots travel, how many have arrived; settled, the
+// slots and keys moved and each node's key count before and after.
+func (s *Cluster) reshardText(t float64) string {
+	st := s.reshardAnim(t)
+	first, last := s.Reshard[0], s.Reshard[len(s.Reshard)-1]
+	if st.done < len(st.moves) {
+		return tr(s.lang, "resharding to %s: %d of %d slots moved, %s with them", "đang reshard sang %s: đã chuyển %d/%d slot, kèm %s",
+			s.addr(last.To), st.done, len(st.moves), trPlural(s.lang, int64(st.keys), "key", "keys", "key"))
+	}
+	var counts []string
+	for i := range last.KeysAfter {
+		if i < len(first.KeysBefore) && first.KeysBefore[i] != last.KeysAfter[i] {
+			counts = append(counts, fmt.Sprintf("%s %d→%d", s.port(i), first.KeysBefore[i], last.KeysAfter[i]))
+		}
+	}
+	keys := 0
+	for _, r := range s.Reshard {
+		keys += r.Keys
+	}
+	return tr(s.lang, "%s moved to %s with %s; keys %s", "%s chuyển sang %s kèm %s; key %s",
+		trPlural(s.lang, int64(len(st.moves)), "slot", "slots", "slot"), s.addr(last.To),
+		trPlural(s.lang, int64(keys), "key", "keys", "key"), strings.Join(counts, ", "))
+}
+
+// port is node i's port alone ("7003").
+func (s *Cluster) port(i int) string {
+	a := s.addr(i)
+	if j := strings.LastIndexByte(a, ':'); j >= 0 {
+		return a[j+1:]
+	}
+	return a
+}
+
+// before is node i's slot and key counts before the step's first reshard, when the step has
+// one that changed them.
+func (s *Cluster) before(i int) ([2]int, bool) {
+	if len(s.Reshard) == 0 {
+		return [2]int{}, false
+	}
+	f, l := s.Reshard[0], s.Reshard[len(s.Reshard)-1]
+	if i >= len(f.KeysBefore) || i >= len(l.KeysAfter) || (f.KeysBefore[i] == l.KeysAfter[i] && f.SlotsBefore[i] == l.SlotsAfter[i]) {
+		return [2]int{}, false
+	}
+	return [2]int{f.SlotsBefore[i], f.KeysBefore[i]}, true
+}
+
+// clusterTightRow is a row's least height in small text lines when composed on a phone: its
+// label line and a strip with key ticks.
+const clusterTightRow = 2.6
+
+// tightHeight is the height Frame needs for the cluster composed on a phone (noNotes, narrower
+// than 560 px) at base text size f.
+func (s *Cluster) tightHeight(f float64) float64 {
+	small := max(f*0.75, minText)
+	return f*0.6 + f*1.3 + float64(len(s.Nodes))*small*(clusterTightRow+0.3) + small*1.4
 }

@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,10 +40,7 @@ func (s *Server) connCommand(c *client, args [][]byte) (engine.Reply, bool) {
 		return s.clientCmd(c, args), true
 	case eqFold(name, "auth"):
 		c.lastCmd = "auth"
-		return authCmd(args), true
-	case eqFold(name, "info"):
-		c.lastCmd = "info"
-		return engine.Verbatim(s.info(args[1:])), true
+		return s.authCmd(c, args), true
 	}
 	return engine.Reply{}, false
 }
@@ -65,6 +61,8 @@ func (s *Server) quitReset(c *client, tx *engine.Client, args [][]byte) (engine.
 		}
 		tx.Reset()
 		c.name, c.db, c.proto = "", 0, 2
+		c.userEng = nil // clientSetDefaultAuth: back to the default user (auth.go)
+		s.syncUser(c)
 		return engine.Status("RESET"), true
 	}
 	return engine.Reply{}, false
@@ -88,7 +86,7 @@ func (s *Server) connCheck(args [][]byte) (engine.Reply, bool) {
 		return engine.Reply{}
 	}
 	switch {
-	case eqFold(name, "hello"), eqFold(name, "info"):
+	case eqFold(name, "hello"):
 		return engine.Reply{}, true
 	case eqFold(name, "auth"):
 		return arity(-2, "auth"), true
@@ -161,9 +159,12 @@ func (s *Server) hello(c *client, args [][]byte) engine.Reply {
 		}
 	}
 	if hasAuth {
-		if r := authUserPass(user, pass); r.IsError() {
+		if r := s.authUserPass(c, user, pass); r.IsError() {
 			return r
 		}
+	}
+	if r, ok := s.helloAuthCheck(c); !ok {
+		return r
 	}
 	if hasName {
 		if !validName(setname) {
@@ -203,27 +204,6 @@ func strictInt(b []byte) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(string(b), 10, 64)
 	return n, err == nil
-}
-
-// authCmd implements AUTH for a server whose default user has no password.
-func authCmd(args [][]byte) engine.Reply {
-	switch len(args) {
-	case 2:
-		return errNoPass
-	case 3:
-		return authUserPass(args[1], args[2])
-	case 1:
-		return arityErr("auth")
-	}
-	return engine.ErrSyntax
-}
-
-// authUserPass: the default user is "nopass", any password is accepted; no other user exists.
-func authUserPass(user, pass []byte) engine.Reply {
-	if string(user) == "default" {
-		return engine.OK
-	}
-	return errWrongPass
 }
 
 // validName: client names (and lib-name/lib-ver) may only hold '!'..'~'.
@@ -422,8 +402,8 @@ func (s *Server) clientLine(c *client, now time.Time) string {
 	if flags == "" {
 		flags = "N"
 	}
-	line := fmt.Sprintf("id=%d addr=%s laddr=%s fd=8 name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=default redir=-1 resp=%d",
-		c.id, c.addr, c.laddr, c.name, int64(now.Sub(c.created).Seconds()), int64(now.Sub(c.lastAt).Seconds()), flags, c.db, multi, cmd, c.proto)
+	line := fmt.Sprintf("id=%d addr=%s laddr=%s fd=8 name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=%s redir=-1 resp=%d",
+		c.id, c.addr, c.laddr, c.name, int64(now.Sub(c.created).Seconds()), int64(now.Sub(c.lastAt).Seconds()), flags, c.db, multi, cmd, c.user.Name, c.proto)
 	if s.eng.Version().Has(engine.V72) {
 		line += " lib-name=" + c.libName + " lib-ver=" + c.libVer
 	}
@@ -468,130 +448,6 @@ func makeRunID() string {
 		b[i] = hex[seed&15]
 	}
 	return string(b)
-}
-
-// baseMemory stands for what an empty redis-server uses (INFO memory's used_memory_startup on
-// Debian's 7.0.15 is about 876 000 bytes).
-const baseMemory = 876144
-
-// info builds INFO's text for the asked sections (none, "default", "all", "everything": all).
-func (s *Server) info(sections [][]byte) string {
-	want := map[string]bool{}
-	all := len(sections) == 0
-	for _, a := range sections {
-		n := strings.ToLower(string(a))
-		if n == "all" || n == "everything" || n == "default" {
-			all = true
-		}
-		want[n] = true
-	}
-	e := s.eng
-	var parts []string
-	add := func(name string, body func(b *strings.Builder)) {
-		if !all && !want[name] {
-			return
-		}
-		var b strings.Builder
-		b.WriteString("# " + strings.ToUpper(name[:1]) + name[1:] + "\r\n")
-		body(&b)
-		parts = append(parts, b.String())
-	}
-	now := time.Now()
-	kv := func(b *strings.Builder, k string, v any) {
-		fmt.Fprintf(b, "%s:%v\r\n", k, v)
-	}
-	add("server", func(b *strings.Builder) {
-		up := int64(now.Sub(s.started).Seconds())
-		kv(b, "redis_version", profileVersion(e.Version()))
-		kv(b, "redis_git_sha1", "00000000")
-		kv(b, "redis_git_dirty", 0)
-		kv(b, "redis_build_id", "0")
-		kv(b, "redis_mode", redisMode(e))
-		kv(b, "os", runtime.GOOS+" "+runtime.GOARCH)
-		kv(b, "arch_bits", 64)
-		kv(b, "multiplexing_api", "go")
-		kv(b, "process_id", pid)
-		kv(b, "process_supervised", "no")
-		kv(b, "run_id", s.runID)
-		kv(b, "tcp_port", s.port)
-		kv(b, "server_time_usec", now.UnixMicro())
-		kv(b, "uptime_in_seconds", up)
-		kv(b, "uptime_in_days", up/86400)
-		kv(b, "hz", 10)
-		kv(b, "configured_hz", 10)
-		kv(b, "executable", executable())
-		kv(b, "config_file", "")
-		kv(b, "redscope_profile", e.Version().String())
-		kv(b, "redscope_allocator", e.Allocator().String())
-	})
-	add("clients", func(b *strings.Builder) {
-		kv(b, "connected_clients", len(s.clients))
-		kv(b, "cluster_connections", 0)
-		kv(b, "maxclients", 10000)
-		kv(b, "client_recent_max_input_buffer", 0)
-		kv(b, "client_recent_max_output_buffer", 0)
-		kv(b, "blocked_clients", e.BlockedClients())
-		kv(b, "tracking_clients", 0)
-		kv(b, "clients_in_timeout_table", e.ClientsInTimeoutTable())
-		if e.Version().Has(engine.V72) {
-			keys, onNoKey := e.BlockingKeys()
-			kv(b, "total_blocking_keys", keys)
-			kv(b, "total_blocking_keys_on_nokey", onNoKey)
-		}
-	})
-	add("memory", func(b *strings.Builder) {
-		data := safeDataset(e)
-		used := baseMemory + data
-		kv(b, "used_memory", used)
-		kv(b, "used_memory_human", humanBytes(used))
-		kv(b, "used_memory_startup", baseMemory)
-		kv(b, "used_memory_dataset", data)
-		kv(b, "maxmemory", 0)
-		kv(b, "maxmemory_human", "0B")
-		pol := e.Config().Get("maxmemory-policy")
-		if pol == "" {
-			pol = "noeviction"
-		}
-		kv(b, "maxmemory_policy", pol)
-		kv(b, "mem_allocator", "jemalloc-5.3.0")
-	})
-	add("stats", func(b *strings.Builder) {
-		kv(b, "total_connections_received", s.totalConns)
-		kv(b, "total_commands_processed", s.totalCommands)
-	})
-	add("cluster", func(b *strings.Builder) { kv(b, "cluster_enabled", clusterEnabled(e)) })
-	add("keyspace", func(b *strings.Builder) {
-		for i := 0; i < e.DBCount(); i++ {
-			keys, exp := e.DBStats(i)
-			if keys > 0 {
-				fmt.Fprintf(b, "db%d:keys=%d,expires=%d,avg_ttl=0\r\n", i, keys, exp)
-			}
-		}
-	})
-	return strings.Join(parts, "\r\n")
-}
-
-// safeDataset sums MEMORY USAGE over the keyspace; a panic in a type's memory model costs the
-// figure, not the server.
-func safeDataset(e *engine.Engine) (n int64) {
-	defer func() {
-		if recover() != nil {
-			n = 0
-		}
-	}()
-	return e.DatasetMemory()
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.2fG", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.2fM", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.2fK", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%dB", n)
 }
 
 func executable() string {

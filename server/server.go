@@ -67,6 +67,11 @@ type client struct {
 	// is remade when the server's engine is replaced.
 	tx    *engine.Client
 	txEng *engine.Engine
+	// The user the connection runs as and whether it is authenticated (auth.go), for userEng.
+	user    *engine.ACLUser
+	userEng *engine.Engine
+	authed  bool
+	inExec  bool // running EXEC's queued commands (their ACL is checked again: auth.go)
 	// Blocking (blocking.go): parked is set while the client waits in a blocking command;
 	// pending holds the commands read after it; wake receives the blocked command's reply.
 	parked   bool
@@ -137,6 +142,9 @@ func (s *Server) Serve(ln net.Listener) error {
 			}
 			return err
 		}
+		if s.refuseProtected(nc) {
+			continue
+		}
 		cn := newNetConn(nc)
 		s.mu.Lock()
 		if s.closed {
@@ -191,6 +199,7 @@ func (s *Server) accept(cn *netConn) *client {
 	c.id = s.nextID
 	s.clients[c.id] = c
 	s.totalConns++
+	s.syncUser(c)
 	s.mu.Unlock()
 	return c
 }
@@ -244,7 +253,19 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 		return
 	}
 	c.lastCmd = s.intern(args[0])
+	if r, refused := s.gate(c, tx, args); refused {
+		if !c.quit {
+			c.out = r.AppendRESP2(c.out)
+		}
+		return
+	}
+	c.inExec = eqFold(args[0], "exec") && tx.InMulti()
 	res := tx.Exec(args)
+	c.inExec = false
+	s.countFrontEnd(args, res.Reply)
+	if c.user.Deleted() {
+		c.quit = true // ACL DELUSER closes the user's connections
+	}
 	c.db = tx.DB()
 	if res.Blocked {
 		c.parked = true
@@ -258,6 +279,7 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 func (s *Server) txClient(c *client) *engine.Client {
 	if c.txEng != s.eng || c.tx == nil {
 		c.tx, c.txEng = s.eng.NewClient(), s.eng
+		s.eng.SetInfoHost(s.infoHost)
 		if !c.tx.SetDB(c.db) {
 			c.db = 0
 		}
@@ -273,6 +295,11 @@ func (s *Server) txClient(c *client) *engine.Client {
 		c.tx.FrontEnd = func(args [][]byte, check bool) (engine.Reply, bool) {
 			if check {
 				return s.connCheck(args)
+			}
+			if c.inExec {
+				if r, refused := s.execRecheck(c, args); refused {
+					return r, true
+				}
 			}
 			return s.connCommand(c, args)
 		}

@@ -220,7 +220,7 @@ func TestManyPipelinedClients(t *testing.T) {
 func TestInfo(t *testing.T) {
 	s, _ := start(t, engine.V88)
 	s.mu.Lock()
-	all := s.info(nil)
+	all := s.info([][]byte{[]byte("default"), []byte("redscope")})
 	two := s.info([][]byte{[]byte("SERVER"), []byte("keyspace")})
 	s.mu.Unlock()
 	for _, w := range []string{"# Server\r\nredis_version:8.8.0\r\n", "redis_mode:standalone\r\n", "\r\n\r\n# Clients\r\n",

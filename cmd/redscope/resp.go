@@ -27,6 +27,7 @@ func cmdResp(args []string, stdout, stderr io.Writer) error {
 	nCluster := fs.Int("cluster", 0, "serve a Redis Cluster of this many masters (1-16) on the port of --addr and the next ones")
 	nEmpty := fs.Int("cluster-empty", 0, "with --cluster: this many more nodes with no slots, to add with redis-cli --cluster add-node")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file until the server stops")
+	requirepass := fs.String("requirepass", "", "the default user's password (CONFIG SET requirepass); without one, protected mode answers only clients on the loopback interface")
 	gogc := fs.Int("gogc", 400, "the Go collector's GOGC for the server (the GOGC environment variable wins when set)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -40,7 +41,7 @@ func cmdResp(args []string, stdout, stderr io.Writer) error {
 		return usageError{err}
 	}
 	if clusterFlagSet(fs) || *nEmpty != 0 {
-		return serveCluster(*addr, *nCluster, *nEmpty, engine.Options{Version: v, Allocator: a, Seed: *seed, Clock: engine.WallClock{}}, stdout)
+		return serveCluster(*addr, *nCluster, *nEmpty, *requirepass, engine.Options{Version: v, Allocator: a, Seed: *seed, Clock: engine.WallClock{}}, stdout)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -66,6 +67,9 @@ func cmdResp(args []string, stdout, stderr io.Writer) error {
 		debug.SetGCPercent(*gogc)
 	}
 	e := engine.New(engine.Options{Version: v, Allocator: a, Seed: *seed, Clock: engine.WallClock{}})
+	if err := setRequirepass(e, *requirepass); err != nil {
+		return err
+	}
 	srv := server.New(e)
 	fmt.Fprintf(stdout, "redscope: Redis %s profile, %s allocator, seed %d: RESP2 on %s (redis-cli -p %d)\n",
 		v, a, *seed, ln.Addr(), ln.Addr().(*net.TCPAddr).Port)
@@ -92,7 +96,19 @@ func clusterFlagSet(fs *flag.FlagSet) bool {
 
 // serveCluster is resp --cluster N: N masters with redis-cli --cluster create's slot layout on
 // the port of addr and the next ones, then the empty nodes.
-func serveCluster(addr string, masters, empty int, o engine.Options, stdout io.Writer) error {
+// setRequirepass is --requirepass: CONFIG SET requirepass on the engine ("" leaves it nopass, so
+// protected mode answers only local clients).
+func setRequirepass(e *engine.Engine, pass string) error {
+	if pass == "" {
+		return nil
+	}
+	if r := e.Do("CONFIG", "SET", "requirepass", pass); r.IsError() {
+		return usageError{fmt.Errorf("--requirepass: %s", r.Str)}
+	}
+	return nil
+}
+
+func serveCluster(addr string, masters, empty int, requirepass string, o engine.Options, stdout io.Writer) error {
 	if masters < 0 || masters > 16 || masters == 0 && empty == 0 {
 		return usageError{fmt.Errorf("--cluster wants 1 to 16 masters (or 0 with --cluster-empty), not %d", masters)}
 	}
@@ -111,6 +127,11 @@ func serveCluster(addr string, masters, empty int, o engine.Options, stdout io.W
 		host = "127.0.0.1"
 	}
 	cl := engine.NewCluster(engine.ClusterOptions{Masters: masters, Empty: empty, Host: host, Port: port, Options: o})
+	for _, e := range cl.Nodes() {
+		if err := setRequirepass(e, requirepass); err != nil {
+			return err
+		}
+	}
 	srv := server.NewCluster(cl)
 	if err := srv.Listen(host, port); err != nil {
 		return err

@@ -78,6 +78,9 @@ func playClusterLesson(t *testing.T, l *lesson.Lesson) {
 			if x.Cmd != a.Cmd {
 				t.Fatalf("step %d: exchange %q for action %q", si+1, x.Cmd, a.Cmd)
 			}
+			if lesson.IsRingLine(a.Cmd) {
+				continue // the ring is package ring's, not the server's
+			}
 			if lesson.IsClusterLine(a.Cmd) {
 				f := strings.Fields(a.Cmd)
 				switch f[1] {
@@ -101,9 +104,10 @@ func playClusterLesson(t *testing.T, l *lesson.Lesson) {
 					}
 					p, _ := strconv.Atoi(f[3])
 					to := p - lesson.ClusterBasePort
+					// redis-cli --cluster reshard with one source takes that node's first slots.
 					from := ownerOfOn(t, ref, first)
-					if from != 0 || first != 0 {
-						t.Fatalf("%s: the test reshards node 0's first slots only", a.Cmd)
+					if from < 0 || (first > 0 && ownerOfOn(t, ref, first-1) == from) {
+						t.Fatalf("%s: the test reshards the first slots of one node only", a.Cmd)
 					}
 					args := []string{"--cluster", "reshard", ref.addr(0), "--cluster-from", ref.ids[from], "--cluster-to", ref.ids[to],
 						"--cluster-slots", strconv.Itoa(last - first + 1), "--cluster-yes"}

@@ -1,0 +1,17 @@
+package server
+
+import "redscope/engine"
+
+// INFO is the engine's (engine/info.go); the server tells it what only it knows.
+
+// infoHost is what INFO reports of the server; s.mu is held.
+func (s *Server) infoHost() engine.InfoHost {
+	return engine.InfoHost{Port: s.port, ProcessID: pid, RunID: s.runID, Executable: executable(),
+		StartMs: s.started.UnixMilli(), ConnectedClients: len(s.clients), TotalConnections: s.totalConns}
+}
+
+// info is INFO's text for the sections (s.mu held).
+func (s *Server) info(sections [][]byte) string {
+	s.eng.SetInfoHost(s.infoHost)
+	return s.eng.Info(sections)
+}
