@@ -37,8 +37,9 @@ import (
 // encodings change as on the server (a small hashtable set of integers comes back as an intset,
 // a small skiplist zset as a listpack; keys already expired are dropped by the load). DEBUG
 // SLEEP blocks a server running on real time, as Redis does; on the logical clock (lessons, the
-// browser) it advances the clock instead of freezing the page. The engine has no active expire
-// cycle (keys expire when touched), so SET-ACTIVE-EXPIRE is stored and changes nothing else.
+// browser) it advances the clock instead of freezing the page. SET-ACTIVE-EXPIRE 0 stops the
+// active expire cycle a protocol server runs (Engine.ActiveExpireCycle, db.go); the page has
+// none (keys expire when touched).
 
 // debugState holds what the DEBUG subcommands switch on and off.
 type debugState struct {

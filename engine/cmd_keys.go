@@ -482,7 +482,8 @@ func (e *Engine) scanKey(args [][]byte, t ObjType) Reply {
 }
 
 // SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]. The cursor is an index into the sorted
-// key list; expired keys are filtered out (not deleted, so the iteration guarantee holds).
+// key list; expired keys of the page are deleted as Redis does, and the cursor steps back over
+// them so the iteration guarantee holds.
 func cmdScan(e *Engine, args [][]byte) Reply {
 	cursor, ok := parseScanCursor(args[1])
 	if !ok {
@@ -505,17 +506,27 @@ func cmdScan(e *Engine, args [][]byte) Reply {
 		page = keys[cursor:end]
 	}
 	out := []Reply{}
+	expired := uint64(0)
 	for _, k := range page {
 		if !so.match([]byte(k)) {
+			continue
+		}
+		// A key of the page that matches the pattern and has expired is deleted, with or
+		// without TYPE (db.c, scanGenericCommand: lookupKeyReadWithFlags for TYPE, else
+		// expireIfNeeded), so INFO keyspace no longer counts it after the scan.
+		if e.expireIfNeeded(k) {
+			expired++
 			continue
 		}
 		if typ != nil && !eqFoldStr(typ, e.db.keys[k].Type.String()) {
 			continue
 		}
-		if e.keyIsExpired(k) {
-			continue
-		}
 		out = append(out, BulkStr(k))
+	}
+	// The keys after the page moved down by the keys just deleted: the next cursor follows
+	// them, so the iteration still returns every key present for the whole scan.
+	if next > 0 {
+		next -= expired
 	}
 	return Array(BulkStr(strconv.FormatUint(next, 10)), Reply{Kind: KindArray, Array: out})
 }
@@ -555,12 +566,22 @@ func cmdRandomKey(e *Engine, args [][]byte) Reply {
 
 // stringMatch is Redis's glob matcher (stringmatchlen, 7.0.15): * ? [abc] [^a] [a-z] (reversed
 // ranges are swapped) and \x escapes. A '[' class left open runs to the end of the pattern.
+//
+// A pattern that nests '*' more than 1000 deep matches nothing (the fix of CVE-2024-31228 in
+// util.c, stringmatchlen_impl; Debian's 7.0.15 carries it too): "*?" repeated 1001 times never
+// matches, so KEYS with 50 000 such pairs answers at once instead of recursing 50 000 deep.
 func stringMatch(pattern, str []byte, nocase bool) bool {
 	skip := false
-	return globMatch(pattern, str, nocase, &skip)
+	return globMatch(pattern, str, nocase, &skip, 0)
 }
 
-func globMatch(p, s []byte, nocase bool, skipLonger *bool) bool {
+// matchNestingLimit is how deep '*' may nest in a glob pattern.
+const matchNestingLimit = 1000
+
+func globMatch(p, s []byte, nocase bool, skipLonger *bool, nesting int) bool {
+	if nesting > matchNestingLimit {
+		return false
+	}
 	// at returns p[i], or 0 past the end (the C code reads the string's terminating NUL).
 	at := func(i int) byte {
 		if i < len(p) && i >= 0 {
@@ -587,7 +608,7 @@ func globMatch(p, s []byte, nocase bool, skipLonger *bool) bool {
 				return true
 			}
 			for slen > 0 {
-				if globMatch(p[pi+1:pi+plen], s[si:si+slen], nocase, skipLonger) {
+				if globMatch(p[pi+1:pi+plen], s[si:si+slen], nocase, skipLonger, nesting+1) {
 					return true
 				}
 				if *skipLonger {

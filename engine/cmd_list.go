@@ -275,6 +275,12 @@ func cmdLpos(e *Engine, args [][]byte) Reply {
 			if !ok {
 				return ErrNotInt
 			}
+			// 7.2+ reads RANK with getRangeLongFromObjectOrReply(-LONG_MAX, LONG_MAX) (t_list.c,
+			// lposCommand; redis#12167), so LONG_MIN, whose negation overflows, is refused; 7.0
+			// accepts it.
+			if n == math.MinInt64 && e.ver.Has(V72) {
+				return Err("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807")
+			}
 			if n == 0 {
 				return Err("ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start from the end of the list")
 			}

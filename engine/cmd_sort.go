@@ -439,30 +439,8 @@ func cmdSort(e *Engine, args [][]byte) Reply {
 		l.push(v, false)
 	}
 	if e.ver.Has(V72) {
-		sortStoreConvert(lo, l)
+		l.tryConvertQuicklistAuto(lo, WhyListSort)
 	}
 	e.setKey(storekey, lo, false)
 	return Int(int64(len(elems)))
-}
-
-// sortStoreConvert is 7.2's listTypeTryConversion(LIST_CONV_AUTO) of a new quicklist: one
-// packed node within the node limits becomes a listpack.
-func sortStoreConvert(o *Object, l *listValue) {
-	q := l.ql
-	if q.NodeCount() != 1 || q.Head().IsPlain() {
-		return
-	}
-	size, count := quicklist.NodeLimit(q.Fill())
-	if size >= 0 && q.Head().Size() > size {
-		return
-	}
-	if count >= 0 && q.Count() > count {
-		return
-	}
-	l.lp = q.Head().Listpack()
-	l.ql = nil
-	o.Enc = EncListpack
-	if l.e.tracing {
-		l.e.emit(EncodingEvent{Key: l.key, From: "quicklist", To: "listpack", Why: Why{Code: WhyListSort}})
-	}
 }

@@ -122,6 +122,49 @@ func (e *Engine) removeExpire(key string) bool {
 	return ok
 }
 
+// ActiveExpireCycle is what serverCron's active expiry (expire.c, activeExpireCycle, run hz 10
+// times a second) achieves for keys nobody reads: it deletes every key of every database whose
+// time has passed (now > when), in key order per database, as a read of the key would, and
+// serves the clients a deleted stream key unblocks. It returns how many keys it deleted. Redis
+// samples 20 keys with a TTL per round and stops after 25 ms, so a key can outlive its TTL by a
+// few cycles there; here each call finishes the job (it reads every TTL once: O(keys with a
+// TTL)). After DEBUG SET-ACTIVE-EXPIRE 0 it does nothing. Hash field TTLs (7.4+) still expire
+// only when read. A protocol server calls it every 100 ms under the engine lock; the engine
+// itself never does (the page expires keys when they are touched).
+func (e *Engine) ActiveExpireCycle() int {
+	if e.dbg.noActiveExpire {
+		return 0
+	}
+	now := e.NowMs()
+	cur, nev := e.db, len(e.events)
+	n := 0
+	var due []string
+	for _, db := range e.dbs {
+		due = due[:0]
+		for k, when := range db.expires {
+			if now > when {
+				due = append(due, k)
+			}
+		}
+		if len(due) == 0 {
+			continue
+		}
+		sort.Strings(due)
+		e.db = db
+		for _, k := range due {
+			if e.expireIfNeeded(k) {
+				n++
+			}
+		}
+	}
+	e.db = cur
+	if n > 0 {
+		e.handleBlocked()
+	}
+	e.events = e.events[:nev] // no command to trace them with
+	return n
+}
+
 // KeyCount is DBSIZE.
 func (e *Engine) KeyCount() int { return len(e.db.keys) }
 

@@ -129,13 +129,17 @@ func TestScanCursor(t *testing.T) {
 	}
 	e.Do("PEXPIRE", "k2", "1")
 	c.Advance(2 * time.Millisecond)
-	want(t, e, "1) \"2\"\n2) 1) \"k1\"", "SCAN", "0", "COUNT", "2")
-	want(t, e, "1) \"4\"\n2) 1) \"k3\"\n   2) \"k4\"", "SCAN", "2", "COUNT", "2")
-	want(t, e, "1) \"0\"\n2) 1) \"k5\"", "SCAN", "4", "COUNT", "2")
+	// KEYS skips the expired key without deleting it.
+	want(t, e, "1) \"k1\"\n2) \"k3\"\n3) \"k4\"\n4) \"k5\"", "KEYS", "*")
+	want(t, e, "(integer) 5", "DBSIZE")
+	// SCAN deletes it (db.c, scanGenericCommand), and the cursor steps back over it so k3 is not
+	// skipped: every live key comes exactly once.
+	want(t, e, "1) \"1\"\n2) 1) \"k1\"", "SCAN", "0", "COUNT", "2")
+	want(t, e, "(integer) 4", "DBSIZE")
+	want(t, e, "1) \"3\"\n2) 1) \"k3\"\n   2) \"k4\"", "SCAN", "1", "COUNT", "2")
+	want(t, e, "1) \"0\"\n2) 1) \"k5\"", "SCAN", "3", "COUNT", "2")
 	want(t, e, "1) \"0\"\n2) (empty array)", "SCAN", "-1")
 	want(t, e, "(error) ERR invalid cursor", "SCAN", "1x")
-	// SCAN skipped the expired key without deleting it (KEYS does the same).
-	want(t, e, "(integer) 5", "DBSIZE")
 	want(t, e, "1) \"0\"\n2) 1) \"k4\"", "SCAN", "0", "MATCH", "*4")
 }
 
@@ -238,4 +242,36 @@ func TestCopyKeepsHugeBitmapSparse(t *testing.T) {
 	if a, b := e.Do("MEMORY", "USAGE", "huge").Int, e.Do("MEMORY", "USAGE", "copy").Int; a != b {
 		t.Fatalf("MEMORY USAGE huge %d copy %d", a, b)
 	}
+}
+
+// The active expire cycle deletes, in every database, the keys whose time has passed and that
+// nobody reads; keys without a TTL or still alive stay; DEBUG SET-ACTIVE-EXPIRE 0 stops it.
+func TestActiveExpireCycle(t *testing.T) {
+	e, c := newTestEngine()
+	want(t, e, "OK", "SET", "plain", "v")
+	want(t, e, "OK", "PSETEX", "soon", "100", "v")
+	want(t, e, "OK", "PSETEX", "later", "5000", "v")
+	want(t, e, "OK", "SELECT", "3")
+	want(t, e, "OK", "PSETEX", "other", "100", "v")
+	want(t, e, "OK", "SELECT", "0")
+	c.Advance(100 * time.Millisecond) // now == when: not yet
+	if n := e.ActiveExpireCycle(); n != 0 {
+		t.Fatalf("cycle at now == when deleted %d keys", n)
+	}
+	c.Advance(1 * time.Millisecond)
+	want(t, e, "OK", "DEBUG", "SET-ACTIVE-EXPIRE", "0")
+	if n := e.ActiveExpireCycle(); n != 0 {
+		t.Fatalf("cycle after SET-ACTIVE-EXPIRE 0 deleted %d keys", n)
+	}
+	want(t, e, "(integer) 3", "DBSIZE") // lazy expiry only: DBSIZE still counts "soon"
+	want(t, e, "OK", "DEBUG", "SET-ACTIVE-EXPIRE", "1")
+	if n := e.ActiveExpireCycle(); n != 2 {
+		t.Fatalf("cycle deleted %d keys, want 2 (soon in db 0, other in db 3)", n)
+	}
+	want(t, e, "(integer) 2", "DBSIZE")
+	want(t, e, "(integer) 1", "EXISTS", "later")
+	want(t, e, "OK", "SELECT", "3")
+	want(t, e, "(integer) 0", "DBSIZE")
+	want(t, e, "OK", "SELECT", "0") // the cycle left the selected database alone
+	want(t, e, "(integer) 1", "EXISTS", "plain")
 }

@@ -535,7 +535,7 @@ func (e *Engine) rdbLoadList(r *rdb.Reader) *Object {
 	if l.ql.Count() == 0 {
 		return nil
 	}
-	l.tryConvertQuicklist(o) // 7.2+: listTypeTryConversion
+	l.tryConvertQuicklistAuto(o, WhyNone) // 7.2+: listTypeTryConversion(LIST_CONV_AUTO)
 	return o
 }
 

@@ -200,6 +200,31 @@ func (l *listValue) tryConvertQuicklist(o *Object) {
 	}
 }
 
+// tryConvertQuicklistAuto is 7.2's listTypeTryConversion(LIST_CONV_AUTO) of a list just built
+// (SORT … STORE, sort.c; loading an RDB value, rdb.c rdbLoadObject): one packed node within the
+// full node limits, not half of them as after removals, becomes a listpack. With
+// list-max-listpack-size 3 a loaded [a b c] is a listpack again. why names the cause in the
+// event (WhyNone: none is emitted, as for a value being loaded).
+func (l *listValue) tryConvertQuicklistAuto(o *Object, why WhyCode) {
+	q := l.ql
+	if q == nil || !l.e.ver.Has(V72) || q.NodeCount() != 1 || q.Head().IsPlain() {
+		return
+	}
+	size, count := quicklist.NodeLimit(q.Fill())
+	if size >= 0 && q.Head().Size() > size {
+		return
+	}
+	if count >= 0 && q.Count() > count {
+		return
+	}
+	l.lp = q.Head().Listpack()
+	l.ql = nil
+	o.Enc = EncListpack
+	if l.e.tracing && why != WhyNone {
+		l.e.emit(EncodingEvent{Key: l.key, From: "quicklist", To: "listpack", Why: Why{Code: why}})
+	}
+}
+
 // push is listTypePush.
 func (l *listValue) push(v []byte, head bool) {
 	if l.e != nil && l.e.tracing {

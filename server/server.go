@@ -40,10 +40,11 @@ type Server struct {
 	totalConns    int64
 	totalCommands int64
 
-	ln       net.Listener
-	closed   bool
-	conns    map[*netConn]struct{}    // connections in serveConn's loop
-	detached map[*client]detachedConn // connections waiting in a blocking command (blocking.go)
+	ln          net.Listener
+	closed      bool
+	cronStarted bool
+	conns       map[*netConn]struct{}    // connections in serveConn's loop
+	detached    map[*client]detachedConn // connections waiting in a blocking command (blocking.go)
 }
 
 // client is one connection's state.
@@ -121,6 +122,10 @@ func (s *Server) Serve(ln net.Listener) error {
 		s.port = ta.Port
 	}
 	s.ln = ln
+	if !s.cronStarted {
+		s.cronStarted = true
+		go s.cron() // cron.go
+	}
 	s.mu.Unlock()
 	for {
 		nc, err := ln.Accept()
