@@ -20,6 +20,7 @@ package server
 
 import (
 	"errors"
+	"math"
 	"net"
 
 	"github.com/tidwall/redcon"
@@ -164,7 +165,7 @@ func parseMultibulk(b []byte, base int, spans [][2]int) (_ [][2]int, n int, err 
 		return spans, 0, errInvalidMultiBulk
 	}
 	count, ok := parseInt(b[1 : i-1])
-	if !ok {
+	if !ok || count > math.MaxInt32 {
 		return spans, 0, errInvalidMultiBulk
 	}
 	i++
@@ -186,7 +187,7 @@ func parseMultibulk(b []byte, base int, spans [][2]int) (_ [][2]int, n int, err 
 			return spans, 0, errInvalidBulkLength
 		}
 		size, ok := parseInt(b[i+1 : e-1])
-		if !ok || size < 0 {
+		if !ok || size < 0 || size > protoMaxBulkLen {
 			return spans, 0, errInvalidBulkLength
 		}
 		if e+size+2 >= len(b) {
@@ -198,6 +199,11 @@ func parseMultibulk(b []byte, base int, spans [][2]int) (_ [][2]int, n int, err 
 	}
 	return spans, i, nil
 }
+
+// protoMaxBulkLen is proto-max-bulk-len's default (512 MB): processMultibulkBuffer refuses a
+// longer argument at once instead of waiting for its bytes. The parser runs outside the engine
+// lock, so a CONFIG SET of the parameter is stored but does not move this bound.
+const protoMaxBulkLen = 512 << 20
 
 func indexLF(b []byte, from int) int {
 	for i := from; i < len(b); i++ {

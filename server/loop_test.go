@@ -70,6 +70,11 @@ func TestParserProtocolErrors(t *testing.T) {
 		{"*0\r\n*-1\r\n*x\r\n", "-ERR Protocol error: invalid multibulk length\r\n"}, // *0, *-1: skipped
 		{"*1\r\n+PING\r\n", "-ERR Protocol error: expected '$', got '+'\r\n"},
 		{"*1\r\n$-3\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
+		// over INT_MAX arguments, over proto-max-bulk-len bytes: refused at once, not waited for
+		// (processMultibulkBuffer; redis-server 7.0.15 answers these three the same)
+		{"*2147483648\r\n", "-ERR Protocol error: invalid multibulk length\r\n"},
+		{"*3000000000\r\n", "-ERR Protocol error: invalid multibulk length\r\n"},
+		{"*1\r\n$536870913\r\n", "-ERR Protocol error: invalid bulk length\r\n"},
 		{"*1\r\n$4\r\nPINGxx*x\r\n", "+PONG\r\n-ERR Protocol error: invalid multibulk length\r\n"}, // CRLF not checked
 		{"PING\r\nSET \"a\r\n", "+PONG\r\n-ERR Protocol error: unbalanced quotes in request\r\n"},
 		{"ECHO a\"b\"\r\nECHO \"a\"b\r\n", "$2\r\nab\r\n-ERR Protocol error: unbalanced quotes in request\r\n"},
