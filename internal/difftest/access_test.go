@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"redscope/internal/transcript"
-	"redscope/server"
 )
 
 // Who may connect (ACL users, requirepass, AUTH, NOAUTH, NOPERM, protected mode), compared with
@@ -213,18 +212,9 @@ func TestProtectedMode(t *testing.T) {
 	if err := waitPing(refLocal, 5*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "0.0.0.0:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(newEngine70())
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	sp := ln.Addr().(*net.TCPAddr).Port
-	scopeLocal, scopeRemote := fmt.Sprintf("127.0.0.1:%d", sp), fmt.Sprintf("%s:%d", ip, sp)
-	if err := waitPing(scopeLocal, 5*time.Second); err != nil {
-		t.Fatal(err)
-	}
+	_, listening := scopeServerAt(t, "0.0.0.0:0")
+	_, sp, _ := net.SplitHostPort(listening)
+	scopeLocal, scopeRemote := "127.0.0.1:"+sp, net.JoinHostPort(ip, sp)
 	ping := []byte("PING\r\n")
 	compare := func(what string, cmd []byte) string {
 		a, b := readUntilClosed(t, refRemote, cmd), readUntilClosed(t, scopeRemote, cmd)

@@ -60,7 +60,10 @@ func doInfo(t *testing.T, c *transcript.Conn, args ...string) string {
 	return r.Str
 }
 
-func TestInfoSections(t *testing.T) {
+// infoPair connects to the real redis-server (reset now and when the test ends) and to a fresh
+// in-process redscope with a new 7.0 engine.
+func infoPair(t *testing.T) (ref, sc *transcript.Conn) {
+	t.Helper()
 	addr := realRedis(t)
 	checkRealVersion(t, addr)
 	srv, scopeAddr := scopeServer(t)
@@ -68,7 +71,11 @@ func TestInfoSections(t *testing.T) {
 	rs.reset(t)
 	t.Cleanup(func() { rs.reset(t) })
 	srv.SetEngine(newEngine70())
-	ref, sc := dialPair(t, addr, scopeAddr)
+	return dialPair(t, addr, scopeAddr)
+}
+
+func TestInfoSections(t *testing.T) {
+	ref, sc := infoPair(t)
 	// Something in every section that lists entries (commandstats, errorstats, latencystats,
 	// keyspace).
 	for _, c := range [][]string{{"CONFIG", "RESETSTAT"}, {"SET", "k", "v"}, {"GET", "k"}, {"NOSUCH"}} {
@@ -109,14 +116,7 @@ func TestInfoSections(t *testing.T) {
 // the values both know: commandstats without the timings, errorstats, keyspace, and the
 // counters of the stats section the engine keeps.
 func TestInfoValues(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
-	rs.reset(t)
-	t.Cleanup(func() { rs.reset(t) })
-	srv.SetEngine(newEngine70())
-	ref, sc := dialPair(t, addr, scopeAddr)
+	ref, sc := infoPair(t)
 	script := [][]string{
 		{"CONFIG", "RESETSTAT"},
 		{"SET", "a", "1"}, {"SET", "b", "2", "PX", "1"}, {"GET", "a"}, {"GET", "missing"},

@@ -148,7 +148,13 @@ func newEngine70() *engine.Engine {
 // scopeServer starts an in-process redscope server (7.0 profile, jemalloc-16) on a free port.
 func scopeServer(t testing.TB) (*server.Server, string) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return scopeServerAt(t, "127.0.0.1:0")
+}
+
+// scopeServerAt is scopeServer listening on addr.
+func scopeServerAt(t testing.TB, listen string) (*server.Server, string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		t.Fatal(err)
 	}
