@@ -151,24 +151,7 @@ func (e *Engine) hashGetFields(key []byte, o *Object, fields [][]byte) ([]Reply,
 }
 
 func cmdHDel(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupTyped(args[1], TypeHash)
-	if o == nil {
-		return orMissing(werr, Int(0))
-	}
-	deleted := int64(0)
-	for _, f := range args[2:] {
-		if e.hashDelete(o, f) {
-			deleted++
-			if hashLen(o) == 0 {
-				e.Delete(args[1])
-				break
-			}
-		}
-	}
-	if deleted > 0 {
-		e.signalModifiedKey(e.db, string(args[1]))
-	}
-	return Int(deleted)
+	return e.removeEach(args[1], TypeHash, args[2:], e.hashDelete, hashLen)
 }
 
 func cmdHLen(e *Engine, args [][]byte) Reply {

@@ -73,24 +73,7 @@ func cmdSAdd(e *Engine, args [][]byte) Reply {
 }
 
 func cmdSRem(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupTyped(args[1], TypeSet)
-	if o == nil {
-		return orMissing(werr, Int(0))
-	}
-	deleted := int64(0)
-	for _, m := range args[2:] {
-		if e.setRemove(o, m) {
-			deleted++
-			if setSize(o) == 0 {
-				e.Delete(args[1])
-				break
-			}
-		}
-	}
-	if deleted > 0 {
-		e.signalModifiedKey(e.db, string(args[1]))
-	}
-	return Int(deleted)
+	return e.removeEach(args[1], TypeSet, args[2:], e.setRemove, setSize)
 }
 
 func cmdSMove(e *Engine, args [][]byte) Reply {

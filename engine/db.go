@@ -253,6 +253,30 @@ func (e *Engine) lookupTyped(key []byte, t ObjType) (*Object, *Reply) {
 
 // orMissing is the answer when lookupTyped found no value of the type asked for: WRONGTYPE when
 // the key holds another type, else the command's reply for a missing key.
+// removeEach is the loop of hdelCommand and sremCommand (t_hash.c, t_set.c): remove each item
+// from the container at key, delete the key as soon as it is empty, and signal the key when
+// anything was removed; the reply is the number removed.
+func (e *Engine) removeEach(key []byte, typ ObjType, items [][]byte, remove func(*Object, []byte) bool, size func(*Object) int) Reply {
+	o, werr := e.lookupTyped(key, typ)
+	if o == nil {
+		return orMissing(werr, Int(0))
+	}
+	removed := int64(0)
+	for _, it := range items {
+		if remove(o, it) {
+			removed++
+			if size(o) == 0 {
+				e.Delete(key)
+				break
+			}
+		}
+	}
+	if removed > 0 {
+		e.signalModifiedKey(e.db, string(key))
+	}
+	return Int(removed)
+}
+
 func orMissing(werr *Reply, missing Reply) Reply {
 	if werr != nil {
 		return *werr
