@@ -583,8 +583,14 @@ func bytesToHuman(n int64) string {
 
 // seededHex is a run id / replication id from the engine's seed (Redis reads /dev/urandom).
 func (e *Engine) seededHex(n int, salt uint64) string {
+	return HexID(e.seed^(salt*0x9e3779b97f4a7c15), n)
+}
+
+// HexID is n hex digits drawn from seed by xorshift64: the engine's run and replication ids,
+// and the RESP server's run id (seeded from the clock there, as a real server's differs per start).
+func HexID(seed uint64, n int) string {
 	const hexd = "0123456789abcdef"
-	x := e.seed ^ (salt * 0x9e3779b97f4a7c15)
+	x := seed
 	b := make([]byte, n)
 	for i := range b {
 		x ^= x << 13

@@ -437,18 +437,7 @@ func clientHelp() engine.Reply {
 
 var pid = os.Getpid()
 
-func makeRunID() string {
-	const hex = "0123456789abcdef"
-	b := make([]byte, 40)
-	seed := uint64(time.Now().UnixNano())
-	for i := range b {
-		seed ^= seed << 13
-		seed ^= seed >> 7
-		seed ^= seed << 17
-		b[i] = hex[seed&15]
-	}
-	return string(b)
-}
+func makeRunID() string { return engine.HexID(uint64(time.Now().UnixNano()), 40) }
 
 func executable() string {
 	p, err := os.Executable()
