@@ -7,9 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -201,17 +199,12 @@ func TestProtectedMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1 "+ip,
-		"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no", "--logfile", filepath.Join(dir, "redis.log"))
-	if err := cmd.Start(); err != nil {
+	cmd, err := startRedisProc(bin, port, "127.0.0.1 "+ip, t.TempDir(), "redis.log")
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	refLocal, refRemote := fmt.Sprintf("127.0.0.1:%d", port), fmt.Sprintf("%s:%d", ip, port)
-	if err := waitPing(refLocal, 5*time.Second); err != nil {
-		t.Fatal(err)
-	}
 	_, listening := scopeServerAt(t, "0.0.0.0:0")
 	_, sp, _ := net.SplitHostPort(listening)
 	scopeLocal, scopeRemote := "127.0.0.1:"+sp, net.JoinHostPort(ip, sp)

@@ -20,14 +20,7 @@ func (g *gen) anyKey() string {
 	return p + strconv.Itoa(g.r.IntN(4))
 }
 
-func (g *gen) anyKeys(min, max int) []string {
-	n := min + g.r.IntN(max-min+1)
-	out := make([]string, n)
-	for i := range out {
-		out[i] = g.anyKey()
-	}
-	return out
-}
+func (g *gen) anyKeys(min, max int) []string { return g.some(min, max, g.anyKey) }
 
 // tkey draws a key of pool p, or sometimes any key.
 func (g *gen) tkey(p string) string {
@@ -38,12 +31,7 @@ func (g *gen) tkey(p string) string {
 }
 
 func (g *gen) tkeys(p string, min, max int) []string {
-	n := min + g.r.IntN(max-min+1)
-	out := make([]string, n)
-	for i := range out {
-		out[i] = g.tkey(p)
-	}
-	return out
+	return g.some(min, max, func() string { return g.tkey(p) })
 }
 
 // thresholdConfig draws one CONFIG SET of an encoding threshold, mostly low values so conversions
@@ -101,14 +89,7 @@ func (g *gen) field() string {
 	return g.pick("a", "b", "c", "d", "e", "f") + strconv.Itoa(g.r.IntN(8))
 }
 
-func (g *gen) fields(min, max int) []string {
-	n := min + g.r.IntN(max-min+1)
-	out := make([]string, n)
-	for i := range out {
-		out[i] = g.field()
-	}
-	return out
-}
+func (g *gen) fields(min, max int) []string { return g.some(min, max, g.field) }
 
 // many returns n fields of a wider name space (bulk inserts that cross the entry thresholds).
 func (g *gen) many(n int) []string {
@@ -198,14 +179,7 @@ func (g *gen) element() string {
 	return g.value()
 }
 
-func (g *gen) elements(min, max int) []string {
-	n := min + g.r.IntN(max-min+1)
-	out := make([]string, n)
-	for i := range out {
-		out[i] = g.element()
-	}
-	return out
-}
+func (g *gen) elements(min, max int) []string { return g.some(min, max, g.element) }
 
 // timeout draws blocking timeouts: never 0 (that would block forever on an empty list).
 func (g *gen) timeout() string {
