@@ -103,9 +103,8 @@ func accessSide(t *testing.T, addr string, steps []accessStep) []string {
 // TestAccessTranscripts replays testdata/transcripts/access/*.txt on redis-server 7.0.15 and on
 // redscope and requires every reply byte for byte identical.
 func TestAccessTranscripts(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
+	sv := startServers(t)
+	addr, scopeAddr := sv.ref, sv.scope
 	files, _ := filepath.Glob(filepath.Join(transcriptsDir, "access", "*.txt"))
 	if len(files) == 0 {
 		t.Fatal("no access transcripts")
@@ -113,7 +112,7 @@ func TestAccessTranscripts(t *testing.T) {
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			steps := parseAccess(t, path)
-			srv.SetEngine(newEngine70())
+			sv.srv.SetEngine(newEngine70())
 			t.Cleanup(func() { cleanAccess(t, addr) })
 			want := accessSide(t, addr, steps)
 			cleanAccess(t, addr)
