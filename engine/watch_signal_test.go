@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"testing"
-
-	"redscope/engine/alloc"
-)
+import "testing"
 
 // WATCH rests on signalModifiedKey alone (db.go): these tests run with tracing OFF, so no trace
 // event can stand in for the signal. Client a WATCHes, client b writes, a runs MULTI PING EXEC:
@@ -156,7 +152,7 @@ func TestWatchTouchedByEveryWriteTracingOff(t *testing.T) {
 // array says the key was touched.
 func checkWatchSignals(t *testing.T, v Version, cases []watchSignalCase) {
 	t.Helper()
-	e := New(Options{Version: v, Allocator: alloc.Jemalloc16, Clock: &ManualClock{Ms: StartMs}})
+	e, _ := newEngineAt(v)
 	if e.Tracing() {
 		t.Fatal("tracing is on by default")
 	}
@@ -206,7 +202,7 @@ func checkWatchSignals(t *testing.T, v Version, cases []watchSignalCase) {
 // is signalled when the client is served (lmoveHandlePush), also with tracing off.
 func TestWatchTouchedByBlockedClientServed(t *testing.T) {
 	for _, v := range []Version{V70, V88} {
-		e := New(Options{Version: v, Allocator: alloc.Jemalloc16, Clock: &ManualClock{Ms: StartMs}})
+		e, _ := newEngineAt(v)
 		a, b, c := e.NewClient(), e.NewClient(), e.NewClient()
 		c.Blocking = true
 		if r := cdo(c, "BLMOVE", "src", "dst", "LEFT", "RIGHT", "0"); !r.Blocked {
