@@ -81,6 +81,18 @@ func naiveSet(p []byte, off int64, w int, v uint64) {
 	}
 }
 
+// randFieldType draws a BITFIELD type: signed or not, then its width (u1…u63, i1…i64).
+func randFieldType(r *rand.Rand) (typ string, signed bool, w int) {
+	signed = r.IntN(2) == 0
+	w = 1 + r.IntN(63)
+	typ = "u"
+	if signed {
+		w = 1 + r.IntN(64)
+		typ = "i"
+	}
+	return typ + strconv.Itoa(w), signed, w
+}
+
 // TestBitfieldFieldsReference: random SET/GET of every width at every bit alignment against a
 // bit-by-bit model of the string.
 func TestBitfieldFieldsReference(t *testing.T) {
@@ -88,15 +100,7 @@ func TestBitfieldFieldsReference(t *testing.T) {
 	e := New(Options{})
 	model := []byte{}
 	for i := 0; i < 20000; i++ {
-		signed := r.IntN(2) == 0
-		w := 1 + r.IntN(63)
-		if signed {
-			w = 1 + r.IntN(64)
-		}
-		typ := "u" + strconv.Itoa(w)
-		if signed {
-			typ = "i" + strconv.Itoa(w)
-		}
+		typ, signed, w := randFieldType(r)
 		off := r.Int64N(600)
 		v := int64(r.Uint64())
 		if need := int((off+int64(w)-1)>>3) + 1; need > len(model) {
@@ -132,11 +136,7 @@ func TestBitfieldIncrbyReference(t *testing.T) {
 	modes := []string{"WRAP", "SAT", "FAIL"}
 	edge := []int64{0, 1, -1, 1<<63 - 1, -1 << 63, 2, -2}
 	for i := 0; i < 20000; i++ {
-		signed := r.IntN(2) == 0
-		w := 1 + r.IntN(63)
-		if signed {
-			w = 1 + r.IntN(64)
-		}
+		typ, signed, w := randFieldType(r)
 		var lo, hi big.Int // range of the type
 		if signed {
 			lo.Lsh(big.NewInt(-1), uint(w-1))
@@ -145,7 +145,6 @@ func TestBitfieldIncrbyReference(t *testing.T) {
 			hi.Lsh(big.NewInt(1), uint(w))
 		}
 		hi.Sub(&hi, big.NewInt(1))
-		typ := map[bool]string{true: "i", false: "u"}[signed] + strconv.Itoa(w)
 		// start from a random in-range value: w random bits, sign-extended for signed types
 		u := r.Uint64() >> (64 - w)
 		if r.IntN(4) == 0 {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,20 +46,11 @@ func buildDataset(t *testing.T, e *Engine) []string {
 		if r := e.Do(c...); r.IsError() {
 			t.Fatalf("%v: %s", c, r.Str)
 		}
-		if c[0] != "XGROUP" && c[0] != "XREADGROUP" && c[0] != "HPEXPIRE" && !containsStr(keys, c[1]) {
+		if c[0] != "XGROUP" && c[0] != "XREADGROUP" && c[0] != "HPEXPIRE" && !slices.Contains(keys, c[1]) {
 			keys = append(keys, c[1])
 		}
 	}
 	return keys
-}
-
-func containsStr(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // TestDumpRestoreRoundTrip: on every profile, each key's DUMP ends with the profile's RDB

@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"testing"
-
-	"redscope/engine/alloc"
-)
+import "testing"
 
 // WATCH rests on signalModifiedKey alone (db.go): these tests run with tracing OFF, so no trace
 // event can stand in for the signal. Client a WATCHes, client b writes, a runs MULTI PING EXEC:
@@ -148,7 +144,15 @@ func splitWatchCmds(s string) []string {
 }
 
 func TestWatchTouchedByEveryWriteTracingOff(t *testing.T) {
-	e := New(Options{Version: V70, Allocator: alloc.Jemalloc16, Clock: &ManualClock{Ms: StartMs}})
+	checkWatchSignals(t, V70, watchSignalCases())
+}
+
+// checkWatchSignals plays each case on a fresh engine of version v with tracing off: b runs the
+// setup, a WATCHes, b writes (no error, no trace event), a runs MULTI PING EXEC, whose null
+// array says the key was touched.
+func checkWatchSignals(t *testing.T, v Version, cases []watchSignalCase) {
+	t.Helper()
+	e, _ := newEngineAt(v)
 	if e.Tracing() {
 		t.Fatal("tracing is on by default")
 	}
@@ -161,7 +165,7 @@ func TestWatchTouchedByEveryWriteTracingOff(t *testing.T) {
 		}
 		return c.Exec(args)
 	}
-	for _, tc := range watchSignalCases() {
+	for _, tc := range cases {
 		watch := tc.watch
 		if watch == "" {
 			watch = "k"
@@ -198,7 +202,7 @@ func TestWatchTouchedByEveryWriteTracingOff(t *testing.T) {
 // is signalled when the client is served (lmoveHandlePush), also with tracing off.
 func TestWatchTouchedByBlockedClientServed(t *testing.T) {
 	for _, v := range []Version{V70, V88} {
-		e := New(Options{Version: v, Allocator: alloc.Jemalloc16, Clock: &ManualClock{Ms: StartMs}})
+		e, _ := newEngineAt(v)
 		a, b, c := e.NewClient(), e.NewClient(), e.NewClient()
 		c.Blocking = true
 		if r := cdo(c, "BLMOVE", "src", "dst", "LEFT", "RIGHT", "0"); !r.Blocked {
@@ -217,36 +221,15 @@ func TestWatchTouchedByBlockedClientServed(t *testing.T) {
 
 // The 8.x hash-field commands signal when they change something.
 func TestWatchTouchedByHashFieldCommands88(t *testing.T) {
-	e := New(Options{Version: V88, Allocator: alloc.Jemalloc16, Clock: &ManualClock{Ms: StartMs}})
-	a, b := e.NewClient(), e.NewClient()
-	for _, tc := range []struct {
-		setup, write string
-		want         bool
-	}{
-		{"HSET k f v", "HEXPIRE k 100 FIELDS 1 f", true},
-		{"HSET k f v", "HEXPIRE k 100 FIELDS 1 zz", false},
-		{"HSET k f v ; HEXPIRE k 100 FIELDS 1 f", "HPERSIST k FIELDS 1 f", true},
-		{"HSET k f v", "HPERSIST k FIELDS 1 f", false},
-		{"HSET k f v", "HSETEX k FIELDS 1 f w", true},
-		{"HSET k f v", "HGETEX k EX 100 FIELDS 1 f", true},
-		{"HSET k f v", "HGETEX k FIELDS 1 f", false},
-		{"HSET k f v g w", "HGETDEL k FIELDS 1 f", true},
-		{"HSET k f v", "HGETDEL k FIELDS 1 zz", false},
-	} {
-		cdo(b, "FLUSHALL")
-		for _, s := range splitWatchCmds(tc.setup) {
-			args, _ := SplitArgs(s)
-			b.Exec(args)
-		}
-		cwant(t, a, "OK", "WATCH", "k")
-		args, _ := SplitArgs(tc.write)
-		if r := b.Exec(args); r.Reply.IsError() {
-			t.Fatalf("%s: %s", tc.write, r.Reply.FormatCLI())
-		}
-		cdo(a, "MULTI")
-		cdo(a, "PING")
-		if got := cdo(a, "EXEC").Reply.Kind == KindNilArray; got != tc.want {
-			t.Errorf("%s; %s: touched=%v, want %v", tc.setup, tc.write, got, tc.want)
-		}
-	}
+	checkWatchSignals(t, V88, []watchSignalCase{
+		{setup: "HSET k f v", write: "HEXPIRE k 100 FIELDS 1 f", want: true},
+		{setup: "HSET k f v", write: "HEXPIRE k 100 FIELDS 1 zz", want: false},
+		{setup: "HSET k f v ; HEXPIRE k 100 FIELDS 1 f", write: "HPERSIST k FIELDS 1 f", want: true},
+		{setup: "HSET k f v", write: "HPERSIST k FIELDS 1 f", want: false},
+		{setup: "HSET k f v", write: "HSETEX k FIELDS 1 f w", want: true},
+		{setup: "HSET k f v", write: "HGETEX k EX 100 FIELDS 1 f", want: true},
+		{setup: "HSET k f v", write: "HGETEX k FIELDS 1 f", want: false},
+		{setup: "HSET k f v g w", write: "HGETDEL k FIELDS 1 f", want: true},
+		{setup: "HSET k f v", write: "HGETDEL k FIELDS 1 zz", want: false},
+	})
 }

@@ -15,14 +15,7 @@ import (
 func TestParseCourse(t *testing.T) {
 	src := "lesson c\ntitle en: C\ncourse 000 3.1\n  course 003 uc6\ncourse 004 ex1\nstep\n> PING\n"
 	want := []CourseRef{{"000", "3.1"}, {"003", "uc6"}, {"004", "ex1"}}
-	l, err := Parse("c.lesson", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := ParseHeader("c.lesson", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, h := parseAndHeader(t, "c.lesson", src)
 	if !reflect.DeepEqual(l.Course, want) || !reflect.DeepEqual(h.Course, want) {
 		t.Fatalf("Parse %v, ParseHeader %v, want %v", l.Course, h.Course, want)
 	}

@@ -379,6 +379,20 @@ func TestActionArgsMatchRun(t *testing.T) {
 	}
 }
 
+// parseAndHeader reads src with Parse and with ParseHeader; either failing fails the test.
+func parseAndHeader(t *testing.T, name, src string) (l, h *Lesson) {
+	t.Helper()
+	l, err := Parse(name, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err = ParseHeader(name, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, h
+}
+
 // ParseHeader gives the name and title Parse gives, for every built-in lesson shape.
 func TestParseHeaderMatchesParse(t *testing.T) {
 	for _, src := range []string{
@@ -386,14 +400,7 @@ func TestParseHeaderMatchesParse(t *testing.T) {
 		"title en: only english\nstep\nen: title vi: not a title\n> PING\n",
 		"# c\n  title vi:   x  \nstep 2\n> PING\n",
 	} {
-		h, err := ParseHeader("x/file.lesson", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := Parse("x/file.lesson", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
+		l, h := parseAndHeader(t, "x/file.lesson", src)
 		if h.Name != l.Name || h.Title != l.Title || !reflect.DeepEqual(h.Course, l.Course) {
 			t.Errorf("%q: header %q %+v %v, Parse %q %+v %v", src, h.Name, h.Title, h.Course, l.Name, l.Title, l.Course)
 		}

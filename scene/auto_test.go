@@ -150,16 +150,22 @@ vi: hai
 > HSET h b 2
 `
 
-// TestAutoLesson: in a lesson the lesson's scene draws its steps and its keys; a typed command on
-// another key switches to that key's scene; the next step comes back to the lesson's scene.
-func TestAutoLesson(t *testing.T) {
-	l, err := lesson.Parse("t.lesson", []byte(autoLesson))
+// autoLessonPlayer loads the lesson src on an 8.8 player, with the Auto its scene and keys make.
+func autoLessonPlayer(t *testing.T, src string) (*lesson.Player, *Auto) {
+	t.Helper()
+	l, err := lesson.Parse("t.lesson", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := lesson.NewPlayer(lesson.Config{Version: engine.V88})
 	p.Load(l)
-	a := NewAuto(l.Scene, l.Keys)
+	return p, NewAuto(l.Scene, l.Keys)
+}
+
+// TestAutoLesson: in a lesson the lesson's scene draws its steps and its keys; a typed command on
+// another key switches to that key's scene; the next step comes back to the lesson's scene.
+func TestAutoLesson(t *testing.T) {
+	p, a := autoLessonPlayer(t, autoLesson)
 	if sc, k := autoAfter(t, p, a, "en"); sc != "encoding" || k != "h" {
 		t.Fatalf("step 0: %s/%s", sc, k)
 	}
@@ -229,13 +235,7 @@ func TestWrapMono(t *testing.T) {
 // TestAutoLessonNoScene: a lesson with `scene none` draws the key list at its steps, and a typed
 // key's scene in between.
 func TestAutoLessonNoScene(t *testing.T) {
-	l, err := lesson.Parse("t.lesson", []byte(strings.Replace(autoLesson, "scene encoding", "scene none", 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := lesson.NewPlayer(lesson.Config{Version: engine.V88})
-	p.Load(l)
-	a := NewAuto(l.Scene, l.Keys)
+	p, a := autoLessonPlayer(t, strings.Replace(autoLesson, "scene encoding", "scene none", 1))
 	p.Step()
 	if sc, _ := autoAfter(t, p, a, "en"); sc != "keys" {
 		t.Fatalf("step 1: %s", sc)

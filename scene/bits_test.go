@@ -48,17 +48,6 @@ func framesAt(s *bitsScene, prims []Prim) [][3]int {
 	return out
 }
 
-func allText(prims []Prim) string {
-	var b strings.Builder
-	for _, p := range prims {
-		if p.Kind == KText {
-			b.WriteString(p.Text)
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
-
 var bitsStage = Stage(1280, 800)
 
 // TestBitsSetbitAtByteBoundaries: offsets 7 and 8 are the last bit of byte 0 and the first bit of

@@ -121,7 +121,7 @@ func TestBloomSceneEmpty(t *testing.T) {
 	s := &bloomScene{lang: "vi"}
 	s.Update(Input{Engine: engine.New(engine.Options{}), Keys: nil, Last: nil, Lang: "vi"})
 	pr := s.Frame(Rect{0, 0, 360, 300}, 1)
-	if len(pr) == 0 || !strings.Contains(frameText(pr), "BF.RESERVE") {
+	if len(pr) == 0 || !strings.Contains(allText(pr), "BF.RESERVE") {
 		t.Fatalf("%+v", pr)
 	}
 }

@@ -133,22 +133,12 @@ func TestHLLFirstOpcodes(t *testing.T) {
 	if s.LastRewrite == nil || s.LastRewrite.Index != 15780 || s.LastRewrite.Rewrite != "split" || s.Rewrites != 1 {
 		t.Fatalf("%+v", s.LastRewrite)
 	}
-	text := frameText(s.Frame(Stage(1280, 800), 1))
+	text := allText(s.Frame(Stage(1280, 800), 1))
 	for _, w := range []string{"sparse: 24 B", "hll-sparse-max-bytes = 3000", "XZERO 3", "VAL 2", "ZERO 0", "Z:12711 v:2,1 Z:3068 v:1,1 Z:603", "register 15780, a run split:", "v:2,1 Z:3672 → v:2,1 Z:3068 v:1,1 Z:603"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("%q missing from\n%s", w, text)
 		}
 	}
-}
-
-func frameText(prims []Prim) string {
-	var b strings.Builder
-	for _, p := range prims {
-		if p.Kind == KText {
-			b.WriteString(p.Text + "\n")
-		}
-	}
-	return b.String()
 }
 
 // TestHLLGaugeFollowsConfig: the gauge's limit is the engine's hll-sparse-max-bytes (3000 by
@@ -171,7 +161,7 @@ func TestHLLGaugeFollowsConfig(t *testing.T) {
 	if fill, mark := HLLGauge(g, s.Bytes, s.Limit); fill.W != 300 || mark != 310 {
 		t.Fatalf("full gauge: fill %+v mark %v", fill, mark)
 	}
-	if !strings.Contains(frameText(s.Frame(Stage(1280, 800), 1)), "hll-sparse-max-bytes = 400") {
+	if !strings.Contains(allText(s.Frame(Stage(1280, 800), 1)), "hll-sparse-max-bytes = 400") {
 		t.Fatal("gauge title does not follow the config")
 	}
 	if s.Strip.H != 4 { // 400 bytes, 100 a row
@@ -186,7 +176,7 @@ func TestHLLGaugeFollowsConfig(t *testing.T) {
 	if fill.W != 300 || math.Abs(mark-(10+300*400.0/12304)) > 1e-9 {
 		t.Fatalf("overflow: fill %+v mark %v", fill, mark)
 	}
-	text := frameText(s.Frame(Stage(1280, 800), 1))
+	text := allText(s.Frame(Stage(1280, 800), 1))
 	if !strings.Contains(text, "sparse 400 B + this update > 400") || !strings.Contains(text, "dense: 12304 B") {
 		t.Fatalf("promotion not shown:\n%s", text)
 	}
@@ -236,7 +226,7 @@ func TestHLLEstimateScene(t *testing.T) {
 		s := New("hll").(*HLL)
 		s.Update(in)
 		if pos == 0 {
-			if !strings.Contains(frameText(s.Frame(Stage(1280, 800), 1)), "PFADD") {
+			if !strings.Contains(allText(s.Frame(Stage(1280, 800), 1)), "PFADD") {
 				t.Fatal("empty start")
 			}
 			return
@@ -260,7 +250,7 @@ func TestHLLEstimateScene(t *testing.T) {
 		// The drawing: a band of ±1.04/128 of the truth around the truth's line, the estimate
 		// inside it where the error is smaller.
 		prims := s.Frame(Stage(1280, 800), 1)
-		text := frameText(prims)
+		text := allText(prims)
 		for _, i := range pairs {
 			h, tr := s.Rows[i], s.Rows[s.Rows[i].Truth]
 			head := fmt.Sprintf("%s PFCOUNT %d · %s SCARD %d · %s", h.Key, h.Count, tr.Key, tr.Count, signedPct(relErr(h.Count, tr.Count)))
@@ -323,7 +313,7 @@ func TestHLLWeekScene(t *testing.T) {
 			}
 		}
 		prims := s.Frame(Stage(1280, 800), 1)
-		text := frameText(prims)
+		text := allText(prims)
 		var bars []Prim
 		for _, p := range prims {
 			if p.Kind == KRect {

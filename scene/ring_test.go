@@ -196,18 +196,7 @@ func TestRingScene(t *testing.T) {
 		t.Error("the picture generation did not change")
 	}
 	prims := s.Frame(Rect{0, 0, 900, 700}, 0)
-	var img, moved int
-	var text string
-	for _, q := range prims {
-		switch q.Kind {
-		case KImage:
-			img++
-		case KFrame:
-			moved++
-		case KText:
-			text += q.Text + "\n"
-		}
-	}
+	img, moved, text := countKind(prims, KImage), countKind(prims, KFrame), allText(prims)
 	wantMoved := 0
 	for _, k := range s.Ev.Samples {
 		if k.Was != k.Owner {

@@ -162,18 +162,7 @@ func TestHLLSceneRealPFADD(t *testing.T) {
 		t.Fatalf("pixel %v want %v", got, c)
 	}
 	prims := s.Frame(Rect{0, 0, 800, 600}, 0)
-	var img, marks int
-	var text string
-	for _, p := range prims {
-		switch p.Kind {
-		case KImage:
-			img++
-		case KFrame:
-			marks++
-		case KText:
-			text += p.Text + "\n"
-		}
-	}
+	img, marks, text := countKind(prims, KImage), countKind(prims, KFrame), allText(prims)
 	// Two images (all 16 384 registers; the sparse bytes up to hll-sparse-max-bytes), never a draw
 	// call per cell; two marks: the register and the sparse opcode holding it.
 	if img != 2 || marks != 2 || !strings.Contains(text, "12711") || !strings.Contains(text, "count 2") {

@@ -194,6 +194,31 @@ func (tl *tally) log(t *testing.T, what string) {
 	t.Logf("%s: %d/%d byte-exact, %d/%d MEMORY USAGE equal", what, tl.bytes, tl.cases, tl.memory, tl.cases)
 }
 
+// blob is a model value held in one allocation: a listpack or an intset.
+type blob interface {
+	Len() int
+	Bytes() []byte
+	Usable(alloc.Allocator) int
+}
+
+// compareBlobs plays n random cases on keys prefix0, prefix1, …: each case's key is deleted,
+// play builds it on the server and in its model, and the model's blob is compared with the
+// server's (tally.check); a case that emptied the key counts as equal. what names the log line.
+func compareBlobs(t *testing.T, c *rconn, what, prefix string, n int, play func(i int, key string) blob) {
+	t.Helper()
+	var tl tally
+	for i := 0; i < n; i++ {
+		key := prefix + strconv.Itoa(i)
+		c.do(t, "DEL", key)
+		if m := play(i, key); m.Len() > 0 {
+			tl.check(t, c, i, key, m.Bytes(), m.Usable(alloc.Jemalloc16))
+		} else {
+			tl.empty()
+		}
+	}
+	tl.log(t, what)
+}
+
 func keyUsable(key string) int { return alloc.Jemalloc16.Usable(1 + len(key) + 1) } // sds5, len < 32
 
 // ---------------------------------------------------------------------------------------------
@@ -240,10 +265,7 @@ func TestRedisHashListpack(t *testing.T) {
 	c.do(t, "CONFIG", "SET", "hash-max-listpack-entries", "512")
 	defer c.do(t, "CONFIG", "SET", "hash-max-listpack-value", "64")
 	r := rand.New(rand.NewPCG(7, 7))
-	var tl tally
-	for i := 0; i < 300; i++ {
-		key := "h" + strconv.Itoa(i)
-		c.do(t, "DEL", key)
+	compareBlobs(t, c, "hash listpack", "h", 300, func(i int, key string) blob {
 		lp := listpack.New()
 		fields := []string{}
 		nops := 1 + r.IntN(60)
@@ -275,16 +297,13 @@ func TestRedisHashListpack(t *testing.T) {
 				fields = append(fields, f)
 			}
 		}
-		if lp.Len() == 0 {
-			tl.empty()
-			continue
+		if lp.Len() > 0 {
+			if enc := c.do(t, "OBJECT", "ENCODING", key); enc.([]byte) == nil || string(enc.([]byte)) != "listpack" {
+				t.Fatalf("case %d: encoding %s", i, enc)
+			}
 		}
-		if enc := c.do(t, "OBJECT", "ENCODING", key); enc.([]byte) == nil || string(enc.([]byte)) != "listpack" {
-			t.Fatalf("case %d: encoding %s", i, enc)
-		}
-		tl.check(t, c, i, key, lp.Bytes(), lp.Usable(alloc.Jemalloc16))
-	}
-	tl.log(t, "hash listpack")
+		return lp
+	})
 }
 
 func TestRedisZsetListpack(t *testing.T) {
@@ -292,10 +311,7 @@ func TestRedisZsetListpack(t *testing.T) {
 	c.do(t, "CONFIG", "SET", "zset-max-listpack-value", "6000")
 	defer c.do(t, "CONFIG", "SET", "zset-max-listpack-value", "64")
 	r := rand.New(rand.NewPCG(8, 8))
-	var tl tally
-	for i := 0; i < 200; i++ {
-		key := "z" + strconv.Itoa(i)
-		c.do(t, "DEL", key)
+	compareBlobs(t, c, "zset listpack", "z", 200, func(i int, key string) blob {
 		lp := listpack.New()
 		n := 1 + r.IntN(60)
 		for op := 0; op < n; op++ {
@@ -342,22 +358,14 @@ func TestRedisZsetListpack(t *testing.T) {
 				lp.Insert(np, []byte(ss), listpack.After)
 			}
 		}
-		if lp.Len() == 0 {
-			tl.empty()
-			continue
-		}
-		tl.check(t, c, i, key, lp.Bytes(), lp.Usable(alloc.Jemalloc16))
-	}
-	tl.log(t, "zset listpack")
+		return lp
+	})
 }
 
 func TestRedisIntset(t *testing.T) {
 	c := dialRedis(t)
 	r := rand.New(rand.NewPCG(9, 9))
-	var tl tally
-	for i := 0; i < 300; i++ {
-		key := "s" + strconv.Itoa(i)
-		c.do(t, "DEL", key)
+	compareBlobs(t, c, "intset", "s", 300, func(i int, key string) blob {
 		s := intset.New()
 		widest := r.IntN(3)
 		n := 1 + r.IntN(100)
@@ -382,13 +390,8 @@ func TestRedisIntset(t *testing.T) {
 			s.Add(v)
 			added = append(added, v)
 		}
-		if s.Len() == 0 {
-			tl.empty()
-			continue
-		}
-		tl.check(t, c, i, key, s.Bytes(), s.Usable(alloc.Jemalloc16))
-	}
-	tl.log(t, "intset")
+		return s
+	})
 }
 
 // listModel applies the 7.0 t_list.c command semantics on a Quicklist.

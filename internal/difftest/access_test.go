@@ -7,9 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -105,9 +103,8 @@ func accessSide(t *testing.T, addr string, steps []accessStep) []string {
 // TestAccessTranscripts replays testdata/transcripts/access/*.txt on redis-server 7.0.15 and on
 // redscope and requires every reply byte for byte identical.
 func TestAccessTranscripts(t *testing.T) {
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
+	sv := startServers(t)
+	addr, scopeAddr := sv.ref, sv.scope
 	files, _ := filepath.Glob(filepath.Join(transcriptsDir, "access", "*.txt"))
 	if len(files) == 0 {
 		t.Fatal("no access transcripts")
@@ -115,7 +112,7 @@ func TestAccessTranscripts(t *testing.T) {
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			steps := parseAccess(t, path)
-			srv.SetEngine(newEngine70())
+			sv.srv.SetEngine(newEngine70())
 			t.Cleanup(func() { cleanAccess(t, addr) })
 			want := accessSide(t, addr, steps)
 			cleanAccess(t, addr)
@@ -201,17 +198,12 @@ func TestProtectedMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1 "+ip,
-		"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no", "--logfile", filepath.Join(dir, "redis.log"))
-	if err := cmd.Start(); err != nil {
+	cmd, err := startRedisProc(bin, port, "127.0.0.1 "+ip, t.TempDir(), "redis.log")
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	refLocal, refRemote := fmt.Sprintf("127.0.0.1:%d", port), fmt.Sprintf("%s:%d", ip, port)
-	if err := waitPing(refLocal, 5*time.Second); err != nil {
-		t.Fatal(err)
-	}
 	_, listening := scopeServerAt(t, "0.0.0.0:0")
 	_, sp, _ := net.SplitHostPort(listening)
 	scopeLocal, scopeRemote := "127.0.0.1:"+sp, net.JoinHostPort(ip, sp)

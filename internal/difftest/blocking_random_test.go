@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"redscope/internal/transcript"
 )
 
 // TestRandomBlocking: seeded random sessions of three connections over a few keys, mixing
@@ -301,11 +299,7 @@ func compareReceive(t *testing.T, sides []*bside, i, step int, after string) {
 // redial replaces connection i (closed) with a new one.
 func (s *bside) redial(t *testing.T, i int) {
 	t.Helper()
-	c, err := transcript.Dial(s.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
+	c := dialConn(t, s.addr)
 	_, r, err := c.DoStrings("CLIENT", "ID")
 	if err != nil {
 		t.Fatal(err)

@@ -265,11 +265,7 @@ func dialSide(t *testing.T, name, addr string) *bside {
 	t.Helper()
 	s := &bside{name: name, addr: addr}
 	for i := 0; i <= bconns; i++ {
-		c, err := transcript.Dial(addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
+		c := dialConn(t, addr)
 		if i == bconns {
 			s.ctl = c
 			break

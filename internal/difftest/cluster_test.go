@@ -113,17 +113,12 @@ func startRealCluster(t *testing.T) *clusterSide {
 		if !portPair(p) {
 			continue
 		}
-		cmd := exec.Command(bin, "--port", strconv.Itoa(p), "--bind", "127.0.0.1",
-			"--cluster-enabled", "yes", "--cluster-config-file", filepath.Join(dir, fmt.Sprintf("nodes-%d.conf", p)),
-			"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no",
-			"--logfile", filepath.Join(dir, fmt.Sprintf("redis-%d.log", p)))
-		if err := cmd.Start(); err != nil {
+		cmd, err := startRedisProc(bin, p, "127.0.0.1", dir, fmt.Sprintf("redis-%d.log", p),
+			"--cluster-enabled", "yes", "--cluster-config-file", filepath.Join(dir, fmt.Sprintf("nodes-%d.conf", p)))
+		if err != nil {
 			t.Fatal(err)
 		}
 		procs = append(procs, cmd)
-		if err := waitPing(fmt.Sprintf("127.0.0.1:%d", p), 5*time.Second); err != nil {
-			t.Fatal(err)
-		}
 		cs.ports = append(cs.ports, p)
 	}
 	args := []string{"--cluster", "create"}
@@ -328,26 +323,40 @@ func runClusterTranscript(t *testing.T, path string, ref, scope *clusterSide) in
 	return n
 }
 
-func TestClusterDiff(t *testing.T) {
-	ref := startRealCluster(t)
-	defer ref.close()
-	scope, _ := startScopeCluster(t, 3, 1)
-	defer scope.close()
+// clusterPair starts the real cluster and a three-master redscope cluster with one empty node;
+// their connections close when the test ends.
+func clusterPair(t *testing.T) (ref, scope *clusterSide) {
+	ref = startRealCluster(t)
+	t.Cleanup(ref.close)
+	scope, _ = startScopeCluster(t, 3, 1)
+	t.Cleanup(scope.close)
+	return ref, scope
+}
 
-	files, err := filepath.Glob(filepath.Join(transcriptsDir, "cluster", "*.txt"))
+// replayClusterDir replays every transcript of testdata/transcripts/<sub> on both sides, each
+// on emptied nodes and fresh connections (no ASKING/READONLY left over); it returns the number
+// of compared replies.
+func replayClusterDir(t *testing.T, sub string, ref, scope *clusterSide) int {
+	files, err := filepath.Glob(filepath.Join(transcriptsDir, sub, "*.txt"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no cluster transcripts: %v", err)
+		t.Fatalf("no transcripts in %s: %v", sub, err)
 	}
 	total := 0
 	for _, path := range files {
 		ref.flushAll(t)
 		scope.flushAll(t)
-		ref.dialAll(t) // fresh connections: no ASKING/READONLY left over
+		ref.dialAll(t)
 		scope.dialAll(t)
 		n := runClusterTranscript(t, path, ref, scope)
 		t.Logf("%s: %d replies compared", filepath.Base(path), n)
 		total += n
 	}
+	return total
+}
+
+func TestClusterDiff(t *testing.T) {
+	ref, scope := clusterPair(t)
+	total := replayClusterDir(t, "cluster", ref, scope)
 	ref.flushAll(t)
 	scope.flushAll(t)
 	t.Logf("cluster transcripts: %d replies compared with redis-server 7.0.15", total)

@@ -221,14 +221,7 @@ func TestDumpRandomDiff(t *testing.T) {
 	t.Cleanup(func() { sv.rs.reset(t) })
 	for seed := uint64(1); seed <= 6; seed++ {
 		sv.fresh(t)
-		ref, err := transcript.Dial(sv.ref)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := transcript.Dial(sv.scope)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ref, got := dialPair(t, sv.ref, sv.scope)
 		r := rand.New(rand.NewPCG(seed, 77))
 		both := func(args ...string) {
 			t.Helper()

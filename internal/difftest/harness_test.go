@@ -57,6 +57,12 @@ func refConn(t testing.TB) *transcript.Conn {
 	t.Helper()
 	addr := realRedis(t)
 	checkRealVersion(t, addr)
+	return dialConn(t, addr)
+}
+
+// dialConn is one connection to addr, closed when the test ends.
+func dialConn(t testing.TB, addr string) *transcript.Conn {
+	t.Helper()
 	c, err := transcript.Dial(addr)
 	if err != nil {
 		t.Fatal(err)
@@ -69,18 +75,7 @@ func refConn(t testing.TB) *transcript.Conn {
 // when the test ends.
 func dialPair(t testing.TB, refAddr, scopeAddr string) (ref, got *transcript.Conn) {
 	t.Helper()
-	for _, a := range []struct {
-		addr string
-		c    **transcript.Conn
-	}{{refAddr, &ref}, {scopeAddr, &got}} {
-		c, err := transcript.Dial(a.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		*a.c = c
-	}
-	return ref, got
+	return dialConn(t, refAddr), dialConn(t, scopeAddr)
 }
 
 // workQueue is the course's worker pattern with go-redis on addr: workers goroutines, each with

@@ -69,14 +69,8 @@ func doInfo(t *testing.T, c *transcript.Conn, args ...string) string {
 // in-process redscope with a new 7.0 engine.
 func infoPair(t *testing.T) (ref, sc *transcript.Conn) {
 	t.Helper()
-	addr := realRedis(t)
-	checkRealVersion(t, addr)
-	srv, scopeAddr := scopeServer(t)
-	rs := newResetter(t, addr)
-	rs.reset(t)
-	t.Cleanup(func() { rs.reset(t) })
-	srv.SetEngine(newEngine70())
-	return dialPair(t, addr, scopeAddr)
+	sv := freshServers(t)
+	return dialPair(t, sv.ref, sv.scope)
 }
 
 func TestInfoSections(t *testing.T) {

@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"redscope/internal/transcript"
 )
 
 // Lua compile errors on random scripts: valid scripts with a few bytes cut, inserted or
@@ -17,17 +15,8 @@ import (
 // empty statement ";", "{1;,2}", "1e-", "1return"); the checker decides for every script, so
 // none may be accepted by redscope only.
 func TestDiffLuaSyntaxRandom(t *testing.T) {
-	ref, err := transcript.Dial(realRedis(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ref.Close()
 	_, scopeAddr := scopeServer(t)
-	scope, err := transcript.Dial(scopeAddr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer scope.Close()
+	ref, scope := dialPair(t, realRedis(t), scopeAddr)
 	defer ref.DoStrings("SCRIPT", "FLUSH")
 
 	seeds := []string{

@@ -76,27 +76,36 @@ func realRedis(t testing.TB) string {
 				redisErr = err
 				return
 			}
-			cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-				"--save", "", "--appendonly", "no", "--enable-debug-command", "yes",
-				"--dir", dir, "--daemonize", "no", "--logfile", filepath.Join(dir, "redis.log"))
-			if err := cmd.Start(); err != nil {
-				redisErr = err
+			cmd, err := startRedisProc(bin, port, "127.0.0.1", dir, "redis.log", "--enable-debug-command", "yes")
+			if err == nil {
+				redisProc, redisAddr, redisErr = cmd, fmt.Sprintf("127.0.0.1:%d", port), nil
 				return
 			}
-			addr := fmt.Sprintf("127.0.0.1:%d", port)
-			if waitPing(addr, 5*time.Second) == nil {
-				redisProc, redisAddr, redisErr = cmd, addr, nil
-				return
-			}
-			cmd.Process.Kill()
-			cmd.Wait()
-			redisErr = fmt.Errorf("redis-server did not answer on %s", addr)
+			redisErr = err
 		}
 	})
 	if redisErr != nil {
 		t.Fatalf("starting redis-server: %v", redisErr)
 	}
 	return redisAddr
+}
+
+// startRedisProc starts redis-server bin on port, listening on bind, without persistence, with
+// its files in dir and its log in dir/logName, then the extra arguments; it waits for the PONG
+// on 127.0.0.1:port and kills the server when none comes.
+func startRedisProc(bin string, port int, bind, dir, logName string, extra ...string) (*exec.Cmd, error) {
+	cmd := exec.Command(bin, append([]string{"--port", strconv.Itoa(port), "--bind", bind,
+		"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no",
+		"--logfile", filepath.Join(dir, logName)}, extra...)...)
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	if err := waitPing(fmt.Sprintf("127.0.0.1:%d", port), 5*time.Second); err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, fmt.Errorf("redis-server did not answer on port %d: %v", port, err)
+	}
+	return cmd, nil
 }
 
 func stopRedis() {

@@ -98,6 +98,32 @@ func (g *gen) lcsValue() string {
 	return string(b)
 }
 
+// mpop draws LMPOP/ZMPOP: 1 to 3 keys of pool, sometimes a bad numkeys, a side drawn from sides,
+// sometimes a COUNT.
+func (g *gen) mpop(cmd, pool string, sides ...string) []string {
+	ks := g.tkeys(pool, 1, 3)
+	a := []string{cmd, strconv.Itoa(len(ks))}
+	if g.chance(15) {
+		a[1] = g.pick("0", "-1", "abc", "9")
+	}
+	a = append(a, ks...)
+	return g.mpopTail(a, sides)
+}
+
+// bmpop draws BLMPOP/BZMPOP: a timeout, 1 or 2 keys of pool, a side, sometimes a COUNT.
+func (g *gen) bmpop(cmd, pool string, sides ...string) []string {
+	ks := g.tkeys(pool, 1, 2)
+	return g.mpopTail(append([]string{cmd, g.timeout(), strconv.Itoa(len(ks))}, ks...), sides)
+}
+
+func (g *gen) mpopTail(a, sides []string) []string {
+	a = append(a, g.pick(sides...))
+	if g.chance(2) {
+		a = append(a, "COUNT", g.count())
+	}
+	return a
+}
+
 func opsGenCmds() []genCmd {
 	z := func(g *gen) string { return g.tkey("z") }
 	c := func(g *gen) string {
@@ -145,53 +171,13 @@ func opsGenCmds() []genCmd {
 		{name: "zremrangebyrank", weight: 3, fn: func(g *gen) []string {
 			return []string{"ZREMRANGEBYRANK", z(g), g.smallIndex(), g.smallIndex()}
 		}},
-		{name: "zmpop", weight: 3, fn: func(g *gen) []string {
-			ks := g.tkeys("z", 1, 3)
-			a := []string{"ZMPOP", strconv.Itoa(len(ks))}
-			if g.chance(15) {
-				a[1] = g.pick("0", "-1", "abc", "9")
-			}
-			a = append(a, ks...)
-			a = append(a, g.pick("MIN", "MAX", "min", "BAD"))
-			if g.chance(2) {
-				a = append(a, "COUNT", g.count())
-			}
-			return a
-		}},
-		{name: "bzmpop", weight: 1, fn: func(g *gen) []string {
-			ks := g.tkeys("z", 1, 2)
-			a := append([]string{"BZMPOP", g.timeout(), strconv.Itoa(len(ks))}, ks...)
-			a = append(a, g.pick("MIN", "MAX"))
-			if g.chance(2) {
-				a = append(a, "COUNT", g.count())
-			}
-			return a
-		}},
+		{name: "zmpop", weight: 3, fn: func(g *gen) []string { return g.mpop("ZMPOP", "z", "MIN", "MAX", "min", "BAD") }},
+		{name: "bzmpop", weight: 1, fn: func(g *gen) []string { return g.bmpop("BZMPOP", "z", "MIN", "MAX") }},
 		{name: "bzpopmin", weight: 2, fn: func(g *gen) []string {
 			return append(append([]string{g.pick("BZPOPMIN", "BZPOPMAX")}, g.tkeys("z", 1, 3)...), g.timeout())
 		}},
-		{name: "lmpop", weight: 4, fn: func(g *gen) []string {
-			ks := g.tkeys("l", 1, 3)
-			a := []string{"LMPOP", strconv.Itoa(len(ks))}
-			if g.chance(15) {
-				a[1] = g.pick("0", "-1", "abc", "9")
-			}
-			a = append(a, ks...)
-			a = append(a, g.pick("LEFT", "RIGHT", "left", "BAD"))
-			if g.chance(2) {
-				a = append(a, "COUNT", g.count())
-			}
-			return a
-		}},
-		{name: "blmpop", weight: 1, fn: func(g *gen) []string {
-			ks := g.tkeys("l", 1, 2)
-			a := append([]string{"BLMPOP", g.timeout(), strconv.Itoa(len(ks))}, ks...)
-			a = append(a, g.pick("LEFT", "RIGHT"))
-			if g.chance(2) {
-				a = append(a, "COUNT", g.count())
-			}
-			return a
-		}},
+		{name: "lmpop", weight: 4, fn: func(g *gen) []string { return g.mpop("LMPOP", "l", "LEFT", "RIGHT", "left", "BAD") }},
+		{name: "blmpop", weight: 1, fn: func(g *gen) []string { return g.bmpop("BLMPOP", "l", "LEFT", "RIGHT") }},
 		{name: "set", weight: 3, fn: func(g *gen) []string { return []string{"SET", "c" + strconv.Itoa(g.r.IntN(3)), g.lcsValue()} }},
 		{name: "lcs", weight: 4, fn: func(g *gen) []string {
 			a := []string{"LCS", c(g), c(g)}

@@ -592,14 +592,17 @@ func (g *gen) key() string {
 	return "k" + strconv.Itoa(g.r.IntN(6))
 }
 
-func (g *gen) keys(min, max int) []string {
+// some draws min to max values (the count first), each by one.
+func (g *gen) some(min, max int, one func() string) []string {
 	n := min + g.r.IntN(max-min+1)
 	out := make([]string, n)
 	for i := range out {
-		out[i] = g.key()
+		out[i] = one()
 	}
 	return out
 }
+
+func (g *gen) keys(min, max int) []string { return g.some(min, max, g.key) }
 
 // integer draws integers at the edges: around 0, the shared-integer limit 10000, int64 limits,
 // and malformed ones.

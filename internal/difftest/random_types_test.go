@@ -20,14 +20,7 @@ func (g *gen) anyKey() string {
 	return p + strconv.Itoa(g.r.IntN(4))
 }
 
-func (g *gen) anyKeys(min, max int) []string {
-	n := min + g.r.IntN(max-min+1)
-	out := make([]string, n)
-	for i := range out {
-		out[i] = g.anyKey()
-	}
-	return out
-}
+func (g *gen) anyKeys(min, max int) []string { return g.some(min, max, g.anyKey) }
 
 // tkey draws a key of pool p, or sometimes any key.
 func (g *gen) tkey(p string) string {
@@ -38,12 +31,7 @@ func (g *gen) tkey(p string) string {
 }
 
 func (g *gen) tkeys(p string, min, max int) []string {
-	n := min + g.r.IntN(max-min+1)
-	out := make([]string, n)
-	for i := range out {
-		out[i] = g.tkey(p)
-	}
-	return out
+	return g.some(min, max, func() string { return g.tkey(p) })
 }
 
 // thresholdConfig draws one CONFIG SET of an encoding threshold, mostly low values so conversions
@@ -101,14 +89,7 @@ func (g *gen) field() string {
 	return g.pick("a", "b", "c", "d", "e", "f") + strconv.Itoa(g.r.IntN(8))
 }
 
-func (g *gen) fields(min, max int) []string {
-	n := min + g.r.IntN(max-min+1)
-	out := make([]string, n)
-	for i := range out {
-		out[i] = g.field()
-	}
-	return out
-}
+func (g *gen) fields(min, max int) []string { return g.some(min, max, g.field) }
 
 // many returns n fields of a wider name space (bulk inserts that cross the entry thresholds).
 func (g *gen) many(n int) []string {
@@ -122,6 +103,37 @@ func (g *gen) many(n int) []string {
 		}
 	}
 	return out
+}
+
+// pairArgs appends the pairs of HSET or ZADD to a: one in 12 a bulk insert (bulk makes the pair
+// of each name of g.many), otherwise 1 to 3 pairs, and one in 20 a dangling odd argument.
+func (g *gen) pairArgs(a []string, bulk func(name string) []string, pair func() []string, odd func() string) []string {
+	if g.chance(12) {
+		for _, m := range g.many(10 + g.r.IntN(150)) {
+			a = append(a, bulk(m)...)
+		}
+		return a
+	}
+	for i := 0; i < 1+g.r.IntN(3); i++ {
+		a = append(a, pair()...)
+	}
+	if g.chance(20) {
+		a = append(a, odd())
+	}
+	return a
+}
+
+// randCount draws the rest of SRANDMEMBER, HRANDFIELD and ZRANDMEMBER: one in three no count;
+// with a count, when with names the WITH… flag's spellings, one in two that flag.
+func (g *gen) randCount(a []string, with ...string) []string {
+	if g.chance(3) {
+		return a
+	}
+	a = append(a, g.pick(g.count(), "-3", "-10", "3", "100"))
+	if len(with) > 0 && g.chance(2) {
+		a = append(a, g.pick(with...))
+	}
+	return a
 }
 
 // score draws zset scores: small integers (ties, so members order by name), fractions, edges.
@@ -198,14 +210,7 @@ func (g *gen) element() string {
 	return g.value()
 }
 
-func (g *gen) elements(min, max int) []string {
-	n := min + g.r.IntN(max-min+1)
-	out := make([]string, n)
-	for i := range out {
-		out[i] = g.element()
-	}
-	return out
-}
+func (g *gen) elements(min, max int) []string { return g.some(min, max, g.element) }
 
 // timeout draws blocking timeouts: never 0 (that would block forever on an empty list).
 func (g *gen) timeout() string {
@@ -246,20 +251,9 @@ func typeGenCmds() []genCmd {
 
 		// hashes
 		{name: "hset", weight: 30, fn: func(g *gen) []string {
-			a := []string{g.pick("HSET", "HSET", "HMSET"), h(g)}
-			if g.chance(12) {
-				for _, f := range g.many(10 + g.r.IntN(150)) {
-					a = append(a, f, g.pick("v", "1", f))
-				}
-				return a
-			}
-			for i := 0; i < 1+g.r.IntN(3); i++ {
-				a = append(a, g.field(), g.value())
-			}
-			if g.chance(20) {
-				a = append(a, g.field())
-			}
-			return a
+			return g.pairArgs([]string{g.pick("HSET", "HSET", "HMSET"), h(g)},
+				func(f string) []string { return []string{f, g.pick("v", "1", f)} },
+				func() []string { return []string{g.field(), g.value()} }, g.field)
 		}},
 		{name: "hsetnx", weight: 4, fn: func(g *gen) []string { return []string{"HSETNX", h(g), g.field(), g.value()} }},
 		{name: "hget", weight: 10, fn: func(g *gen) []string { return []string{"HGET", h(g), g.field()} }},
@@ -275,15 +269,7 @@ func typeGenCmds() []genCmd {
 		{name: "hincrbyfloat", weight: 8, fn: func(g *gen) []string { return []string{"HINCRBYFLOAT", h(g), g.field(), g.float()} }},
 		{name: "hscan", weight: 4, mode: modeScan, fn: func(g *gen) []string { return g.scanOpts([]string{"HSCAN", h(g), g.cursor()}) }},
 		{name: "hrandfield", weight: 4, mode: modeShape, fn: func(g *gen) []string {
-			a := []string{"HRANDFIELD", h(g)}
-			if g.chance(3) {
-				return a
-			}
-			a = append(a, g.pick(g.count(), "-3", "-10", "3", "100"))
-			if g.chance(2) {
-				a = append(a, g.pick("WITHVALUES", "WITHVALUES", "withvalues", "BAD"))
-			}
-			return a
+			return g.randCount([]string{"HRANDFIELD", h(g)}, "WITHVALUES", "WITHVALUES", "withvalues", "BAD")
 		}},
 
 		// sets
@@ -300,11 +286,7 @@ func typeGenCmds() []genCmd {
 		{name: "smembers", weight: 5, mode: modeSortIfHT, fn: func(g *gen) []string { return []string{"SMEMBERS", s(g)} }},
 		{name: "sscan", weight: 4, mode: modeScan, fn: func(g *gen) []string { return g.scanOpts([]string{"SSCAN", s(g), g.cursor()}) }},
 		{name: "srandmember", weight: 4, mode: modeShape, fn: func(g *gen) []string {
-			a := []string{"SRANDMEMBER", s(g)}
-			if g.chance(3) {
-				return a
-			}
-			return append(a, g.pick(g.count(), "-3", "-10", "3", "100"))
+			return g.randCount([]string{"SRANDMEMBER", s(g)})
 		}},
 		{name: "spop", weight: 4, mode: modeResync, fn: func(g *gen) []string {
 			a := []string{"SPOP", s(g)}
@@ -339,19 +321,9 @@ func typeGenCmds() []genCmd {
 			for g.chance(3) {
 				a = append(a, g.pick("NX", "XX", "GT", "LT", "CH", "INCR", "ch", "BAD"))
 			}
-			if g.chance(12) {
-				for _, m := range g.many(10 + g.r.IntN(150)) {
-					a = append(a, strconv.Itoa(g.r.IntN(20)), m)
-				}
-				return a
-			}
-			for i := 0; i < 1+g.r.IntN(3); i++ {
-				a = append(a, g.score(), g.field())
-			}
-			if g.chance(20) {
-				a = append(a, g.score())
-			}
-			return a
+			return g.pairArgs(a,
+				func(m string) []string { return []string{strconv.Itoa(g.r.IntN(20)), m} },
+				func() []string { return []string{g.score(), g.field()} }, g.score)
 		}},
 		{name: "zincrby", weight: 8, fn: func(g *gen) []string { return []string{"ZINCRBY", z(g), g.score(), g.field()} }},
 		{name: "zscore", weight: 5, fn: func(g *gen) []string { return []string{"ZSCORE", z(g), g.field()} }},
@@ -427,15 +399,7 @@ func typeGenCmds() []genCmd {
 			return a
 		}},
 		{name: "zrandmember", weight: 4, mode: modeShape, fn: func(g *gen) []string {
-			a := []string{"ZRANDMEMBER", z(g)}
-			if g.chance(3) {
-				return a
-			}
-			a = append(a, g.pick(g.count(), "-3", "-10", "3", "100"))
-			if g.chance(2) {
-				a = append(a, g.pick("WITHSCORES", "withscores", "BAD"))
-			}
-			return a
+			return g.randCount([]string{"ZRANDMEMBER", z(g)}, "WITHSCORES", "withscores", "BAD")
 		}},
 		{name: "zscan", weight: 4, mode: modeScan, fn: func(g *gen) []string { return g.scanOpts([]string{"ZSCAN", z(g), g.cursor()}) }},
 

@@ -373,12 +373,7 @@ func TestWatchWrites(t *testing.T) {
 	dial := func(a string) []*transcript.Conn {
 		var cs []*transcript.Conn
 		for i := 0; i < 2; i++ {
-			c, err := transcript.Dial(a)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { c.Close() })
-			cs = append(cs, c)
+			cs = append(cs, dialConn(t, a))
 		}
 		return cs
 	}

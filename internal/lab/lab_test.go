@@ -115,11 +115,26 @@ func TestToFixed(t *testing.T) {
 	}
 }
 
+// runError is a lab command line that must fail, and a piece of its error text.
+type runError struct {
+	args []string
+	want string
+}
+
+// wantRunErrors runs each command line and requires an error that mentions its want.
+func wantRunErrors(t *testing.T, cases []runError) {
+	t.Helper()
+	for _, c := range cases {
+		var b bytes.Buffer
+		err := Run(c.args, &b)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: err %v, want it to mention %q", c.args, err, c.want)
+		}
+	}
+}
+
 func TestLabErrors(t *testing.T) {
-	cases := []struct {
-		args []string
-		want string
-	}{
+	wantRunErrors(t, []runError{
 		{nil, "which one"},
 		{[]string{"nope"}, `unknown lab "nope"`},
 		{[]string{"ring", "--bogus", "1", "--add", "x"}, "unknown flag --bogus"},
@@ -140,14 +155,7 @@ func TestLabErrors(t *testing.T) {
 		{[]string{"bloom", "--probes", "0"}, "--probes"},
 		{[]string{"bloom", "--overfill", "-1"}, "--overfill"},
 		{[]string{"bloom", "--size-only=maybe"}, "size-only"},
-	}
-	for _, c := range cases {
-		var b bytes.Buffer
-		err := Run(c.args, &b)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v: err %v, want it to mention %q", c.args, err, c.want)
-		}
-	}
+	})
 }
 
 func TestLabDeterministic(t *testing.T) {

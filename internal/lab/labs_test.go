@@ -414,10 +414,7 @@ func TestUsageListsLabs(t *testing.T) {
 }
 
 func TestEngineLabErrors(t *testing.T) {
-	cases := []struct {
-		args []string
-		want string
-	}{
+	wantRunErrors(t, []runError{
 		{[]string{"hll", "--allocator", "tcmalloc"}, "unknown allocator"},
 		{[]string{"hll", "--redis-version", "6.2"}, "unknown Redis version"},
 		{[]string{"hll", "--counts", "100,50"}, "must increase"},
@@ -438,12 +435,5 @@ func TestEngineLabErrors(t *testing.T) {
 		{[]string{"lesson"}, "which lesson file"},
 		{[]string{"lesson", "/nonexistent.lesson"}, "no such file"},
 		{[]string{"lesson", "x.lesson", "--lang", "fr"}, "--lang"},
-	}
-	for _, c := range cases {
-		var b bytes.Buffer
-		err := Run(c.args, &b)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v: err %v, want it to mention %q", c.args, err, c.want)
-		}
-	}
+	})
 }

@@ -26,11 +26,29 @@ PONG
 (error) ERR unknown command 'NOPE', with args beginning with: '1'
 `
 
-func TestParse(t *testing.T) {
-	f, err := Parse("sample.txt", strings.NewReader(sample))
+// mustParse parses the transcript src; an error fails the test.
+func mustParse(t *testing.T, name, src string) *File {
+	t.Helper()
+	f, err := Parse(name, strings.NewReader(src))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return f
+}
+
+// mustDial connects to addr until the test ends; an error fails the test.
+func mustDial(t *testing.T, addr string) *Conn {
+	t.Helper()
+	c, err := Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestParse(t *testing.T) {
+	f := mustParse(t, "sample.txt", sample)
 	if f.Version != engine.V72 || !f.HasAllocator || f.Allocator != alloc.Jemalloc16 {
 		t.Fatalf("header: version %v allocator %v/%v", f.Version, f.Allocator, f.HasAllocator)
 	}
@@ -71,10 +89,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestRunEngine(t *testing.T) {
-	f, err := Parse("p.txt", strings.NewReader("@version 8.8\n> PING\nPONG\n> ECHO hi\n\"ho\"\n> PING x\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustParse(t, "p.txt", "@version 8.8\n> PING\nPONG\n> ECHO hi\n\"ho\"\n> PING x\n")
 	fails, err := RunEngine(f)
 	if err != nil {
 		t.Fatal(err)
@@ -130,21 +145,8 @@ func startServer(t *testing.T, v engine.Version) string {
 // an expected line that both servers contradict is reported too.
 func TestRunDiff(t *testing.T) {
 	a, b := startServer(t, engine.V70), startServer(t, engine.V88)
-	f, err := Parse("d.txt", strings.NewReader("> PING\n> HELLO 2\n> ECHO x\n\"y\"\n> @sort ECHO z\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ca, err := Dial(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ca.Close()
-	cb, err := Dial(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cb.Close()
-	fails, err := RunDiff(f, ca, cb)
+	f := mustParse(t, "d.txt", "> PING\n> HELLO 2\n> ECHO x\n\"y\"\n> @sort ECHO z\n")
+	fails, err := RunDiff(f, mustDial(t, a), mustDial(t, b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,11 +177,7 @@ func TestConnReplies(t *testing.T) {
 		c.Write([]byte(wire))
 		c.Read(buf)
 	}()
-	c, err := Dial(ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := mustDial(t, ln.Addr().String())
 	c.Send([][]byte{[]byte("X")})
 	c.Flush()
 	var raws []string
