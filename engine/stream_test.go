@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"redscope/engine/alloc"
+	"redscope/engine/rdb"
 )
 
 // Automatic IDs come from the engine clock: ms-0 for a new millisecond, last+1 when the clock
@@ -467,6 +468,56 @@ func TestStreamDirtyCounts(t *testing.T) {
 				t.Errorf("%s: %s: dirty +%d, redis-server +%d", v, st.cmd, now-prev, want)
 			}
 			prev = dirty()
+		}
+	}
+}
+
+// RESTORE of a stream in the RDB type of Redis <= 6.2 (RDB_TYPE_STREAM_LISTPACKS, 15): it has no
+// first ID, max-deleted ID, entries-added nor group entries-read, so rdb.c's loader takes
+// entries-added as the length, the first ID from the entries, and each group's entries-read
+// from streamEstimateDistanceFromFirstEverEntry (-1, shown as nil, when that cannot be known).
+// redis-server 7.4.1 restores such a payload with the same XINFO STREAM FULL figures.
+func TestRestoreStreamV1Payload(t *testing.T) {
+	src := New(Options{Version: V74})
+	for _, c := range [][]string{{"XADD", "x", "1-0", "data", "a"}, {"XADD", "x", "2-0", "data", "b"}, {"XADD", "x", "3-0", "data", "c"}, {"XDEL", "x", "1-0"}} {
+		src.Do(c...)
+	}
+	s := stv(src.db.keys["x"])
+	var w rdb.Writer
+	w.Type(rdb.TypeStreamListpacks)
+	w.Len(uint64(len(s.nodes)))
+	for _, n := range s.nodes {
+		k := n.master.key()
+		w.String(k[:])
+		w.String(n.lp.Bytes())
+	}
+	w.Len(s.length)
+	w.Len(s.lastID.Ms)
+	w.Len(s.lastID.Seq)
+	w.Len(2) // groups: g1 delivered up to 2-0, g2 up to 3-0
+	for _, g := range []struct {
+		name string
+		last StreamID
+	}{{"g1", StreamID{2, 0}}, {"g2", StreamID{3, 0}}} {
+		w.String([]byte(g.name))
+		w.Len(g.last.Ms)
+		w.Len(g.last.Seq)
+		w.Len(0) // PEL
+		w.Len(0) // consumers
+	}
+	payload := string(rdb.Wrap(w.B, 9))
+	e := New(Options{Version: V74})
+	if r := e.Do("RESTORE", "y", "0", payload); r.Str != "OK" {
+		t.Fatalf("RESTORE: %s", r.FormatCLI())
+	}
+	got := oneLine(e.Do("XINFO", "STREAM", "y", "FULL"))
+	for _, want := range []string{
+		`"max-deleted-entry-id" | 10) "0-0" | 11) "entries-added" | 12) (integer) 2 | 13) "recorded-first-entry-id" | 14) "2-0"`,
+		`"g1" |         3) "last-delivered-id" |         4) "2-0" |         5) "entries-read" |         6) (integer) 1 |         7) "lag" |         8) (integer) 1 |`,
+		`"g2" |         3) "last-delivered-id" |         4) "3-0" |         5) "entries-read" |         6) (integer) 2 |         7) "lag" |         8) (integer) 0 |`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("XINFO STREAM FULL lacks %s\n%s", want, got)
 		}
 	}
 }
