@@ -32,9 +32,12 @@ package engine
 //     command is run again, whole, for each client whose type matches the ready key; so it pops
 //     from the first of its keys that holds data (BLPOP k1 k2 is answered from k1 when both were
 //     pushed in one EXEC), answers WRONGTYPE when an earlier key now holds another type, and a
-//     command that would block again goes to the back of the queue with its timeout counted
-//     anew. Only the clients queued when the key's turn came are looked at. (Read from the
-//     source; the differential tests compare with 7.0.15 only.)
+//     command that would block again goes to the back of the queue and keeps its first deadline
+//     (7.2.5+). An XREADGROUP client is run again also when its key is deleted or changes type
+//     (unblock_on_nokey), and so answers NOGROUP or WRONGTYPE as the command would, where 7.0
+//     answers "UNBLOCKED the stream key no longer exists". Only the clients queued when the
+//     key's turn came are looked at. (Read from the source; the differential tests compare with
+//     7.0.15 only.)
 //   - A blocked client whose deadline has passed (engine clock: now > deadline) is answered a nil
 //     array by ExpireBlocked (the RESP server calls it from a timer; a lesson advances the
 //     logical clock and calls it). CLIENT UNBLOCK answers the same nil array, or with ERROR the
@@ -385,12 +388,10 @@ func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
 		if st == nil {
 			continue
 		}
-		if o := e.Peek([]byte(wk.key)); o == nil || o.Type != st.kind {
-			var kind ObjType
-			if o != nil {
-				kind = o.Type
-			}
-			woke = e.serveGone(wk, []*Client{c}, kind, woke)
+		// A client that must hear of its key's deletion (XREADGROUP: bstate.unblock_on_nokey) is
+		// run again too, whatever the key holds now: its command then answers NOGROUP or
+		// WRONGTYPE itself.
+		if o := e.Peek([]byte(wk.key)); (o == nil || o.Type != st.kind) && st.gone == nil {
 			continue
 		}
 		if len(st.args) == 0 {
@@ -402,7 +403,10 @@ func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
 		r, _ := safeServe(func() (Reply, bool) { return e.dispatch(st.args), true })
 		e.blocker, e.blockArgs, e.running = nil, nil, nil
 		if c.blk != nil {
-			continue // blocked again, now last in the queue
+			// Blocked again, now last in the queue, with its first deadline (blockForKeys keeps
+			// bstate.timeout for a CLIENT_REPROCESSING_COMMAND, 7.2.5 and later).
+			c.blk.deadline = st.deadline
+			continue
 		}
 		woke = e.answerServed(c, st, wk.key, r, woke, true)
 	}
@@ -414,6 +418,9 @@ func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
 // records a "woken" event in its trace (returned in woke). A client answered because its key
 // went away (serveGone) is not counted as woken by that command.
 func (e *Engine) answerServed(c *Client, st *blockState, key string, r Reply, woke []Event, woken bool) []Event {
+	if !e.ver.Has(V72) {
+		e.countUnblocked(st.cmd, r) // (7.2+: the command run again counted itself)
+	}
 	e.emit(BlockEvent{Client: c.ID, Action: "served", Cmd: st.cmd, Key: key})
 	evs := e.events
 	e.events = nil
@@ -463,6 +470,7 @@ func (e *Engine) ExpireBlocked() int {
 	for _, c := range due {
 		cmd := c.blk.cmd
 		e.unblock(c)
+		e.countUnblocked(cmd, NilArray)
 		var evs []Event
 		if e.tracing {
 			evs = []Event{BlockEvent{Client: c.ID, Action: "timeout", Cmd: cmd}}
@@ -470,6 +478,22 @@ func (e *Engine) ExpireBlocked() int {
 		c.wake(Result{Reply: NilArray, Events: evs})
 	}
 	return len(due)
+}
+
+// countUnblocked is updateStatsOnUnblock for a blocked command answered without running again
+// (a timeout, CLIENT UNBLOCK, and 7.0's serving). From 7.2 call() leaves a command that blocked
+// uncounted (its calls++ is under !CLIENT_BLOCKED), so this counts the call, failed with an
+// error reply, and a command run again when served counts itself in dispatch. 7.0 counted the
+// call when it blocked: an error answer only adds a failed call and the error (errorstats,
+// total_error_replies).
+func (e *Engine) countUnblocked(cmd string, r Reply) {
+	st := e.cfg.stats
+	if e.ver.Has(V72) {
+		st.called(cmd, r)
+	} else if r.Kind == KindError {
+		st.cmd(cmd).failed++
+		st.errorReply(r)
+	}
 }
 
 // AdvanceClock moves the logical clock (a ManualClock) by d and answers the blocked clients whose
@@ -518,6 +542,7 @@ func (c *Client) Unblock(withError bool) bool {
 	if withError {
 		r = errUnblocked
 	}
+	c.e.countUnblocked(st.cmd, r)
 	var evs []Event
 	if c.e.tracing {
 		evs = []Event{BlockEvent{Client: c.ID, Action: "unblocked", Cmd: st.cmd}}

@@ -19,28 +19,28 @@ import (
 func init() {
 	w := FlagWrite | FlagDenyOOM | FlagFast
 	register(
-		&Command{Name: "xadd", Arity: -5, Flags: w, Cats: "stream", Tips: "nondeterministic_output", KeyNotes: []string{"UPDATE instead of INSERT because of the optional trimming feature"}, Fn: cmdXadd},
+		&Command{Name: "xadd", Arity: -5, Flags: w, Cats: "stream", Tips: "nondeterministic_output", KeyNotes: []string{"UPDATE instead of INSERT because of the optional trimming feature"}, Fn: streamDirty(cmdXadd)},
 		&Command{Name: "xlen", Arity: 2, Flags: FlagReadonly | FlagFast, Cats: "stream", KeyFlags: []string{"RO"}, Fn: cmdXlen},
 		&Command{Name: "xrange", Arity: -4, Flags: FlagReadonly, Cats: "stream", Fn: cmdXrange},
 		&Command{Name: "xrevrange", Arity: -4, Flags: FlagReadonly, Cats: "stream", Fn: cmdXrange},
-		&Command{Name: "xread", Arity: -4, Flags: FlagReadonly | FlagBlocking, Cats: "stream", KeyExtra: []KeySpec{{Flags: "RO access", Keyword: "STREAMS", StartFrom: 1, LastKey: -1, Step: 1, Limit: 2}}, KeysFn: xreadKeys, Fn: cmdXread},
-		&Command{Name: "xreadgroup", Arity: -7, Flags: FlagWrite | FlagBlocking, Cats: "stream", KeyExtra: []KeySpec{{Flags: "RO access", Keyword: "STREAMS", StartFrom: 4, LastKey: -1, Step: 1, Limit: 2}}, KeysFn: xreadKeys, Fn: cmdXread},
-		&Command{Name: "xsetid", Arity: -3, Flags: w, Cats: "stream", Fn: cmdXsetid},
-		&Command{Name: "xack", Arity: -4, Flags: FlagWrite | FlagFast, Cats: "stream", Fn: cmdXack},
+		&Command{Name: "xread", Arity: -4, Flags: FlagReadonly | FlagBlocking, Cats: "stream", KeyExtra: []KeySpec{{Flags: "RO access", Keyword: "STREAMS", StartFrom: 1, LastKey: -1, Step: 1, Limit: 2}}, KeysFn: xreadKeys, Fn: streamDirty(cmdXread)},
+		&Command{Name: "xreadgroup", Arity: -7, Flags: FlagWrite | FlagBlocking, Cats: "stream", KeyExtra: []KeySpec{{Flags: "RO access", Keyword: "STREAMS", StartFrom: 4, LastKey: -1, Step: 1, Limit: 2}}, KeysFn: xreadKeys, Fn: streamDirty(cmdXread)},
+		&Command{Name: "xsetid", Arity: -3, Flags: w, Cats: "stream", Fn: streamDirty(cmdXsetid)},
+		&Command{Name: "xack", Arity: -4, Flags: FlagWrite | FlagFast, Cats: "stream", Fn: streamDirty(cmdXack)},
 		&Command{Name: "xpending", Arity: -3, Flags: FlagReadonly, Cats: "stream", Tips: "nondeterministic_output", Fn: cmdXpending},
-		&Command{Name: "xclaim", Arity: -6, Flags: FlagWrite | FlagFast, Cats: "stream", Tips: "nondeterministic_output", Fn: cmdXclaim},
-		&Command{Name: "xautoclaim", Arity: -6, Flags: FlagWrite | FlagFast, Cats: "stream", Tips: "nondeterministic_output", KeyFlags: []string{"RW delete"}, Fn: cmdXautoclaim},
-		&Command{Name: "xdel", Arity: -3, Flags: FlagWrite | FlagFast, Cats: "stream", KeyFlags: []string{"RW delete"}, Fn: cmdXdel},
-		&Command{Name: "xtrim", Arity: -4, Flags: FlagWrite, Cats: "stream", Tips: "nondeterministic_output", KeyFlags: []string{"RW delete"}, Fn: cmdXtrim},
+		&Command{Name: "xclaim", Arity: -6, Flags: FlagWrite | FlagFast, Cats: "stream", Tips: "nondeterministic_output", Fn: streamDirty(cmdXclaim)},
+		&Command{Name: "xautoclaim", Arity: -6, Flags: FlagWrite | FlagFast, Cats: "stream", Tips: "nondeterministic_output", KeyFlags: []string{"RW delete"}, Fn: streamDirty(cmdXautoclaim)},
+		&Command{Name: "xdel", Arity: -3, Flags: FlagWrite | FlagFast, Cats: "stream", KeyFlags: []string{"RW delete"}, Fn: streamDirty(cmdXdel)},
+		&Command{Name: "xtrim", Arity: -4, Flags: FlagWrite, Cats: "stream", Tips: "nondeterministic_output", KeyFlags: []string{"RW delete"}, Fn: streamDirty(cmdXtrim)},
 		&Command{Name: "xdelex", Arity: -5, Flags: FlagWrite | FlagFast, Since: V82, Cats: "stream", Fn: cmdXdelex},
 		&Command{Name: "xackdel", Arity: -6, Flags: FlagWrite | FlagFast, Since: V82, Cats: "stream", Fn: cmdXdelex},
 		&Command{Name: "xgroup", Arity: -2, Sub: map[string]*Command{
-			"create":         &Command{Name: "create", Arity: -5, Flags: FlagWrite | FlagDenyOOM, Cats: "stream", KeyFlags: []string{"RW insert"}, Fn: cmdXgroup, FirstKey: 2, LastKey: 2, Step: 1},
-			"setid":          &Command{Name: "setid", Arity: -5, Flags: FlagWrite, Cats: "stream", Fn: cmdXgroup, FirstKey: 2, LastKey: 2, Step: 1},
-			"destroy":        &Command{Name: "destroy", Arity: 4, Flags: FlagWrite, Cats: "stream", KeyFlags: []string{"RW delete"}, Fn: cmdXgroup, FirstKey: 2, LastKey: 2, Step: 1},
-			"createconsumer": &Command{Name: "createconsumer", Arity: 5, Flags: FlagWrite | FlagDenyOOM, Cats: "stream", KeyFlags: []string{"RW insert"}, Fn: cmdXgroup, FirstKey: 2, LastKey: 2, Step: 1},
-			"delconsumer":    &Command{Name: "delconsumer", Arity: 5, Flags: FlagWrite, Cats: "stream", KeyFlags: []string{"RW delete"}, Fn: cmdXgroup, FirstKey: 2, LastKey: 2, Step: 1},
-			"help":           {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "stream", Fn: cmdXgroup},
+			"create":         &Command{Name: "create", Arity: -5, Flags: FlagWrite | FlagDenyOOM, Cats: "stream", KeyFlags: []string{"RW insert"}, Fn: streamDirty(cmdXgroup), FirstKey: 2, LastKey: 2, Step: 1},
+			"setid":          &Command{Name: "setid", Arity: -5, Flags: FlagWrite, Cats: "stream", Fn: streamDirty(cmdXgroup), FirstKey: 2, LastKey: 2, Step: 1},
+			"destroy":        &Command{Name: "destroy", Arity: 4, Flags: FlagWrite, Cats: "stream", KeyFlags: []string{"RW delete"}, Fn: streamDirty(cmdXgroup), FirstKey: 2, LastKey: 2, Step: 1},
+			"createconsumer": &Command{Name: "createconsumer", Arity: 5, Flags: FlagWrite | FlagDenyOOM, Cats: "stream", KeyFlags: []string{"RW insert"}, Fn: streamDirty(cmdXgroup), FirstKey: 2, LastKey: 2, Step: 1},
+			"delconsumer":    &Command{Name: "delconsumer", Arity: 5, Flags: FlagWrite, Cats: "stream", KeyFlags: []string{"RW delete"}, Fn: streamDirty(cmdXgroup), FirstKey: 2, LastKey: 2, Step: 1},
+			"help":           {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "stream", Fn: streamDirty(cmdXgroup)},
 		}},
 		&Command{Name: "xinfo", Arity: -2, Sub: map[string]*Command{
 			"consumers": &Command{Name: "consumers", Arity: 4, Flags: FlagReadonly, Cats: "stream", Tips: "nondeterministic_output", Fn: cmdXinfo, FirstKey: 2, LastKey: 2, Step: 1},
@@ -79,6 +79,27 @@ var (
 	errStreamBlockedNoGroup = Err("NOGROUP the consumer group this client was blocked on no longer exists")
 	errStreamBlockedGone    = Err("UNBLOCKED the stream key no longer exists")
 )
+
+// streamDirty runs a stream command counting server.dirty (INFO's rdb_changes_since_last_save)
+// as t_stream.c does, instead of once per signalled key: XADD 1; XDEL and XTRIM one per entry
+// removed; XACK one per entry acknowledged; XCLAIM and XAUTOCLAIM one per entry claimed or
+// dropped from the PEL as deleted (XCLAIM's LASTID one more when nothing was claimed); every
+// consumer created one (streamCreateConsumer); XGROUP CREATE, SETID, DESTROY and DELCONSUMER,
+// and XSETID one when they change something; XREADGROUP one per stream it served (7.0) or whose
+// group or PEL it changed (7.2+: propCount). The command adds its count with e.addDirty.
+func streamDirty(fn func(e *Engine, args [][]byte) Reply) func(e *Engine, args [][]byte) Reply {
+	return func(e *Engine, args [][]byte) Reply {
+		st := e.cfg.stats
+		d0, x0 := st.dirty, st.xdirty
+		st.xdirty = 0
+		r := fn(e, args)
+		st.dirty = d0 + st.xdirty
+		st.xdirty = x0
+		return r
+	}
+}
+
+func (e *Engine) addDirty(n int64) { e.cfg.stats.xdirty += n }
 
 func errNoGroup(format string, a ...string) Reply {
 	return Err(cleanErr("NOGROUP " + fmtArgs(format, a...)))
@@ -337,6 +358,7 @@ func cmdXadd(e *Engine, args [][]byte) Reply {
 	e.streamTrim(args[1], s, &a)
 	e.signalModifiedKey(e.db, string(args[1]))
 	e.signalReady(string(args[1]), TypeStream)
+	e.addDirty(1)
 	return BulkStr(got.String())
 }
 
@@ -354,6 +376,7 @@ func cmdXtrim(e *Engine, args [][]byte) Reply {
 	if n > 0 {
 		e.signalModifiedKey(e.db, string(args[1]))
 	}
+	e.addDirty(n)
 	return Int(n)
 }
 
@@ -432,7 +455,8 @@ func cmdXrange(e *Engine, args [][]byte) Reply {
 //     and the entries enter the PEL (not with NOACK). Otherwise it keeps waiting.
 //   - XREADGROUP clients are answered "-UNBLOCKED the stream key no longer exists" when the key
 //     is deleted or replaced by another type (unblockDeletedStreamReadgroupClients); XREAD
-//     clients keep waiting.
+//     clients keep waiting. From 7.2 the XREADGROUP is run again instead, so it answers the
+//     NOGROUP "No such key …" or WRONGTYPE error of the command (blocking.go serveKeyAgain).
 //
 // A stream key is signalled (signalKeyAsReady) by XADD, XGROUP DESTROY, its creation (dbAdd:
 // XGROUP CREATE MKSTREAM, RENAME, COPY…), and when a stream value goes away: DEL, expiry,
@@ -533,7 +557,7 @@ func cmdXread(e *Engine, args [][]byte) Reply {
 					sym := "ID or '$'"
 					if xreadgroup {
 						sym = "ID or '>'"
-					} else if e.ver.Has(V74) {
+					} else if e.ver.Has(V80) { // 8.0-m01's text; 7.4.1 still says "ID or '$'"
 						sym = "ID, '+', or '$'"
 					}
 					return Err("ERR Unbalanced '" + strings.ToLower(string(args[0])) + "' list of streams: for each stream key an " + sym + " must be specified.")
@@ -652,6 +676,9 @@ func cmdXread(e *Engine, args [][]byte) Reply {
 			entries = e.replyFromConsumerPEL(s, start, count, groups[k], consumer)
 		} else {
 			entries = e.replyRange(keys[k], s, start, count, groups[k], consumer, noack)
+		}
+		if groupName != nil && (!e.ver.Has(V72) || !history && len(entries.Array) > 0) {
+			e.addDirty(1) // 7.0: `if (groups) server.dirty++`; 7.2+: `if (propCount) server.dirty++`
 		}
 		out = append(out, Array(Bulk(keys[k]), entries))
 	}
@@ -814,6 +841,7 @@ func cmdXgroup(e *Engine, args [][]byte) Reply {
 			return errStreamBusyGroup
 		}
 		e.emit(StreamEvent{Key: string(key), Action: "group-created", Group: string(args[3]), ID: id.String()})
+		e.addDirty(1)
 		return OK
 	case setid && (len(args) == 5 || len(args) == 7):
 		var id StreamID
@@ -827,6 +855,7 @@ func cmdXgroup(e *Engine, args [][]byte) Reply {
 		}
 		cg.lastID, cg.entriesRead = id, entriesRead
 		e.emit(StreamEvent{Key: string(key), Action: "group-setid", Group: cg.name, ID: id.String()})
+		e.addDirty(1)
 		return OK
 	case eqFold(opt, "destroy") && len(args) == 4:
 		if cg == nil {
@@ -835,6 +864,7 @@ func cmdXgroup(e *Engine, args [][]byte) Reply {
 		s.destroyGroup(args[3])
 		e.emit(StreamEvent{Key: string(key), Action: "group-destroyed", Group: cg.name})
 		e.signalReady(string(key), TypeStream) // its blocked XREADGROUP clients hear NOGROUP
+		e.addDirty(1)
 		return Int(1)
 	case eqFold(opt, "createconsumer") && len(args) == 5:
 		if e.createConsumer(key, cg, args[4]) == nil {
@@ -849,6 +879,7 @@ func cmdXgroup(e *Engine, args [][]byte) Reply {
 		n := int64(len(c.pel))
 		cg.delConsumer(c)
 		e.emit(StreamEvent{Key: string(key), Action: "consumer-deleted", Group: cg.name, Consumer: c.name, Count: n})
+		e.addDirty(1)
 		return Int(n)
 	}
 	return errSubcommandSyntax("XGROUP", opt)
@@ -910,6 +941,7 @@ func cmdXsetid(e *Engine, args [][]byte) Reply {
 	if !maxDel.isZero() {
 		s.maxDeletedID = maxDel
 	}
+	e.addDirty(1)
 	return OK
 }
 
@@ -967,6 +999,7 @@ func cmdXack(e *Engine, args [][]byte) Reply {
 			e.emit(StreamEvent{Key: string(args[1]), Action: "acked", ID: id.String(), Group: g.name})
 		}
 	}
+	e.addDirty(n)
 	return Int(n)
 }
 
@@ -1128,7 +1161,8 @@ func cmdXclaim(e *Engine, args [][]byte) Reply {
 			return Err(cleanErr("ERR Unrecognized XCLAIM option '" + string(opt) + "'"))
 		}
 	}
-	if lastID.cmp(g.lastID) > 0 {
+	lastMoved := lastID.cmp(g.lastID) > 0
+	if lastMoved {
 		g.lastID = lastID
 	}
 	if delivery != -1 {
@@ -1163,6 +1197,10 @@ func cmdXclaim(e *Engine, args [][]byte) Reply {
 			continue
 		}
 		out = append(out, e.claim(cl, id, n, en))
+		lastMoved = false // (propagated with the XCLAIM)
+	}
+	if lastMoved {
+		e.addDirty(1)
 	}
 	return Reply{Kind: KindArray, Array: out}
 }
@@ -1213,6 +1251,7 @@ func (e *Engine) claim(cl *streamClaim, id StreamID, n *streamNACK, en *nodeEntr
 		n.consumer = c
 	}
 	c.activeTime = cl.now
+	e.addDirty(1)
 	e.emit(StreamEvent{Key: string(cl.key), Action: "delivered", ID: id.String(), Group: cl.g.name, Consumer: c.name, Count: int64(n.deliveryCount), Reason: cl.reason})
 	if cl.justid {
 		return BulkStr(id.String())
@@ -1223,6 +1262,7 @@ func (e *Engine) claim(cl *streamClaim, id StreamID, n *streamNACK, en *nodeEntr
 // ackGone drops from g's PEL an ID whose entry was deleted (XCLAIM and XAUTOCLAIM meet them).
 func (e *Engine) ackGone(key []byte, g *streamCG, id StreamID) {
 	g.ack(id)
+	e.addDirty(1)
 	e.emit(StreamEvent{Key: string(key), Action: "acked", ID: id.String(), Group: g.name, Reason: "entry no longer exists"})
 }
 
@@ -1341,6 +1381,7 @@ func cmdXdel(e *Engine, args [][]byte) Reply {
 			n++
 		}
 	}
+	e.addDirty(n)
 	if n > 0 {
 		e.signalModifiedKey(e.db, string(args[1]))
 		if s.length == 0 {

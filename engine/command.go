@@ -228,7 +228,11 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 		defer e.clusterAfter(c, false)
 	}
 	e.countReads(c, args)
+	b := e.blocker
 	r := c.Fn(e, args)
+	if b != nil && b.blk != nil && e.ver.Has(V72) {
+		return r // 7.2+ counts a command that blocked when it ends (blocking.go countUnblocked)
+	}
 	e.cfg.stats.called(c.FullName(), r) // (CONFIG RESETSTAT counts itself in the new counters)
 	return r
 }

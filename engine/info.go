@@ -58,6 +58,7 @@ type infoStats struct {
 	hits        int64
 	misses      int64
 	dirty       int64 // writes since the start (never saved)
+	xdirty      int64 // server.dirty of the running stream command (cmd_stream.go streamDirty)
 }
 
 type cmdStat struct{ calls, rejected, failed int64 }

@@ -5,10 +5,12 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"redscope/engine/alloc"
+	"redscope/engine/rdb"
 )
 
 // Automatic IDs come from the engine clock: ms-0 for a new millisecond, last+1 when the clock
@@ -111,6 +113,14 @@ func TestStreamVersionDifferences(t *testing.T) {
 		XREAD STREAMS s t > => (error) ERR Unbalanced 'xread' list of streams: for each stream key an ID or '$' must be specified.
 		XSETID s 1-0 => (error) ERR The ID specified in XSETID is smaller than current max_deleted_entry_id
 	`)
+	// XREAD's text names '+' from 8.0 (xreadCommand, tag 8.0-m01); 7.4.1 reads "+" but still
+	// says "an ID or '$'" (testdata/transcripts/profile/stream-74.txt, checked on 7.4.1).
+	for v, want := range map[Version]string{
+		V74: "(error) ERR Unbalanced 'xread' list of streams: for each stream key an ID or '$' must be specified.",
+		V80: "(error) ERR Unbalanced 'xread' list of streams: for each stream key an ID, '+', or '$' must be specified.",
+	} {
+		doLines(t, New(Options{Version: v}), "XREAD STREAMS s t + => "+want)
+	}
 }
 
 // The trace events say which node an entry went to, when a node was opened and why, and what
@@ -386,5 +396,128 @@ func TestStreamView(t *testing.T) {
 	}
 	if _, ok := e.StreamView(nil); ok {
 		t.Fatal("StreamView(nil) ok")
+	}
+}
+
+// INFO's rdb_changes_since_last_save after each stream command, as redis-server 7.0.15 and 7.4.1
+// count it (t_stream.c's server.dirty: cmd_stream.go streamDirty); the figures were read from
+// both servers for this sequence.
+func TestStreamDirtyCounts(t *testing.T) {
+	steps := []struct {
+		d70, d74 int64
+		cmd      string
+	}{
+		{1, 1, `XADD x 1-0 data a`},
+		{1, 1, `XADD x 2-0 data b`},
+		{1, 1, `XADD x 3-0 data c`},
+		{1, 1, `XADD x 4-0 data d`},
+		{1, 1, `XADD x 5-0 data d`},
+		{1, 1, `XGROUP CREATE x g1 0`},
+		{0, 0, `XGROUP CREATE x g1 0`},
+		{1, 1, `XGROUP CREATE y g1 0 MKSTREAM`},
+		{1, 1, `XGROUP CREATECONSUMER x g1 Alice`},
+		{0, 0, `XGROUP CREATECONSUMER x g1 Alice`},
+		{1, 1, `XREADGROUP GROUP g1 Alice COUNT 2 STREAMS x >`},
+		{1, 1, `XREADGROUP GROUP g1 Alice NOACK COUNT 1 STREAMS x >`},
+		{1, 0, `XREADGROUP GROUP g1 Alice COUNT 2 STREAMS x 0`},
+		{1, 0, `XREADGROUP GROUP g1 Alice COUNT 2 STREAMS x 9000`},
+		{2, 1, `XREADGROUP GROUP g1 noconsumer COUNT 2 STREAMS x 0`},
+		{2, 2, `XREADGROUP GROUP g1 Bob COUNT 2 STREAMS x >`},
+		{0, 0, `XREADGROUP GROUP g1 Bob COUNT 2 STREAMS x >`},
+		{0, 1, `XREADGROUP GROUP g1 Bob COUNT 2 STREAMS x y > >`},
+		{2, 2, `XACK x g1 1-0 2-0 9-0`},
+		{0, 0, `XACK x g1 1-0`},
+		{3, 3, `XCLAIM x g1 Carol 0 4-0 5-0`},
+		{1, 1, `XCLAIM x g1 Carol 0 4-0 JUSTID`},
+		{0, 0, `XCLAIM x g1 Carol 0 9-0`},
+		{1, 1, `XCLAIM x g1 Carol 0 4-0 LASTID 8-0`},
+		{3, 3, `XAUTOCLAIM x g1 Dave 0 0`},
+		{2, 2, `XAUTOCLAIM x g1 Dave 0 0 JUSTID`},
+		{1, 1, `XDEL x 4-0`},
+		{3, 3, `XAUTOCLAIM x g1 Eve 0 0`},
+		{3, 3, `XDEL x 1-0 2-0 3-0`},
+		{0, 0, `XDEL x 1-0`},
+		{1, 1, `XTRIM x MAXLEN 0`},
+		{0, 0, `XTRIM x MAXLEN 0`},
+		{1, 1, `XSETID x 10-0`},
+		{1, 1, `XGROUP SETID x g1 0`},
+		{1, 1, `XGROUP DELCONSUMER x g1 Alice`},
+		{0, 0, `XGROUP DELCONSUMER x g1 nobody`},
+		{1, 1, `XGROUP DESTROY x g1`},
+		{0, 0, `XGROUP DESTROY x g1`},
+		{0, 0, `XADD z NOMKSTREAM 1-0 a b`},
+		{1, 1, `XADD z MAXLEN 0 1-0 a b`},
+	}
+	for _, v := range []Version{V70, V74} {
+		e := New(Options{Version: v})
+		dirty := func() int64 {
+			r := e.Do("INFO", "persistence")
+			_, after, _ := strings.Cut(r.Str, "rdb_changes_since_last_save:")
+			n, _ := strconv.ParseInt(strings.TrimSpace(strings.SplitN(after, "\r\n", 2)[0]), 10, 64)
+			return n
+		}
+		prev := dirty()
+		for _, st := range steps {
+			args := strings.Fields(st.cmd)
+			e.Do(args...)
+			want := st.d74
+			if v == V70 {
+				want = st.d70
+			}
+			if now := dirty(); now-prev != want {
+				t.Errorf("%s: %s: dirty +%d, redis-server +%d", v, st.cmd, now-prev, want)
+			}
+			prev = dirty()
+		}
+	}
+}
+
+// RESTORE of a stream in the RDB type of Redis <= 6.2 (RDB_TYPE_STREAM_LISTPACKS, 15): it has no
+// first ID, max-deleted ID, entries-added nor group entries-read, so rdb.c's loader takes
+// entries-added as the length, the first ID from the entries, and each group's entries-read
+// from streamEstimateDistanceFromFirstEverEntry (-1, shown as nil, when that cannot be known).
+// redis-server 7.4.1 restores such a payload with the same XINFO STREAM FULL figures.
+func TestRestoreStreamV1Payload(t *testing.T) {
+	src := New(Options{Version: V74})
+	for _, c := range [][]string{{"XADD", "x", "1-0", "data", "a"}, {"XADD", "x", "2-0", "data", "b"}, {"XADD", "x", "3-0", "data", "c"}, {"XDEL", "x", "1-0"}} {
+		src.Do(c...)
+	}
+	s := stv(src.db.keys["x"])
+	var w rdb.Writer
+	w.Type(rdb.TypeStreamListpacks)
+	w.Len(uint64(len(s.nodes)))
+	for _, n := range s.nodes {
+		k := n.master.key()
+		w.String(k[:])
+		w.String(n.lp.Bytes())
+	}
+	w.Len(s.length)
+	w.Len(s.lastID.Ms)
+	w.Len(s.lastID.Seq)
+	w.Len(2) // groups: g1 delivered up to 2-0, g2 up to 3-0
+	for _, g := range []struct {
+		name string
+		last StreamID
+	}{{"g1", StreamID{2, 0}}, {"g2", StreamID{3, 0}}} {
+		w.String([]byte(g.name))
+		w.Len(g.last.Ms)
+		w.Len(g.last.Seq)
+		w.Len(0) // PEL
+		w.Len(0) // consumers
+	}
+	payload := string(rdb.Wrap(w.B, 9))
+	e := New(Options{Version: V74})
+	if r := e.Do("RESTORE", "y", "0", payload); r.Str != "OK" {
+		t.Fatalf("RESTORE: %s", r.FormatCLI())
+	}
+	got := oneLine(e.Do("XINFO", "STREAM", "y", "FULL"))
+	for _, want := range []string{
+		`"max-deleted-entry-id" | 10) "0-0" | 11) "entries-added" | 12) (integer) 2 | 13) "recorded-first-entry-id" | 14) "2-0"`,
+		`"g1" |         3) "last-delivered-id" |         4) "2-0" |         5) "entries-read" |         6) (integer) 1 |         7) "lag" |         8) (integer) 1 |`,
+		`"g2" |         3) "last-delivered-id" |         4) "3-0" |         5) "entries-read" |         6) (integer) 2 |         7) "lag" |         8) (integer) 0 |`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("XINFO STREAM FULL lacks %s\n%s", want, got)
+		}
 	}
 }

@@ -725,6 +725,7 @@ func (e *Engine) createConsumer(key []byte, g *streamCG, name []byte) *streamCon
 	}
 	c := &streamConsumer{name: string(name), seenTime: e.NowMs(), activeTime: -1}
 	g.consumers = slices.Insert(g.consumers, i, c)
+	e.addDirty(1) // (every streamCreateConsumer call is SCC_DEFAULT)
 	e.emit(StreamEvent{Key: string(key), Action: "consumer-created", Group: g.name, Consumer: c.name})
 	return c
 }

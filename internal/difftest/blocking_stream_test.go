@@ -190,9 +190,28 @@ var streamBlockingScenarios = []bscenario{
 	}},
 }
 
+// 7.0 counts a blocked call when it blocks, and an error it is answered later as a failed call
+// and in errorstats (blocked.c updateStatsOnUnblock); the counts of the 7.4 profile are in
+// blocking_stream74_test.go.
+var streamBlockingStats = bscenario{"errorstats of blocked calls answered an error", []bstep{
+	bat(3, "XGROUP CREATE s g $ MKSTREAM", "OK"),
+	bat(3, "CONFIG RESETSTAT", "OK"),
+	bsend(0, "XREADGROUP GROUP g alice BLOCK 0 STREAMS s >", 1),
+	bat(3, "XGROUP DESTROY s g", "(integer) 1"),
+	brecv(0, "(error) NOGROUP the consumer group this client was blocked on no longer exists"),
+	bat(3, "XGROUP CREATE s g $", "OK"),
+	bsend(0, "XREADGROUP GROUP g alice BLOCK 0 STREAMS s >", 1),
+	bat(3, "DEL s", "(integer) 1"),
+	brecv(0, "(error) UNBLOCKED the stream key no longer exists"),
+	bsend(0, "BLPOP y 0", 1),
+	bat(3, "CLIENT UNBLOCK $id0 ERROR", "(integer) 1"),
+	brecv(0, "(error) UNBLOCKED client unblocked via CLIENT UNBLOCK"),
+	bat(3, "INFO errorstats", `"# Errorstats\r\nerrorstat_NOGROUP:count=1\r\nerrorstat_UNBLOCKED:count=2\r\n"`),
+}}
+
 // TestStreamBlockingScenarios plays streamBlockingScenarios on redis-server 7.0.15 and redscope.
 func TestStreamBlockingScenarios(t *testing.T) {
-	playLockstep(t, streamBlockingScenarios)
+	playLockstep(t, append(streamBlockingScenarios, streamBlockingStats))
 }
 
 // TestGoRedisStreamQueue is the course's stream queue with go-redis on both servers: three

@@ -359,11 +359,17 @@ func TestBlockingScenarios(t *testing.T) {
 // returns how many replies, INFO and CLIENT LIST fields it compared.
 func playLockstep(t *testing.T, scenarios []bscenario) int {
 	sv := startServers(t)
+	return playLockstepOn(t, scenarios, func(t *testing.T) (string, string) { sv.fresh(t); return sv.ref, sv.scope })
+}
+
+// playLockstepOn is playLockstep on the servers fresh gives for each scenario (reference and
+// redscope addresses).
+func playLockstepOn(t *testing.T, scenarios []bscenario, fresh func(t *testing.T) (ref, scope string)) int {
 	var compared int
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
-			sv.fresh(t)
-			ref, got := dialSide(t, "redis-server", sv.ref), dialSide(t, "redscope", sv.scope)
+			refAddr, scopeAddr := fresh(t)
+			ref, got := dialSide(t, "redis-server", refAddr), dialSide(t, "redscope", scopeAddr)
 			sides := []*bside{ref, got}
 			closed := map[int]bool{}
 			defer func() {
