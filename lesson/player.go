@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"redscope/engine"
 	"redscope/engine/alloc"
@@ -467,7 +468,7 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check, c
 	if IsRingLine(line) {
 		return p.execRing(line, console, checks)
 	}
-	if IsClusterLine(line) {
+	if strings.EqualFold(firstField(line), "cluster") && IsClusterLine(line) {
 		return p.execClusterLine(line, console, checks) // cluster.go
 	}
 	if console && IsHelpLine(line) {
@@ -583,8 +584,12 @@ func (p *Player) Watched() []string {
 		}
 	}
 	prev := ""
+recent:
 	for _, x := range p.Recent() {
 		for _, ev := range x.Events {
+			if len(out) == 6 {
+				break recent // full: nothing more is added
+			}
 			if k, ok := engine.EventKey(ev); ok && (k != prev || len(out) == 0) {
 				prev = k
 				add(k)
@@ -654,4 +659,23 @@ func (p *Player) Culprits(c CheckResult) []string {
 		}
 	}
 	return out
+}
+
+// firstField is strings.Fields(s)[0] ("" when s has none) without splitting the rest of s: exec
+// looks at the first word of every line, and a PFADD of 1 000 elements is a 7 KB line.
+func firstField(s string) string {
+	start := -1
+	for i, r := range s {
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				return s[start:i]
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start < 0 {
+		return ""
+	}
+	return s[start:]
 }

@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"redscope/engine"
 	"redscope/ring"
@@ -141,11 +142,13 @@ func (a *Auto) Update(in Input) {
 			a.named(in, "cluster")
 			return
 		}
-		if ring.IsLine(y.Cmd) || isKeyslot(*y) {
+		// One split of the line for both (a PFADD of 1 000 elements is a 7 KB line).
+		args, err := engine.SplitArgs(y.Cmd)
+		if ring.IsLine(y.Cmd) || isKeyslotArgs(*y, args, err) {
 			a.ring(in)
 			return
 		}
-		touched := touchedKeys(in.Engine, *y)
+		touched := touchedKeysArgs(in.Engine, *y, args, err)
 		if len(touched) == 0 {
 			continue // PING, DBSIZE, an unknown command: what came before
 		}
@@ -204,11 +207,23 @@ func (a *Auto) typed(in Input, x engine.Exchange, touched []string) {
 		}
 	}
 	// Only the events about the keys drawn (RENAME's old name, SMOVE's emptied source are gone).
+	// When all of them are (a PFADD's 1 000 events about its one key), x's own list, not a copy.
 	y := x
 	y.Events = nil
+	all := true
 	for _, ev := range x.Events {
-		if k, ok := rawKey(ev); !ok || draw[k] {
-			y.Events = append(y.Events, ev)
+		if k, ok := rawKey(ev); ok && !draw[k] {
+			all = false
+			break
+		}
+	}
+	if all && len(x.Events) > 0 {
+		y.Events = x.Events[:len(x.Events):len(x.Events)]
+	} else {
+		for _, ev := range x.Events {
+			if k, ok := rawKey(ev); !ok || draw[k] {
+				y.Events = append(y.Events, ev)
+			}
 		}
 	}
 	a.use(a.instance(name), name, Input{Engine: in.Engine, Keys: keys, Last: []engine.Exchange{y}, Lang: in.Lang})
@@ -243,12 +258,30 @@ func isKeyslot(x engine.Exchange) bool {
 	return ok
 }
 
+// isKeyslotArgs is isKeyslot given x's line already split (args, err: engine.SplitArgs(x.Cmd)):
+// only a line of three arguments starting CLUSTER KEYSLOT is parsed again.
+func isKeyslotArgs(x engine.Exchange, args [][]byte, err error) bool {
+	if err != nil || len(args) != 3 || !strings.EqualFold(string(args[0]), "cluster") || !strings.EqualFold(string(args[1]), "keyslot") {
+		return false
+	}
+	return isKeyslot(x)
+}
+
 // touchedKeys lists the keys one exchange touched: those its trace events name, in the order
 // they happened, then those the command table's key positions name.
 func touchedKeys(e *engine.Engine, x engine.Exchange) []string {
+	args, err := engine.SplitArgs(x.Cmd)
+	return touchedKeysArgs(e, x, args, err)
+}
+
+// touchedKeysArgs is touchedKeys given x's line already split (args, err: engine.SplitArgs(x.Cmd)).
+func touchedKeysArgs(e *engine.Engine, x engine.Exchange, args [][]byte, err error) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(k string) {
+		if len(out) > 0 && out[len(out)-1] == k {
+			return // the same key as the event before (a PFADD's 1 000 events): no map lookup
+		}
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, k)
@@ -259,7 +292,7 @@ func touchedKeys(e *engine.Engine, x engine.Exchange) []string {
 			add(k)
 		}
 	}
-	if args, err := engine.SplitArgs(x.Cmd); err == nil {
+	if err == nil {
 		keys, _ := e.CommandKeys(args) // a call that names no key gives none
 		for _, k := range keys {
 			add(k)
@@ -316,8 +349,8 @@ func sceneFor(e *engine.Engine, x engine.Exchange, key string) string {
 		return "keys"
 	}
 	group := ""
-	if f := strings.Fields(x.Cmd); len(f) > 0 {
-		group = engine.CommandGroup(strings.ToLower(f[0]))
+	if f := firstWord(x.Cmd); f != "" {
+		group = engine.CommandGroup(strings.ToLower(f))
 	}
 	switch o.Type {
 	case engine.TypeString:
@@ -340,6 +373,24 @@ func sceneFor(e *engine.Engine, x engine.Exchange, key string) string {
 		return "stream"
 	}
 	return "keys"
+}
+
+// firstWord is strings.Fields(s)[0] ("" when s has no field) without splitting the rest of s.
+func firstWord(s string) string {
+	start := -1
+	for i, r := range s {
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				return s[start:i]
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start < 0 {
+		return ""
+	}
+	return s[start:]
 }
 
 // drawnKey is the key scene sc draws now.

@@ -72,9 +72,8 @@ func lastCmd(xs []engine.Exchange) (name string, x *engine.Exchange) {
 		if xs[i].Cmd == "" {
 			continue
 		}
-		f := strings.Fields(xs[i].Cmd)
-		if len(f) > 0 {
-			return strings.ToLower(f[0]), &xs[i]
+		if f := firstWord(xs[i].Cmd); f != "" { // auto.go
+			return strings.ToLower(f), &xs[i]
 		}
 	}
 	return "", nil

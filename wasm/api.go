@@ -40,6 +40,8 @@ import (
 //	               frameMsPeak, firstDrawMs, anim, reducedMotion, execs, execPlayerMsTotal,
 //	               execPageMsTotal, execSceneMsTotal} (perf.go)
 //	bench(days, perDay, overlap) → the course's HyperLogLog week timed on a fresh engine (perf.go)
+//	__frames(ms) → a test hook: paint the scene every frame for ms milliseconds (frames.go; the
+//	               page draws only when something changed), to measure the Go time of a frame
 //	__panic(where) → a test hook: a panic in the API ("api") or the game loop ("action")
 //
 // Each function computes synchronously inside its callback (nothing in it waits), recovers any
@@ -201,6 +203,14 @@ func exportAPI(a *app, g *game) {
 		// anim: the scene's animation progress now (0 = just changed, 1 = settled; always 1 under
 		// prefers-reduced-motion); reducedMotion: what the app read from the media query.
 		return a.execCost.fields(g.perf.fields(map[string]any{"frames": g.frames, "drawMs": g.drawMs, "anim": a.animT(), "reducedMotion": a.reduced}))
+	})
+	fn("__frames", func(args []js.Value) any {
+		if v := arg(args, 0); v.Type() == js.TypeNumber && v.Float() > 0 {
+			g.drawUntil = now() + min(v.Float(), 60000)
+			scheduleFrame()
+			return true
+		}
+		return false
 	})
 	fn("__panic", func(args []js.Value) any {
 		if arg(args, 0).Type() == js.TypeString && arg(args, 0).String() == "action" {

@@ -36,6 +36,10 @@ type app struct {
 	playing   bool
 	speed     float64
 	nextAt    time.Time
+	dirty     bool      // the canvas is out of date (frames.go)
+	wakeTime  time.Time // when wakeAt's timer asks for a frame (zero: none armed)
+	msgAt     float64   // performance.now() of the last postMessage request (frames.go)
+	frameAt   float64   // performance.now() of the last frame painted
 
 	history []string // console history, oldest first
 	histPos int
@@ -190,6 +194,7 @@ func (a *app) showCheckError(msg string) {
 func (a *app) post(f func()) {
 	select {
 	case a.actions <- f:
+		scheduleFrame() // frames.go: Update runs it in the next frame
 	default: // the loop is far behind; dropping a click is better than a deadlock
 	}
 }
@@ -330,6 +335,7 @@ func (a *app) changed() {
 	a.scene.Update(scene.Input{Engine: a.player.Engine(), Keys: a.player.Watched(), Last: lesson.EngineExchanges(a.player.Recent()), Lang: a.lang})
 	a.sceneMs = now() - t0
 	a.changedAt = time.Now()
+	a.redraw() // frames.go
 	a.renderControls()
 	a.renderClients()
 	a.renderOutputs()
@@ -343,6 +349,7 @@ func (a *app) tick() {
 	for {
 		select {
 		case f := <-a.actions:
+			a.dirty = true // frames.go: a posted action may change what the canvas shows
 			func() {
 				defer a.guard("action")
 				f()
@@ -356,7 +363,13 @@ func (a *app) tick() {
 		a.step()
 		a.nextAt = time.Now().Add(time.Duration(float64(stepInterval) / a.speed))
 	}
+	if a.playing {
+		a.wakeAt(a.nextAt) // frames.go: the next step's frame
+	}
 	a.flushURL() // embed.go: an address put off by a burst of steps
+	if a.urlPending {
+		a.wakeAt(time.Now().Add(time.Second / urlRate)) // one call's budget is back by then
+	}
 }
 
 // animT is the scene's animation progress.

@@ -327,6 +327,7 @@ func (a *app) onMessage(ev js.Value) {
 		return
 	}
 	emb.parentOrigin = origin
+	a.msgAt = now() // frames.go: the frame waits while requests keep coming
 	reply := map[string]any{"redscope": "reply", "id": data.Get("id")}
 	if res, err := a.request(kind, data.Get("args")); err != nil {
 		reply["error"] = err.Error()

@@ -27,6 +27,12 @@ type game struct {
 	drawMs float64 // Go time of the last Draw
 	perf   frameStats
 	batch  quadBatch // batch.go
+	// frames.go: whether Update ran since the last Draw, whether the last Draw was mid-animation,
+	// the screen size it painted, and the test hook's deadline (performance.now() ms).
+	updated        bool
+	animating      bool
+	drawnW, drawnH int
+	drawUntil      float64
 }
 
 func main() {
@@ -44,6 +50,7 @@ func main() {
 	exportPerfAPI(a)
 	ebiten.SetWindowTitle("redscope")
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	setFrameMode() // frames.go: draw only when something changed
 	if err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{InitUnfocused: true}); err != nil {
 		a.showError(err.Error())
 	}
@@ -53,6 +60,7 @@ func (g *game) Update() error {
 	defer g.a.guard("update")
 	t0 := now()
 	g.a.tick()
+	g.updated = true
 	g.perf.update(now() - t0)
 	return nil
 }
@@ -69,6 +77,18 @@ func (g *game) Layout(ow, oh int) (int, int) {
 
 func (g *game) Draw(screen *ebiten.Image) {
 	defer g.a.guard("draw")
+	if !g.updated {
+		// ebiten runs no Update in the first frame after a pause (its clock resynchronises), and
+		// none while frames come slower than 12 a second: the DOM actions and autoplay run here.
+		g.Update()
+	}
+	g.updated = false
+	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
+	if !g.needsDraw(sw, sh) { // frames.go: the screen keeps the last drawing
+		return
+	}
+	g.a.dirty = false
+	g.drawnW, g.drawnH = sw, sh
 	t0 := now()
 	screen.Fill(toColor(scene.Background))
 	stage := scene.Stage(g.w, g.h)
@@ -76,6 +96,8 @@ func (g *game) Draw(screen *ebiten.Image) {
 		g.drawPrims(screen, g.a.scene.Frame(stage, g.a.animT()))
 	}
 	g.frames++
+	g.animating = g.a.animT() < 1
+	g.afterDraw()
 	g.drawMs = now() - t0
 	g.perf.draw(g.drawMs)
 	if !g.a.ready {

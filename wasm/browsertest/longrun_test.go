@@ -100,9 +100,10 @@ func TestLongLessonNext(t *testing.T) {
 // elements, as TestPageSessionCost types it through window.redscope.exec) as postMessage exec
 // requests from an embedding page, in batches of 50 sent at once (the next batch when the 50
 // replies are in), and reports the time of each day and batch, and the frames the page drew
-// meanwhile; then one batch of 50 sent one at a time (each when the previous reply arrived),
-// where the page draws a frame between two requests. The PFCOUNTs are checked against a native
-// engine.
+// meanwhile; then one batch of 50 sent one at a time (each when the previous reply arrived).
+// The page draws only when something changed, and while requests keep coming it puts the frame
+// off to a pause or every 400 ms (wasm/frames.go), so the frames drawn are logged as well. The
+// PFCOUNTs are checked against a native engine.
 func TestEmbedExecSessionCost(t *testing.T) {
 	dist := buildDist(t)
 	page := `<!doctype html><html><head><link rel="icon" href="data:,"></head><body>

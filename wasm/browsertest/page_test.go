@@ -28,7 +28,8 @@ func (b *browser) errText() string {
 	return b.str(`document.getElementById("error").hidden ? "" : document.getElementById("error").textContent`)
 }
 
-// alive proves the page still works: a command answers, a step applies, frames advance.
+// alive proves the page still works: a command answers, a step applies, and the canvas follows
+// the changes (framesFollowChanges).
 func (b *browser) alive() {
 	b.t.Helper()
 	if r := b.eval(`window.redscope.exec("PING")`); r != "PONG" {
@@ -40,11 +41,50 @@ func (b *browser) alive() {
 			b.t.Fatal("page not working: step refused")
 		}
 	}
-	f0 := b.eval(`window.redscope.stats().frames`).(float64)
-	time.Sleep(400 * time.Millisecond)
-	if f1 := b.eval(`window.redscope.stats().frames`).(float64); f1 <= f0 {
-		b.t.Fatalf("frames stopped: %v → %v", f0, f1)
+	b.framesFollowChanges()
+}
+
+// framesFollowChanges checks the page's drawing contract (wasm/frames.go): once the animation
+// has settled nothing is drawn on an idle page; a change (a command through exec) is drawn
+// promptly; frames keep coming while the change animates (one frame under reduced motion,
+// where nothing animates). It returns the frames drawn after the change.
+func (b *browser) framesFollowChanges() float64 {
+	b.t.Helper()
+	frames := func() float64 { return b.eval(`window.redscope.stats().frames`).(float64) }
+	settle := func() {
+		b.poll(`window.redscope.stats().anim === 1`, 20*time.Second)
+		// The frame at anim 1 is the last one; give it time to be drawn.
+		f := frames()
+		for i := 0; i < 50; i++ {
+			time.Sleep(200 * time.Millisecond)
+			g := frames()
+			if g == f {
+				return
+			}
+			f = g
+		}
+		b.t.Fatalf("frames never stopped on a settled page (%v)", f)
 	}
+	settle()
+	f0 := frames()
+	time.Sleep(600 * time.Millisecond)
+	if f1 := frames(); f1 != f0 {
+		b.t.Fatalf("frames drawn on an idle page: %v → %v in 0.6 s", f0, f1)
+	}
+	reduced := b.eval(`window.redscope.stats().reducedMotion`) == true
+	t0 := time.Now()
+	if r := b.eval(`window.redscope.exec("PING")`); r != "PONG" {
+		b.t.Fatalf("exec PING → %v", r)
+	}
+	b.poll(fmt.Sprintf(`window.redscope.stats().frames > %v`, f0), 10*time.Second)
+	first := time.Since(t0)
+	settle()
+	n := frames() - f0
+	if !reduced && n < 2 {
+		b.t.Fatalf("the change animated in %v frame(s), want at least 2 (the change, then the animation)", n)
+	}
+	b.t.Logf("frames: none on the idle page; after a change the first in %v, %v in all (reduced motion %v)", first.Round(time.Millisecond), n, reduced)
+	return n
 }
 
 // TestPageBadURLs: an unknown lesson (any case), a bad version or allocator and a damaged
