@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"math/big"
+	"strings"
 )
 
 // List commands: LPUSH RPUSH LPUSHX RPUSHX LPOP RPOP LLEN LRANGE LINDEX LSET LINSERT LPOS LREM
@@ -138,16 +139,10 @@ func cmdLlen(e *Engine, args [][]byte) Reply {
 
 // LRANGE key start stop.
 func cmdLrange(e *Engine, args [][]byte) Reply {
-	start, ok1 := string2ll(args[2])
-	end, ok2 := string2ll(args[3])
-	if !ok1 || !ok2 {
-		return ErrNotInt
+	_, l, start, end, r := e.listRange(args, EmptyArr)
+	if l == nil {
+		return r
 	}
-	o, werr := e.lookupTyped(args[1], TypeList)
-	if o == nil {
-		return orMissing(werr, EmptyArr)
-	}
-	l := e.listOf(o, args[1])
 	start, end, ok := rankRange(start, end, int64(l.length()))
 	if !ok {
 		return EmptyArr
@@ -155,17 +150,28 @@ func cmdLrange(e *Engine, args [][]byte) Reply {
 	return l.rangeReply(int(start), int(end-start+1), false)
 }
 
-// LINDEX key index.
-func cmdLindex(e *Engine, args [][]byte) Reply {
+// listRange is the opening LRANGE and LTRIM share (lrangeCommand, ltrimCommand): start and
+// stop as integers, read before the lookup, then the list at key. l is nil when there is no list
+// to work on, with the reply r (missing, for a missing key).
+func (e *Engine) listRange(args [][]byte, missing Reply) (o *Object, l *listValue, start, end int64, r Reply) {
+	start, ok1 := string2ll(args[2])
+	end, ok2 := string2ll(args[3])
+	if !ok1 || !ok2 {
+		return nil, nil, 0, 0, ErrNotInt
+	}
 	o, werr := e.lookupTyped(args[1], TypeList)
 	if o == nil {
-		return orMissing(werr, NilReply)
+		return nil, nil, 0, 0, orMissing(werr, missing)
 	}
-	idx, ok := string2ll(args[2])
-	if !ok {
-		return ErrNotInt
+	return o, e.listOf(o, args[1]), start, end, Reply{}
+}
+
+// LINDEX key index.
+func cmdLindex(e *Engine, args [][]byte) Reply {
+	_, l, idx, r := e.listIndex(args, NilReply)
+	if l == nil {
+		return r
 	}
-	l := e.listOf(o, args[1])
 	if idx >= math.MaxInt32*1024 || idx <= -math.MaxInt32*1024 {
 		return NilReply
 	}
@@ -176,17 +182,27 @@ func cmdLindex(e *Engine, args [][]byte) Reply {
 	return Bulk(v)
 }
 
-// LSET key index element.
-func cmdLset(e *Engine, args [][]byte) Reply {
+// listIndex is the opening LINDEX and LSET share (lindexCommand, lsetCommand): the list at key,
+// then the index as an integer. l is nil when there is no list to work on, with the reply r
+// (missing, for a missing key).
+func (e *Engine) listIndex(args [][]byte, missing Reply) (o *Object, l *listValue, idx int64, r Reply) {
 	o, werr := e.lookupTyped(args[1], TypeList)
 	if o == nil {
-		return orMissing(werr, ErrNoSuchKey)
+		return nil, nil, 0, orMissing(werr, missing)
 	}
 	idx, ok := string2ll(args[2])
 	if !ok {
-		return ErrNotInt
+		return nil, nil, 0, ErrNotInt
 	}
-	l := e.listOf(o, args[1])
+	return o, e.listOf(o, args[1]), idx, Reply{}
+}
+
+// LSET key index element.
+func cmdLset(e *Engine, args [][]byte) Reply {
+	o, l, idx, r := e.listIndex(args, ErrNoSuchKey)
+	if l == nil {
+		return r
+	}
 	if l.lp != nil {
 		l.tryConvertListpack(o, len(args[3]), 1)
 	}
@@ -285,20 +301,18 @@ func cmdLpos(e *Engine, args [][]byte) Reply {
 				return Err("ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start from the end of the list")
 			}
 			rank = n
-		case eqFold(args[j], "count") && more > 0:
+		case (eqFold(args[j], "count") || eqFold(args[j], "maxlen")) && more > 0:
+			opt := strings.ToUpper(string(args[j]))
 			j++
 			n, ok := string2ll(args[j])
 			if !ok || n < 0 {
-				return Err("ERR COUNT can't be negative")
+				return Err("ERR " + opt + " can't be negative")
 			}
-			count = n
-		case eqFold(args[j], "maxlen") && more > 0:
-			j++
-			n, ok := string2ll(args[j])
-			if !ok || n < 0 {
-				return Err("ERR MAXLEN can't be negative")
+			if opt == "COUNT" {
+				count = n
+			} else {
+				maxlen = n
 			}
-			maxlen = n
 		default:
 			return ErrSyntax
 		}
@@ -428,16 +442,10 @@ func cmdLrem(e *Engine, args [][]byte) Reply {
 
 // LTRIM key start stop.
 func cmdLtrim(e *Engine, args [][]byte) Reply {
-	start, ok1 := string2ll(args[2])
-	end, ok2 := string2ll(args[3])
-	if !ok1 || !ok2 {
-		return ErrNotInt
+	o, l, start, end, r := e.listRange(args, OK)
+	if l == nil {
+		return r
 	}
-	o, werr := e.lookupTyped(args[1], TypeList)
-	if o == nil {
-		return orMissing(werr, OK)
-	}
-	l := e.listOf(o, args[1])
 	llen := int64(l.length())
 	ltrim, rtrim := llen, int64(0) // an empty range empties the list
 	if start, end, ok := rankRange(start, end, llen); ok {
