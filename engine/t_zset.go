@@ -541,55 +541,47 @@ func (c *zsetCursor) next() {
 	}
 }
 
-// seekScore positions a cursor at the first element in range (last, when rev).
-func (z *zsetValue) seekScore(r skiplist.ScoreRange, rev bool) zsetCursor {
-	if z.lp != nil && r.Empty() {
-		return zsetCursor{z: z, rev: rev, eptr: -1}
-	}
-	return z.seekIn(rev,
-		func(_, sptr int) bool { return r.GteMin(z.zzlScore(sptr)) },
-		func(_, sptr int) bool { return r.LteMax(z.zzlScore(sptr)) },
-		func() *skiplist.Node { return z.zsl.FirstInRange(r) },
-		func() *skiplist.Node { return z.zsl.LastInRange(r) })
-}
-
-// seekLex positions a cursor at the first member in the lex range (last, when rev).
-func (z *zsetValue) seekLex(r skiplist.LexRange, rev bool) zsetCursor {
-	if z.lp != nil {
-		if r.Empty() {
-			return zsetCursor{z: z, rev: rev, eptr: -1}
+// seek positions a cursor at the first element of a score or lex range (the last, when b.rev):
+// zslFirstInRange / zslLastInRange and their lex twins on a skiplist, lpSeek on a listpack.
+func (z *zsetValue) seek(b zrangeBounds) zsetCursor {
+	c := zsetCursor{z: z, rev: b.rev, eptr: -1}
+	score := b.rt == zrangeScore
+	if z.lp == nil {
+		switch {
+		case score && b.rev:
+			c.node = z.zsl.LastInRange(b.sr)
+		case score:
+			c.node = z.zsl.FirstInRange(b.sr)
+		case b.rev:
+			c.node = z.zsl.LastInLexRange(b.lr)
+		default:
+			c.node = z.zsl.FirstInLexRange(b.lr)
 		}
-		// zzlIsInLexRange: the last member must be ≥ min and the first ≤ max. With unequal
-		// scores the listpack is not in member order, so this early out changes the answer
-		// (7.0.15: ZLEXCOUNT of [34 e4 d0 -0 +1] over [c4 (f6 is 0).
-		if first, last := z.lp.First(), z.lp.Last(); first < 0 || !r.LteMax(z.zzlMember(first)) ||
-			!r.GteMin(z.zzlMember(z.lp.Prev(last))) {
-			return zsetCursor{z: z, rev: rev, eptr: -1}
-		}
+		return c
 	}
-	return z.seekIn(rev,
+	if score {
+		if !b.sr.Empty() {
+			c.eptr = z.lpSeek(b.rev,
+				func(_, sptr int) bool { return b.sr.GteMin(z.zzlScore(sptr)) },
+				func(_, sptr int) bool { return b.sr.LteMax(z.zzlScore(sptr)) })
+		}
+		return c
+	}
+	// zzlIsInLexRange: the last member must be ≥ min and the first ≤ max. With unequal scores
+	// the listpack is not in member order, so this early out changes the answer (7.0.15:
+	// ZLEXCOUNT of [34 e4 d0 -0 +1] over [c4 (f6 is 0).
+	r := b.lr
+	if first, last := z.lp.First(), z.lp.Last(); r.Empty() || first < 0 || !r.LteMax(z.zzlMember(first)) ||
+		!r.GteMin(z.zzlMember(z.lp.Prev(last))) {
+		return c
+	}
+	c.eptr = z.lpSeek(b.rev,
 		func(eptr, _ int) bool { return r.GteMin(z.zzlMember(eptr)) },
-		func(eptr, _ int) bool { return r.LteMax(z.zzlMember(eptr)) },
-		func() *skiplist.Node { return z.zsl.FirstInLexRange(r) },
-		func() *skiplist.Node { return z.zsl.LastInLexRange(r) })
-}
-
-// seekIn is the part of seekScore and seekLex past their range checks: the listpack walk
-// (lpSeek) with the range's tests, or the skiplist's first (last, when rev) node in range.
-func (z *zsetValue) seekIn(rev bool, gteMin, lteMax func(eptr, sptr int) bool, first, last func() *skiplist.Node) zsetCursor {
-	c := zsetCursor{z: z, rev: rev, eptr: -1}
-	switch {
-	case z.lp != nil:
-		c.eptr = z.lpSeek(rev, gteMin, lteMax)
-	case rev:
-		c.node = last()
-	default:
-		c.node = first()
-	}
+		func(eptr, _ int) bool { return r.LteMax(z.zzlMember(eptr)) })
 	return c
 }
 
-// lpSeek is the listpack walk of seekScore and seekLex (zzlFirstInRange, zzlLastInRange and
+// lpSeek is the listpack walk of seek (zzlFirstInRange, zzlLastInRange and
 // their lex twins): forward, the first pair at or above the minimum, kept only when it is within
 // the maximum too; backward, the last pair at or below the maximum, kept only when at or above
 // the minimum. gteMin and lteMax test the pair whose member is at eptr and score at sptr; the
