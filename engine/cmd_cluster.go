@@ -448,11 +448,7 @@ func clusterCountKeysInSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
 }
 
 func clusterGetKeysInSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
-	s, ok := string2ll(args[2])
-	if !ok {
-		return ErrNotInt
-	}
-	maxKeys, ok := string2ll(args[3])
+	s, maxKeys, ok := string2llPair(args[2], args[3])
 	if !ok {
 		return ErrNotInt
 	}

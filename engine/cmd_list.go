@@ -154,9 +154,8 @@ func cmdLrange(e *Engine, args [][]byte) Reply {
 // stop as integers, read before the lookup, then the list at key. l is nil when there is no list
 // to work on, with the reply r (missing, for a missing key).
 func (e *Engine) listRange(args [][]byte, missing Reply) (o *Object, l *listValue, start, end int64, r Reply) {
-	start, ok1 := string2ll(args[2])
-	end, ok2 := string2ll(args[3])
-	if !ok1 || !ok2 {
+	start, end, ok := string2llPair(args[2], args[3])
+	if !ok {
 		return nil, nil, 0, 0, ErrNotInt
 	}
 	o, werr := e.lookupTyped(args[1], TypeList)

@@ -600,11 +600,7 @@ func cmdStrlen(e *Engine, args [][]byte) Reply {
 }
 
 func cmdGetrange(e *Engine, args [][]byte) Reply {
-	start, ok := string2ll(args[2])
-	if !ok {
-		return ErrNotInt
-	}
-	end, ok := string2ll(args[3])
+	start, end, ok := string2llPair(args[2], args[3])
 	if !ok {
 		return ErrNotInt
 	}
@@ -659,10 +655,9 @@ func getrangeCost(e *Engine, args [][]byte) Cost {
 	if e == nil {
 		return Cost{}
 	}
-	start, ok1 := string2ll(args[2])
-	end, ok2 := string2ll(args[3])
+	start, end, ok := string2llPair(args[2], args[3])
 	o := e.Peek(args[1])
-	if !ok1 || !ok2 || o == nil || o.Type != TypeString {
+	if !ok || o == nil || o.Type != TypeString {
 		return Cost{}
 	}
 	if s, t, ok := getrangeBounds(e.ver, start, end, int64(o.StringLen())); ok {

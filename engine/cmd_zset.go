@@ -462,10 +462,7 @@ func (e *Engine) parseZRangeBounds(rt zrangeType, rev bool, minArg, maxArg []byt
 	var ok bool
 	switch rt {
 	case zrangeRank:
-		if b.start, ok = string2ll(minArg); ok {
-			b.end, ok = string2ll(maxArg)
-		}
-		if !ok {
+		if b.start, b.end, ok = string2llPair(minArg, maxArg); !ok {
 			return b, &ErrNotInt
 		}
 	case zrangeScore:
