@@ -712,11 +712,8 @@ func clusterReset(e *Engine, n *clusterNode, args [][]byte) Reply {
 	}
 	hard := false
 	if len(args) == 3 {
-		switch {
-		case eqFold(args[2], "hard"):
-			hard = true
-		case eqFold(args[2], "soft"):
-		default:
+		var ok bool
+		if hard, ok = eitherKeyword(args[2], "soft", "hard"); !ok {
 			return ErrSyntax
 		}
 	}

@@ -225,12 +225,8 @@ func cmdLset(e *Engine, args [][]byte) Reply {
 
 // LINSERT key BEFORE|AFTER pivot element.
 func cmdLinsert(e *Engine, args [][]byte) Reply {
-	var after bool
-	switch {
-	case eqFold(args[2], "after"):
-		after = true
-	case eqFold(args[2], "before"):
-	default:
+	after, ok := eitherKeyword(args[2], "before", "after")
+	if !ok {
 		return ErrSyntax
 	}
 	o, werr := e.lookupTyped(args[1], TypeList)
@@ -458,13 +454,7 @@ func cmdLtrim(e *Engine, args [][]byte) Reply {
 
 // parseListPosition is getListPositionFromObjectOrReply: LEFT (head) or RIGHT.
 func parseListPosition(b []byte) (head bool, ok bool) {
-	switch {
-	case eqFold(b, "right"):
-		return false, true
-	case eqFold(b, "left"):
-		return true, true
-	}
-	return false, false
+	return eitherKeyword(b, "right", "left")
 }
 
 // parseTimeout is getTimeoutFromObjectOrReply in seconds; it returns the timeout in ms (0 =

@@ -782,11 +782,7 @@ func parseMpopKeys(args [][]byte, numkeysIdx int, lowerA, lowerB string) (keys [
 	if whereIdx >= len(args) {
 		return nil, false, 0, &ErrSyntax
 	}
-	switch w := args[whereIdx]; {
-	case eqFold(w, lowerA):
-	case eqFold(w, lowerB):
-		second = true
-	default:
+	if second, ok = eitherKeyword(args[whereIdx], lowerA, lowerB); !ok {
 		return nil, false, 0, &ErrSyntax
 	}
 	count = -1

@@ -31,6 +31,18 @@ func eqFold(arg []byte, lower string) bool {
 	return true
 }
 
+// eitherKeyword tells which of two keywords arg is (any case, as strcasecmp): second is true for
+// the second one; ok is false for neither (the caller's syntax error).
+func eitherKeyword(arg []byte, first, second string) (isSecond, ok bool) {
+	switch {
+	case eqFold(arg, first):
+		return false, true
+	case eqFold(arg, second):
+		return true, true
+	}
+	return false, false
+}
+
 // EqFold is eqFold for the protocol server's own keywords (HELLO, CLIENT, AUTH …): the same
 // ASCII-only comparison the commands use.
 func EqFold(arg []byte, lower string) bool { return eqFold(arg, lower) }
