@@ -130,11 +130,11 @@ func cmdPop(e *Engine, args [][]byte) Reply {
 }
 
 func cmdLlen(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupTyped(args[1], TypeList)
-	if o == nil {
-		return orMissing(werr, Int(0))
+	_, l, r := e.lookupList(args[1], Int(0))
+	if l == nil {
+		return r
 	}
-	return Int(int64(e.listOf(o, args[1]).length()))
+	return Int(int64(l.length()))
 }
 
 // LRANGE key start stop.
@@ -150,6 +150,16 @@ func cmdLrange(e *Engine, args [][]byte) Reply {
 	return l.rangeReply(int(start), int(end-start+1), false)
 }
 
+// lookupList is lookupKeyReadOrReply and checkType for a list: the list at key and its value;
+// l is nil when there is none, with the reply r (WRONGTYPE, or missing for a missing key).
+func (e *Engine) lookupList(key []byte, missing Reply) (o *Object, l *listValue, r Reply) {
+	o, werr := e.lookupTyped(key, TypeList)
+	if o == nil {
+		return nil, nil, orMissing(werr, missing)
+	}
+	return o, e.listOf(o, key), Reply{}
+}
+
 // listRange is the opening LRANGE and LTRIM share (lrangeCommand, ltrimCommand): start and
 // stop as integers, read before the lookup, then the list at key. l is nil when there is no list
 // to work on, with the reply r (missing, for a missing key).
@@ -158,11 +168,8 @@ func (e *Engine) listRange(args [][]byte, missing Reply) (o *Object, l *listValu
 	if !ok {
 		return nil, nil, 0, 0, ErrNotInt
 	}
-	o, werr := e.lookupTyped(args[1], TypeList)
-	if o == nil {
-		return nil, nil, 0, 0, orMissing(werr, missing)
-	}
-	return o, e.listOf(o, args[1]), start, end, Reply{}
+	o, l, r = e.lookupList(args[1], missing)
+	return o, l, start, end, r
 }
 
 // LINDEX key index.
@@ -185,15 +192,14 @@ func cmdLindex(e *Engine, args [][]byte) Reply {
 // then the index as an integer. l is nil when there is no list to work on, with the reply r
 // (missing, for a missing key).
 func (e *Engine) listIndex(args [][]byte, missing Reply) (o *Object, l *listValue, idx int64, r Reply) {
-	o, werr := e.lookupTyped(args[1], TypeList)
-	if o == nil {
-		return nil, nil, 0, orMissing(werr, missing)
+	if o, l, r = e.lookupList(args[1], missing); l == nil {
+		return nil, nil, 0, r
 	}
 	idx, ok := string2ll(args[2])
 	if !ok {
 		return nil, nil, 0, ErrNotInt
 	}
-	return o, e.listOf(o, args[1]), idx, Reply{}
+	return o, l, idx, Reply{}
 }
 
 // LSET key index element.
@@ -229,11 +235,10 @@ func cmdLinsert(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return ErrSyntax
 	}
-	o, werr := e.lookupTyped(args[1], TypeList)
-	if o == nil {
-		return orMissing(werr, Int(0))
+	o, l, r := e.lookupList(args[1], Int(0))
+	if l == nil {
+		return r
 	}
-	l := e.listOf(o, args[1])
 	if l.lp != nil {
 		l.tryConvertListpack(o, len(args[4]), 1)
 	}
@@ -377,11 +382,10 @@ func cmdLrem(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return ErrNotInt
 	}
-	o, werr := e.lookupTyped(args[1], TypeList)
-	if o == nil {
-		return orMissing(werr, Int(0))
+	o, l, r := e.lookupList(args[1], Int(0))
+	if l == nil {
+		return r
 	}
-	l := e.listOf(o, args[1])
 	rev := toremove < 0
 	if rev {
 		toremove = -toremove
