@@ -3,6 +3,7 @@ package engine
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -259,15 +260,6 @@ func (a *ACL) buildCommands() []aclCommand {
 	return out
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func (a *ACL) lookupACLCommand(name string) *aclCommand {
 	name = strings.ToLower(name)
 	for _, c := range a.aclCommands() {
@@ -399,38 +391,27 @@ func (a *ACL) apply(u *ACLUser, op string) string {
 		return ""
 	}
 	switch op[0] {
-	case '>', '#':
-		var h string
-		if op[0] == '>' {
+	case '>', '#', '<', '!':
+		// >pass and <pass hash the clear text; #hash and !hash give the hash itself.
+		h := op[1:]
+		if op[0] == '>' || op[0] == '<' {
 			h = hashPassword([]byte(op[1:]))
-		} else {
-			if !validHash(op[1:]) {
-				return aclErrHash
+		} else if !validHash(h) {
+			return aclErrHash
+		}
+		i := slices.Index(u.passwords, h)
+		switch {
+		case op[0] == '>' || op[0] == '#':
+			if i < 0 {
+				u.passwords = append(u.passwords, h)
 			}
-			h = op[1:]
+			u.nopass = false
+		case i < 0:
+			return aclErrNoPass
+		default:
+			u.passwords = append(u.passwords[:i], u.passwords[i+1:]...)
 		}
-		if !contains(u.passwords, h) {
-			u.passwords = append(u.passwords, h)
-		}
-		u.nopass = false
 		return ""
-	case '<', '!':
-		var h string
-		if op[0] == '<' {
-			h = hashPassword([]byte(op[1:]))
-		} else {
-			if !validHash(op[1:]) {
-				return aclErrHash
-			}
-			h = op[1:]
-		}
-		for i, p := range u.passwords {
-			if p == h {
-				u.passwords = append(u.passwords[:i], u.passwords[i+1:]...)
-				return ""
-			}
-		}
-		return aclErrNoPass
 	case '(':
 		return aclErrSyntax // selectors are not modelled
 	case '~', '%':
@@ -479,7 +460,7 @@ func (a *ACL) apply(u *ACLUser, op string) string {
 		if strings.ContainsAny(pat, " \x00") {
 			return aclErrSyntax
 		}
-		if !contains(u.chans, pat) {
+		if !slices.Contains(u.chans, pat) {
 			u.chans = append(u.chans, pat)
 		}
 		return ""
@@ -518,7 +499,7 @@ func (a *ACL) apply(u *ACLUser, op string) string {
 			if u.firstArgs == nil {
 				u.firstArgs = map[string][]string{}
 			}
-			if !contains(u.firstArgs[pc.name], strings.ToLower(sub)) {
+			if !slices.Contains(u.firstArgs[pc.name], strings.ToLower(sub)) {
 				u.firstArgs[pc.name] = append(u.firstArgs[pc.name], strings.ToLower(sub))
 			}
 			return ""

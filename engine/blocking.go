@@ -344,14 +344,11 @@ func (e *Engine) serveKey(wk watchKey, woke []Event) (out []Event) {
 		if st == nil || st.kind != kind {
 			continue
 		}
-		e.events = nil
 		// (serving writes like the command would: the pop and push helpers signal the keys)
-		r, ok := safeServe(func() (Reply, bool) { return st.serve([]byte(wk.key)) })
-		if !ok {
+		var ok bool
+		if woke, ok = e.serveOne(c, st, wk.key, st.serve, woke, true); !ok {
 			continue
 		}
-		e.unblock(c)
-		woke = e.answerServed(c, st, wk.key, r, woke, true)
 		if o2 := e.db.keys[wk.key]; o2 == nil || o2.Type != kind {
 			break // the value is used up (deleted)
 		}
@@ -368,15 +365,22 @@ func (e *Engine) serveGone(wk watchKey, waiting []*Client, kind ObjType, woke []
 		if st == nil || st.gone == nil || (present && st.kind == kind) {
 			continue
 		}
-		e.events = nil
-		r, ok := safeServe(func() (Reply, bool) { return st.gone([]byte(wk.key)) })
-		if !ok {
-			continue
-		}
-		e.unblock(c)
-		woke = e.answerServed(c, st, wk.key, r, woke, false)
+		woke, _ = e.serveOne(c, st, wk.key, st.gone, woke, false)
 	}
 	return woke
+}
+
+// serveOne runs one blocked client's serve (or gone) function on key with a trace of its own;
+// when it answers (ok), the client is unblocked and handed the reply (answerServed, woken as
+// there).
+func (e *Engine) serveOne(c *Client, st *blockState, key string, serve func(key []byte) (Reply, bool), woke []Event, woken bool) (_ []Event, ok bool) {
+	e.events = nil
+	r, ok := safeServe(func() (Reply, bool) { return serve([]byte(key)) })
+	if !ok {
+		return woke, false
+	}
+	e.unblock(c)
+	return e.answerServed(c, st, key, r, woke, woken), true
 }
 
 // serveKeyAgain is 7.2's handleClientsBlockedOnKey: re-run the command of each client queued on

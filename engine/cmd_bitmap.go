@@ -150,14 +150,7 @@ type bitRange struct {
 
 // parseUnit reads the optional BYTE|BIT argument (compared as a C string, like strcasecmp).
 func parseUnit(arg []byte) (isBit bool, ok bool) {
-	arg = cstr(arg)
-	switch {
-	case eqFold(arg, "bit"):
-		return true, true
-	case eqFold(arg, "byte"):
-		return false, true
-	}
-	return false, false
+	return eitherKeyword(cstr(arg), "byte", "bit")
 }
 
 // normalize converts the range to absolute offsets (in bits when isBit) of a string of l bytes,

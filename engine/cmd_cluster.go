@@ -448,11 +448,7 @@ func clusterCountKeysInSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
 }
 
 func clusterGetKeysInSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
-	s, ok := string2ll(args[2])
-	if !ok {
-		return ErrNotInt
-	}
-	maxKeys, ok := string2ll(args[3])
+	s, maxKeys, ok := string2llPair(args[2], args[3])
 	if !ok {
 		return ErrNotInt
 	}
@@ -581,26 +577,23 @@ func clusterSetSlot(e *Engine, n *clusterNode, args [][]byte) Reply {
 	}
 	action := args[3]
 	switch {
-	case eqFold(action, "migrating") && len(args) == 5:
-		if n.owner(s) != n {
-			return Err("ERR I'm not the owner of hash slot " + itoa(int64(s)))
-		}
-		x := n.lookup(args[4])
-		if x == nil {
-			return errNodeNotKnown(args[4])
-		}
-		n.migrating[s] = x.idx
-		n.traceSlot(s, "migrating", x.idx)
-	case eqFold(action, "importing") && len(args) == 5:
-		if n.owner(s) == n {
+	case (eqFold(action, "migrating") || eqFold(action, "importing")) && len(args) == 5:
+		// A slot migrates from its owner and is imported by another node.
+		what, marks := "importing", n.importing
+		if eqFold(action, "migrating") {
+			what, marks = "migrating", n.migrating
+			if n.owner(s) != n {
+				return Err("ERR I'm not the owner of hash slot " + itoa(int64(s)))
+			}
+		} else if n.owner(s) == n {
 			return Err("ERR I'm already the owner of hash slot " + itoa(int64(s)))
 		}
 		x := n.lookup(args[4])
 		if x == nil {
 			return errNodeNotKnown(args[4])
 		}
-		n.importing[s] = x.idx
-		n.traceSlot(s, "importing", x.idx)
+		marks[s] = x.idx
+		n.traceSlot(s, what, x.idx)
 	case eqFold(action, "stable") && len(args) == 4:
 		delete(n.importing, s)
 		delete(n.migrating, s)
@@ -719,11 +712,8 @@ func clusterReset(e *Engine, n *clusterNode, args [][]byte) Reply {
 	}
 	hard := false
 	if len(args) == 3 {
-		switch {
-		case eqFold(args[2], "hard"):
-			hard = true
-		case eqFold(args[2], "soft"):
-		default:
+		var ok bool
+		if hard, ok = eitherKeyword(args[2], "soft", "hard"); !ok {
 			return ErrSyntax
 		}
 	}
@@ -797,26 +787,24 @@ func (e *Engine) restoredObject(key []byte, o *Object) *Object {
 // ---- ASKING, READONLY, READWRITE ----
 
 func cmdAsking(e *Engine, args [][]byte) Reply {
-	if e.cluster == nil {
-		return errClusterDisabled
-	}
-	e.clusterConnNow().asking = true
-	return OK
+	return e.clusterConnFlag(func(c *clusterConn) { c.asking = true })
 }
 
 func cmdReadonly(e *Engine, args [][]byte) Reply {
-	if e.cluster == nil {
-		return errClusterDisabled
-	}
-	e.clusterConnNow().readonly = true
-	return OK
+	return e.clusterConnFlag(func(c *clusterConn) { c.readonly = true })
 }
 
 func cmdReadwrite(e *Engine, args [][]byte) Reply {
+	return e.clusterConnFlag(func(c *clusterConn) { c.readonly = false })
+}
+
+// clusterConnFlag is askingCommand, readonlyCommand and readwriteCommand: an error without
+// cluster mode, else set changes the connection's flag.
+func (e *Engine) clusterConnFlag(set func(c *clusterConn)) Reply {
 	if e.cluster == nil {
 		return errClusterDisabled
 	}
-	e.clusterConnNow().readonly = false
+	set(e.clusterConnNow())
 	return OK
 }
 

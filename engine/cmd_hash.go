@@ -216,28 +216,40 @@ func cmdHGetAll(e *Engine, args [][]byte) Reply {
 	return Reply{Kind: KindArray, Array: out}.AsMapIf(keys && vals)
 }
 
+// hashIncrField is the lookup HINCRBY and HINCRBYFLOAT share (hashTypeLookupWriteOrCreate, then
+// hashTypeGetValue): the hash at key, created when missing, and the field's value (s, or iv when
+// isInt); found is false for a missing field. A hash whose last field has just expired was
+// deleted by the read: a new empty one takes its place.
+func (e *Engine) hashIncrField(key, field []byte) (o *Object, s []byte, iv int64, isInt, found bool, werr *Reply) {
+	o, werr = e.lookupHashOrCreate(key)
+	if werr != nil {
+		return nil, nil, 0, false, false, werr
+	}
+	s, iv, isInt, res := e.hashGet(key, o, field, true)
+	if res == getExpiredHash {
+		o = e.newHashObject()
+		e.traceHash(key, o)
+		e.add(key, o)
+	}
+	return o, s, iv, isInt, res == getOK, nil
+}
+
 func cmdHIncrBy(e *Engine, args [][]byte) Reply {
 	incr, ok := string2ll(args[3])
 	if !ok {
 		return ErrNotInt
 	}
-	o, werr := e.lookupHashOrCreate(args[1])
+	o, s, iv, isInt, found, werr := e.hashIncrField(args[1], args[2])
 	if werr != nil {
 		return *werr
 	}
 	var value int64
-	s, iv, isInt, res := e.hashGet(args[1], o, args[2], true)
-	switch res {
-	case getOK:
+	if found {
 		if isInt {
 			value = iv
 		} else if value, ok = string2ll(s); !ok {
 			return Err("ERR hash value is not an integer")
 		}
-	case getExpiredHash:
-		o = e.newHashObject()
-		e.traceHash(args[1], o)
-		e.add(args[1], o)
 	}
 	if (incr < 0 && value < 0 && incr < math.MinInt64-value) || (incr > 0 && value > 0 && incr > math.MaxInt64-value) {
 		return ErrOverflow
@@ -256,23 +268,17 @@ func cmdHIncrByFloat(e *Engine, args [][]byte) Reply {
 	if incr.IsInf() {
 		return Err("ERR value is NaN or Infinity")
 	}
-	o, werr := e.lookupHashOrCreate(args[1])
+	o, s, iv, isInt, found, werr := e.hashIncrField(args[1], args[2])
 	if werr != nil {
 		return *werr
 	}
 	value := ldFromInt(0)
-	s, iv, isInt, res := e.hashGet(args[1], o, args[2], true)
-	switch res {
-	case getOK:
+	if found {
 		if isInt {
 			value = ldFromInt(iv)
 		} else if value, ok = parseLongDouble(s); !ok {
 			return Err("ERR hash value is not a float")
 		}
-	case getExpiredHash:
-		o = e.newHashObject()
-		e.traceHash(args[1], o)
-		e.add(args[1], o)
 	}
 	sum, ok := ldAdd(value, incr)
 	if !ok {
@@ -562,6 +568,42 @@ func cmdHExpire(e *Engine, args [][]byte) Reply {
 
 func cmdHTTL(e *Engine, args [][]byte) Reply {
 	name := lowerASCII(args[0])
+	return e.hashEachField(args, func(o *Object, f []byte, now int64) int64 {
+		_, _, _, expire, found := hashFind(o, f)
+		switch {
+		case !found:
+			return -2
+		case expire == 0:
+			return -1
+		case (o.Enc == EncListpackEx && expire <= now) || (o.Enc == EncHashtable && expire < now):
+			return -2
+		case name == "httl":
+			return (expire + 999 - now) / 1000
+		case name == "hpttl":
+			return expire - now
+		case name == "hexpiretime":
+			return (expire + 999) / 1000
+		default:
+			return expire
+		}
+	})
+}
+
+func cmdHPersist(e *Engine, args [][]byte) Reply {
+	return e.hashEachField(args, func(o *Object, f []byte, _ int64) int64 {
+		res := e.hashPersist(o, f)
+		if res == 1 {
+			e.signalModifiedKey(e.db, string(args[1]))
+		}
+		return res
+	})
+}
+
+// hashEachField is the loop HTTL, HPTTL, HEXPIRETIME, HPEXPIRETIME and HPERSIST share
+// (httlGenericCommand, hpersistCommand): the hash at key (WRONGTYPE first), then FIELDS
+// numfields, then one integer per field: -2 when the key is missing, else what field answers
+// (now is the time read once, after the arguments).
+func (e *Engine) hashEachField(args [][]byte, field func(o *Object, f []byte, now int64) int64) Reply {
 	o, werr := e.lookupTyped(args[1], TypeHash)
 	if werr != nil {
 		return *werr
@@ -577,46 +619,7 @@ func cmdHTTL(e *Engine, args [][]byte) Reply {
 			out[i] = Int(-2)
 			continue
 		}
-		_, _, _, expire, found := hashFind(o, f)
-		switch {
-		case !found:
-			out[i] = Int(-2)
-		case expire == 0:
-			out[i] = Int(-1)
-		case (o.Enc == EncListpackEx && expire <= now) || (o.Enc == EncHashtable && expire < now):
-			out[i] = Int(-2)
-		case name == "httl":
-			out[i] = Int((expire + 999 - now) / 1000)
-		case name == "hpttl":
-			out[i] = Int(expire - now)
-		case name == "hexpiretime":
-			out[i] = Int((expire + 999) / 1000)
-		default:
-			out[i] = Int(expire)
-		}
-	}
-	return Reply{Kind: KindArray, Array: out}
-}
-
-func cmdHPersist(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupTyped(args[1], TypeHash)
-	if werr != nil {
-		return *werr
-	}
-	n, r, ok := parseFieldsBlock(args, 2, "Number of fields must be a positive integer")
-	if !ok {
-		return r
-	}
-	out := make([]Reply, n)
-	for i, f := range args[4:] {
-		if o == nil {
-			out[i] = Int(-2)
-			continue
-		}
-		out[i] = Int(e.hashPersist(o, f))
-		if out[i].Int == 1 {
-			e.signalModifiedKey(e.db, string(args[1]))
-		}
+		out[i] = Int(field(o, f, now))
 	}
 	return Reply{Kind: KindArray, Array: out}
 }

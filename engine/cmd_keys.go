@@ -270,25 +270,37 @@ func cmdCopy(e *Engine, args [][]byte) Reply {
 	if srcDB == dstDB && string(src) == string(dst) {
 		return errSameObject
 	}
+	if !e.keyToDB(src, dst, dstDB, replace, e.cloneObject) {
+		return Int(0)
+	}
+	return Int(1)
+}
+
+// keyToDB is the write COPY and MOVE share (copyCommand, moveCommand): the value at src in the
+// current database and its expiry go to dst in dstDB, as the object val makes of the source's
+// (COPY clones it, MOVE takes it as it is). A value already at dst is deleted first with
+// replace; without, nothing is written. It reports whether dst was written; the current
+// database is the source's again when it returns.
+func (e *Engine) keyToDB(src, dst []byte, dstDB *DB, replace bool, val func(*Object) *Object) bool {
+	srcDB := e.db
 	o := e.Lookup(src)
 	if o == nil {
-		return Int(0)
+		return false
 	}
 	when := e.Expire(string(src))
 	e.db = dstDB
 	defer func() { e.db = srcDB }()
 	if e.Lookup(dst) != nil {
 		if !replace {
-			return Int(0)
+			return false
 		}
 		e.Delete(dst)
 	}
-	n := e.cloneObject(o)
-	e.add(dst, n)
+	e.add(dst, val(o))
 	if when != -1 {
 		e.setExpire(string(dst), when)
 	}
-	return Int(1)
+	return true
 }
 
 // cloneObject is COPY's deep copy: strings as dupStringObject makes them (an int stays int but is

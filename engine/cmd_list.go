@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"math/big"
+	"strings"
 )
 
 // List commands: LPUSH RPUSH LPUSHX RPUSHX LPOP RPOP LLEN LRANGE LINDEX LSET LINSERT LPOS LREM
@@ -129,25 +130,19 @@ func cmdPop(e *Engine, args [][]byte) Reply {
 }
 
 func cmdLlen(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupTyped(args[1], TypeList)
-	if o == nil {
-		return orMissing(werr, Int(0))
+	_, l, r := e.lookupList(args[1], Int(0))
+	if l == nil {
+		return r
 	}
-	return Int(int64(e.listOf(o, args[1]).length()))
+	return Int(int64(l.length()))
 }
 
 // LRANGE key start stop.
 func cmdLrange(e *Engine, args [][]byte) Reply {
-	start, ok1 := string2ll(args[2])
-	end, ok2 := string2ll(args[3])
-	if !ok1 || !ok2 {
-		return ErrNotInt
+	_, l, start, end, r := e.listRange(args, EmptyArr)
+	if l == nil {
+		return r
 	}
-	o, werr := e.lookupTyped(args[1], TypeList)
-	if o == nil {
-		return orMissing(werr, EmptyArr)
-	}
-	l := e.listOf(o, args[1])
 	start, end, ok := rankRange(start, end, int64(l.length()))
 	if !ok {
 		return EmptyArr
@@ -155,17 +150,34 @@ func cmdLrange(e *Engine, args [][]byte) Reply {
 	return l.rangeReply(int(start), int(end-start+1), false)
 }
 
+// lookupList is lookupKeyReadOrReply and checkType for a list: the list at key and its value;
+// l is nil when there is none, with the reply r (WRONGTYPE, or missing for a missing key).
+func (e *Engine) lookupList(key []byte, missing Reply) (o *Object, l *listValue, r Reply) {
+	o, werr := e.lookupTyped(key, TypeList)
+	if o == nil {
+		return nil, nil, orMissing(werr, missing)
+	}
+	return o, e.listOf(o, key), Reply{}
+}
+
+// listRange is the opening LRANGE and LTRIM share (lrangeCommand, ltrimCommand): start and
+// stop as integers, read before the lookup, then the list at key. l is nil when there is no list
+// to work on, with the reply r (missing, for a missing key).
+func (e *Engine) listRange(args [][]byte, missing Reply) (o *Object, l *listValue, start, end int64, r Reply) {
+	start, end, ok := string2llPair(args[2], args[3])
+	if !ok {
+		return nil, nil, 0, 0, ErrNotInt
+	}
+	o, l, r = e.lookupList(args[1], missing)
+	return o, l, start, end, r
+}
+
 // LINDEX key index.
 func cmdLindex(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupTyped(args[1], TypeList)
-	if o == nil {
-		return orMissing(werr, NilReply)
+	_, l, idx, r := e.listIndex(args, NilReply)
+	if l == nil {
+		return r
 	}
-	idx, ok := string2ll(args[2])
-	if !ok {
-		return ErrNotInt
-	}
-	l := e.listOf(o, args[1])
 	if idx >= math.MaxInt32*1024 || idx <= -math.MaxInt32*1024 {
 		return NilReply
 	}
@@ -176,17 +188,26 @@ func cmdLindex(e *Engine, args [][]byte) Reply {
 	return Bulk(v)
 }
 
-// LSET key index element.
-func cmdLset(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupTyped(args[1], TypeList)
-	if o == nil {
-		return orMissing(werr, ErrNoSuchKey)
+// listIndex is the opening LINDEX and LSET share (lindexCommand, lsetCommand): the list at key,
+// then the index as an integer. l is nil when there is no list to work on, with the reply r
+// (missing, for a missing key).
+func (e *Engine) listIndex(args [][]byte, missing Reply) (o *Object, l *listValue, idx int64, r Reply) {
+	if o, l, r = e.lookupList(args[1], missing); l == nil {
+		return nil, nil, 0, r
 	}
 	idx, ok := string2ll(args[2])
 	if !ok {
-		return ErrNotInt
+		return nil, nil, 0, ErrNotInt
 	}
-	l := e.listOf(o, args[1])
+	return o, l, idx, Reply{}
+}
+
+// LSET key index element.
+func cmdLset(e *Engine, args [][]byte) Reply {
+	o, l, idx, r := e.listIndex(args, ErrNoSuchKey)
+	if l == nil {
+		return r
+	}
 	if l.lp != nil {
 		l.tryConvertListpack(o, len(args[3]), 1)
 	}
@@ -210,19 +231,14 @@ func cmdLset(e *Engine, args [][]byte) Reply {
 
 // LINSERT key BEFORE|AFTER pivot element.
 func cmdLinsert(e *Engine, args [][]byte) Reply {
-	var after bool
-	switch {
-	case eqFold(args[2], "after"):
-		after = true
-	case eqFold(args[2], "before"):
-	default:
+	after, ok := eitherKeyword(args[2], "before", "after")
+	if !ok {
 		return ErrSyntax
 	}
-	o, werr := e.lookupTyped(args[1], TypeList)
-	if o == nil {
-		return orMissing(werr, Int(0))
+	o, l, r := e.lookupList(args[1], Int(0))
+	if l == nil {
+		return r
 	}
-	l := e.listOf(o, args[1])
 	if l.lp != nil {
 		l.tryConvertListpack(o, len(args[4]), 1)
 	}
@@ -285,20 +301,18 @@ func cmdLpos(e *Engine, args [][]byte) Reply {
 				return Err("ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start from the end of the list")
 			}
 			rank = n
-		case eqFold(args[j], "count") && more > 0:
+		case (eqFold(args[j], "count") || eqFold(args[j], "maxlen")) && more > 0:
+			opt := strings.ToUpper(string(args[j]))
 			j++
 			n, ok := string2ll(args[j])
 			if !ok || n < 0 {
-				return Err("ERR COUNT can't be negative")
+				return Err("ERR " + opt + " can't be negative")
 			}
-			count = n
-		case eqFold(args[j], "maxlen") && more > 0:
-			j++
-			n, ok := string2ll(args[j])
-			if !ok || n < 0 {
-				return Err("ERR MAXLEN can't be negative")
+			if opt == "COUNT" {
+				count = n
+			} else {
+				maxlen = n
 			}
-			maxlen = n
 		default:
 			return ErrSyntax
 		}
@@ -368,11 +382,10 @@ func cmdLrem(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return ErrNotInt
 	}
-	o, werr := e.lookupTyped(args[1], TypeList)
-	if o == nil {
-		return orMissing(werr, Int(0))
+	o, l, r := e.lookupList(args[1], Int(0))
+	if l == nil {
+		return r
 	}
-	l := e.listOf(o, args[1])
 	rev := toremove < 0
 	if rev {
 		toremove = -toremove
@@ -428,16 +441,10 @@ func cmdLrem(e *Engine, args [][]byte) Reply {
 
 // LTRIM key start stop.
 func cmdLtrim(e *Engine, args [][]byte) Reply {
-	start, ok1 := string2ll(args[2])
-	end, ok2 := string2ll(args[3])
-	if !ok1 || !ok2 {
-		return ErrNotInt
+	o, l, start, end, r := e.listRange(args, OK)
+	if l == nil {
+		return r
 	}
-	o, werr := e.lookupTyped(args[1], TypeList)
-	if o == nil {
-		return orMissing(werr, OK)
-	}
-	l := e.listOf(o, args[1])
 	llen := int64(l.length())
 	ltrim, rtrim := llen, int64(0) // an empty range empties the list
 	if start, end, ok := rankRange(start, end, llen); ok {
@@ -451,13 +458,7 @@ func cmdLtrim(e *Engine, args [][]byte) Reply {
 
 // parseListPosition is getListPositionFromObjectOrReply: LEFT (head) or RIGHT.
 func parseListPosition(b []byte) (head bool, ok bool) {
-	switch {
-	case eqFold(b, "right"):
-		return false, true
-	case eqFold(b, "left"):
-		return true, true
-	}
-	return false, false
+	return eitherKeyword(b, "right", "left")
 }
 
 // parseTimeout is getTimeoutFromObjectOrReply in seconds; it returns the timeout in ms (0 =

@@ -17,19 +17,9 @@ func init() {
 
 func cmdLmpop(e *Engine, args [][]byte) Reply {
 	block := eqFold(args[0], "blmpop")
-	numkeysIdx := 1
-	if block {
-		numkeysIdx = 2
-	}
-	keys, right, count, r := parseMpop(args, numkeysIdx, "left", "right")
+	keys, right, count, ms, r := e.parseMpop(args, block, "left", "right")
 	if r != nil {
 		return *r
-	}
-	var ms int64
-	if block {
-		if ms, r = e.parseTimeout(args[1]); r != nil {
-			return *r
-		}
 	}
 	head := !right
 	if key, o, werr := e.firstList(keys); werr != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"redscope/engine/dict"
+	"redscope/engine/listpack"
 )
 
 // Set commands: SADD SREM SISMEMBER SMISMEMBER SCARD SMEMBERS SSCAN SINTER SINTERCARD SUNION
@@ -218,16 +219,41 @@ func (e *Engine) scanValue(o *Object, cursor uint64, so scanOptions) Reply {
 
 // ---------------------------------------------------------------- SRANDMEMBER / SPOP
 
-func cmdSRandMember(e *Engine, args [][]byte) Reply {
+// lpEachRandom picks n random members of a listpack set in one lpNextRandom pass, in listpack
+// order (srandmemberWithCountCommand's CASE 2.5, spopWithCountCommand), calling pick with each
+// one's entry index and offset.
+func (e *Engine) lpEachRandom(lp *listpack.Listpack, n int, pick func(i, p int, s []byte, iv int64, isInt bool)) {
+	p, i := lp.First(), 0
+	for c := n; c > 0; c-- {
+		p = e.lpNextRandom(lp, p, &i, c, 1)
+		s, iv, isInt, _ := lp.Get(p)
+		pick(i, p, s, iv, isInt)
+		p = lp.Next(p)
+		i++
+	}
+}
+
+// setOneRandom is the opening SRANDMEMBER and SPOP share (srandmemberCommand, spopCommand): a
+// third argument makes it the count form (withCount answers), more are a syntax error; else the
+// set at key. o is nil when the reply r is already the answer.
+func (e *Engine) setOneRandom(args [][]byte, withCount func([][]byte) Reply) (o *Object, r Reply) {
 	if len(args) == 3 {
-		return e.srandmemberWithCount(args)
+		return nil, withCount(args)
 	}
 	if len(args) > 3 {
-		return ErrSyntax
+		return nil, ErrSyntax
 	}
 	o, werr := e.lookupTyped(args[1], TypeSet)
 	if o == nil {
-		return orMissing(werr, NilReply)
+		return nil, orMissing(werr, NilReply)
+	}
+	return o, Reply{}
+}
+
+func cmdSRandMember(e *Engine, args [][]byte) Reply {
+	o, r := e.setOneRandom(args, e.srandmemberWithCount)
+	if o == nil {
+		return r
 	}
 	s, iv, isInt := e.setRandom(o, "srandmember")
 	return memberReply(s, iv, isInt)
@@ -324,20 +350,13 @@ func (e *Engine) srandmemberWithCount(args [][]byte) Reply {
 	out := make([]Reply, 0, count)
 	// CASE 2.5 (7.2+): listpack, one pass of lpNextRandom, listpack order.
 	if o.Enc == EncListpack {
-		lp := v.lp
-		p := lp.First()
-		i := 0
-		for c := int(count); c > 0; c-- {
-			p = e.lpNextRandom(lp, p, &i, c, 1)
-			s, iv, isInt, _ := lp.Get(p)
+		e.lpEachRandom(v.lp, int(count), func(i, _ int, s []byte, iv int64, isInt bool) {
 			if e.tracing {
 				var buf [24]byte
 				e.emitPick(v.tkey, "srandmember", "lp-next-random", i, memberBytes(s, iv, isInt, buf[:]))
 			}
 			out = append(out, memberReply(s, iv, isInt))
-			p = lp.Next(p)
-			i++
-		}
+		})
 		return Reply{Kind: KindArray, Array: out}
 	}
 	tmp := dict.New[string, struct{}](e.valueDictEnv())
@@ -397,15 +416,9 @@ func (e *Engine) lpRandomEntries(v *setValue, n int, out []Reply) []Reply {
 }
 
 func cmdSPop(e *Engine, args [][]byte) Reply {
-	if len(args) == 3 {
-		return e.spopWithCount(args)
-	}
-	if len(args) > 3 {
-		return ErrSyntax
-	}
-	o, werr := e.lookupTyped(args[1], TypeSet)
+	o, r := e.setOneRandom(args, e.spopWithCount)
 	if o == nil {
-		return orMissing(werr, NilReply)
+		return r
 	}
 	rep := e.setPopRandom(o)
 	if setSize(o) == 0 {
@@ -464,20 +477,14 @@ func (e *Engine) spopWithCount(args [][]byte) Reply {
 	switch {
 	case remaining*5 > count && o.Enc == EncListpack:
 		lp := v.lp
-		p := lp.First()
-		i := 0
 		ps := make([]int, 0, count)
-		for c := count; c > 0; c-- {
-			p = e.lpNextRandom(lp, p, &i, int(c), 1)
-			s, iv, isInt, _ := lp.Get(p)
+		e.lpEachRandom(lp, int(count), func(i, p int, s []byte, iv int64, isInt bool) {
 			out = append(out, memberReply(s, iv, isInt))
 			if e.tracing {
 				e.emitPick(v.tkey, "spop", "lp-next-random", i, memberBytes(s, iv, isInt, buf[:]))
 			}
 			ps = append(ps, p)
-			p = lp.Next(p)
-			i++
-		}
+		})
 		// lpBatchDelete: remove the picked entries, last first so offsets stay valid.
 		for k := len(ps) - 1; k >= 0; k-- {
 			_, ch := lp.Delete(ps[k])
@@ -494,17 +501,11 @@ func (e *Engine) spopWithCount(args [][]byte) Reply {
 			nset = e.newListpackSet(0)
 			sv(nset).tkey = v.tkey
 			lp := v.lp
-			p := lp.First()
-			i := 0
 			ps := make([]int, 0, remaining)
-			for c := remaining; c > 0; c-- {
-				p = e.lpNextRandom(lp, p, &i, int(c), 1)
-				s, iv, isInt, _ := lp.Get(p)
+			e.lpEachRandom(lp, int(remaining), func(_, p int, s []byte, iv int64, isInt bool) {
 				e.setAdd(nset, memberBytes(s, iv, isInt, buf[:]))
 				ps = append(ps, p)
-				p = lp.Next(p)
-				i++
-			}
+			})
 			for k := len(ps) - 1; k >= 0; k-- {
 				lp.Delete(ps[k])
 			}

@@ -67,21 +67,9 @@ func cmdMove(e *Engine, args [][]byte) Reply {
 		return errSameObject
 	}
 	key := args[1]
-	o := e.Lookup(key)
-	if o == nil {
+	if !e.keyToDB(key, key, dst, false, func(o *Object) *Object { return o }) {
 		return Int(0)
 	}
-	when := e.Expire(string(key))
-	e.db = dst
-	defer func() { e.db = src }()
-	if e.Lookup(key) != nil {
-		return Int(0)
-	}
-	e.add(key, o)
-	if when != -1 {
-		e.setExpire(string(key), when)
-	}
-	e.db = src
 	e.Delete(key)
 	return Int(1)
 }

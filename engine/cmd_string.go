@@ -600,11 +600,7 @@ func cmdStrlen(e *Engine, args [][]byte) Reply {
 }
 
 func cmdGetrange(e *Engine, args [][]byte) Reply {
-	start, ok := string2ll(args[2])
-	if !ok {
-		return ErrNotInt
-	}
-	end, ok := string2ll(args[3])
+	start, end, ok := string2llPair(args[2], args[3])
 	if !ok {
 		return ErrNotInt
 	}
@@ -639,48 +635,19 @@ func cmdGetrange(e *Engine, args [][]byte) Reply {
 // getrangeBounds clamps GETRANGE's start and end to a string of n bytes, by the profile's rules;
 // ok false: the reply is "". The command and its Cost (the bytes it copies) share it.
 func getrangeBounds(v Version, start, end, n int64) (int64, int64, bool) {
-	if v.Has(V80) {
-		// 8.0 (#12272): negative indexes count from the end; an end before the string, a start
-		// past it, or start > end give "".
-		if start < 0 {
-			start += n
-		}
-		if end < 0 {
-			end += n
-		}
-		if n == 0 || start >= n || end < 0 || start > end {
-			return 0, 0, false
-		}
-		if start < 0 {
-			start = 0
-		}
-		if end >= n {
-			end = n - 1
-		}
-	} else {
+	// 8.0 (#12272) clamps as the rank commands do (rankRange): negative indexes count from the
+	// end, and an end before the string, a start past it, or start > end give "".
+	if !v.Has(V80) {
+		// Before 8.0 (getrangeCommand): two negative indexes with start > end give "", and an
+		// end still negative once counted from the end stands for the first byte.
 		if start < 0 && end < 0 && start > end {
 			return 0, 0, false
 		}
-		if start < 0 {
-			start += n
-		}
-		if end < 0 {
-			end += n
-		}
-		if start < 0 {
-			start = 0
-		}
-		if end < 0 {
-			end = 0
-		}
-		if uint64(end) >= uint64(n) {
-			end = n - 1
-		}
-		if start > end || n == 0 {
-			return 0, 0, false
+		if end < 0 && end+n < 0 {
+			end = -n
 		}
 	}
-	return start, end, true
+	return rankRange(start, end, n)
 }
 
 // getrangeCost: GETRANGE copies the clamped range.
@@ -688,10 +655,9 @@ func getrangeCost(e *Engine, args [][]byte) Cost {
 	if e == nil {
 		return Cost{}
 	}
-	start, ok1 := string2ll(args[2])
-	end, ok2 := string2ll(args[3])
+	start, end, ok := string2llPair(args[2], args[3])
 	o := e.Peek(args[1])
-	if !ok1 || !ok2 || o == nil || o.Type != TypeString {
+	if !ok || o == nil || o.Type != TypeString {
 		return Cost{}
 	}
 	if s, t, ok := getrangeBounds(e.ver, start, end, int64(o.StringLen())); ok {

@@ -275,52 +275,34 @@ func (e *Engine) parseScoreRange(min, max []byte) (skiplist.ScoreRange, bool) {
 	return r, true
 }
 
-func cmdZcount(e *Engine, args [][]byte) Reply {
-	r, ok := e.parseScoreRange(args[2], args[3])
-	if !ok {
-		return errZMinMax
+func cmdZcount(e *Engine, args [][]byte) Reply    { return e.zcountGeneric(args, zrangeScore) }
+func cmdZlexcount(e *Engine, args [][]byte) Reply { return e.zcountGeneric(args, zrangeLex) }
+
+// zcountGeneric is ZCOUNT (rt zrangeScore) and ZLEXCOUNT (zrangeLex): the elements from the first
+// in range up to the maximum; a skiplist counts ZCOUNT's by rank, as zcountCommand does.
+func (e *Engine) zcountGeneric(args [][]byte, rt zrangeType) Reply {
+	b, bad := e.parseZRangeBounds(rt, false, args[2], args[3])
+	if bad != nil {
+		return *bad
 	}
 	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if o == nil {
 		return orMissing(werr, Int(0))
 	}
 	z := e.zsetOf(o, args[1])
-	c := z.seekScore(r, false)
-	if z.lp == nil {
+	c := z.seek(b)
+	if rt == zrangeScore && z.lp == nil {
 		if c.node == nil {
 			return Int(0)
 		}
 		first := z.zsl.GetRank(c.node.Score, c.node.Member)
-		last := z.zsl.LastInRange(r)
+		last := z.zsl.LastInRange(b.sr)
 		return Int(int64(z.zsl.GetRank(last.Score, last.Member) - first + 1))
 	}
 	n := int64(0)
 	for {
 		el, ok := c.at()
-		if !ok || !r.LteMax(el.score) {
-			break
-		}
-		n++
-		c.next()
-	}
-	return Int(n)
-}
-
-func cmdZlexcount(e *Engine, args [][]byte) Reply {
-	r, ok := parseLexRange(args[2], args[3])
-	if !ok {
-		return errZLex
-	}
-	o, werr := e.lookupTyped(args[1], TypeZSet)
-	if o == nil {
-		return orMissing(werr, Int(0))
-	}
-	z := e.zsetOf(o, args[1])
-	c := z.seekLex(r, false)
-	n := int64(0)
-	for {
-		el, ok := c.at()
-		if !ok || !r.LteMax(z.memberString(el)) {
+		if !ok || z.beyond(b, el) {
 			break
 		}
 		n++
@@ -480,10 +462,7 @@ func (e *Engine) parseZRangeBounds(rt zrangeType, rev bool, minArg, maxArg []byt
 	var ok bool
 	switch rt {
 	case zrangeRank:
-		if b.start, ok = string2ll(minArg); ok {
-			b.end, ok = string2ll(maxArg)
-		}
-		if !ok {
+		if b.start, b.end, ok = string2llPair(minArg, maxArg); !ok {
 			return b, &ErrNotInt
 		}
 	case zrangeScore:
@@ -496,6 +475,22 @@ func (e *Engine) parseZRangeBounds(rt zrangeType, rev bool, minArg, maxArg []byt
 		}
 	}
 	return b, nil
+}
+
+// beyond tells whether el is past the far end of score or lex range b in the walk's direction:
+// above the maximum, or below the minimum when b.rev.
+func (z *zsetValue) beyond(b zrangeBounds, el zsetElem) bool {
+	if b.rt == zrangeScore {
+		if b.rev {
+			return !b.sr.GteMin(el.score)
+		}
+		return !b.sr.LteMax(el.score)
+	}
+	m := z.memberString(el)
+	if b.rev {
+		return !b.lr.GteMin(m)
+	}
+	return !b.lr.LteMax(m)
 }
 
 // walkRange calls fn for each element of range b in order (offset and limit apply to scores and
@@ -522,12 +517,7 @@ func (z *zsetValue) walkRange(b zrangeBounds, offset, limit int64, fn func(zsetE
 	if offset > 0 && offset >= int64(z.card()) {
 		return -1
 	}
-	var c zsetCursor
-	if b.rt == zrangeScore {
-		c = z.seekScore(b.sr, b.rev)
-	} else {
-		c = z.seekLex(b.lr, b.rev)
-	}
+	c := z.seek(b)
 	if _, ok := c.at(); !ok || offset < 0 { // offset < 0: C's while (offset--) walks off the end
 		return -1
 	}
@@ -539,11 +529,7 @@ func (z *zsetValue) walkRange(b zrangeBounds, offset, limit int64, fn func(zsetE
 		if !ok {
 			break
 		}
-		if b.rt == zrangeScore {
-			if b.rev && !b.sr.GteMin(el.score) || !b.rev && !b.sr.LteMax(el.score) {
-				break
-			}
-		} else if m := z.memberString(el); b.rev && !b.lr.GteMin(m) || !b.rev && !b.lr.LteMax(m) {
+		if z.beyond(b, el) {
 			break
 		}
 		fn(el)

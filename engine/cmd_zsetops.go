@@ -62,31 +62,11 @@ func cmdZremrange(e *Engine, args [][]byte) Reply {
 	default:
 		rt = zrangeLex
 	}
-	var start, end int64
-	var sr skiplist.ScoreRange
-	var lr skiplist.LexRange
-	switch rt {
-	case zrangeRank:
-		var ok1, ok2 bool
-		start, ok1 = string2ll(args[2])
-		if !ok1 {
-			return ErrNotInt
-		}
-		end, ok2 = string2ll(args[3])
-		if !ok2 {
-			return ErrNotInt
-		}
-	case zrangeScore:
-		var ok bool
-		if sr, ok = e.parseScoreRange(args[2], args[3]); !ok {
-			return errZMinMax
-		}
-	default:
-		var ok bool
-		if lr, ok = parseLexRange(args[2], args[3]); !ok {
-			return errZLex
-		}
+	b, bad := e.parseZRangeBounds(rt, false, args[2], args[3])
+	if bad != nil {
+		return *bad
 	}
+	start, end := b.start, b.end
 	key := args[1]
 	o, werr := e.lookupTyped(key, TypeZSet)
 	if o == nil {
@@ -107,25 +87,13 @@ func cmdZremrange(e *Engine, args [][]byte) Reply {
 			deleted = end - start + 1
 			ch := z.lp.DeleteRange(int(2*start), int(2*deleted))
 			z.lpEvent("delete", "", ch)
-		case zrangeScore:
-			c := z.seekScore(sr, false)
-			for p := c.eptr; p >= 0 && z.lp.Next(p) >= 0; {
-				if !sr.LteMax(z.zzlScore(z.lp.Next(p))) {
-					break
-				}
-				var ch listpack.Change
-				p, ch = z.lp.DeleteRangeAt(p, 2)
-				z.lpEvent("delete", "", ch)
-				deleted++
-			}
 		default:
-			c := z.seekLex(lr, false)
-			for p := c.eptr; p >= 0 && z.lp.Next(p) >= 0; {
-				if !lr.LteMax(z.zzlMember(p)) {
-					break
-				}
+			// zzlDeleteRangeByScore / zzlDeleteRangeByLex: from the first pair in range while
+			// the pairs stay within it.
+			c := z.seek(b)
+			for el, ok := c.at(); ok && !z.beyond(b, el); el, ok = c.at() {
 				var ch listpack.Change
-				p, ch = z.lp.DeleteRangeAt(p, 2)
+				c.eptr, ch = z.lp.DeleteRangeAt(c.eptr, 2)
 				z.lpEvent("delete", "", ch)
 				deleted++
 			}
@@ -148,9 +116,9 @@ func cmdZremrange(e *Engine, args [][]byte) Reply {
 	case zrangeRank:
 		n = z.zsl.DeleteRangeByRank(uint64(start+1), uint64(end+1), removed)
 	case zrangeScore:
-		n = z.zsl.DeleteRangeByScore(sr, removed)
+		n = z.zsl.DeleteRangeByScore(b.sr, removed)
 	default:
-		n = z.zsl.DeleteRangeByLex(lr, removed)
+		n = z.zsl.DeleteRangeByLex(b.lr, removed)
 	}
 	if v74 {
 		z.dict.ResumeAutoResize()
@@ -764,20 +732,12 @@ func (e *Engine) zpopGeneric(keys [][]byte, max bool, count int64, nested bool) 
 // ZMPOP numkeys key [key ...] MIN|MAX [COUNT count]; BZMPOP timeout numkeys key [key ...] MIN|MAX [COUNT count].
 func cmdZmpop(e *Engine, args [][]byte) Reply {
 	block := eqFold(args[0], "bzmpop")
-	numkeysIdx := 1
-	if block {
-		numkeysIdx = 2
-	}
-	keys, where, count, r := parseMpop(args, numkeysIdx, "min", "max")
+	keys, where, count, ms, r := e.parseMpop(args, block, "min", "max")
 	if r != nil {
 		return *r
 	}
 	if !block {
 		return e.zpopGeneric(keys, where, count, true)
-	}
-	ms, r := e.parseTimeout(args[1])
-	if r != nil {
-		return *r
 	}
 	return e.zpopBlocking("bzmpop", keys, where, count, true, ms)
 }
@@ -793,9 +753,23 @@ func (e *Engine) zpopBlocking(name string, keys [][]byte, max bool, count int64,
 	})
 }
 
-// parseMpop parses the common part of ZMPOP/BZMPOP/LMPOP/BLMPOP: numkeys, the keys, the side
-// (first: lowerA, second: lowerB) and COUNT. second reports the side lowerB.
-func parseMpop(args [][]byte, numkeysIdx int, lowerA, lowerB string) (keys [][]byte, second bool, count int64, r *Reply) {
+// parseMpop parses the arguments ZMPOP/BZMPOP/LMPOP/BLMPOP share (zmpopGenericCommand,
+// lmpopGenericCommand): numkeys (after the timeout when block), the keys, the side (first:
+// lowerA, second: lowerB) and COUNT, then the blocking forms' timeout (ms, parseTimeout). second
+// reports the side lowerB.
+func (e *Engine) parseMpop(args [][]byte, block bool, lowerA, lowerB string) (keys [][]byte, second bool, count, ms int64, r *Reply) {
+	numkeysIdx := 1
+	if block {
+		numkeysIdx = 2
+	}
+	keys, second, count, r = parseMpopKeys(args, numkeysIdx, lowerA, lowerB)
+	if r == nil && block {
+		ms, r = e.parseTimeout(args[1])
+	}
+	return keys, second, count, ms, r
+}
+
+func parseMpopKeys(args [][]byte, numkeysIdx int, lowerA, lowerB string) (keys [][]byte, second bool, count int64, r *Reply) {
 	errNumkeys := errNumkeysZero
 	numkeys, ok := string2ll(args[numkeysIdx])
 	if !ok || numkeys < 1 {
@@ -808,11 +782,7 @@ func parseMpop(args [][]byte, numkeysIdx int, lowerA, lowerB string) (keys [][]b
 	if whereIdx >= len(args) {
 		return nil, false, 0, &ErrSyntax
 	}
-	switch w := args[whereIdx]; {
-	case eqFold(w, lowerA):
-	case eqFold(w, lowerB):
-		second = true
-	default:
+	if second, ok = eitherKeyword(args[whereIdx], lowerA, lowerB); !ok {
 		return nil, false, 0, &ErrSyntax
 	}
 	count = -1

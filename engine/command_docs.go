@@ -387,9 +387,8 @@ func (e *Engine) unknownSubcommand(c *Command, args [][]byte) Reply {
 func parseSince(s string) Version {
 	maj, rest, _ := strings.Cut(s, ".")
 	mn, _, _ := strings.Cut(rest, ".")
-	a, ok1 := string2ll([]byte(maj))
-	b, ok2 := string2ll([]byte(mn))
-	if !ok1 || !ok2 {
+	a, b, ok := string2llPair([]byte(maj), []byte(mn))
+	if !ok {
 		return 0xffff
 	}
 	return Version(a*100 + b)

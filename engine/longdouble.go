@@ -170,6 +170,13 @@ func parseLongDouble(b []byte) (*big.Float, bool) {
 	return x, true
 }
 
+// ldExponentEnd is ldExponent for the end of the argument: ok is false too when anything
+// follows the exponent (the whole argument must be the number).
+func ldExponentEnd(s []byte, i int, mark byte) (e int, ok bool) {
+	e, i, ok = ldExponent(s, i, mark)
+	return e, ok && i == len(s)
+}
+
 // ldExponent reads the optional exponent at s[i:] of a decimal ('e') or hexadecimal ('p')
 // long double: the mark in either case, an optional sign, then digits (a value past 10^9 stops
 // growing; it overflows or underflows either way). It returns the exponent (0 when there is no
@@ -223,17 +230,11 @@ func parseDecLD(s []byte) (*big.Float, bool) {
 			digits = append(digits, s[i])
 		}
 	}
-	if !sawDigit {
-		return nil, false
-	}
-	e, i, ok := ldExponent(s, i, 'e')
-	if !ok {
+	e, ok := ldExponentEnd(s, i, 'e')
+	if !sawDigit || !ok {
 		return nil, false
 	}
 	exp10 += e
-	if i != len(s) {
-		return nil, false
-	}
 	if len(digits) == 0 {
 		return new(big.Float).SetPrec(ld80Prec), true // an exact zero: no ERANGE
 	}
@@ -316,17 +317,11 @@ func parseHexLD(s []byte) (*big.Float, bool) {
 			exp2 -= 4
 		}
 	}
-	if !sawDigit {
-		return nil, false
-	}
-	e, i, ok := ldExponent(s, i, 'p')
-	if !ok {
+	e, ok := ldExponentEnd(s, i, 'p')
+	if !sawDigit || !ok {
 		return nil, false
 	}
 	exp2 += e
-	if i != len(s) {
-		return nil, false
-	}
 	if m.Sign() == 0 {
 		return new(big.Float).SetPrec(ld80Prec), true
 	}

@@ -561,6 +561,34 @@ func (p *cjsonParser) descend() {
 	}
 }
 
+// open enters an object or array (json_parse_object_context / json_parse_array_context): one
+// level deeper, then its first token; false when that token already closes it (end).
+func (p *cjsonParser) open(end cjsonToken) bool {
+	p.descend()
+	p.next()
+	if p.tok == end {
+		p.depth--
+		return false
+	}
+	return true
+}
+
+// more reads the token after an element of an object or array: true at a comma (another element
+// follows, its first token read), false at end, which closes the container; anything else is an
+// error naming what was expected.
+func (p *cjsonParser) more(end cjsonToken, expected string) bool {
+	p.next()
+	if p.tok == end {
+		p.depth--
+		return false
+	}
+	if p.tok != tComma {
+		p.throw(expected)
+	}
+	p.next()
+	return true
+}
+
 func (p *cjsonParser) value() lua.LValue {
 	L := p.L
 	switch p.tok {
@@ -573,14 +601,8 @@ func (p *cjsonParser) value() lua.LValue {
 	case tNull:
 		return p.cfg.null
 	case tObjBegin:
-		p.descend()
 		t := L.NewTable()
-		p.next()
-		if p.tok == tObjEnd {
-			p.depth--
-			return t
-		}
-		for {
+		for more := p.open(tObjEnd); more; more = p.more(tObjEnd, "comma or object end") {
 			if p.tok != tString {
 				p.throw("object key string")
 			}
@@ -591,36 +613,14 @@ func (p *cjsonParser) value() lua.LValue {
 			}
 			p.next()
 			t.RawSetString(key, p.value())
-			p.next()
-			if p.tok == tObjEnd {
-				p.depth--
-				return t
-			}
-			if p.tok != tComma {
-				p.throw("comma or object end")
-			}
-			p.next()
 		}
+		return t
 	case tArrBegin:
-		p.descend()
 		t := L.NewTable()
-		p.next()
-		if p.tok == tArrEnd {
-			p.depth--
-			return t
-		}
-		for i := 1; ; i++ {
+		for i, more := 1, p.open(tArrEnd); more; i, more = i+1, p.more(tArrEnd, "comma or array end") {
 			t.RawSetInt(i, p.value())
-			p.next()
-			if p.tok == tArrEnd {
-				p.depth--
-				return t
-			}
-			if p.tok != tComma {
-				p.throw("comma or array end")
-			}
-			p.next()
 		}
+		return t
 	}
 	p.throw("value")
 	return lua.LNil

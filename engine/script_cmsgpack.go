@@ -212,6 +212,30 @@ func mpUnpack(L *lua.LState, limit, offset int) int {
 	return len(out)
 }
 
+// mpHeads describes the MessagePack types whose first byte is followed by a big-endian number
+// of width bytes (mp_decode_to_lua_type): the value itself (unsigned, signed, float), or the
+// length of a string, or the element count of an array or a map.
+var mpHeads = [256]struct {
+	kind  byte
+	width int
+}{
+	0xcc: {mpHeadUint, 1}, 0xcd: {mpHeadUint, 2}, 0xce: {mpHeadUint, 4}, 0xcf: {mpHeadUint, 8},
+	0xd0: {mpHeadInt, 1}, 0xd1: {mpHeadInt, 2}, 0xd2: {mpHeadInt, 4}, 0xd3: {mpHeadInt, 8},
+	0xca: {mpHeadFloat, 4}, 0xcb: {mpHeadFloat, 8},
+	0xd9: {mpHeadStr, 1}, 0xda: {mpHeadStr, 2}, 0xdb: {mpHeadStr, 4},
+	0xdc: {mpHeadArray, 2}, 0xdd: {mpHeadArray, 4},
+	0xde: {mpHeadMap, 2}, 0xdf: {mpHeadMap, 4},
+}
+
+const (
+	mpHeadUint = 1 + iota
+	mpHeadInt
+	mpHeadFloat
+	mpHeadStr
+	mpHeadArray
+	mpHeadMap
+)
+
 func mpDecode(L *lua.LState, c *mpCursor) lua.LValue {
 	if !c.need(1) {
 		return lua.LNil
@@ -276,98 +300,39 @@ func mpDecode(L *lua.LState, c *mpCursor) lua.LValue {
 		c.p = p[n:]
 		return v
 	}
-	switch b := p[0]; b {
-	case 0xcc:
-		if !take(2) {
+	b := p[0]
+	if h := mpHeads[b]; h.kind != 0 {
+		hdr := 1 + h.width
+		if !take(hdr) {
 			return lua.LNil
 		}
-		return fixed(2, lua.LNumber(u(1)))
-	case 0xd0:
-		if !take(2) {
-			return lua.LNil
+		n := u(h.width)
+		switch h.kind {
+		case mpHeadUint:
+			return fixed(hdr, lua.LNumber(n))
+		case mpHeadInt:
+			shift := 64 - 8*h.width // sign-extend the big-endian two's complement
+			return fixed(hdr, lua.LNumber(int64(n<<shift)>>shift))
+		case mpHeadFloat:
+			if h.width == 4 {
+				return fixed(hdr, lua.LNumber(math.Float32frombits(uint32(n))))
+			}
+			return fixed(hdr, lua.LNumber(math.Float64frombits(n)))
+		case mpHeadStr:
+			return str(hdr, int(n))
+		case mpHeadArray:
+			return array(hdr, int(n))
+		default:
+			return hash(hdr, int(n))
 		}
-		return fixed(2, lua.LNumber(int8(p[1])))
-	case 0xcd:
-		if !take(3) {
-			return lua.LNil
-		}
-		return fixed(3, lua.LNumber(u(2)))
-	case 0xd1:
-		if !take(3) {
-			return lua.LNil
-		}
-		return fixed(3, lua.LNumber(int16(u(2))))
-	case 0xce:
-		if !take(5) {
-			return lua.LNil
-		}
-		return fixed(5, lua.LNumber(u(4)))
-	case 0xd2:
-		if !take(5) {
-			return lua.LNil
-		}
-		return fixed(5, lua.LNumber(int32(u(4))))
-	case 0xcf:
-		if !take(9) {
-			return lua.LNil
-		}
-		return fixed(9, lua.LNumber(float64(u(8))))
-	case 0xd3:
-		if !take(9) {
-			return lua.LNil
-		}
-		return fixed(9, lua.LNumber(float64(int64(u(8)))))
+	}
+	switch b {
 	case 0xc0:
 		return fixed(1, lua.LNil)
 	case 0xc3:
 		return fixed(1, lua.LTrue)
 	case 0xc2:
 		return fixed(1, lua.LFalse)
-	case 0xca:
-		if !take(5) {
-			return lua.LNil
-		}
-		return fixed(5, lua.LNumber(math.Float32frombits(uint32(u(4)))))
-	case 0xcb:
-		if !take(9) {
-			return lua.LNil
-		}
-		return fixed(9, lua.LNumber(math.Float64frombits(u(8))))
-	case 0xd9:
-		if !take(2) {
-			return lua.LNil
-		}
-		return str(2, int(u(1)))
-	case 0xda:
-		if !take(3) {
-			return lua.LNil
-		}
-		return str(3, int(u(2)))
-	case 0xdb:
-		if !take(5) {
-			return lua.LNil
-		}
-		return str(5, int(u(4)))
-	case 0xdc:
-		if !take(3) {
-			return lua.LNil
-		}
-		return array(3, int(u(2)))
-	case 0xdd:
-		if !take(5) {
-			return lua.LNil
-		}
-		return array(5, int(u(4)))
-	case 0xde:
-		if !take(3) {
-			return lua.LNil
-		}
-		return hash(3, int(u(2)))
-	case 0xdf:
-		if !take(5) {
-			return lua.LNil
-		}
-		return hash(5, int(u(4)))
 	default:
 		switch {
 		case b&0x80 == 0:

@@ -12,7 +12,6 @@ package engine
 // aligned to min(size, alignment) from the start of the data (alignment 1 by default).
 
 import (
-	"encoding/binary"
 	"math"
 
 	lua "github.com/yuin/gopher-lua"
@@ -184,7 +183,9 @@ func structPack(L *lua.LState) int {
 	return 1
 }
 
-func structGetInt(b []byte, little, signed bool, size int) float64 {
+// structGetUint reads size bytes of b as an unsigned number in the given byte order (the
+// integers' and, as their bits, the floats' reading; structPutInt is its reverse).
+func structGetUint(b []byte, little bool, size int) uint64 {
 	var l uint64
 	if little {
 		for i := size - 1; i >= 0; i-- {
@@ -195,6 +196,11 @@ func structGetInt(b []byte, little, signed bool, size int) float64 {
 			l = l<<8 | uint64(b[i])
 		}
 	}
+	return l
+}
+
+func structGetInt(b []byte, little, signed bool, size int) float64 {
+	l := structGetUint(b, little, size)
 	if !signed {
 		return float64(l)
 	}
@@ -235,20 +241,10 @@ func structUnpack(L *lua.LState) int {
 			out = append(out, lua.LNumber(structGetInt([]byte(data[pos:pos+size]), h.little, signed, size)))
 		case 'x':
 		case 'f':
-			var bits uint32
-			if h.little {
-				bits = binary.LittleEndian.Uint32([]byte(data[pos : pos+4]))
-			} else {
-				bits = binary.BigEndian.Uint32([]byte(data[pos : pos+4]))
-			}
+			bits := uint32(structGetUint([]byte(data[pos:pos+4]), h.little, 4))
 			out = append(out, lua.LNumber(math.Float32frombits(bits)))
 		case 'd':
-			var bits uint64
-			if h.little {
-				bits = binary.LittleEndian.Uint64([]byte(data[pos : pos+8]))
-			} else {
-				bits = binary.BigEndian.Uint64([]byte(data[pos : pos+8]))
-			}
+			bits := structGetUint([]byte(data[pos:pos+8]), h.little, 8)
 			out = append(out, lua.LNumber(math.Float64frombits(bits)))
 		case 'c':
 			if size == 0 {

@@ -290,18 +290,7 @@ func luaStrtodEnd(s string) int {
 		i++
 	}
 	if i+1 < n && s[i] == '0' && (s[i+1] == 'x' || s[i+1] == 'X') {
-		j := i + 2
-		digits := 0
-		for j < n && luaIsXDigit(int(s[j])) {
-			j, digits = j+1, digits+1
-		}
-		if j < n && s[j] == '.' {
-			j++
-			for j < n && luaIsXDigit(int(s[j])) {
-				j, digits = j+1, digits+1
-			}
-		}
-		if digits > 0 {
+		if j, digits := luaMantissaEnd(s, i+2, luaIsXDigit); digits > 0 {
 			if j < n && (s[j] == 'p' || s[j] == 'P') {
 				j = luaExponentEnd(s, j)
 			}
@@ -309,17 +298,7 @@ func luaStrtodEnd(s string) int {
 		}
 		// "0x" without hex digits: strtod reads the "0"
 	}
-	j := i
-	digits := 0
-	for j < n && luaIsDigit(int(s[j])) {
-		j, digits = j+1, digits+1
-	}
-	if j < n && s[j] == '.' {
-		j++
-		for j < n && luaIsDigit(int(s[j])) {
-			j, digits = j+1, digits+1
-		}
-	}
+	j, digits := luaMantissaEnd(s, i, luaIsDigit)
 	if digits == 0 {
 		return 0
 	}
@@ -327,6 +306,21 @@ func luaStrtodEnd(s string) int {
 		j = luaExponentEnd(s, j)
 	}
 	return j
+}
+
+// luaMantissaEnd reads strtod's mantissa from s[j]: digits (of the kind isDigit accepts), an
+// optional '.' and more digits. It returns where the mantissa ends and how many digits it has.
+func luaMantissaEnd(s string, j int, isDigit func(int) bool) (end, digits int) {
+	for j < len(s) && isDigit(int(s[j])) {
+		j, digits = j+1, digits+1
+	}
+	if j < len(s) && s[j] == '.' {
+		j++
+		for j < len(s) && isDigit(int(s[j])) {
+			j, digits = j+1, digits+1
+		}
+	}
+	return j, digits
 }
 
 // luaExponentEnd: the end of an exponent starting at s[j] ('e' or 'p'), or j when no digits follow.

@@ -364,36 +364,29 @@ func (e *Engine) hashSet(o *Object, field, value []byte, keepTTL bool) bool {
 	}
 	update := false
 	switch o.Enc {
-	case EncListpack:
-		lp := v.lp
-		if fp, vp, _ := hashLocate(o, field); fp >= 0 {
-			_, ch := lp.Replace(vp, value)
-			e.emitLP(v.tkey, ch, value)
-			update = true
-		} else {
-			ch := lp.Append(field)
-			e.emitLP(v.tkey, ch, field)
-			ch = lp.Append(value)
-			e.emitLP(v.tkey, ch, value)
-		}
-		if hashLen(o) > e.cfgLimit("hash-max-listpack-entries") {
-			e.hashConvertHT(o, Why{Code: WhyEntries, N: int64(hashLen(o)), Limit: int64(e.cfgLimit("hash-max-listpack-entries")), Name: "hash-max-listpack-entries"})
-		}
-	case EncListpackEx:
+	case EncListpack, EncListpackEx:
 		lp := v.lp
 		if fp, vp, _ := hashLocate(o, field); fp >= 0 {
 			vp, ch := lp.Replace(vp, value)
 			e.emitLP(v.tkey, ch, value)
 			update = true
-			fp = lp.Prev(vp)
-			tp := lp.Next(vp)
-			_, ttl, _, _ := lp.Get(tp)
-			if !keepTTL && ttl != hashLPNoTTL {
-				e.lpexUpdateExpiry(o, field, fp, vp, hashLPNoTTL)
-				if e.tracing {
-					e.emit(FieldTTLEvent{Key: v.tkey, Field: string(field), Before: ttl})
+			if o.Enc == EncListpackEx {
+				// listpackex: the field's TTL entry follows its value.
+				fp = lp.Prev(vp)
+				tp := lp.Next(vp)
+				_, ttl, _, _ := lp.Get(tp)
+				if !keepTTL && ttl != hashLPNoTTL {
+					e.lpexUpdateExpiry(o, field, fp, vp, hashLPNoTTL)
+					if e.tracing {
+						e.emit(FieldTTLEvent{Key: v.tkey, Field: string(field), Before: ttl})
+					}
 				}
 			}
+		} else if o.Enc == EncListpack {
+			ch := lp.Append(field)
+			e.emitLP(v.tkey, ch, field)
+			ch = lp.Append(value)
+			e.emitLP(v.tkey, ch, value)
 		} else {
 			e.lpexInsert(v, field, value, 0, false, hashLPNoTTL)
 		}

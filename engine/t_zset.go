@@ -327,37 +327,17 @@ func (z *zsetValue) score(member []byte) (float64, bool) {
 
 // add is zsetAdd. ok=false means a NaN score (the caller replies with the NaN error).
 func (z *zsetValue) add(e *Engine, score float64, member []byte, flags int) (out int, newscore float64, ok bool) {
-	incr := flags&zaddIncr != 0
-	nx := flags&zaddNX != 0
 	xx := flags&zaddXX != 0
-	gt := flags&zaddGT != 0
-	lt := flags&zaddLT != 0
 	if score != score {
 		return zaddOutNaN, 0, false
 	}
 	if z.lp != nil {
 		eptr, sptr := z.zzlFind(member)
 		if eptr >= 0 {
-			if nx {
-				return zaddOutNop, 0, true
-			}
-			cur := z.zzlScore(sptr)
-			if incr {
-				score += cur
-				if score != score {
-					return zaddOutNaN, 0, false
-				}
-			}
-			if (lt && score >= cur) || (gt && score <= cur) {
-				return zaddOutNop, 0, true
-			}
-			newscore = score
-			if score != cur {
+			return zaddUpdate(flags, z.zzlScore(sptr), score, func(score float64) {
 				z.zzlDelete(eptr)
 				z.zzlInsert(member, score)
-				out |= zaddOutUpdated
-			}
-			return out, newscore, true
+			})
 		} else if !xx {
 			maxEntries := e.cfg.Int("zset-max-listpack-entries")
 			maxValue := e.cfg.Int("zset-max-listpack-value")
@@ -378,26 +358,10 @@ func (z *zsetValue) add(e *Engine, score float64, member []byte, flags int) (out
 	}
 	ent := z.dict.FindEntry(string(member))
 	if ent != nil {
-		if nx {
-			return zaddOutNop, 0, true
-		}
-		cur := ent.Val
-		if incr {
-			score += cur
-			if score != score {
-				return zaddOutNaN, 0, false
-			}
-		}
-		if (lt && score >= cur) || (gt && score <= cur) {
-			return zaddOutNop, 0, true
-		}
-		newscore = score
-		if score != cur {
-			z.zsl.UpdateScore(cur, ent.Key, score)
+		return zaddUpdate(flags, ent.Val, score, func(score float64) {
+			z.zsl.UpdateScore(ent.Val, ent.Key, score)
 			ent.Val = score
-			out |= zaddOutUpdated
-		}
-		return out, newscore, true
+		})
 	} else if !xx {
 		m := string(member)
 		z.zsl.Insert(score, m)
@@ -405,6 +369,29 @@ func (z *zsetValue) add(e *Engine, score float64, member []byte, flags int) (out
 		return zaddOutAdded, score, true
 	}
 	return zaddOutNop, 0, true
+}
+
+// zaddUpdate is zsetAdd's path for a member already there with score cur, the same for both
+// encodings: NX leaves it, INCR adds (a NaN sum fails), GT and LT may refuse the new score, and
+// set stores it when it differs from cur.
+func zaddUpdate(flags int, cur, score float64, set func(score float64)) (out int, newscore float64, ok bool) {
+	if flags&zaddNX != 0 {
+		return zaddOutNop, 0, true
+	}
+	if flags&zaddIncr != 0 {
+		score += cur
+		if score != score {
+			return zaddOutNaN, 0, false
+		}
+	}
+	if (flags&zaddLT != 0 && score >= cur) || (flags&zaddGT != 0 && score <= cur) {
+		return zaddOutNop, 0, true
+	}
+	if score != cur {
+		set(score)
+		out |= zaddOutUpdated
+	}
+	return out, score, true
 }
 
 // del is zsetDel (7.0/7.2: the dict may shrink after the delete, htNeedsResize).
@@ -554,81 +541,63 @@ func (c *zsetCursor) next() {
 	}
 }
 
-// seekScore positions a cursor at the first element in range (last, when rev).
-func (z *zsetValue) seekScore(r skiplist.ScoreRange, rev bool) zsetCursor {
-	c := zsetCursor{z: z, rev: rev, eptr: -1}
-	if z.lp != nil {
-		if r.Empty() {
-			return c
+// seek positions a cursor at the first element of a score or lex range (the last, when b.rev):
+// zslFirstInRange / zslLastInRange and their lex twins on a skiplist, lpSeek on a listpack.
+func (z *zsetValue) seek(b zrangeBounds) zsetCursor {
+	c := zsetCursor{z: z, rev: b.rev, eptr: -1}
+	score := b.rt == zrangeScore
+	if z.lp == nil {
+		switch {
+		case score && b.rev:
+			c.node = z.zsl.LastInRange(b.sr)
+		case score:
+			c.node = z.zsl.FirstInRange(b.sr)
+		case b.rev:
+			c.node = z.zsl.LastInLexRange(b.lr)
+		default:
+			c.node = z.zsl.FirstInLexRange(b.lr)
 		}
-		c.eptr = z.lpSeek(rev,
-			func(_, sptr int) bool { return r.GteMin(z.zzlScore(sptr)) },
-			func(_, sptr int) bool { return r.LteMax(z.zzlScore(sptr)) })
 		return c
 	}
-	if rev {
-		c.node = z.zsl.LastInRange(r)
-	} else {
-		c.node = z.zsl.FirstInRange(r)
+	if score {
+		if !b.sr.Empty() {
+			c.eptr = z.lpSeek(b.rev,
+				func(_, sptr int) bool { return b.sr.GteMin(z.zzlScore(sptr)) },
+				func(_, sptr int) bool { return b.sr.LteMax(z.zzlScore(sptr)) })
+		}
+		return c
 	}
+	// zzlIsInLexRange: the last member must be ≥ min and the first ≤ max. With unequal scores
+	// the listpack is not in member order, so this early out changes the answer (7.0.15:
+	// ZLEXCOUNT of [34 e4 d0 -0 +1] over [c4 (f6 is 0).
+	r := b.lr
+	if first, last := z.lp.First(), z.lp.Last(); r.Empty() || first < 0 || !r.LteMax(z.zzlMember(first)) ||
+		!r.GteMin(z.zzlMember(z.lp.Prev(last))) {
+		return c
+	}
+	c.eptr = z.lpSeek(b.rev,
+		func(eptr, _ int) bool { return r.GteMin(z.zzlMember(eptr)) },
+		func(eptr, _ int) bool { return r.LteMax(z.zzlMember(eptr)) })
 	return c
 }
 
-// seekLex positions a cursor at the first member in the lex range (last, when rev).
-func (z *zsetValue) seekLex(r skiplist.LexRange, rev bool) zsetCursor {
-	c := zsetCursor{z: z, rev: rev, eptr: -1}
-	if z.lp != nil {
-		if r.Empty() {
-			return c
-		}
-		// zzlIsInLexRange: the last member must be ≥ min and the first ≤ max. With unequal
-		// scores the listpack is not in member order, so this early out changes the answer
-		// (7.0.15: ZLEXCOUNT of [34 e4 d0 -0 +1] over [c4 (f6 is 0).
-		if first, last := z.lp.First(), z.lp.Last(); first < 0 || !r.LteMax(z.zzlMember(first)) ||
-			!r.GteMin(z.zzlMember(z.lp.Prev(last))) {
-			return c
-		}
-		c.eptr = z.lpSeek(rev,
-			func(eptr, _ int) bool { return r.GteMin(z.zzlMember(eptr)) },
-			func(eptr, _ int) bool { return r.LteMax(z.zzlMember(eptr)) })
-		return c
-	}
-	if rev {
-		c.node = z.zsl.LastInLexRange(r)
-	} else {
-		c.node = z.zsl.FirstInLexRange(r)
-	}
-	return c
-}
-
-// lpSeek is the listpack walk of seekScore and seekLex (zzlFirstInRange, zzlLastInRange and
+// lpSeek is the listpack walk of seek (zzlFirstInRange, zzlLastInRange and
 // their lex twins): forward, the first pair at or above the minimum, kept only when it is within
 // the maximum too; backward, the last pair at or below the maximum, kept only when at or above
 // the minimum. gteMin and lteMax test the pair whose member is at eptr and score at sptr; the
 // answer is the member's position, or -1.
 func (z *zsetValue) lpSeek(rev bool, gteMin, lteMax func(eptr, sptr int) bool) int {
-	if !rev {
-		for eptr := z.lp.First(); eptr >= 0; {
-			sptr := z.lp.Next(eptr)
-			if gteMin(eptr, sptr) {
-				if lteMax(eptr, sptr) {
-					return eptr
-				}
-				return -1
-			}
-			eptr = z.lp.Next(sptr)
-		}
-		return -1
+	stop, keep := gteMin, lteMax
+	if rev {
+		stop, keep = lteMax, gteMin
 	}
-	for sptr := z.lp.Last(); sptr >= 0; {
-		eptr := z.lp.Prev(sptr)
-		if lteMax(eptr, sptr) {
-			if gteMin(eptr, sptr) {
-				return eptr
+	for c := z.seekRank(0, rev); c.eptr >= 0; c.next() {
+		if sptr := z.lp.Next(c.eptr); stop(c.eptr, sptr) {
+			if keep(c.eptr, sptr) {
+				return c.eptr
 			}
 			return -1
 		}
-		sptr = z.lp.Prev(eptr)
 	}
 	return -1
 }

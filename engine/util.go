@@ -31,6 +31,18 @@ func eqFold(arg []byte, lower string) bool {
 	return true
 }
 
+// eitherKeyword tells which of two keywords arg is (any case, as strcasecmp): second is true for
+// the second one; ok is false for neither (the caller's syntax error).
+func eitherKeyword(arg []byte, first, second string) (isSecond, ok bool) {
+	switch {
+	case eqFold(arg, first):
+		return false, true
+	case eqFold(arg, second):
+		return true, true
+	}
+	return false, false
+}
+
 // EqFold is eqFold for the protocol server's own keywords (HELLO, CLIENT, AUTH …): the same
 // ASCII-only comparison the commands use.
 func EqFold(arg []byte, lower string) bool { return eqFold(arg, lower) }
@@ -58,6 +70,14 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // bulkInt is an integer sent as a bulk string.
 func bulkInt(n int64) Reply { return BulkStr(itoa(n)) }
+
+// string2llPair reads two integer arguments (a start and an end, a slot and a count); ok is false
+// when either is not one.
+func string2llPair(a, b []byte) (x, y int64, ok bool) {
+	x, ok1 := string2ll(a)
+	y, ok2 := string2ll(b)
+	return x, y, ok1 && ok2
+}
 
 // rankRange turns a start/end pair of ranks (negative counts from the end) into a range of a
 // sequence of n elements, as LRANGE, LTRIM, ZRANGE and ZREMRANGEBYRANK do: ok is false when the
