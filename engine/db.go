@@ -251,8 +251,6 @@ func (e *Engine) lookupTyped(key []byte, t ObjType) (*Object, *Reply) {
 	return o, nil
 }
 
-// orMissing is the answer when lookupTyped found no value of the type asked for: WRONGTYPE when
-// the key holds another type, else the command's reply for a missing key.
 // removeEach is the loop of hdelCommand and sremCommand (t_hash.c, t_set.c): remove each item
 // from the container at key, delete the key as soon as it is empty, and signal the key when
 // anything was removed; the reply is the number removed.
@@ -277,6 +275,8 @@ func (e *Engine) removeEach(key []byte, typ ObjType, items [][]byte, remove func
 	return Int(removed)
 }
 
+// orMissing is the answer when lookupTyped found no value of the type asked for: WRONGTYPE when
+// the key holds another type, else the command's reply for a missing key.
 func orMissing(werr *Reply, missing Reply) Reply {
 	if werr != nil {
 		return *werr
