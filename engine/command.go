@@ -28,6 +28,7 @@ const (
 	FlagNoMandatoryKeys // may name no key at all (EVAL with numkeys 0)
 	FlagNoAsyncLoading  // refused while a replica loads (CLUSTER ADDSLOTS …)
 	FlagMovableKeys     // keys found by a count or a keyword (set by register from KeyNum / KeysFn)
+	FlagNoMulti         // refused inside MULTI (SAVE; multi.go's noMulti refuses it)
 )
 
 // Command describes one command of the table: the one place where the engine says what a command
