@@ -218,3 +218,100 @@ func TestDebugReloadErrors(t *testing.T) {
 	want(t, e74, "OK", "DEBUG", "RELOAD", "NOSAVE")
 	want(t, e74, `"v"`, "GET", "k")
 }
+
+// TestRestoreStream62: a stream in the 6.2 form (RDB_TYPE_STREAM_LISTPACKS, no first ID, max
+// deleted ID, entries-added or group entries-read) loads as rdbLoadObject loads it: entries-added
+// is the length, max-deleted-entry-id 0-0, and each group's entries-read is estimated from its
+// last ID (redis-server 7.4.1 gives the same for such a payload: a group at the first entry has
+// read 1, a group at 0-0 has read 0 and a lag of the whole length). The payload is made here
+// from a 7.0 DUMP by dropping those fields.
+func TestRestoreStream62(t *testing.T) {
+	e, _ := newEngineAt(V74)
+	doLines(t, e, `
+		XADD s 1-0 data a => "1-0"
+		XADD s 2-0 data b => "2-0"
+		XADD s 3-0 data c => "3-0"
+		XDEL s 1-0 => (integer) 1
+		XGROUP CREATE s g1 2-0 => OK
+		XGROUP CREATE s g2 0 => OK`)
+	flat := func(r Reply) string { return strings.Join(strings.Fields(r.FormatCLI()), " ") }
+	if got := flat(e.Do("XREADGROUP", "GROUP", "g1", "alice", "COUNT", "1", "STREAMS", "s", ">")); got != `1) 1) "s" 2) 1) 1) "3-0" 2) 1) "data" 2) "c"` {
+		t.Fatalf("XREADGROUP: %s", got)
+	}
+	e70, _ := newEngineAt(V70)
+	body, _, ok := rdb.Verify([]byte(e.Do("DUMP", "s").Str), 12, false)
+	if !ok {
+		t.Fatal("DUMP payload")
+	}
+	r := &rdb.Reader{B: body}
+	if r.Byte() != rdb.TypeStreamListpacks3 {
+		t.Fatal("not a 7.4 stream")
+	}
+	w := e70.rdbWriter()
+	w.Type(rdb.TypeStreamListpacks)
+	nodes := r.Len()
+	w.Len(nodes)
+	for i := uint64(0); i < nodes; i++ {
+		k, _, _ := r.String()
+		lp, _, _ := r.String()
+		w.String(k)
+		w.String(lp)
+	}
+	for i := 0; i < 3; i++ { // length, last ID
+		w.Len(r.Len())
+	}
+	for i := 0; i < 5; i++ { // first ID, max deleted ID, entries added: not in 6.2
+		r.Len()
+	}
+	groups := r.Len()
+	w.Len(groups)
+	for i := uint64(0); i < groups; i++ {
+		name, _, _ := r.String()
+		w.String(name)
+		w.Len(r.Len())
+		w.Len(r.Len())
+		r.Len() // entries read: not in 6.2
+		pel := r.Len()
+		w.Len(pel)
+		for j := uint64(0); j < pel; j++ {
+			w.Raw(r.Bytes(16))
+			w.Millis(r.Millis())
+			w.Len(r.Len())
+		}
+		consumers := r.Len()
+		w.Len(consumers)
+		for j := uint64(0); j < consumers; j++ {
+			cname, _, _ := r.String()
+			w.String(cname)
+			w.Millis(r.Millis())
+			r.Millis() // active time: 7.2+
+			cp := r.Len()
+			w.Len(cp)
+			for k := uint64(0); k < cp; k++ {
+				w.Raw(r.Bytes(16))
+			}
+		}
+	}
+	if r.Err != nil || r.Pos != len(body) {
+		t.Fatalf("payload not read to its end: %v at %d of %d", r.Err, r.Pos, len(body))
+	}
+	payload := string(rdb.Wrap(w.B, 9))
+	if got := e.Do("RESTORE", "old", "0", payload); got.IsError() {
+		t.Fatalf("RESTORE: %s", got.Str)
+	}
+	want(t, e, "(integer) 2", "XLEN", "old")
+	if got := flat(e.Do("XINFO", "GROUPS", "old")); got != `1) 1) "name" 2) "g1" 3) "consumers" 4) (integer) 1 5) "pending" 6) (integer) 1 7) "last-delivered-id" 8) "3-0" 9) "entries-read" 10) (integer) 2 11) "lag" 12) (integer) 0 `+
+		`2) 1) "name" 2) "g2" 3) "consumers" 4) (integer) 0 5) "pending" 6) (integer) 0 7) "last-delivered-id" 8) "0-0" 9) "entries-read" 10) (integer) 0 11) "lag" 12) (integer) 2` {
+		t.Errorf("XINFO GROUPS: %s", got)
+	}
+	info := e.Do("XINFO", "STREAM", "old")
+	fields := map[string]string{}
+	for i := 0; i+1 < len(info.Array); i += 2 {
+		fields[info.Array[i].Str] = strings.TrimSpace(info.Array[i+1].FormatCLI())
+	}
+	for k, w := range map[string]string{"max-deleted-entry-id": `"0-0"`, "entries-added": "(integer) 2", "recorded-first-entry-id": `"2-0"`} {
+		if fields[k] != w {
+			t.Errorf("%s: %s, want %s", k, fields[k], w)
+		}
+	}
+}

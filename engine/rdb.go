@@ -422,11 +422,11 @@ func (e *Engine) rdbLoadValue(r *rdb.Reader, t byte, key []byte, hasExpire bool)
 			return nil
 		}
 		return e.rdbLoadHashMeta(r)
-	case rdb.TypeStreamListpacks2, rdb.TypeStreamListpacks3:
+	case rdb.TypeStreamListpacks, rdb.TypeStreamListpacks2, rdb.TypeStreamListpacks3:
 		if t == rdb.TypeStreamListpacks3 && !e.ver.Has(V72) {
 			return nil
 		}
-		return e.rdbLoadStream(r, t == rdb.TypeStreamListpacks3)
+		return e.rdbLoadStream(r, t)
 	}
 	return nil
 }
@@ -751,7 +751,12 @@ func streamIDFromKey(b []byte) StreamID {
 	return id
 }
 
-func (e *Engine) rdbLoadStream(r *rdb.Reader, v3 bool) *Object {
+// rdbLoadStream reads a stream of type t. The 6.2 form (RDB_TYPE_STREAM_LISTPACKS) has no first
+// ID, max deleted ID, entries-added or group entries-read: as rdbLoadObject does, entries-added
+// is the length, the first ID the first live entry, and a group's entries-read is estimated
+// from its last ID (streamEstimateDistanceFromFirstEverEntry).
+func (e *Engine) rdbLoadStream(r *rdb.Reader, t byte) *Object {
+	v1, v3 := t == rdb.TypeStreamListpacks, t == rdb.TypeStreamListpacks3
 	o := e.newStreamObject()
 	s := stv(o)
 	n := r.Len()
@@ -776,9 +781,14 @@ func (e *Engine) rdbLoadStream(r *rdb.Reader, v3 bool) *Object {
 	}
 	s.length = r.Len()
 	s.lastID = StreamID{r.Len(), r.Len()}
-	s.firstID = StreamID{r.Len(), r.Len()}
-	s.maxDeletedID = StreamID{r.Len(), r.Len()}
-	s.entriesAdded = r.Len()
+	if v1 {
+		s.entriesAdded = s.length
+		s.firstID = s.firstValidID()
+	} else {
+		s.firstID = StreamID{r.Len(), r.Len()}
+		s.maxDeletedID = StreamID{r.Len(), r.Len()}
+		s.entriesAdded = r.Len()
+	}
 	if r.Err != nil || (s.length > 0 && len(s.nodes) == 0) {
 		return nil
 	}
@@ -789,7 +799,12 @@ func (e *Engine) rdbLoadStream(r *rdb.Reader, v3 bool) *Object {
 	for ; ng > 0; ng-- {
 		name, _, _ := r.String()
 		last := StreamID{r.Len(), r.Len()}
-		read := int64(r.Len())
+		var read int64
+		if v1 {
+			read = s.estimateDistance(last)
+		} else {
+			read = int64(r.Len())
+		}
 		if r.Err != nil {
 			return nil
 		}
