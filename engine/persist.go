@@ -305,8 +305,14 @@ func (e *Engine) loadRDBFile(b []byte, merge, aof bool) error {
 		}
 		break // EOF
 	}
-	if ver >= 5 && e.cfg.Get("rdbchecksum") != "no" && !e.dbg.skipChecksum && !rdb.CheckFileCRC(b, r.Pos-1) {
-		return errLoadRDB
+	// From version 5 the checksum follows EOF; it is read even when it is not checked.
+	if ver >= 5 {
+		if !r.Need(8) {
+			return errLoadRDB
+		}
+		if e.cfg.Get("rdbchecksum") != "no" && !e.dbg.skipChecksum && !rdb.CheckFileCRC(b, r.Pos-1) {
+			return errLoadRDB
+		}
 	}
 	e.dbg.ps.loaded, e.dbg.ps.expired = loaded, expired
 	return nil

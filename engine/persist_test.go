@@ -315,3 +315,48 @@ func TestRestoreStream62(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadRDBFileNeverPanics: every truncation of a saved file, and every single-byte change of
+// it with checksum validation off, loads or fails the load — never a panic.
+func TestLoadRDBFileNeverPanics(t *testing.T) {
+	e, _ := newEngineAt(V74)
+	st := memStorage{}
+	e.SetStorage(st)
+	doLines(t, e, `
+		SET s hello => OK
+		RPUSH l a b c => (integer) 3
+		SADD st 1 2 x => (integer) 3
+		HSET h f v => (integer) 1
+		ZADD z 1 a => (integer) 1
+		XADD x 1-1 f v => "1-1"
+		XGROUP CREATE x g 0 => OK
+		EXPIRE s 100 => (integer) 1
+		SAVE => OK`)
+	file, _ := st.ReadFile("/", "dump.rdb")
+	f, _ := newEngineAt(V74)
+	f.dbg.skipChecksum = true
+	for i := 0; i < len(file); i++ {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("truncated at %d: panic %v", i, p)
+				}
+			}()
+			if f.loadRDBFile(file[:i], true, false) == nil {
+				t.Errorf("a file truncated at %d of %d loaded", i, len(file))
+			}
+		}()
+		for _, x := range []byte{0x01, 0x80, 0xff} {
+			b := append([]byte(nil), file...)
+			b[i] ^= x
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Fatalf("byte %d ^ %#x: panic %v", i, x, p)
+					}
+				}()
+				f.loadRDBFile(b, true, false)
+			}()
+		}
+	}
+}
