@@ -229,7 +229,7 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 		defer e.clusterAfter(c, false)
 	}
 	e.countReads(c, args)
-	dirty := e.cfg.stats.dirty
+	dirty := e.dirtyBefore(c, args)
 	r := c.Fn(e, args)
 	e.dirtyAfter(c, args, r, dirty)     // the command's own server.dirty amount (dirty.go)
 	e.cfg.stats.called(c.FullName(), r) // (CONFIG RESETSTAT counts itself in the new counters)

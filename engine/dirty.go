@@ -73,9 +73,83 @@ var dirtyRules = map[string]dirtyRule{
 	"xgroup|destroy": dirtyReplyInt, "xgroup|createconsumer": dirtyReplyInt,
 }
 
+// dirtyState is the counter when a command starts, and what its rule needs to know of the
+// dataset before it (XREADGROUP: the streams whose consumer is missing).
+type dirtyState struct {
+	n       int64
+	created int64
+}
+
+// dirtyBefore notes the counter (and for XREADGROUP the consumers it will create).
+func (e *Engine) dirtyBefore(c *Command, args [][]byte) dirtyState {
+	st := dirtyState{n: e.cfg.stats.dirty}
+	if c.Name == "xreadgroup" {
+		group, consumer, keys, _ := xreadgroupArgs(args)
+		for _, k := range keys {
+			if o := e.db.keys[string(k)]; o != nil && o.Type == TypeStream {
+				if g := stv(o).group(group); g != nil && g.consumer(consumer) == nil {
+					st.created++
+				}
+			}
+		}
+	}
+	return st
+}
+
+// xreadgroupArgs finds XREADGROUP's group, consumer, keys and IDs (nil when the arguments do
+// not parse: the command fails then).
+func xreadgroupArgs(args [][]byte) (group, consumer []byte, keys, ids [][]byte) {
+	for i := 1; i < len(args); {
+		switch {
+		case eqFold(args[i], "group") && i+2 < len(args):
+			group, consumer = args[i+1], args[i+2]
+			i += 3
+		case (eqFold(args[i], "count") || eqFold(args[i], "block")) && i+1 < len(args):
+			i += 2
+		case eqFold(args[i], "noack"):
+			i++
+		case eqFold(args[i], "streams"):
+			rest := args[i+1:]
+			if len(rest) == 0 || len(rest)%2 != 0 {
+				return nil, nil, nil, nil
+			}
+			return group, consumer, rest[:len(rest)/2], rest[len(rest)/2:]
+		default:
+			return nil, nil, nil, nil
+		}
+	}
+	return nil, nil, nil, nil
+}
+
+// dirtyXreadgroup: the consumers created plus the streams served from ">" with entries.
+func dirtyXreadgroup(v Version, args [][]byte, r Reply, created int64) int64 {
+	_, _, keys, ids := xreadgroupArgs(args)
+	served := map[string]bool{} // the streams answered, and whether with entries
+	for _, p := range r.Array {
+		if p.Kind == KindArray && len(p.Array) == 2 {
+			served[p.Array[0].Str] = len(p.Array[1].Array) > 0
+		}
+	}
+	n := created
+	for i, k := range keys {
+		entries, answered := served[string(k)]
+		if !v.Has(V74) && answered || entries && string(ids[i]) == ">" {
+			n++
+		}
+	}
+	return n
+}
+
 // dirtyAfter replaces the modified-key count a command left (the counter was before when it
 // started) by the command's own amount, for the commands of dirtyRules that did not fail.
-func (e *Engine) dirtyAfter(c *Command, args [][]byte, r Reply, before int64) {
+func (e *Engine) dirtyAfter(c *Command, args [][]byte, r Reply, st dirtyState) {
+	before := st.n
+	if c.Name == "xreadgroup" {
+		if r.Kind != KindError {
+			e.cfg.stats.dirty = before + dirtyXreadgroup(e.ver, args, r, st.created)
+		}
+		return
+	}
 	rule := dirtyRules[c.FullName()]
 	if rule == nil || r.Kind == KindError {
 		return
