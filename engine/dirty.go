@@ -9,6 +9,9 @@ package engine
 //
 //   - one per element: LPUSH/RPUSH (pushed, t_list.c pushGenericCommand), LPUSHX/RPUSHX, SADD
 //     (added), SREM, HDEL, ZREM, LREM (removed), HSET/HMSET (pairs given, hsetCommand);
+//   - one per element popped (listElementsRemoved: the key's deletion when it empties is no
+//     extra change): LPOP/RPOP [count], BLPOP/BRPOP, LMPOP/BLMPOP, LMOVE/BLMOVE,
+//     RPOPLPUSH/BRPOPLPUSH;
 //   - once however the key was reached: SETBIT (created, grown or the bit changed), XADD,
 //     RENAME, RENAMENX; the key's creation is no extra change (dbAdd does not count);
 //   - the stream group commands count their change though no key signals: XGROUP CREATE,
@@ -59,7 +62,26 @@ func dirtyBitfield(args [][]byte, r Reply, delta int64) int64 {
 	return min(delta, writes)
 }
 
+// dirtyPopped counts the elements a list pop answered: one bulk (LPOP key, LMOVE), a key and
+// its element (BLPOP), the elements of a count (LPOP key n), or a key and its elements (LMPOP).
+func dirtyPopped(args [][]byte, r Reply, delta int64) int64 {
+	switch {
+	case r.Kind == KindBulk:
+		return 1
+	case r.Kind != KindArray:
+		return 0
+	case len(r.Array) == 2 && r.Array[1].Kind == KindArray:
+		return int64(len(r.Array[1].Array)) // LMPOP: key, elements
+	case len(r.Array) == 2 && (eqFold(args[0], "blpop") || eqFold(args[0], "brpop")):
+		return 1
+	}
+	return int64(len(r.Array)) // LPOP key count
+}
+
 var dirtyRules = map[string]dirtyRule{
+	"lpop": dirtyPopped, "rpop": dirtyPopped, "blpop": dirtyPopped, "brpop": dirtyPopped,
+	"lmpop": dirtyPopped, "blmpop": dirtyPopped, "lmove": dirtyPopped, "blmove": dirtyPopped,
+	"rpoplpush": dirtyPopped, "brpoplpush": dirtyPopped,
 	"bitfield": dirtyBitfield,
 	"lpush":    dirtyPushed, "rpush": dirtyPushed, "lpushx": dirtyPushed, "rpushx": dirtyPushed,
 	"sadd": dirtyReplyInt, "srem": dirtyReplyInt, "hdel": dirtyReplyInt, "zrem": dirtyReplyInt, "lrem": dirtyReplyInt,

@@ -32,6 +32,9 @@ func TestDirtyCounter(t *testing.T) {
 	moved := 0
 	for _, line := range []string{
 		"SET a 1", "SET a 2", "INCR a", "APPEND a x", "MSET b 1 c 2 d 3", "DEL b c d nokey",
+		"RPUSH p a b c d e f g", "LPOP p", "RPOP p 2", "LPOP p 0", "LMOVE p p2 LEFT RIGHT", "RPOPLPUSH p p2",
+		"LMPOP 1 p LEFT COUNT 5", "LPOP p", "LPOP nop 2", "RPUSH p2 x y z", "BLPOP p2 0", "BRPOP p2 0", "BLMOVE p2 p3 LEFT LEFT 0",
+		"RPUSH p4 a b c", "BLMPOP 0 1 p4 RIGHT COUNT 2", "BRPOPLPUSH p4 p5 0", "LMOVE p5 p5 LEFT RIGHT",
 		"RPUSH l a b c", "LPUSH l d e", "LPUSHX nol a b", "RPUSHX l f g h", "LREM l 0 a", "LPOP l",
 		"SADD s a b c", "SADD s a", "SADD s a d e", "SREM s a b", "SREM s zz",
 		"HSET h f1 v f2 v", "HSET h f1 v", "HMSET h f3 v f4 w", "HDEL h f1 f2 nof",
