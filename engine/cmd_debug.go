@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"redscope/engine/dict"
-	"redscope/engine/rdb"
 )
 
 // The DEBUG subcommands (debug.c debugCommand of 7.0.15) and the access tracking behind OBJECT
@@ -43,11 +42,11 @@ import (
 
 // debugState holds what the DEBUG subcommands switch on and off.
 type debugState struct {
-	skipChecksum    bool // DEBUG SET-SKIP-CHECKSUM-VALIDATION
-	noActiveExpire  bool // DEBUG SET-ACTIVE-EXPIRE 0
-	packedThreshold int  // DEBUG QUICKLIST-PACKED-THRESHOLD (0: the default 1 GiB)
-	noTouch         bool // the running command reads without updating access times (OBJECT)
-	lastRDB         []byte
+	skipChecksum    bool         // DEBUG SET-SKIP-CHECKSUM-VALIDATION
+	noActiveExpire  bool         // DEBUG SET-ACTIVE-EXPIRE 0
+	packedThreshold int          // DEBUG QUICKLIST-PACKED-THRESHOLD (0: the default 1 GiB)
+	noTouch         bool         // the running command reads without updating access times (OBJECT)
+	ps              persistState // SAVE, BGSAVE, the AOF (persist.go)
 	lfuRand         *rand.Rand
 }
 
@@ -269,6 +268,8 @@ func debugObject(e *Engine, args [][]byte) Reply {
 
 // ---- DEBUG RELOAD ----
 
+// debugReload is DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]: SAVE, empty the dataset (functions
+// too), load the RDB file back (engine/persist.go).
 func debugReload(e *Engine, args [][]byte) Reply {
 	flush, save, merge := true, true, false
 	for _, a := range args[2:] {
@@ -283,108 +284,18 @@ func debugReload(e *Engine, args [][]byte) Reply {
 			return Err("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.")
 		}
 	}
-	if save {
-		// An empty dataset saves an empty file, which loads: DEBUG RELOAD answers OK.
-		e.dbg.lastRDB = append([]byte{}, e.rdbSnapshot()...)
-	}
-	if e.dbg.lastRDB == nil {
-		return errRDBLoad
+	e.persistTick()
+	if save && e.rdbSave() != nil {
+		return Err("ERR")
 	}
 	if flush {
-		for i := range e.dbs {
-			for k := range e.dbs[i].keys {
-				cur := e.db
-				e.db = e.dbs[i]
-				e.Delete([]byte(k))
-				e.db = cur
-			}
-		}
+		e.emptyData(false)
 	}
-	if !e.rdbLoadSnapshot(e.dbg.lastRDB, merge) {
-		return errRDBLoad
+	b, err := e.storage().ReadFile(e.cfg.Get("dir"), e.cfg.Get("dbfilename"))
+	if err != nil || e.loadRDBFile(b, merge, false) != nil {
+		return e.errRDBLoad()
 	}
 	return OK
-}
-
-// rdbSnapshot writes every database as (db index, key, expire, type, value) records — the
-// key/value part of an RDB file (not the file's header, aux fields and opcodes).
-func (e *Engine) rdbSnapshot() []byte {
-	w := e.rdbWriter()
-	for i, db := range e.dbs {
-		keys := make([]string, 0, len(db.keys))
-		for k := range db.keys {
-			keys = append(keys, k)
-		}
-		sortStrings(keys)
-		for _, k := range keys {
-			o := db.keys[k]
-			w.Len(uint64(i))
-			w.String([]byte(k))
-			exp, ok := db.expires[k]
-			if !ok {
-				exp = -1
-			}
-			w.Millis(exp)
-			// rdbSaveKeyValuePair: the idle time under an LRU policy, the counter under LFU.
-			idle, freq := int64(-1), int64(-1)
-			if strings.HasSuffix(e.cfg.Get("maxmemory-policy"), "-lru") {
-				idle = e.idleMs(o) / 1000
-			} else if e.lfuPolicy() {
-				freq = int64(e.lfuDecay(o))
-			}
-			w.Millis(idle)
-			w.Millis(freq)
-			w.Type(e.rdbType(o))
-			e.rdbSaveValue(w, o)
-		}
-	}
-	return w.B
-}
-
-func (e *Engine) rdbLoadSnapshot(b []byte, merge bool) bool {
-	r := &rdb.Reader{B: b}
-	cur := e.db
-	defer func() { e.db = cur }()
-	for r.Pos < len(b) && r.Err == nil {
-		i := r.Len()
-		k, _, _ := r.String()
-		k = append([]byte(nil), k...)
-		exp := r.Millis()
-		idle := r.Millis()
-		freq := r.Millis()
-		t := r.Byte()
-		if r.Err != nil || i >= uint64(len(e.dbs)) {
-			return false
-		}
-		e.db = e.dbs[i]
-		o := e.rdbLoadValue(r, t, k, exp >= 0)
-		if o == nil {
-			return false
-		}
-		if exp >= 0 && exp < e.NowMs() {
-			continue // rdbLoad on a master skips keys already expired
-		}
-		if _, exists := e.db.keys[string(k)]; exists {
-			if !merge {
-				return false
-			}
-			e.Delete(k)
-		}
-		e.add(k, o)
-		if exp >= 0 {
-			e.setExpire(string(k), exp)
-		}
-		e.setLRUOrLFU(o, freq, idle)
-	}
-	return r.Err == nil
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 // ---- DEBUG DIGEST / DIGEST-VALUE ----

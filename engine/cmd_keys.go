@@ -342,18 +342,11 @@ func cmdFlush(e *Engine, args [][]byte) Reply {
 		return ErrSyntax
 	}
 	if eqFold(args[0], "flushall") {
-		e.signalFlushedDb(-1)
-		cur := e.db
-		for i, d := range e.dbs {
-			e.db = d
-			e.flushCurrent()
-			if d == cur {
-				cur = e.dbs[i]
-			}
-		}
-		e.db = cur
+		e.cfg.stats.dirty += e.emptyData(true) // flushAllDataAndResetRDB (persist.go)
+		e.flushAllSave()
 	} else {
 		e.signalFlushedDb(e.dbIndex(e.db))
+		e.cfg.stats.dirty += int64(len(e.db.keys))
 		e.flushCurrent()
 	}
 	return OK

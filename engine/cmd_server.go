@@ -269,6 +269,8 @@ func cmdConfigSet(e *Engine, args [][]byte) Reply {
 		n       int64
 	}
 	var old []saved
+	appendonly := e.cfg.Get("appendonly")
+	defer func() { e.appendonlyChanged(appendonly, e.cfg.Get("appendonly")) }()
 	for _, it := range items {
 		printed, n, msg := e.cfg.parseValue(it.p, it.val)
 		if msg != "" {
@@ -298,6 +300,7 @@ func cmdConfigResetStat(e *Engine, args [][]byte) Reply {
 	dirty := e.cfg.stats.dirty // server.dirty is not a statistic
 	e.cfg.stats = newInfoStats()
 	e.cfg.stats.dirty = dirty
+	e.dbg.ps.saves, e.dbg.ps.aofRewrites = 0, 0
 	return OK
 }
 
@@ -390,7 +393,7 @@ func commandFlagNames(f int) []string {
 	}{{FlagWrite, "write"}, {FlagReadonly, "readonly"}, {FlagDenyOOM, "denyoom"}, {FlagAdmin, "admin"},
 		{FlagNoScript, "noscript"}, {FlagBlocking, "blocking"}, {FlagLoading, "loading"}, {FlagStale, "stale"},
 		{FlagSkipMonitor, "skip_monitor"}, {FlagSkipSlowlog, "skip_slowlog"}, {FlagFast, "fast"},
-		{FlagNoMandatoryKeys, "no_mandatory_keys"}, {FlagNoAsyncLoading, "no_async_loading"}, {FlagMovableKeys, "movablekeys"}, {FlagAllowBusy, "allow_busy"}} {
+		{FlagNoMandatoryKeys, "no_mandatory_keys"}, {FlagNoAsyncLoading, "no_async_loading"}, {FlagNoMulti, "no_multi"}, {FlagMovableKeys, "movablekeys"}, {FlagAllowBusy, "allow_busy"}} {
 		if f&x.bit != 0 {
 			out = append(out, x.name)
 		}

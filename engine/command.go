@@ -28,6 +28,7 @@ const (
 	FlagNoMandatoryKeys // may name no key at all (EVAL with numkeys 0)
 	FlagNoAsyncLoading  // refused while a replica loads (CLUSTER ADDSLOTS …)
 	FlagMovableKeys     // keys found by a count or a keyword (set by register from KeyNum / KeysFn)
+	FlagNoMulti         // refused inside MULTI (SAVE; multi.go's noMulti refuses it)
 )
 
 // Command describes one command of the table: the one place where the engine says what a command
@@ -229,7 +230,9 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 	}
 	e.countReads(c, args)
 	b := e.blocker
+	dirty := e.dirtyBefore(c, args)
 	r := c.Fn(e, args)
+	e.dirtyAfter(c, args, r, dirty) // the command's own server.dirty amount (dirty.go)
 	if b != nil && b.blk != nil && e.ver.Has(V72) {
 		return r // 7.2+ counts a command that blocked when it ends (blocking.go countUnblocked)
 	}

@@ -338,27 +338,48 @@ func (e *Engine) Info(sectionArgs [][]byte) string {
 	}
 	if section("persistence") {
 		b.WriteString("# Persistence\r\n")
+		e.persistTick()
+		ps := &e.dbg.ps
+		bgLast, curBg := int64(-1), int64(-1)
+		if ps.bgDone {
+			bgLast = ps.bgLastSec
+		}
+		if e.bgsaveRunning() {
+			curBg = now/1000 - ps.bgStart/1000
+		}
+		aofLast := -1
+		if ps.aofDone {
+			aofLast = 0 // a rewrite ends within its second
+		}
+		status := func(failed bool) string {
+			if failed {
+				return "err"
+			}
+			return "ok"
+		}
 		for _, f := range []struct {
 			k string
 			v any
 		}{{"loading", 0}, {"async_loading", 0}, {"current_cow_peak", 0}, {"current_cow_size", 0},
 			{"current_cow_size_age", 0}, {"current_fork_perc", "0.00"}, {"current_save_keys_processed", 0},
 			{"current_save_keys_total", 0}, {"rdb_changes_since_last_save", st.dirty},
-			{"rdb_bgsave_in_progress", 0}, {"rdb_last_save_time", host.StartMs / 1000},
-			{"rdb_last_bgsave_status", "ok"}, {"rdb_last_bgsave_time_sec", -1},
-			{"rdb_current_bgsave_time_sec", -1}, {"rdb_saves", 0}, {"rdb_last_cow_size", 0},
-			{"rdb_last_load_keys_expired", 0}, {"rdb_last_load_keys_loaded", 0},
+			{"rdb_bgsave_in_progress", boolInt(e.bgsaveRunning())}, {"rdb_last_save_time", e.lastSaveSec()},
+			{"rdb_last_bgsave_status", status(ps.bgFailed)}, {"rdb_last_bgsave_time_sec", bgLast},
+			{"rdb_current_bgsave_time_sec", curBg}, {"rdb_saves", ps.saves}, {"rdb_last_cow_size", 0},
+			{"rdb_last_load_keys_expired", ps.expired}, {"rdb_last_load_keys_loaded", ps.loaded},
 			{"aof_enabled", boolInt(cfg.Get("appendonly") == "yes")}, {"aof_rewrite_in_progress", 0},
-			{"aof_rewrite_scheduled", 0}, {"aof_last_rewrite_time_sec", -1},
+			{"aof_rewrite_scheduled", boolInt(ps.aofScheduled)}, {"aof_last_rewrite_time_sec", aofLast},
 			{"aof_current_rewrite_time_sec", -1}, {"aof_last_bgrewrite_status", "ok"},
-			{"aof_rewrites", 0}, {"aof_rewrites_consecutive_failures", 0},
+			{"aof_rewrites", ps.aofRewrites}, {"aof_rewrites_consecutive_failures", 0},
 			{"aof_last_write_status", "ok"}, {"aof_last_cow_size", 0},
 			{"module_fork_in_progress", 0}, {"module_fork_last_cow_size", 0}} {
 			kv(f.k, f.v)
 		}
-		if cfg.Get("appendonly") == "yes" { // server.aof_enabled (nothing is written)
-			for _, k := range []string{"aof_current_size", "aof_base_size", "aof_pending_rewrite",
-				"aof_buffer_length", "aof_pending_bio_fsync", "aof_delayed_fsync"} {
+		if cfg.Get("appendonly") == "yes" { // server.aof_enabled (the AOF is modelled: persist.go)
+			kv("aof_current_size", 0)
+			kv("aof_base_size", 0)
+			kv("aof_pending_rewrite", boolInt(ps.aofScheduled))
+			for _, k := range []string{"aof_buffer_length", "aof_pending_bio_fsync", "aof_delayed_fsync"} {
 				kv(k, 0)
 			}
 		}

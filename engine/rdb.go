@@ -426,7 +426,7 @@ func (e *Engine) rdbLoadValue(r *rdb.Reader, t byte, key []byte, hasExpire bool)
 		if t == rdb.TypeStreamListpacks3 && !e.ver.Has(V72) {
 			return nil
 		}
-		return e.rdbLoadStream(r, t == rdb.TypeStreamListpacks, t == rdb.TypeStreamListpacks3)
+		return e.rdbLoadStream(r, t)
 	}
 	return nil
 }
@@ -751,10 +751,12 @@ func streamIDFromKey(b []byte) StreamID {
 	return id
 }
 
-// v1 is a payload of Redis <= 6.2 (type 15): no first ID, max-deleted ID, entries-added or group
-// entries-read; rdbLoadObject takes entries-added as the length, the first ID from the entries
-// and each group's entries-read from streamEstimateDistanceFromFirstEverEntry.
-func (e *Engine) rdbLoadStream(r *rdb.Reader, v1, v3 bool) *Object {
+// rdbLoadStream reads a stream of type t. The 6.2 form (RDB_TYPE_STREAM_LISTPACKS) has no first
+// ID, max deleted ID, entries-added or group entries-read: as rdbLoadObject does, entries-added
+// is the length, the first ID the first live entry, and a group's entries-read is estimated
+// from its last ID (streamEstimateDistanceFromFirstEverEntry).
+func (e *Engine) rdbLoadStream(r *rdb.Reader, t byte) *Object {
+	v1, v3 := t == rdb.TypeStreamListpacks, t == rdb.TypeStreamListpacks3
 	o := e.newStreamObject()
 	s := stv(o)
 	n := r.Len()

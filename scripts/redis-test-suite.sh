@@ -72,7 +72,7 @@ start_real() {
 }
 
 start_rs() {
-	"$RS_BIN" resp --redis-version "$PROFILE" --addr "127.0.0.1:$RS_PORT" \
+	"$RS_BIN" resp --redis-version "$PROFILE" --addr "127.0.0.1:$RS_PORT" --dir "$OUT" \
 		>>"$OUT/redscope-server.log" 2>&1 &
 	SERVER_PID=$!
 	wait_port "$RS_PORT"

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
@@ -28,6 +29,7 @@ func cmdResp(args []string, stdout, stderr io.Writer) error {
 	nEmpty := fs.Int("cluster-empty", 0, "with --cluster: this many more nodes with no slots, to add with redis-cli --cluster add-node")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file until the server stops")
 	requirepass := fs.String("requirepass", "", "the default user's password (CONFIG SET requirepass); without one, protected mode answers only clients on the loopback interface")
+	dir := fs.String("dir", "", "the directory SAVE, BGSAVE and DEBUG RELOAD write dump.rdb to (CONFIG GET dir; default: the working directory)")
 	gogc := fs.Int("gogc", 400, "the Go collector's GOGC for the server (the GOGC environment variable wins when set)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -70,6 +72,9 @@ func cmdResp(args []string, stdout, stderr io.Writer) error {
 	if err := setRequirepass(e, *requirepass); err != nil {
 		return err
 	}
+	if err := setDir(e, *dir); err != nil {
+		return err
+	}
 	srv := server.New(e)
 	fmt.Fprintf(stdout, "redscope: Redis %s profile, %s allocator, seed %d: RESP2 on %s (redis-cli -p %d)\n",
 		v, a, *seed, ln.Addr(), ln.Addr().(*net.TCPAddr).Port)
@@ -105,6 +110,24 @@ func setRequirepass(e *engine.Engine, pass string) error {
 	if r := e.Do("CONFIG", "SET", "requirepass", pass); r.IsError() {
 		return usageError{fmt.Errorf("--requirepass: %s", r.Str)}
 	}
+	return nil
+}
+
+// setDir is --dir: the engine saves its RDB file on disk there (redis-server's dir, an absolute
+// path as CONFIG GET dir prints it).
+func setDir(e *engine.Engine, dir string) error {
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return usageError{err}
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return usageError{fmt.Errorf("--dir %s: not a directory", dir)}
+	}
+	e.SetDir(abs)
+	e.SetStorage(server.DiskStorage{})
 	return nil
 }
 
