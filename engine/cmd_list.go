@@ -44,6 +44,12 @@ var errOutOfRange = Err("ERR index out of range")
 func cmdPush(e *Engine, args [][]byte) Reply {
 	head := args[0][0]|0x20 == 'l'
 	xx := len(args[0]) == 6
+	dirty := e.cfg.stats.dirty
+	defer func() { // pushGenericCommand: server.dirty += the elements pushed (dbAdd is no change)
+		if e.cfg.stats.dirty != dirty {
+			e.cfg.stats.dirty = dirty + int64(len(args)-2)
+		}
+	}()
 	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
@@ -583,6 +589,8 @@ func (e *Engine) lmoveServe(src, dst []byte, fromHead, toHead bool) Reply {
 	if werr != nil {
 		return *werr
 	}
+	dirty := e.cfg.stats.dirty
+	defer func() { e.cfg.stats.dirty = dirty + 1 }() // lmoveGenericCommand's one server.dirty++
 	v, isInt := sl.pop(fromHead, nil)
 	if do == nil {
 		do = e.newListObject()

@@ -11,7 +11,9 @@ import (
 // dirtyCases: commands whose count of changes (INFO persistence rdb_changes_since_last_save,
 // server.dirty) is compared step by step. SETBIT and BITFIELD count a new key once
 // (lookupStringForBitCommand's dbAdd is no change of its own), BITFIELD one change per op that
-// writes (bitfieldGeneric's changes++: created, grown or a different value).
+// writes (bitfieldGeneric's changes++: created, grown or a different value). LPUSH and RPUSH
+// count each element pushed (pushGenericCommand), LMOVE one change even when it creates the
+// destination and deletes the source (lmoveGenericCommand).
 var dirtyCases = []string{
 	"SETBIT foo 0 0", "BITFIELD foo2 SET i5 0 0", "SETBIT foo 0 0", "BITFIELD foo2 SET i5 0 0",
 	"SETBIT foo 0 1", "SETBIT foo 0 1", "SETBIT foo 0 0",
@@ -21,6 +23,9 @@ var dirtyCases = []string{
 	"BITFIELD foo2 SET i5 0 1 SET i5 8 1 GET i5 0", "BITFIELD foo2 SET i5 0 1 SET i5 8 1 GET i5 0",
 	"BITFIELD foo4 GET i5 0", "BITFIELD foo5 SET i5 0 0 SET i5 8 0", "BITFIELD foo6 INCRBY u4 0 20 INCRBY u4 0 1",
 	"BITFIELD foo7 OVERFLOW FAIL INCRBY u4 0 20", "SETBIT foo8 1000 0",
+	"LPUSH lst a", "LPUSH lst b c", "LPUSHX nope a", "RPUSH lst d e f", "RPUSHX lst g", "LPOP lst",
+	"LMOVE lst lst1 LEFT LEFT", "LMOVE lst lst1 RIGHT LEFT", "RPOPLPUSH lst lst2", "LMOVE nope lst1 LEFT LEFT",
+	"LPUSH one x", "LMOVE one one2 LEFT RIGHT", "DEL lst lst1 lst2 one2",
 }
 
 // TestDirtyCounts runs dirtyCases on redis-server 7.0.15 and on redscope and compares how much
