@@ -77,8 +77,11 @@ func cmdPush(e *Engine, args [][]byte) Reply {
 }
 
 // elementsRemoved is listElementsRemoved: delete the key when empty, else try the shrinking
-// conversion.
-func (e *Engine) listElementsRemoved(key []byte, o *Object, l *listValue) {
+// conversion; rdb_changes_since_last_save counts the count elements removed (server.dirty +=
+// count; dbDelete is no change of its own).
+func (e *Engine) listElementsRemoved(key []byte, o *Object, l *listValue, count int) {
+	dirty := e.cfg.stats.dirty
+	defer func() { e.cfg.stats.dirty = dirty + int64(count) }()
 	e.signalModifiedKey(e.db, string(key))
 	if l.length() == 0 {
 		e.Delete(key)
@@ -117,7 +120,7 @@ func cmdPop(e *Engine, args [][]byte) Reply {
 	l := e.listOf(o, args[1])
 	if !hascount {
 		v, _ := l.pop(head, nil)
-		e.listElementsRemoved(args[1], o, l)
+		e.listElementsRemoved(args[1], o, l, 1)
 		return Bulk(v)
 	}
 	llen := int64(l.length())
@@ -130,7 +133,7 @@ func cmdPop(e *Engine, args [][]byte) Reply {
 		r = l.rangeReply(-1, int(n), true)
 		l.delRange(int(-n), int(n))
 	}
-	e.listElementsRemoved(args[1], o, l)
+	e.listElementsRemoved(args[1], o, l, int(n))
 	return r
 }
 
@@ -423,12 +426,14 @@ func cmdLrem(e *Engine, args [][]byte) Reply {
 			}
 		}
 	}
+	dirty := e.cfg.stats.dirty // lremCommand: server.dirty++ per element removed
 	if l.length() == 0 {
 		e.Delete(args[1])
 	} else if removed > 0 {
 		l.tryConvertQuicklist(o)
 		e.signalModifiedKey(e.db, string(args[1]))
 	}
+	e.cfg.stats.dirty = dirty + removed
 	return Int(removed)
 }
 
@@ -451,7 +456,7 @@ func cmdLtrim(e *Engine, args [][]byte) Reply {
 	}
 	l.delRange(0, int(ltrim))
 	l.delRange(int(-rtrim), int(rtrim))
-	e.listElementsRemoved(args[1], o, l)
+	e.listElementsRemoved(args[1], o, l, int(ltrim+rtrim))
 	return OK
 }
 
@@ -653,6 +658,6 @@ func (e *Engine) firstList(keys [][]byte) ([]byte, *Object, *Reply) {
 func (e *Engine) listPopOne(key []byte, o *Object, head bool) Reply {
 	l := e.listOf(o, key)
 	v, _ := l.pop(head, nil)
-	e.listElementsRemoved(key, o, l)
+	e.listElementsRemoved(key, o, l, 1)
 	return Array(Bulk(key), Bulk(v))
 }

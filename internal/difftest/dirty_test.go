@@ -13,7 +13,8 @@ import (
 // (lookupStringForBitCommand's dbAdd is no change of its own), BITFIELD one change per op that
 // writes (bitfieldGeneric's changes++: created, grown or a different value). LPUSH and RPUSH
 // count each element pushed (pushGenericCommand), LMOVE one change even when it creates the
-// destination and deletes the source (lmoveGenericCommand).
+// destination and deletes the source (lmoveGenericCommand), pops and LTRIM the elements removed
+// (listElementsRemoved's server.dirty += count; deleting the emptied key is no change of its own).
 var dirtyCases = []string{
 	"SETBIT foo 0 0", "BITFIELD foo2 SET i5 0 0", "SETBIT foo 0 0", "BITFIELD foo2 SET i5 0 0",
 	"SETBIT foo 0 1", "SETBIT foo 0 1", "SETBIT foo 0 0",
@@ -26,6 +27,9 @@ var dirtyCases = []string{
 	"LPUSH lst a", "LPUSH lst b c", "LPUSHX nope a", "RPUSH lst d e f", "RPUSHX lst g", "LPOP lst",
 	"LMOVE lst lst1 LEFT LEFT", "LMOVE lst lst1 RIGHT LEFT", "RPOPLPUSH lst lst2", "LMOVE nope lst1 LEFT LEFT",
 	"LPUSH one x", "LMOVE one one2 LEFT RIGHT", "DEL lst lst1 lst2 one2",
+	"RPUSH p a b c d e f g h", "LPOP p 2", "RPOP p", "LTRIM p 1 -2", "LTRIM p 0 -1", "LMPOP 1 p LEFT COUNT 2",
+	"BLPOP p 0", "RPUSH p x y x z x", "LREM p 2 x", "LREM p 0 nope", "LSET p 0 q", "LINSERT p BEFORE q r",
+	"LPOP p 10", "RPUSH p a", "RPOP p 3", "RPUSH p a", "LTRIM p 5 10", "RPUSH p a", "BRPOP p 0",
 }
 
 // TestDirtyCounts runs dirtyCases on redis-server 7.0.15 and on redscope and compares how much
