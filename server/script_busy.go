@@ -20,8 +20,9 @@ package server
 // transaction, EXEC is refused with EXECABORT … BUSY and discards it, UNWATCH, AUTH and HELLO
 // inside MULTI are queued. Differences from Redis: the allow-busy commands that need the engine
 // (WATCH and UNWATCH outside MULTI, AUTH, HELLO, QUIT, RESET, SHUTDOWN outside MULTI) wait for
-// the script to end instead of being served during it, and a command that had already passed
-// this check when a script started waits for that script too.
+// the script to end instead of being served during it, a command that had already passed this
+// check when a script started waits for that script too, and the replies given here are not
+// counted in INFO commandstats / errorstats (the counters need the engine lock).
 
 import (
 	"sync"
