@@ -404,6 +404,7 @@ func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
 		e.unblock(c)
 		e.events = nil
 		e.blocker, e.blockArgs, e.running = c, st.args, st.args[0]
+		e.uncountBlockedCall(st.args) // (blocking_stats.go)
 		r, _ := safeServe(func() (Reply, bool) { return e.dispatch(st.args), true })
 		e.blocker, e.blockArgs, e.running = nil, nil, nil
 		if c.blk != nil {

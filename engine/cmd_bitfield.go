@@ -140,8 +140,9 @@ func (e *Engine) bitfield(args [][]byte, readonlyCmd bool) Reply {
 
 	out := make([]Reply, len(ops))
 	for i := range ops {
+		before := e.cfg.stats.dirty
 		out[i] = e.bitfieldExec(key, o, &ops[i])
-		if dirty && ops[i].code != bfGet && out[i].Kind != KindNil {
+		if dirty && ops[i].code != bfGet && out[i].Kind != KindNil && e.cfg.stats.dirty == before { // one change per op (bitfieldGeneric's changes++)
 			e.signalModifiedKey(e.db, string(key))
 		}
 	}

@@ -82,6 +82,10 @@ func (e *Engine) lookupStringForBit(key []byte, maxbit uint64, cmd string) (o *O
 	if o == nil {
 		o = e.newRawString(key, n, cmd)
 		e.add(key, o)
+		// dbAdd is no change of its own in server.dirty: the caller's signal is (setbitCommand's
+		// dirty++, bitfieldGeneric's dirty += changes), so rdb_changes_since_last_save counts the
+		// new key once
+		e.cfg.stats.dirty--
 		return o, true, Reply{}, true
 	}
 	o = e.unshareString(key, o, cmd)

@@ -45,6 +45,12 @@ var errOutOfRange = Err("ERR index out of range")
 func cmdPush(e *Engine, args [][]byte) Reply {
 	head := args[0][0]|0x20 == 'l'
 	xx := len(args[0]) == 6
+	dirty := e.cfg.stats.dirty
+	defer func() { // pushGenericCommand: server.dirty += the elements pushed (dbAdd is no change)
+		if e.cfg.stats.dirty != dirty {
+			e.cfg.stats.dirty = dirty + int64(len(args)-2)
+		}
+	}()
 	o, werr := e.lookupTyped(args[1], TypeList)
 	if werr != nil {
 		return *werr
@@ -72,8 +78,11 @@ func cmdPush(e *Engine, args [][]byte) Reply {
 }
 
 // elementsRemoved is listElementsRemoved: delete the key when empty, else try the shrinking
-// conversion.
-func (e *Engine) listElementsRemoved(key []byte, o *Object, l *listValue) {
+// conversion; rdb_changes_since_last_save counts the count elements removed (server.dirty +=
+// count; dbDelete is no change of its own).
+func (e *Engine) listElementsRemoved(key []byte, o *Object, l *listValue, count int) {
+	dirty := e.cfg.stats.dirty
+	defer func() { e.cfg.stats.dirty = dirty + int64(count) }()
 	e.signalModifiedKey(e.db, string(key))
 	if l.length() == 0 {
 		e.Delete(key)
@@ -112,7 +121,7 @@ func cmdPop(e *Engine, args [][]byte) Reply {
 	l := e.listOf(o, args[1])
 	if !hascount {
 		v, _ := l.pop(head, nil)
-		e.listElementsRemoved(args[1], o, l)
+		e.listElementsRemoved(args[1], o, l, 1)
 		return Bulk(v)
 	}
 	llen := int64(l.length())
@@ -125,7 +134,7 @@ func cmdPop(e *Engine, args [][]byte) Reply {
 		r = l.rangeReply(-1, int(n), true)
 		l.delRange(int(-n), int(n))
 	}
-	e.listElementsRemoved(args[1], o, l)
+	e.listElementsRemoved(args[1], o, l, int(n))
 	return r
 }
 
@@ -430,12 +439,14 @@ func cmdLrem(e *Engine, args [][]byte) Reply {
 			}
 		}
 	}
+	dirty := e.cfg.stats.dirty // lremCommand: server.dirty++ per element removed
 	if l.length() == 0 {
 		e.Delete(args[1])
 	} else if removed > 0 {
 		l.tryConvertQuicklist(o)
 		e.signalModifiedKey(e.db, string(args[1]))
 	}
+	e.cfg.stats.dirty = dirty + removed
 	return Int(removed)
 }
 
@@ -452,7 +463,7 @@ func cmdLtrim(e *Engine, args [][]byte) Reply {
 	}
 	l.delRange(0, int(ltrim))
 	l.delRange(int(-rtrim), int(rtrim))
-	e.listElementsRemoved(args[1], o, l)
+	e.listElementsRemoved(args[1], o, l, int(ltrim+rtrim))
 	return OK
 }
 
@@ -584,6 +595,8 @@ func (e *Engine) lmoveServe(src, dst []byte, fromHead, toHead bool) Reply {
 	if werr != nil {
 		return *werr
 	}
+	dirty := e.cfg.stats.dirty
+	defer func() { e.cfg.stats.dirty = dirty + 1 }() // lmoveGenericCommand's one server.dirty++
 	v, isInt := sl.pop(fromHead, nil)
 	if do == nil {
 		do = e.newListObject()
@@ -646,6 +659,6 @@ func (e *Engine) firstList(keys [][]byte) ([]byte, *Object, *Reply) {
 func (e *Engine) listPopOne(key []byte, o *Object, head bool) Reply {
 	l := e.listOf(o, key)
 	v, _ := l.pop(head, nil)
-	e.listElementsRemoved(key, o, l)
+	e.listElementsRemoved(key, o, l, 1)
 	return Array(Bulk(key), Bulk(v))
 }

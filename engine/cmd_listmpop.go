@@ -48,6 +48,6 @@ func (e *Engine) listPopCount(key []byte, o *Object, l *listValue, head bool, co
 		elems = l.rangeReply(-1, n, true)
 		l.delRange(-n, n)
 	}
-	e.listElementsRemoved(key, o, l)
+	e.listElementsRemoved(key, o, l, n)
 	return Array(Bulk(key), elems)
 }

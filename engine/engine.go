@@ -152,8 +152,8 @@ func (e *Engine) Exec(args [][]byte) (res Result) {
 	if e.client != nil {
 		return e.client.Exec(args)
 	}
-	if e.implicit == nil && (len(args) == 0 || txKind(args[0]) == txNone) {
-		res = e.exec(args) // no transaction state yet: the plain path
+	if e.implicit == nil && (len(args) == 0 || txKind(args[0]) == txNone) && e.cfg.Int("maxmemory") == 0 {
+		res = e.exec(args) // no transaction state nor maxmemory yet: the plain path
 		if len(e.blk.ready) > 0 {
 			res.Events = append(res.Events, e.handleBlocked()...)
 		}

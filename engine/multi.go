@@ -79,6 +79,9 @@ type Client struct {
 	OnWake   func(Result)
 	blk      *blockState
 	woken    *Result
+	// unwatchLater: a transaction ended while a script held the engine (BusyTx); its watched
+	// keys are released, and dirtyCAS cleared, by the client's next command under the lock.
+	unwatchLater bool
 }
 
 type watchKey struct {
@@ -146,7 +149,7 @@ func (c *Client) InMulti() bool { return c.multi }
 func (c *Client) Queued() int { return len(c.queue) }
 
 // Dirty reports whether a watched key was touched (EXEC will answer a null array).
-func (c *Client) Dirty() bool { return c.dirtyCAS }
+func (c *Client) Dirty() bool { return c.dirtyCAS && !c.unwatchLater }
 
 // Reset is what RESET does to the transaction state: discard the queue, unwatch every key, select
 // database 0.
@@ -223,16 +226,30 @@ func (c *Client) exec1(args [][]byte) Result {
 	if len(args) == 0 {
 		return Result{Reply: NilReply}
 	}
+	c.settleBusy()
 	c.selectDB()
 	defer c.clusterAfterCommand(args) // ASKING lasts one command
 	kind := txKind(args[0])
 	if kind != txNone && !c.e.ver.Has(V70) {
 		kind = txNone
 	}
+	if c.multi && kind != txExec && kind != txDiscard && !c.e.ver.Has(V74) {
+		if r, oom := c.e.multiOOM(args); oom { // (oom.go)
+			if _, ok := c.check(args); ok {
+				c.dirtyTx = true
+				return Result{Reply: r}
+			}
+		}
+	}
 	if c.multi && (kind == txNone || kind == txUnwatch) {
 		return Result{Reply: c.queueCmd(args)}
 	}
 	if kind == txNone {
+		if r, oom := c.e.oomRefused(args); oom { // (oom.go)
+			if _, ok := c.check(args); ok {
+				return Result{Reply: r}
+			}
+		}
 		if c.Blocking {
 			c.e.blocker, c.e.blockArgs = c, args
 			res := c.run(args)
@@ -298,6 +315,10 @@ func (c *Client) queueCmd(args [][]byte) Reply {
 		return r
 	}
 	if r, bad := c.clusterQueueCheck(args); bad {
+		c.dirtyTx = true
+		return r
+	}
+	if r, oom := c.e.oomRefused(args); oom {
 		c.dirtyTx = true
 		return r
 	}
@@ -382,6 +403,7 @@ func (c *Client) txCommand(kind txCmd, args [][]byte) Reply {
 
 // discard is discardTransaction: leave MULTI, clear both dirty flags, unwatch every key.
 func (c *Client) discard() {
+	c.unwatchLater = false
 	c.multi, c.dirtyCAS, c.dirtyTx = false, false, false
 	c.queue = nil
 	c.unwatchAll()
@@ -392,6 +414,10 @@ func (c *Client) execTx() Result {
 	if r, bad := c.clusterExecCheck(); bad {
 		c.discard()
 		return Result{Reply: r}
+	}
+	if c.execOOM() { // rejectCommand on EXEC: execCommandAbort (oom.go)
+		c.discard()
+		return Result{Reply: c.e.cfg.stats.rejected("exec", Err("EXECABORT Transaction discarded because of: "+errOOM.Str))}
 	}
 	if c.watchedKeyExpired() {
 		c.dirtyCAS = true

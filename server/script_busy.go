@@ -14,10 +14,15 @@ package server
 //
 // or, for SCRIPT KILL / FUNCTION KILL, the kill's answer (OK, UNKILLABLE, NOTBUSY or the other
 // BUSY text), and for FUNCTION STATS the running function (or the EVAL BUSY text), all read
-// from the engine's ScriptMonitor, which is safe to use without the lock. Differences from
-// Redis: the other allow-busy commands (MULTI, WATCH, AUTH, HELLO…) wait for the script to end
-// instead of being served during it, and a command that had already passed this check when a
-// script started waits for that script too.
+// from the engine's ScriptMonitor, which is safe to use without the lock. The connection's
+// transaction goes on as in Redis 7.4.1's processCommand (engine/multi_busy.go, Client.BusyTx):
+// MULTI, DISCARD and WATCH inside MULTI are served, a refused command flags the open
+// transaction, EXEC is refused with EXECABORT … BUSY and discards it, UNWATCH, AUTH and HELLO
+// inside MULTI are queued. Differences from Redis: the allow-busy commands that need the engine
+// (WATCH and UNWATCH outside MULTI, AUTH, HELLO, QUIT, RESET, SHUTDOWN outside MULTI) wait for
+// the script to end instead of being served during it, a command that had already passed this
+// check when a script started waits for that script too, and the replies given here are not
+// counted in INFO commandstats / errorstats (the counters need the engine lock).
 
 import (
 	"sync"
@@ -26,8 +31,14 @@ import (
 	"redscope/engine"
 )
 
-// monitors holds, per server, the ScriptMonitor of the engine last seen under the lock.
-var monitors sync.Map // *Server → *engine.ScriptMonitor
+// monitors holds, per server, the ScriptMonitor of the engine last seen under the lock (and
+// that engine).
+var monitors sync.Map // *Server → busyEngine
+
+type busyEngine struct {
+	m   *engine.ScriptMonitor
+	eng *engine.Engine
+}
 
 // rawWriter takes a reply's bytes (the connection's output buffer).
 type rawWriter interface {
@@ -44,7 +55,7 @@ func (s *Server) scriptBusy(conn rawWriter, args [][]byte) bool {
 	kill, eval := killCommand(args)
 	for wait := time.Microsecond; ; wait = min(2*wait, time.Millisecond) {
 		if s.mu.TryLock() {
-			monitors.Store(s, s.eng.ScriptMonitor())
+			monitors.Store(s, busyEngine{s.eng.ScriptMonitor(), s.eng})
 			s.mu.Unlock()
 			return false
 		}
@@ -52,7 +63,8 @@ func (s *Server) scriptBusy(conn rawWriter, args [][]byte) bool {
 		if !ok {
 			return false
 		}
-		m := v.(*engine.ScriptMonitor)
+		be := v.(busyEngine)
+		m := be.m
 		if !m.Running() {
 			return false // an ordinary command holds the lock: wait for it in runAll
 		}
@@ -64,7 +76,16 @@ func (s *Server) scriptBusy(conn rawWriter, args [][]byte) bool {
 			case len(args) == 2 && eqFold(args[0], "function") && eqFold(args[1], "stats"):
 				conn.WriteRaw(functionStats(m).AppendRESP(nil, conn.Proto()))
 				return true
-			case allowBusy(args):
+			}
+			if tx := connTx(conn, be.eng); tx != nil {
+				r, handled := tx.BusyTx(args, m.BusyReply())
+				if !handled {
+					return false // an allow-busy command that needs the engine: it waits
+				}
+				conn.WriteRaw(r.AppendRESP(nil, conn.Proto()))
+				return true
+			}
+			if allowBusy(args) {
 				return false
 			}
 			conn.WriteRaw(m.BusyReply().AppendRESP(nil, conn.Proto()))
@@ -117,4 +138,19 @@ func allowBusy(args [][]byte) bool {
 		}
 	}
 	return false
+}
+
+// connTx is the engine client of the connection behind conn when it belongs to eng (the engine
+// the running script holds); nil before the connection's first command. Only the connection's
+// own goroutine sets c.tx, and this is that goroutine.
+func connTx(conn rawWriter, eng *engine.Engine) *engine.Client {
+	o, ok := conn.(*outBuf)
+	if !ok {
+		return nil
+	}
+	c := (*client)(o)
+	if c.tx == nil || c.txEng != eng {
+		return nil
+	}
+	return c.tx
 }
