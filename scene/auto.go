@@ -190,6 +190,10 @@ func (a *Auto) typed(in Input, x engine.Exchange, touched []string) {
 		a.use(a.instance("keys"), "keys", Input{Engine: in.Engine, Last: []engine.Exchange{x}, Lang: in.Lang})
 		return
 	}
+	if dumpOf([]engine.Exchange{x}) != nil { // DUMP: its payload's byte map (dump.go)
+		a.use(a.instance("dump"), "dump", Input{Engine: in.Engine, Keys: []string{key}, Last: []engine.Exchange{x}, Lang: in.Lang})
+		return
+	}
 	if a.base != nil && a.lessonKeys[key] {
 		a.use(a.base, a.baseName, in)
 		return
