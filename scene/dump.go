@@ -150,19 +150,20 @@ func (s *dumpScene) Update(in Input) {
 	s.is.IS, s.is.lang = s.IS, s.lang
 }
 
-// dumpColor is the fill of a byte class of the strip.
+// dumpColor is the fill of a byte class of the strip: the RDB frame's own parts get colours the
+// listpack and intset classes do not use (the theme's node hues, with text drawn by textOn).
 func dumpColor(c int) Color {
 	switch c {
 	case dumpType:
 		return accent
 	case dumpHeader:
-		return headerC.Mix(Background, 0.35)
+		return nodeColor(5)
 	case dumpData:
 		return dataC
 	case dumpVersion:
-		return indexC
+		return nodeColor(4)
 	case dumpCRC:
-		return slackC
+		return nodeColor(10)
 	}
 	return byteColor(c)
 }
@@ -223,9 +224,9 @@ func (s *dumpScene) partLabel(sec rdb.Section) (name, what string) {
 				packed = n.Len
 			}
 		}
-		return tr(s.lang, "LZF header", "header LZF"), tr(s.lang, "0xC3, %s packed → %s", "0xC3, %s nén → %s", nBytes(s.lang, packed), nBytes(s.lang, sec.Value))
+		return tr(s.lang, "LZF header", "header LZF"), tr(s.lang, "%d → %s", "%d → %s", packed, nBytes(s.lang, sec.Value))
 	case rdb.PartLZFData:
-		return tr(s.lang, "LZF data", "dữ liệu LZF"), tr(s.lang, "%s, unpacks to %s", "%s, giải nén ra %s", nBytes(s.lang, sec.Len), nBytes(s.lang, sec.Value))
+		return tr(s.lang, "LZF data", "dữ liệu LZF"), tr(s.lang, "%s, packed", "%s đã nén", nBytes(s.lang, sec.Len))
 	case rdb.PartData:
 		return tr(s.lang, "string bytes", "byte của chuỗi"), fmt.Sprintf("%q", clip(string(p[sec.Off:sec.Off+sec.Len]), 24))
 	case rdb.PartListpack:
@@ -296,28 +297,47 @@ func (s *dumpScene) layout(r Rect, t float64) []Prim {
 	n := len(s.Class)
 	more := len(s.Ev.Payload) - n
 	stripH := math.Min(in.H*0.42, f*1.6*math.Ceil(float64(n)/8))
-	g := layoutGrid(n, in.W, stripH, f, 8)
-	if g.Image { // never on a stage the app has (96 cells); keep the cells legible anyway
-		g = gridLayout{Cols: 8 * max(1, int(in.W/(f*2.2*8))), CW: in.W / (8 * math.Max(1, math.Floor(in.W/(f*2.2*8)))), CH: f * 1.6}
-		g.Cols = int(math.Round(in.W / g.CW))
-		g.Text = true
+	bar := math.Max(2, f*0.16)
+	g := layoutGrid(n, in.W, stripH*0.85, f, 8) // 0.85: room for the part bars under each row
+	need := monoWidth("00", f*0.7) + 4          // a cell that holds its two hex digits
+	if g.Image || g.CW < need {
+		// Too many bytes for cells with their hex digits (a phone): as many as stay legible,
+		// whole rows of 8, the rest counted.
+		cols := 8 * max(1, int(in.W/(need*1.25*8)))
+		g = gridLayout{Cols: cols, CW: in.W / float64(cols), CH: f * 1.5, Text: true}
+		rows := max(1, int(stripH/(g.CH+bar+2)))
+		n = min(n, cols*rows)
+		more = len(s.Ev.Payload) - n
+	}
+	rowH := g.CH + bar + 2 // each row of cells, then the bars of the parts under it
+	cellAt := func(i int) Rect {
+		return Rect{in.X + float64(i%g.Cols)*g.CW, y + float64(i/g.Cols)*rowH, g.CW, g.CH}
 	}
 	for i := 0; i < n; i++ {
 		c := dumpColor(int(s.Class[i]))
-		cell := g.cell(in.X, y, i)
+		cell := cellAt(i)
 		l.rect(cell.X+1, cell.Y+1, cell.W-2, cell.H-2, c)
 		if g.Text {
 			txt := fmt.Sprintf("%02x", s.Ev.Payload[i])
-			ts := math.Max(f*0.6, math.Min(f*0.95, g.CH*0.45))
+			ts := math.Max(f*0.7, math.Min(f*0.95, g.CH*0.45))
 			if monoWidth(txt, ts) > cell.W-2 {
-				ts = f * 0.6
+				ts = f * 0.7
 			}
 			if monoWidth(txt, ts) <= cell.W-2 {
 				l.text(cell.X+cell.W/2, cell.Y+(cell.H-ts)/2, txt, ts, textOn(c), Center, true)
 			}
 		}
 	}
-	y += g.height(n) + small*0.3
+	// Under the cells, one bar per part (the swatch colour of its line below).
+	for _, sec := range s.Ev.Dump.Sections {
+		for i := sec.Off; i < min(sec.Off+sec.Len, n); {
+			end := min(sec.Off+sec.Len, n, (i/g.Cols+1)*g.Cols)
+			a := cellAt(i)
+			l.rect(a.X+1, a.Y+g.CH+1, float64(end-i)*g.CW-2, bar, partColor(sec))
+			i = end
+		}
+	}
+	y += float64((n+g.Cols-1)/g.Cols)*rowH + small*0.3
 	if more > 0 {
 		l.text(in.X, y, fit(tr(s.lang, "… %s more", "… còn %s", nBytes(s.lang, more)), in.W, small), small, dim, Left, true)
 		y += small * 1.35
@@ -325,12 +345,14 @@ func (s *dumpScene) layout(r Rect, t float64) []Prim {
 	y += small * 0.3
 	// The part list: swatch, offsets, name, what it holds.
 	rows := s.rows()
-	rowH := small * 1.4
+	rowH = small * 1.4
 	offW := monoWidth(fmt.Sprintf("%d–%d", len(s.Ev.Payload)-1, len(s.Ev.Payload)-1), small) + small*0.6
 	for i, sec := range rows {
 		if y+rowH*2 > in.Y+in.H && i < len(rows)-1 { // no room for the rest: count them
-			l.text(in.X, y, fit(tr(s.lang, "… %d more parts", "… còn %d phần", len(rows)-i), in.W, small), small, dim, Left, true)
-			y += rowH
+			if y+rowH <= in.Y+in.H {
+				l.text(in.X, y, fit(tr(s.lang, "… %d more parts", "… còn %d phần", len(rows)-i), in.W, small), small, dim, Left, true)
+				y += rowH
+			}
 			break
 		}
 		name, what := s.partLabel(sec)
