@@ -164,6 +164,10 @@ func (a *Auto) Update(in Input) {
 
 // step draws a lesson's step (or position 0): the lesson's scene, else the key list.
 func (a *Auto) step(in Input) {
+	if x := lastExchange(in.Last); x != nil && dumpOf([]engine.Exchange{*x}) != nil { // a step ending in DUMP: its payload (dump.go)
+		a.use(a.instance("dump"), "dump", in)
+		return
+	}
 	if a.base != nil {
 		a.use(a.base, a.baseName, in)
 		return

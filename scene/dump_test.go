@@ -165,3 +165,20 @@ func TestDumpSceneLessonKey(t *testing.T) {
 		t.Fatalf("HSET h drawn by %s", sc)
 	}
 }
+
+// TestDumpSceneLessonStep: a lesson step that ends with DUMP is drawn as the payload, whatever
+// the lesson's scene; the next step is drawn by the lesson's scene again.
+func TestDumpSceneLessonStep(t *testing.T) {
+	p, a := autoLessonPlayer(t, strings.Replace(autoLesson, "> HSET h a 1\n", "> HSET h a 1\n> DUMP h\n", 1))
+	p.Step()
+	if sc, k := autoAfter(t, p, a, "vi"); sc != "dump" || k != "h" {
+		t.Fatalf("step 1 (DUMP h): %s/%s", sc, k)
+	}
+	if d := a.Describe(); !strings.Contains(d, "16 = hash listpack") || !strings.Contains(d, "phiên bản RDB 12 Redis 7.4+") {
+		t.Fatalf("step 1: %q", d)
+	}
+	p.Step()
+	if sc, k := autoAfter(t, p, a, "vi"); sc != "encoding" || k != "h" {
+		t.Fatalf("step 2: %s/%s", sc, k)
+	}
+}
