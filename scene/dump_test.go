@@ -182,3 +182,33 @@ func TestDumpSceneLessonStep(t *testing.T) {
 		t.Fatalf("step 2: %s/%s", sc, k)
 	}
 }
+
+// TestDumpPalette: in both themes the strip's digits are readable (4.5:1) on every part's fill,
+// and the RDB frame's colours differ from one another and from the listpack's and intset's
+// byte classes drawn beside them.
+func TestDumpPalette(t *testing.T) {
+	defer SetTheme(ThemeName())
+	for _, th := range []string{"dark", "light"} {
+		SetTheme(th)
+		frame := []int{dumpType, dumpHeader, dumpData, dumpVersion, dumpCRC}
+		for _, c := range frame {
+			fill := dumpColor(c)
+			if r := contrast(textOn(fill), fill); r < 4.5 {
+				t.Errorf("%s: class %d text %.2f:1", th, c, r)
+			}
+		}
+		all := append([]int{}, frame...)
+		for c := 0; c < numByteClasses; c++ {
+			if c != byteField { // a string's bytes are data as a listpack field's are
+				all = append(all, c)
+			}
+		}
+		for i, a := range frame {
+			for _, b := range all {
+				if b != a && (a != dumpData || b != byteField) && dumpColor(a) == dumpColor(b) {
+					t.Errorf("%s: classes %d (#%d) and %d share a colour", th, a, i, b)
+				}
+			}
+		}
+	}
+}

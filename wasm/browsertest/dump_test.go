@@ -102,6 +102,23 @@ func TestDumpSceneTyped(t *testing.T) {
 			}
 		}
 	}
+	// An intset and an int-encoded string, in Vietnamese, at a laptop's and a phone's width.
+	b.do(chromedp.EmulateViewport(1280, 800))
+	b.open("?lang=vi&lesson=sandbox")
+	for _, c := range []struct{ add, key, want string }{{"SADD s 1 2 3", "s", "11 = set intset"}, {"SET k 1", "k", "0 = string"}} {
+		b.typeLine(c.add)
+		b.typeLine("DUMP " + c.key)
+		b.top()
+		if d := b.sceneDesc(); !strings.Contains(d, c.want) {
+			t.Errorf("DUMP %s: %q", c.key, d)
+		}
+		for _, w := range []int{1280, 360} {
+			b.do(chromedp.EmulateViewport(int64(w), map[int]int64{1280: 800, 360: 740}[w]))
+			b.top()
+			b.shot(fmt.Sprintf("dump-%d-vi-%s.png", w, c.key))
+		}
+		b.do(chromedp.EmulateViewport(1280, 800))
+	}
 	// A long payload: the strip stops at its first bytes and counts the rest.
 	b.do(chromedp.EmulateViewport(360, 740))
 	b.open("?lang=en&lesson=sandbox")
