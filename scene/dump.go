@@ -236,6 +236,9 @@ func (s *dumpScene) partLabel(sec rdb.Section) (name, what string) {
 	case rdb.PartMillis:
 		return tr(s.lang, "smallest field TTL", "TTL nhỏ nhất của field"), fmt.Sprintf("%d ms", sec.Value)
 	case rdb.PartValue:
+		if s.Nodes > 1 {
+			return tr(s.lang, "nodes 2 … %d", "node 2 … %d", s.Nodes), nBytes(s.lang, sec.Len)
+		}
 		return tr(s.lang, "value", "giá trị"), nBytes(s.lang, sec.Len)
 	case rdb.PartVersion:
 		return tr(s.lang, "RDB version", "phiên bản RDB"), strings.TrimSpace(fmt.Sprintf("%d %s", sec.Value, rdbVersionName(uint16(sec.Value))))
@@ -245,25 +248,27 @@ func (s *dumpScene) partLabel(sec rdb.Section) (name, what string) {
 	return sec.Part, ""
 }
 
-// rows are the part lines: consecutive quicklist nodes past the first are folded into one.
+// rows are the part lines: a quicklist's nodes after the first are folded into one "value" line
+// (the node drawn below is the first).
 func (s *dumpScene) rows() []rdb.Section {
 	var out []rdb.Section
 	secs := s.Ev.Dump.Sections
+	containers := 0
 	for i := 0; i < len(secs); i++ {
-		out = append(out, secs[i])
-		if s.Nodes > 1 && secs[i].Part == rdb.PartContainer && len(out) > 1 {
-			// from the second node on: one "value" row up to the version
-			j := i
-			for j < len(secs) && secs[j].Part != rdb.PartVersion {
-				j++
-			}
-			if j > i+3 { // more than this node's own parts
-				first := secs[i]
-				last := secs[j-1]
-				out[len(out)-1] = rdb.Section{Part: rdb.PartValue, Off: first.Off, Len: last.Off + last.Len - first.Off}
-				i = j - 1
-			}
+		if secs[i].Part == rdb.PartContainer {
+			containers++
 		}
+		if containers < 2 || secs[i].Part != rdb.PartContainer {
+			out = append(out, secs[i])
+			continue
+		}
+		j := i // the second node's container: fold up to the version
+		for j < len(secs) && secs[j].Part != rdb.PartVersion {
+			j++
+		}
+		last := secs[j-1]
+		out = append(out, rdb.Section{Part: rdb.PartValue, Off: secs[i].Off, Len: last.Off + last.Len - secs[i].Off})
+		i = j - 1
 	}
 	return out
 }

@@ -212,3 +212,41 @@ func TestDumpPalette(t *testing.T) {
 		}
 	}
 }
+
+// TestDumpSceneListpackEx: under 7.4 a hash with a field TTL dumps as a listpackex (redis-server
+// 7.4.1's reply, hex): the minimum TTL part, then the listpack drawn in triples with its TTL
+// class in the legend.
+func TestDumpSceneListpackEx(t *testing.T) {
+	_, s := dumpAfter(t, engine.V74, "en", "HSET h a 1 b 2", "HPEXPIREAT h 4102444800000 FIELDS 1 a", "DUMP h")
+	const want = "1900d8c32cbb0300001d1d00000006008161020101f400d8c32cbb0300000981620202010001ff0c0045a4795c939a9c04"
+	if got := hex.EncodeToString(s.Ev.Payload); got != want {
+		t.Fatalf("payload %s, want %s", got, want)
+	}
+	txt := allText(s.Frame(Stage(1280, 800), 1))
+	for _, w := range []string{"type byte  25 = hash listpack ex", "smallest field TTL  4102444800000 ms", "listpack  29 bytes", "TTL", "6 entries · 29 bytes"} {
+		if !strings.Contains(txt, w) {
+			t.Errorf("no %q in\n%s", w, txt)
+		}
+	}
+	if s.LP == nil || s.LP.Tuple != 3 {
+		t.Fatalf("listpack %+v", s.LP)
+	}
+}
+
+// TestDumpSceneQuicklist: a list of three nodes: its first node's parts, one line for the other
+// two, and the first node's listpack drawn below.
+func TestDumpSceneQuicklist(t *testing.T) {
+	_, s := dumpAfter(t, engine.V70, "en", "CONFIG SET list-max-listpack-size 2", "RPUSH l a b c d e", "DUMP l")
+	if s.Nodes != 3 || s.LP == nil || len(s.LP.Entries) != 2 {
+		t.Fatalf("nodes %d listpack %+v", s.Nodes, s.LP)
+	}
+	txt := allText(s.Frame(Stage(1280, 800), 1))
+	for _, w := range []string{"type byte  18 = list quicklist 2", "length  3", "container  2 = packed (listpack)", "nodes 2 … 3", "quicklist node 1 of 3: its listpack"} {
+		if !strings.Contains(txt, w) {
+			t.Errorf("no %q in\n%s", w, txt)
+		}
+	}
+	if n := strings.Count(txt, "container  2"); n != 1 {
+		t.Errorf("%d container lines", n)
+	}
+}
