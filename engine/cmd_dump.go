@@ -1,6 +1,10 @@
 package engine
 
-import "errors"
+import (
+	"errors"
+
+	"redscope/engine/rdb"
+)
 
 // DUMP and RESTORE (cluster.c dumpCommand / restoreCommand of 7.0.15); the payload format is
 // engine/rdb.go's.
@@ -18,7 +22,12 @@ func cmdDump(e *Engine, args [][]byte) Reply {
 	if o == nil {
 		return NilReply
 	}
-	return Bulk(e.DumpPayload(o))
+	p := e.DumpPayload(o)
+	if e.tracing {
+		d, _ := rdb.Sections(p)
+		e.emit(DumpEvent{Key: string(args[1]), Encoding: o.Enc.String(), Payload: p, Dump: d})
+	}
+	return Bulk(p)
 }
 
 // RESTORE key ttl payload [REPLACE] [ABSTTL] [IDLETIME s] [FREQ f]: options first (IDLETIME and

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"redscope/engine/listpack"
+	"redscope/engine/rdb"
 	"redscope/engine/sds"
 	"redscope/engine/skiplist"
 )
@@ -73,6 +74,19 @@ type EncodingEvent struct {
 }
 
 func (EncodingEvent) Kind() string { return "encoding" }
+
+// DumpEvent: DUMP serialized a key (cmd_dump.go). Payload is the reply's bytes; Dump is their
+// split by engine/rdb (rdb.Sections): the type byte, the value's body (a string's header and
+// data, a listpack or intset blob, a quicklist's nodes, or one opaque part), the RDB version the
+// profile writes and the CRC-64 footer, with the offset and length of each part.
+type DumpEvent struct {
+	Key      string
+	Encoding string // the value's OBJECT ENCODING when it was dumped
+	Payload  []byte
+	Dump     rdb.Dump
+}
+
+func (DumpEvent) Kind() string { return "dump" }
 
 // ---------------------------------------------------------------- Strings (sds.go, t_string.c)
 

@@ -167,6 +167,10 @@ func (a *Auto) Update(in Input) {
 
 // step draws a lesson's step (or position 0): the lesson's scene, else the key list.
 func (a *Auto) step(in Input) {
+	if x := lastExchange(in.Last); x != nil && dumpOf([]engine.Exchange{*x}) != nil { // a step ending in DUMP: its payload (dump.go)
+		a.use(a.instance("dump"), "dump", in)
+		return
+	}
 	if a.base != nil {
 		a.use(a.base, a.baseName, in)
 		return
@@ -191,6 +195,10 @@ func (a *Auto) typed(in Input, x engine.Exchange, touched []string) {
 	if key == "" {
 		// The key is gone (DEL, the last pop): the key list.
 		a.use(a.instance("keys"), "keys", Input{Engine: in.Engine, Last: []engine.Exchange{x}, Lang: in.Lang})
+		return
+	}
+	if dumpOf([]engine.Exchange{x}) != nil { // DUMP: its payload's byte map (dump.go)
+		a.use(a.instance("dump"), "dump", Input{Engine: in.Engine, Keys: []string{key}, Last: []engine.Exchange{x}, Lang: in.Lang})
 		return
 	}
 	if a.base != nil && a.lessonKeys[key] {

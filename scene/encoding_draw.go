@@ -265,6 +265,9 @@ func (s *encodingScene) drawLP(l *list, r Rect, f, t float64) {
 func drawLPBytes(l *list, v *lpView, r Rect, f, t float64, img *cachedImage, lang string) {
 	size := f * 0.72
 	head := fmt.Sprintf(pick(lang, "%d entries · %d bytes · malloc class %d", "%d entry · %d byte · lớp malloc %d"), len(v.Entries), len(v.Bytes), v.Alloc)
+	if v.Alloc <= 0 { // bytes with no allocation of their own (a DUMP payload's)
+		head = fmt.Sprintf(pick(lang, "%d entries · %d bytes", "%d entry · %d byte"), len(v.Entries), len(v.Bytes))
+	}
 	l.text(r.X, r.Y, fit(head, r.W, size), size, dim, Left, true)
 	y := r.Y + size*1.4
 	g := layoutGrid(len(v.Bytes), r.W, r.Y+r.H-y, f, 8)
@@ -351,6 +354,9 @@ func (s *encodingScene) drawIS(l *list, r Rect, f, t float64) {
 	size := f * 0.72
 	head := fmt.Sprintf(pick(s.lang, "%d integers × %d bytes + 8-byte header = %d bytes · malloc class %d",
 		"%d số nguyên × %d byte + header 8 byte = %d byte · lớp malloc %d"), len(v.Values), v.Width, v.byteLen(), v.Alloc)
+	if v.Alloc <= 0 { // bytes with no allocation of their own (a DUMP payload's)
+		head = fmt.Sprintf(pick(s.lang, "%d integers × %d bytes + 8-byte header = %d bytes", "%d số nguyên × %d byte + header 8 byte = %d byte"), len(v.Values), v.Width, v.byteLen())
+	}
 	for _, ln := range wrap(head, r.W, size, 2) {
 		l.text(r.X, r.Y, ln, size, dim, Left, true)
 		r.Y += size * 1.35
