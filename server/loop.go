@@ -414,11 +414,11 @@ func (s *Server) serveConn(cn *netConn) {
 		var pe protoError
 		if len(cmds) == 0 && errors.As(err, &pe) {
 			c.out = append(append(append(c.out, "-ERR "...), pe.Error()...), '\r', '\n')
-			cn.nc.Write(c.out)
+			c.write(c.out)
 			return
 		}
-		if len(c.out) > 0 {
-			if _, werr := cn.nc.Write(c.out); werr != nil {
+		if len(c.out) > 0 || c.wlocked {
+			if werr := c.write(c.out); werr != nil {
 				return
 			}
 		}

@@ -43,6 +43,7 @@ type Server struct {
 	ln          net.Listener
 	closed      bool
 	cronStarted bool
+	reg         registry                 // Pub/Sub subscribers (pubsub.go)
 	conns       map[*netConn]struct{}    // connections in serveConn's loop
 	detached    map[*client]detachedConn // connections waiting in a blocking command (blocking.go)
 }
@@ -78,6 +79,9 @@ type client struct {
 	pending  [][][]byte
 	wake     chan engine.Result
 	detached bool
+	// Pub/Sub (pubsub.go): subscriptions and the pusher; wlocked: the write lock is held
+	ps      *pubsubState
+	wlocked bool
 }
 
 // New makes a server for e. e should use real time (engine.WallClock{}).
@@ -208,6 +212,8 @@ func (s *Server) accept(cn *netConn) *client {
 // clients (s.mu is held).
 func (s *Server) dropClient(c *client) {
 	delete(s.clients, c.id)
+	s.pubsubDrop(c)
+	s.stopPusher(c)
 	if c.tx != nil {
 		c.tx.Close() // (a client of a replaced engine touches only that engine)
 	}
@@ -220,6 +226,7 @@ func (s *Server) dropClient(c *client) {
 func (s *Server) runAll(c *client, first [][]byte, rest [][][]byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer c.lockWrite() // (pubsub.go: before s.mu is released)
 	defer s.recoverRun(c)
 	now := time.Now()
 	s.run(c, first, now)
@@ -258,6 +265,22 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 			c.out = r.AppendRESP2(c.out)
 		}
 		return
+	}
+	if r, refused := s.pubsubRefuse(c, tx, args); refused {
+		c.out = r.AppendRESP(c.out, c.proto)
+		return
+	}
+	if !tx.InMulti() {
+		if r, ok := subscribedPing(c, args); ok {
+			c.out = r.AppendRESP(c.out, c.proto)
+			return
+		}
+		if r, written, ok := s.pubsubCommand(c, args); ok {
+			if !written {
+				c.out = r.AppendRESP(c.out, c.proto)
+			}
+			return
+		}
 	}
 	c.inExec = eqFold(args[0], "exec") && tx.InMulti()
 	res := tx.Exec(args)
