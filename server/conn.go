@@ -64,6 +64,7 @@ func (s *Server) quitReset(c *client, tx *engine.Client, args [][]byte) (engine.
 		}
 		tx.Reset()
 		s.pubsubDrop(c)
+		c.replyOff, c.replySkipNext = false, false
 		c.name, c.db, c.proto = "", 0, 2
 		c.userEng = nil // clientSetDefaultAuth: back to the default user (auth.go)
 		s.syncUser(c)
@@ -305,7 +306,26 @@ func (s *Server) clientCmd(c *client, args [][]byte) engine.Reply {
 		return clientHelp()
 	case "unblock":
 		return s.clientUnblock(args)
-	case "reply", "kill", "pause", "unpause", "tracking", "trackinginfo", "caching",
+	case "reply":
+		if r, ok := exact(3); !ok {
+			return r
+		}
+		switch {
+		case eqFold(args[2], "on"):
+			c.replyOff, c.replySkip = false, false
+			return engine.OK
+		case eqFold(args[2], "off"):
+			c.replyOff = true
+		case eqFold(args[2], "skip"):
+			if !c.replyOff {
+				c.replySkipNext = true
+			}
+		default:
+			return engine.ErrSyntax
+		}
+		c.replyNone = true // OFF and SKIP answer nothing
+		return engine.OK
+	case "kill", "pause", "unpause", "tracking", "trackinginfo", "caching",
 		"getredir", "no-evict", "no-touch":
 		return engine.Err("ERR redscope does not implement CLIENT " + strings.ToUpper(sub))
 	}

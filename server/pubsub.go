@@ -383,6 +383,9 @@ func (s *Server) deliver(from, t *client, enc func([]byte) []byte) {
 		t.out = enc(t.out)
 		return
 	}
+	if t.replyOff {
+		return // CLIENT REPLY OFF: no messages either
+	}
 	ps := t.ps
 	ps.pmu.Lock()
 	ps.queue = enc(ps.queue)

@@ -82,6 +82,9 @@ type client struct {
 	// Pub/Sub (pubsub.go): subscriptions and the pusher; wlocked: the write lock is held
 	ps      *pubsubState
 	wlocked bool
+	// CLIENT REPLY: replyOff (OFF), replySkip (this command's reply is dropped), replySkipNext
+	// (SKIP: the next one's is), replyNone (this command answers nothing)
+	replyOff, replySkip, replySkipNext, replyNone bool
 }
 
 // New makes a server for e. e should use real time (engine.WallClock{}).
@@ -252,6 +255,19 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 	if len(args) == 0 {
 		return
 	}
+	mark := len(c.out)
+	s.run1(c, args, now)
+	// CLIENT REPLY (networking.c, clientCommand and commandProcessed)
+	if c.replyOff || c.replySkip || c.replyNone {
+		c.out = c.out[:mark]
+	}
+	c.replyNone, c.replySkip = false, false
+	if c.replySkipNext {
+		c.replySkip, c.replySkipNext = true, false
+	}
+}
+
+func (s *Server) run1(c *client, args [][]byte, now time.Time) {
 	s.totalCommands++
 	c.lastAt = now
 	tx := s.txClient(c)

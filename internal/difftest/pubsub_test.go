@@ -28,6 +28,15 @@ type psStep struct {
 func psScript() []psStep {
 	return []psStep{
 		{0, "PUBLISH nobody hi"},
+		{0, "CLIENT REPLY SKIP"},
+		{0, "PING skipped"},
+		{0, "PING shown"},
+		{0, "CLIENT REPLY OFF"},
+		{0, "PING off"},
+		{0, "CLIENT REPLY SKIP"},
+		{0, "CLIENT REPLY ON"},
+		{0, "CLIENT REPLY FOO"},
+		{0, "CLIENT REPLY"},
 		{0, "UNSUBSCRIBE"},
 		{0, "PUNSUBSCRIBE"},
 		{0, "SUNSUBSCRIBE"},
