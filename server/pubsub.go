@@ -247,7 +247,18 @@ func (s *Server) confirm(c *client, cmd string, name *string, count int64) {
 		*c.ps.record = append(*c.ps.record, engine.Array(engine.BulkStr(cmd), ch, engine.Int(count)))
 		return
 	}
-	c.out = pubsubMsg(c.out, c.proto, count, &cmd, name)
+	c.pushOut(func(dst []byte) []byte { return pubsubMsg(dst, c.proto, count, &cmd, name) })
+}
+
+// pushOut appends a Pub/Sub reply to c's output. Under CLIENT REPLY OFF or SKIP a RESP3 push
+// is still sent (prepareClientToWrite lets CLIENT_PUSHING through): it goes to c.keep, which
+// survives the reply's suppression (Server.run).
+func (c *client) pushOut(enc func([]byte) []byte) {
+	if c.proto == 3 && (c.replyOff || c.replySkip) {
+		c.keep = enc(c.keep)
+		return
+	}
+	c.out = enc(c.out)
 }
 
 // subKind: "c" (channels), "p" (patterns) or "s" (shard channels) for a (un)subscribe command.
@@ -380,11 +391,11 @@ func (s *Server) publish(from *client, shard bool, channel, msg string) int {
 
 func (s *Server) deliver(from, t *client, enc func([]byte) []byte) {
 	if t == from {
-		t.out = enc(t.out)
+		t.pushOut(enc)
 		return
 	}
-	if t.replyOff {
-		return // CLIENT REPLY OFF: no messages either
+	if t.replyOff && t.proto == 2 {
+		return // CLIENT REPLY OFF: no RESP2 messages either (RESP3 pushes still go)
 	}
 	ps := t.ps
 	ps.pmu.Lock()

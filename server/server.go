@@ -85,6 +85,7 @@ type client struct {
 	// CLIENT REPLY: replyOff (OFF), replySkip (this command's reply is dropped), replySkipNext
 	// (SKIP: the next one's is), replyNone (this command answers nothing)
 	replyOff, replySkip, replySkipNext, replyNone bool
+	keep                                          []byte // RESP3 pushes sent despite them (pubsub.go)
 }
 
 // New makes a server for e. e should use real time (engine.WallClock{}).
@@ -260,6 +261,9 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 	// CLIENT REPLY (networking.c, clientCommand and commandProcessed)
 	if c.replyOff || c.replySkip || c.replyNone {
 		c.out = c.out[:mark]
+	}
+	if len(c.keep) > 0 {
+		c.out, c.keep = append(c.out, c.keep...), c.keep[:0]
 	}
 	c.replyNone, c.replySkip = false, false
 	if c.replySkipNext {

@@ -104,6 +104,12 @@ func psScript() []psStep {
 		{3, "SUNSUBSCRIBE"},
 		{3, "GET k"},
 		{3, "QUIT"},
+		{2, "CLIENT REPLY OFF"},
+		{2, "SUBSCRIBE late"},
+		{0, "PUBLISH late m"},
+		{2, "PING"},
+		{2, "CLIENT REPLY ON"},
+		{2, "UNSUBSCRIBE late"},
 		{0, "PUBSUB NUMSUB c1"},
 	}
 }
