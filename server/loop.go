@@ -25,6 +25,7 @@ import (
 	"errors"
 	"math"
 	"net"
+	"sync/atomic"
 
 	"github.com/tidwall/redcon"
 
@@ -62,6 +63,8 @@ type netConn struct {
 	// unauth: the client has not authenticated (requirepass), so the parser refuses long
 	// commands; set by the connection's own loop between two batches.
 	unauth bool
+	// inFlight: input was read and its commands have not run yet (pubsub.go, catchUp)
+	inFlight atomic.Bool
 }
 
 func newNetConn(nc net.Conn) *netConn {
@@ -85,6 +88,7 @@ func (cn *netConn) fill() error {
 	n, err := cn.nc.Read(cn.buf[cn.w:])
 	cn.w += n
 	if n > 0 {
+		cn.inFlight.Store(true)
 		return nil
 	}
 	return err
@@ -409,8 +413,12 @@ func (s *Server) serveConn(cn *netConn) {
 			cmds = cmds[1:]
 		}
 		if len(cmds) > 0 {
+			if hasPublish(cmds) {
+				s.catchUp(c)
+			}
 			s.runAll(c, cmds[0], cmds[1:])
 		}
+		cn.inFlight.Store(false)
 		var pe protoError
 		if len(cmds) == 0 && errors.As(err, &pe) {
 			c.out = append(append(append(c.out, "-ERR "...), pe.Error()...), '\r', '\n')

@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"redscope/engine"
 )
@@ -70,6 +71,7 @@ type pubsubState struct {
 	done    chan struct{}
 	wmu     sync.Mutex // held while the connection's socket is written
 	started bool
+	stopped bool
 	record  *[]engine.Reply // inside EXEC: the confirmations, as replies
 }
 
@@ -415,17 +417,18 @@ func (s *Server) startPusher(c *client) {
 	}
 	ps.started = true
 	ps.kick, ps.done = make(chan struct{}, 1), make(chan struct{})
+	kick, done, nc := ps.kick, ps.done, c.conn.nc
 	go func() {
 		for {
 			select {
-			case <-ps.kick:
-			case <-ps.done:
+			case <-kick:
+			case <-done:
 				return
 			}
 			ps.wmu.Lock()
 			b := ps.take()
 			if len(b) > 0 {
-				c.conn.nc.Write(b) // an error ends the connection's own loop
+				nc.Write(b) // an error ends the connection's own loop
 			}
 			ps.wmu.Unlock()
 		}
@@ -442,9 +445,9 @@ func (ps *pubsubState) take() []byte {
 
 // stopPusher ends c's pusher (s.mu held; the connection is gone).
 func (s *Server) stopPusher(c *client) {
-	if c.ps != nil && c.ps.started && c.ps.done != nil {
+	if c.ps != nil && c.ps.started && !c.ps.stopped {
 		close(c.ps.done)
-		c.ps.done = nil
+		c.ps.stopped = true
 	}
 }
 
@@ -591,4 +594,39 @@ func (s *Server) pubsubIntrospect(args [][]byte) engine.Reply {
 		return engine.Int(int64(len(s.reg.pats)))
 	}
 	return engine.Err("ERR unknown subcommand '" + cleanText(args[1]) + "'. Try PUBSUB HELP.")
+}
+
+// hasPublish: a batch with a PUBLISH or SPUBLISH.
+func hasPublish(cmds [][][]byte) bool {
+	for _, a := range cmds {
+		if len(a) > 0 && (eqFold(a[0], "publish") || eqFold(a[0], "spublish")) {
+			return true
+		}
+	}
+	return false
+}
+
+// catchUp lets the subscribed connections run what they have already sent before a PUBLISH
+// runs. Redis serves every connection from one event loop, in the order their input arrives: an
+// UNSUBSCRIBE written just before another client's PUBLISH runs first, and Redis's own tests
+// rely on it. Here each connection has its goroutine, so the publisher waits (at most 20 ms,
+// without the engine lock) while a subscribed connection has input read and not run, or unread
+// bytes in its socket.
+func (s *Server) catchUp(self *client) {
+	for i := 0; i < 40; i++ {
+		s.mu.Lock()
+		busy := false
+		for _, t := range s.clients {
+			if t != self && t.subscribed() && t.conn != nil && !t.detached &&
+				(t.conn.inFlight.Load() || unread(t.conn.nc)) {
+				busy = true
+				break
+			}
+		}
+		s.mu.Unlock()
+		if !busy {
+			return
+		}
+		time.Sleep(500 * time.Microsecond)
+	}
 }
