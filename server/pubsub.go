@@ -15,7 +15,8 @@ package server
 // subscriber's socket. A connection's own replies and its queued messages go out under its write
 // lock, which the connection takes before it releases s.mu: what was published after its
 // command ran cannot overtake that command's reply. A message a connection publishes to itself
-// (RESP3) goes straight into its reply buffer, before PUBLISH's own reply, as Redis writes it.
+// (RESP3) goes into its reply buffer: before PUBLISH's own reply in 7.0, after the reply of the
+// whole command (EXEC) from 7.2 on.
 
 import (
 	"sort"
@@ -393,6 +394,13 @@ func (s *Server) publish(from *client, shard bool, channel, msg string) int {
 
 func (s *Server) deliver(from, t *client, enc func([]byte) []byte) {
 	if t == from {
+		if s.eng.Version().Has(engine.V72) {
+			// 7.2+ holds a client's messages to itself until the reply of the command that
+			// published them (EXEC, EVAL included) is written (server.c, call and
+			// afterCommand's pending pushes); 7.0 writes them at once.
+			t.deferred = enc(t.deferred)
+			return
+		}
 		t.pushOut(enc)
 		return
 	}

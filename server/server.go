@@ -86,6 +86,7 @@ type client struct {
 	// (SKIP: the next one's is), replyNone (this command answers nothing)
 	replyOff, replySkip, replySkipNext, replyNone bool
 	keep                                          []byte // RESP3 pushes sent despite them (pubsub.go)
+	deferred                                      []byte // messages to itself, written after the reply (7.2+; pubsub.go)
 }
 
 // New makes a server for e. e should use real time (engine.WallClock{}).
@@ -264,6 +265,9 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 	}
 	if len(c.keep) > 0 {
 		c.out, c.keep = append(c.out, c.keep...), c.keep[:0]
+	}
+	if len(c.deferred) > 0 && !c.parked {
+		c.out, c.deferred = append(c.out, c.deferred...), c.deferred[:0]
 	}
 	c.replyNone, c.replySkip = false, false
 	if c.replySkipNext {
