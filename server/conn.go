@@ -365,7 +365,7 @@ func (s *Server) clientUnblock(args [][]byte) engine.Reply {
 // clientList implements CLIENT LIST [TYPE normal|master|replica|pubsub] [ID id …].
 func (s *Server) clientList(opts [][]byte) engine.Reply {
 	var ids map[int64]bool
-	typ := "normal"
+	typ := "" // no TYPE: every client
 	for i := 0; i < len(opts); i++ {
 		switch {
 		case eqFold(opts[i], "type") && i+1 < len(opts):
@@ -390,10 +390,10 @@ func (s *Server) clientList(opts [][]byte) engine.Reply {
 		}
 	}
 	var b strings.Builder
-	if typ == "normal" || typ == "pubsub" {
+	if typ == "" || typ == "normal" || typ == "pubsub" {
 		keys := make([]int64, 0, len(s.clients))
 		for id, c := range s.clients {
-			if (ids == nil || ids[id]) && c.subscribed() == (typ == "pubsub") {
+			if (ids == nil || ids[id]) && (typ == "" || c.subscribed() == (typ == "pubsub")) {
 				keys = append(keys, id)
 			}
 		}

@@ -389,9 +389,9 @@ func (o *outBuf) WriteRaw(b []byte) { o.out = append(o.out, b...) }
 // Proto is the connection's RESP version (read without the lock: only its own loop sets it).
 func (o *outBuf) Proto() int { return o.proto }
 
-// serveConn is one connection's loop.
-func (s *Server) serveConn(cn *netConn) {
-	c := s.accept(cn)
+// serveConn is one connection's loop; c is its client, made by the accept loop (so ids follow
+// the order connections were accepted, as Redis numbers them).
+func (s *Server) serveConn(cn *netConn, c *client) {
 	detached := false
 	defer func() {
 		if detached {

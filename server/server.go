@@ -166,7 +166,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		}
 		s.conns[cn] = struct{}{}
 		s.mu.Unlock()
-		go s.serveConn(cn)
+		go s.serveConn(cn, s.accept(cn))
 	}
 }
 
