@@ -46,6 +46,9 @@ type InfoHost struct {
 	StartMs          int64
 	ConnectedClients int
 	TotalConnections int64
+	// Pub/Sub (the RESP server's registry): channels and patterns with a subscriber, shard
+	// channels, clients with any subscription.
+	PubsubChannels, PubsubPatterns, PubsubShardChannels, PubsubClients int
 }
 
 // infoStats are the counters INFO reports and CONFIG RESETSTAT clears.
@@ -263,7 +266,7 @@ func (e *Engine) Info(sectionArgs [][]byte) string {
 		kv("blocked_clients", e.BlockedClients())
 		kv("tracking_clients", 0)
 		if v74 {
-			kv("pubsub_clients", 0)
+			kv("pubsub_clients", host.PubsubClients)
 			kv("watching_clients", e.watchingClients())
 		}
 		kv("clients_in_timeout_table", e.ClientsInTimeoutTable())
@@ -417,8 +420,10 @@ func (e *Engine) Info(sectionArgs [][]byte) string {
 		kv("current_eviction_exceeded_time", 0)
 		kv("keyspace_hits", st.hits)
 		kv("keyspace_misses", st.misses)
-		for _, k := range []string{"pubsub_channels", "pubsub_patterns", "pubsubshard_channels",
-			"latest_fork_usec", "total_forks", "migrate_cached_sockets", "slave_expires_tracked_keys",
+		kv("pubsub_channels", host.PubsubChannels)
+		kv("pubsub_patterns", host.PubsubPatterns)
+		kv("pubsubshard_channels", host.PubsubShardChannels)
+		for _, k := range []string{"latest_fork_usec", "total_forks", "migrate_cached_sockets", "slave_expires_tracked_keys",
 			"active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits",
 			"active_defrag_key_misses", "total_active_defrag_time", "current_active_defrag_time",
 			"tracking_total_keys", "tracking_total_items", "tracking_total_prefixes",

@@ -27,6 +27,9 @@ func arityErr(name string) engine.Reply {
 
 // connCommand answers the commands that belong to the connection rather than the keyspace.
 func (s *Server) connCommand(c *client, args [][]byte) (engine.Reply, bool) {
+	if r, _, ok := s.pubsubCommand(c, args); ok {
+		return r, true // (inside EXEC: pubsub.go)
+	}
 	name := args[0]
 	if len(name) < 4 || len(name) > 6 {
 		return engine.Reply{}, false
@@ -60,6 +63,8 @@ func (s *Server) quitReset(c *client, tx *engine.Client, args [][]byte) (engine.
 			return arityErr("reset"), true
 		}
 		tx.Reset()
+		s.pubsubDrop(c)
+		c.replyOff, c.replySkipNext = false, false
 		c.name, c.db, c.proto = "", 0, 2
 		c.userEng = nil // clientSetDefaultAuth: back to the default user (auth.go)
 		s.syncUser(c)
@@ -78,6 +83,9 @@ var clientSubArity = map[string]int{
 // connCheck is the existence and arity check of the connection commands, for queueing them
 // inside MULTI.
 func (s *Server) connCheck(args [][]byte) (engine.Reply, bool) {
+	if r, ok := pubsubCheck(args); ok {
+		return r, true
+	}
 	name := args[0]
 	arity := func(n int, full string) engine.Reply {
 		if (n > 0 && len(args) != n) || (n < 0 && len(args) < -n) {
@@ -298,7 +306,26 @@ func (s *Server) clientCmd(c *client, args [][]byte) engine.Reply {
 		return clientHelp()
 	case "unblock":
 		return s.clientUnblock(args)
-	case "reply", "kill", "pause", "unpause", "tracking", "trackinginfo", "caching",
+	case "reply":
+		if r, ok := exact(3); !ok {
+			return r
+		}
+		switch {
+		case eqFold(args[2], "on"):
+			c.replyOff, c.replySkip = false, false
+			return engine.OK
+		case eqFold(args[2], "off"):
+			c.replyOff = true
+		case eqFold(args[2], "skip"):
+			if !c.replyOff {
+				c.replySkipNext = true
+			}
+		default:
+			return engine.ErrSyntax
+		}
+		c.replyNone = true // OFF and SKIP answer nothing
+		return engine.OK
+	case "kill", "pause", "unpause", "tracking", "trackinginfo", "caching",
 		"getredir", "no-evict", "no-touch":
 		return engine.Err("ERR redscope does not implement CLIENT " + strings.ToUpper(sub))
 	}
@@ -338,7 +365,7 @@ func (s *Server) clientUnblock(args [][]byte) engine.Reply {
 // clientList implements CLIENT LIST [TYPE normal|master|replica|pubsub] [ID id …].
 func (s *Server) clientList(opts [][]byte) engine.Reply {
 	var ids map[int64]bool
-	typ := "normal"
+	typ := "" // no TYPE: every client
 	for i := 0; i < len(opts); i++ {
 		switch {
 		case eqFold(opts[i], "type") && i+1 < len(opts):
@@ -363,10 +390,10 @@ func (s *Server) clientList(opts [][]byte) engine.Reply {
 		}
 	}
 	var b strings.Builder
-	if typ == "normal" {
+	if typ == "" || typ == "normal" || typ == "pubsub" {
 		keys := make([]int64, 0, len(s.clients))
-		for id := range s.clients {
-			if ids == nil || ids[id] {
+		for id, c := range s.clients {
+			if (ids == nil || ids[id]) && (typ == "" || c.subscribed() == (typ == "pubsub")) {
 				keys = append(keys, id)
 			}
 		}
@@ -386,6 +413,13 @@ func (s *Server) clientLine(c *client, now time.Time) string {
 		cmd = "NULL"
 	}
 	flags, multi := "", -1
+	var sub, psub, ssub int
+	if c.ps != nil {
+		sub, psub, ssub = c.ps.chans.n(), c.ps.pats.n(), c.ps.shards.n()
+	}
+	if c.subscribed() {
+		flags += "P"
+	}
 	if tx := c.tx; tx != nil && c.txEng == s.eng {
 		// catClientInfoString's order: x (MULTI), b (blocked), d (dirty CAS).
 		if tx.InMulti() {
@@ -402,8 +436,8 @@ func (s *Server) clientLine(c *client, now time.Time) string {
 	if flags == "" {
 		flags = "N"
 	}
-	line := fmt.Sprintf("id=%d addr=%s laddr=%s fd=8 name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=%s redir=-1 resp=%d",
-		c.id, c.addr, c.laddr, c.name, int64(now.Sub(c.created).Seconds()), int64(now.Sub(c.lastAt).Seconds()), flags, c.db, multi, cmd, c.user.Name, c.proto)
+	line := fmt.Sprintf("id=%d addr=%s laddr=%s fd=8 name=%s age=%d idle=%d flags=%s db=%d sub=%d psub=%d ssub=%d multi=%d qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=%s redir=-1 resp=%d",
+		c.id, c.addr, c.laddr, c.name, int64(now.Sub(c.created).Seconds()), int64(now.Sub(c.lastAt).Seconds()), flags, c.db, sub, psub, ssub, multi, cmd, c.user.Name, c.proto)
 	if s.eng.Version().Has(engine.V72) {
 		line += " lib-name=" + c.libName + " lib-ver=" + c.libVer
 	}

@@ -6,7 +6,10 @@ package server
 //
 // Parsing is Redis's (networking.c processMultibulkBuffer and processInlineBuffer: multibulk
 // `*3\r\n$3\r\nSET\r\n…`, where `*0` is skipped and the two bytes after an argument are not
-// checked, and inline `PING hello\r\n` split like sdssplitargs; the "Protocol error: …" texts).
+// checked, and inline `PING hello\r\n` split like sdssplitargs; the "Protocol error: …" texts;
+// PROTO_INLINE_MAX_SIZE for a line still open, the unauthenticated limits, strchr's stop at a NUL
+// byte; after the error the connection is closed). internal/difftest/protocol_test.go compares
+// the raw exchanges with redis-server.
 // It replaces redcon's loop, whose parser differs on those three points and which made two
 // allocations per command; here a pipeline costs three: the bytes of its complete commands are
 // copied once into a fresh block, every argument is a slice of it, the arguments of all the
@@ -22,11 +25,15 @@ import (
 	"errors"
 	"math"
 	"net"
+	"sync/atomic"
 
 	"github.com/tidwall/redcon"
 
 	"redscope/engine"
 )
+
+// errQueryBufLimit closes a client whose unparsed input passed client-query-buffer-limit.
+var errQueryBufLimit = errors.New("closing client that reached max query buffer length")
 
 type protoError string
 
@@ -36,6 +43,11 @@ const (
 	errUnbalancedQuotes  = protoError("unbalanced quotes in request")
 	errInvalidBulkLength = protoError("invalid bulk length")
 	errInvalidMultiBulk  = protoError("invalid multibulk length")
+	errTooBigInline      = protoError("too big inline request")
+	errTooBigMbulkCount  = protoError("too big mbulk count string")
+	errTooBigBulkCount   = protoError("too big bulk count string")
+	errUnauthMultiBulk   = protoError("unauthenticated multibulk length")
+	errUnauthBulkLength  = protoError("unauthenticated bulk length")
 )
 
 // netConn is one client connection: the socket, its unparsed input and pending output.
@@ -48,6 +60,11 @@ type netConn struct {
 	// parseAll's scratch: offsets only, never handed out
 	spans  [][2]int
 	counts []int
+	// unauth: the client has not authenticated (requirepass), so the parser refuses long
+	// commands; set by the connection's own loop between two batches.
+	unauth bool
+	// inFlight: input was read and its commands have not run yet (pubsub.go, catchUp)
+	inFlight atomic.Bool
 }
 
 func newNetConn(nc net.Conn) *netConn {
@@ -60,6 +77,9 @@ func (cn *netConn) fill() error {
 		n := copy(cn.buf, cn.buf[cn.r:cn.w])
 		cn.r, cn.w = 0, n
 	}
+	if cn.w >= queryBufLimit {
+		return errQueryBufLimit
+	}
 	if cn.w == len(cn.buf) {
 		nb := make([]byte, 2*len(cn.buf))
 		copy(nb, cn.buf[:cn.w])
@@ -68,6 +88,7 @@ func (cn *netConn) fill() error {
 	n, err := cn.nc.Read(cn.buf[cn.w:])
 	cn.w += n
 	if n > 0 {
+		cn.inFlight.Store(true)
 		return nil
 	}
 	return err
@@ -116,7 +137,7 @@ func (cn *netConn) parseAll() ([][][]byte, error) {
 		before := len(spans)
 		var n int
 		var err error
-		spans, n, err = parseMultibulk(b, p-start, spans)
+		spans, n, err = parseMultibulk(b, p-start, spans, cn.unauth)
 		if err != nil {
 			perr = err
 			break
@@ -155,49 +176,63 @@ func (cn *netConn) parseAll() ([][][]byte, error) {
 }
 
 // parseMultibulk parses one `*n` command at the start of b, appending its arguments' offsets
-// (plus base) to spans; n is 0 when the command is not complete yet.
-func parseMultibulk(b []byte, base int, spans [][2]int) (_ [][2]int, n int, err error) {
-	i := indexLF(b, 1)
+// (plus base) to spans; n is 0 when the command is not complete yet. It follows
+// processMultibulkBuffer step by step: a count or length line ends at its first '\r' (found as
+// strchr does, so a NUL byte before it means "not there yet") and the byte after that '\r' is
+// skipped unread; a line that is still open after PROTO_INLINE_MAX_SIZE bytes is refused; an
+// unauthenticated client may send at most 10 arguments of at most 16384 bytes.
+func parseMultibulk(b []byte, base int, spans [][2]int, unauth bool) (_ [][2]int, n int, err error) {
+	i := strchr(b, 1, '\r')
 	if i < 0 {
+		if len(b) > protoInlineMaxSize {
+			return spans, 0, errTooBigMbulkCount
+		}
 		return spans, 0, nil
 	}
-	if b[i-1] != '\r' {
-		return spans, 0, errInvalidMultiBulk
+	if i > len(b)-2 {
+		return spans, 0, nil // the byte after '\r' is not there yet
 	}
-	count, ok := parseInt(b[1 : i-1])
+	count, ok := parseInt(b[1:i])
 	if !ok || count > math.MaxInt32 {
 		return spans, 0, errInvalidMultiBulk
 	}
-	i++
+	if count > 10 && unauth {
+		return spans, 0, errUnauthMultiBulk
+	}
+	p := i + 2
 	if count <= 0 {
-		return spans, i, nil // *0 and *-1 are skipped (processMultibulkBuffer)
+		return spans, p, nil // *0 and *-1 are skipped (processMultibulkBuffer)
 	}
 	for j := 0; j < count; j++ {
-		if i >= len(b) {
-			return spans, 0, nil
-		}
-		if b[i] != '$' {
-			return spans, 0, protoError("expected '$', got '" + string(b[i]) + "'")
-		}
-		e := indexLF(b, i+1)
+		e := strchr(b, p, '\r')
 		if e < 0 {
+			if len(b)-p > protoInlineMaxSize {
+				return spans, 0, errTooBigBulkCount
+			}
 			return spans, 0, nil
 		}
-		if b[e-1] != '\r' {
-			return spans, 0, errInvalidBulkLength
+		if e > len(b)-2 {
+			return spans, 0, nil
 		}
-		size, ok := parseInt(b[i+1 : e-1])
+		if b[p] != '$' {
+			return spans, 0, protoError("expected '$', got '" + string(b[p]) + "'")
+		}
+		size, ok := parseInt(b[p+1 : e])
 		if !ok || size < 0 || size > protoMaxBulkLen {
 			return spans, 0, errInvalidBulkLength
 		}
-		if e+size+2 >= len(b) {
+		if size > 16384 && unauth {
+			return spans, 0, errUnauthBulkLength
+		}
+		d := e + 2
+		if len(b)-d < size+2 {
 			return spans, 0, nil
 		}
 		// the two bytes after the argument are skipped unread, as Redis does
-		spans = append(spans, [2]int{base + e + 1, base + e + 1 + size})
-		i = e + size + 3
+		spans = append(spans, [2]int{base + d, base + d + size})
+		p = d + size + 2
 	}
-	return spans, i, nil
+	return spans, p, nil
 }
 
 // protoMaxBulkLen is proto-max-bulk-len's default (512 MB): processMultibulkBuffer refuses a
@@ -205,10 +240,23 @@ func parseMultibulk(b []byte, base int, spans [][2]int) (_ [][2]int, n int, err 
 // lock, so a CONFIG SET of the parameter is stored but does not move this bound.
 const protoMaxBulkLen = 512 << 20
 
-func indexLF(b []byte, from int) int {
+// protoInlineMaxSize is PROTO_INLINE_MAX_SIZE (server.h): how much input an inline command, a
+// multibulk count or a bulk length may take before its line ends.
+const protoInlineMaxSize = 64 << 10
+
+// queryBufLimit is client-query-buffer-limit's default (1 GB): a client whose unparsed input
+// grows past it is closed without a reply (readQueryFromClient).
+const queryBufLimit = 1 << 30
+
+// strchr is C's strchr on Redis's NUL-terminated query buffer from b[from]: the index of the
+// first c, or -1 when the input ends or a NUL byte comes first.
+func strchr(b []byte, from int, c byte) int {
 	for i := from; i < len(b); i++ {
-		if b[i] == '\n' {
+		switch b[i] {
+		case c:
 			return i
+		case 0:
+			return -1
 		}
 	}
 	return -1
@@ -238,10 +286,15 @@ func parseInt(b []byte) (int, bool) {
 }
 
 // parseInline splits one inline command line as processInlineBuffer does (sdssplitargs, the
-// quoting redis-cli uses too: engine.SplitArgs); n is 0 while no line is complete.
+// quoting redis-cli uses too: engine.SplitArgs); n is 0 while no line is complete, and a line
+// still open after PROTO_INLINE_MAX_SIZE bytes is refused. The line ends at the first '\n'
+// found by strchr (a NUL byte first: not yet).
 func parseInline(b []byte) (args [][]byte, n int, err error) {
-	i := indexLF(b, 0)
+	i := strchr(b, 0, '\n')
 	if i < 0 {
+		if len(b) > protoInlineMaxSize {
+			return nil, 0, errTooBigInline
+		}
 		return nil, 0, nil
 	}
 	line := b[:i]
@@ -284,7 +337,7 @@ func (cn *netConn) parseOne() ([][]byte, error) {
 			}
 			continue
 		}
-		spans, n, err := parseMultibulk(b, 0, nil)
+		spans, n, err := parseMultibulk(b, 0, nil, cn.unauth)
 		if err != nil || n == 0 {
 			return nil, err
 		}
@@ -336,9 +389,9 @@ func (o *outBuf) WriteRaw(b []byte) { o.out = append(o.out, b...) }
 // Proto is the connection's RESP version (read without the lock: only its own loop sets it).
 func (o *outBuf) Proto() int { return o.proto }
 
-// serveConn is one connection's loop.
-func (s *Server) serveConn(cn *netConn) {
-	c := s.accept(cn)
+// serveConn is one connection's loop; c is its client, made by the accept loop (so ids follow
+// the order connections were accepted, as Redis numbers them).
+func (s *Server) serveConn(cn *netConn, c *client) {
 	detached := false
 	defer func() {
 		if detached {
@@ -351,6 +404,7 @@ func (s *Server) serveConn(cn *netConn) {
 		s.mu.Unlock()
 	}()
 	for {
+		cn.unauth = !c.authed // (only this loop changes c.authed)
 		cmds, err := cn.readBatch()
 		c.out = c.out[:0]
 		// script_busy.go: while a script holds the engine past busy-reply-threshold, each command
@@ -359,16 +413,20 @@ func (s *Server) serveConn(cn *netConn) {
 			cmds = cmds[1:]
 		}
 		if len(cmds) > 0 {
+			if hasPublish(cmds) {
+				s.catchUp(c)
+			}
 			s.runAll(c, cmds[0], cmds[1:])
 		}
+		cn.inFlight.Store(false)
 		var pe protoError
 		if len(cmds) == 0 && errors.As(err, &pe) {
 			c.out = append(append(append(c.out, "-ERR "...), pe.Error()...), '\r', '\n')
-			cn.nc.Write(c.out)
+			c.write(c.out)
 			return
 		}
-		if len(c.out) > 0 {
-			if _, werr := cn.nc.Write(c.out); werr != nil {
+		if len(c.out) > 0 || c.wlocked {
+			if werr := c.write(c.out); werr != nil {
 				return
 			}
 		}

@@ -43,6 +43,7 @@ type Server struct {
 	ln          net.Listener
 	closed      bool
 	cronStarted bool
+	reg         registry                 // Pub/Sub subscribers (pubsub.go)
 	conns       map[*netConn]struct{}    // connections in serveConn's loop
 	detached    map[*client]detachedConn // connections waiting in a blocking command (blocking.go)
 }
@@ -78,6 +79,14 @@ type client struct {
 	pending  [][][]byte
 	wake     chan engine.Result
 	detached bool
+	// Pub/Sub (pubsub.go): subscriptions and the pusher; wlocked: the write lock is held
+	ps      *pubsubState
+	wlocked bool
+	// CLIENT REPLY: replyOff (OFF), replySkip (this command's reply is dropped), replySkipNext
+	// (SKIP: the next one's is), replyNone (this command answers nothing)
+	replyOff, replySkip, replySkipNext, replyNone bool
+	keep                                          []byte // RESP3 pushes sent despite them (pubsub.go)
+	deferred                                      []byte // messages to itself, written after the reply (7.2+; pubsub.go)
 }
 
 // New makes a server for e. e should use real time (engine.WallClock{}).
@@ -157,7 +166,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		}
 		s.conns[cn] = struct{}{}
 		s.mu.Unlock()
-		go s.serveConn(cn)
+		go s.serveConn(cn, s.accept(cn))
 	}
 }
 
@@ -208,6 +217,8 @@ func (s *Server) accept(cn *netConn) *client {
 // clients (s.mu is held).
 func (s *Server) dropClient(c *client) {
 	delete(s.clients, c.id)
+	s.pubsubDrop(c)
+	s.stopPusher(c)
 	if c.tx != nil {
 		c.tx.Close() // (a client of a replaced engine touches only that engine)
 	}
@@ -220,6 +231,7 @@ func (s *Server) dropClient(c *client) {
 func (s *Server) runAll(c *client, first [][]byte, rest [][][]byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer c.lockWrite() // (pubsub.go: before s.mu is released)
 	defer s.recoverRun(c)
 	now := time.Now()
 	s.run(c, first, now)
@@ -245,6 +257,25 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 	if len(args) == 0 {
 		return
 	}
+	mark := len(c.out)
+	s.run1(c, args, now)
+	// CLIENT REPLY (networking.c, clientCommand and commandProcessed)
+	if c.replyOff || c.replySkip || c.replyNone {
+		c.out = c.out[:mark]
+	}
+	if len(c.keep) > 0 {
+		c.out, c.keep = append(c.out, c.keep...), c.keep[:0]
+	}
+	if len(c.deferred) > 0 && !c.parked {
+		c.out, c.deferred = append(c.out, c.deferred...), c.deferred[:0]
+	}
+	c.replyNone, c.replySkip = false, false
+	if c.replySkipNext {
+		c.replySkip, c.replySkipNext = true, false
+	}
+}
+
+func (s *Server) run1(c *client, args [][]byte, now time.Time) {
 	s.totalCommands++
 	c.lastAt = now
 	tx := s.txClient(c)
@@ -258,6 +289,22 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 			c.out = r.AppendRESP2(c.out)
 		}
 		return
+	}
+	if r, refused := s.pubsubRefuse(c, tx, args); refused {
+		c.out = r.AppendRESP(c.out, c.proto)
+		return
+	}
+	if !tx.InMulti() {
+		if r, ok := subscribedPing(c, args); ok {
+			c.out = r.AppendRESP(c.out, c.proto)
+			return
+		}
+		if r, written, ok := s.pubsubCommand(c, args); ok {
+			if !written {
+				c.out = r.AppendRESP(c.out, c.proto)
+			}
+			return
+		}
 	}
 	c.inExec = eqFold(args[0], "exec") && tx.InMulti()
 	res := tx.Exec(args)
