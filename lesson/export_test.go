@@ -15,13 +15,19 @@ import (
 	"redscope/engine/alloc"
 )
 
-// exportPort is the port of the redis-server TestTranscriptReplaysOnRedis starts (REDSCOPE_EXPORT_PORT
-// overrides).
+// exportPort is the port of the redis-server TestTranscriptReplaysOnRedis starts: REDSCOPE_EXPORT_PORT,
+// or one the kernel gives as unused (a fixed port let two test runs on one machine talk to each
+// other's server).
 func exportPort() string {
 	if p := os.Getenv("REDSCOPE_EXPORT_PORT"); p != "" {
 		return p
 	}
-	return "7020"
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "7020"
+	}
+	defer ln.Close()
+	return fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
 }
 
 // startRedis starts Debian's redis-server 7.0 on exportPort, or skips.
