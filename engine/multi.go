@@ -359,10 +359,17 @@ func (c *Client) check(args [][]byte) (Reply, bool) {
 var errExecArity = Err("EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command")
 
 func (c *Client) txCommand(kind txCmd, args [][]byte) Reply {
+	return c.txReply(kind, args, c.discard)
+}
+
+// txReply is txCommand with the discard to run: discard, or busyDiscard from BusyTx (which
+// passes only MULTI, DISCARD and WATCH inside MULTI or with too few arguments, none of which
+// reads the keyspace).
+func (c *Client) txReply(kind txCmd, args [][]byte, discard func()) Reply {
 	names := [...]string{txMulti: "multi", txExec: "exec", txDiscard: "discard", txWatch: "watch", txUnwatch: "unwatch"}
 	if kind == txWatch && len(args) < 2 || kind != txWatch && len(args) != 1 {
 		if kind == txExec {
-			c.discard() // rejectCommand on EXEC: execCommandAbort
+			discard() // rejectCommand on EXEC: execCommandAbort
 			return errExecArity
 		}
 		if c.multi {
@@ -381,7 +388,7 @@ func (c *Client) txCommand(kind txCmd, args [][]byte) Reply {
 		if !c.multi {
 			return Err("ERR DISCARD without MULTI")
 		}
-		c.discard()
+		discard()
 		return OK
 	case txWatch:
 		if c.multi {

@@ -33,7 +33,7 @@ func (c *Client) BusyTx(args [][]byte, busy Reply) (Reply, bool) {
 		if kind == txWatch && !c.multi && len(args) >= 2 {
 			return Reply{}, false // watchCommand reads the keyspace
 		}
-		return c.busyTxCommand(kind, args), true
+		return c.txReply(kind, args, c.busyDiscard), true
 	case txExec:
 		if len(args) != 1 {
 			c.busyDiscard()
@@ -64,31 +64,6 @@ func (c *Client) BusyTx(args [][]byte, busy Reply) (Reply, bool) {
 	}
 	c.dirtyTx = c.dirtyTx || c.multi
 	return busy, true
-}
-
-// busyTxCommand is txCommand for MULTI, DISCARD and WATCH inside MULTI (or with too few
-// arguments), none of which reads the keyspace.
-func (c *Client) busyTxCommand(kind txCmd, args [][]byte) Reply {
-	names := [...]string{txMulti: "multi", txDiscard: "discard", txWatch: "watch"}
-	if kind == txWatch && len(args) < 2 || kind != txWatch && len(args) != 1 {
-		c.dirtyTx = c.dirtyTx || c.multi
-		return errArity(names[kind])
-	}
-	switch kind {
-	case txMulti:
-		if c.multi {
-			return Err("ERR MULTI calls can not be nested")
-		}
-		c.multi = true
-		return OK
-	case txDiscard:
-		if !c.multi {
-			return Err("ERR DISCARD without MULTI")
-		}
-		c.busyDiscard()
-		return OK
-	}
-	return Err("ERR WATCH inside MULTI is not allowed")
 }
 
 // busyDiscard is discard without the WATCH table: the keys are released by settleBusy.
