@@ -4,10 +4,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"redscope/engine"
 	"redscope/engine/alloc"
+	"redscope/internal/fields"
 )
 
 // Config chooses the engine a Player runs on.
@@ -468,7 +468,7 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check, c
 	if IsRingLine(line) {
 		return p.execRing(line, console, checks)
 	}
-	if strings.EqualFold(firstField(line), "cluster") && IsClusterLine(line) {
+	if strings.EqualFold(fields.First(line), "cluster") && IsClusterLine(line) {
 		return p.execClusterLine(line, console, checks) // cluster.go
 	}
 	if console && IsHelpLine(line) {
@@ -659,23 +659,4 @@ func (p *Player) Culprits(c CheckResult) []string {
 		}
 	}
 	return out
-}
-
-// firstField is strings.Fields(s)[0] ("" when s has none) without splitting the rest of s: exec
-// looks at the first word of every line, and a PFADD of 1 000 elements is a 7 KB line.
-func firstField(s string) string {
-	start := -1
-	for i, r := range s {
-		if unicode.IsSpace(r) {
-			if start >= 0 {
-				return s[start:i]
-			}
-		} else if start < 0 {
-			start = i
-		}
-	}
-	if start < 0 {
-		return ""
-	}
-	return s[start:]
 }

@@ -3,9 +3,9 @@ package scene
 import (
 	"fmt"
 	"strings"
-	"unicode"
 
 	"redscope/engine"
+	"redscope/internal/fields"
 	"redscope/ring"
 )
 
@@ -357,7 +357,7 @@ func sceneFor(e *engine.Engine, x engine.Exchange, key string) string {
 		return "keys"
 	}
 	group := ""
-	if f := firstWord(x.Cmd); f != "" {
+	if f := fields.First(x.Cmd); f != "" {
 		group = engine.CommandGroup(strings.ToLower(f))
 	}
 	switch o.Type {
@@ -381,24 +381,6 @@ func sceneFor(e *engine.Engine, x engine.Exchange, key string) string {
 		return "stream"
 	}
 	return "keys"
-}
-
-// firstWord is strings.Fields(s)[0] ("" when s has no field) without splitting the rest of s.
-func firstWord(s string) string {
-	start := -1
-	for i, r := range s {
-		if unicode.IsSpace(r) {
-			if start >= 0 {
-				return s[start:i]
-			}
-		} else if start < 0 {
-			start = i
-		}
-	}
-	if start < 0 {
-		return ""
-	}
-	return s[start:]
 }
 
 // drawnKey is the key scene sc draws now.

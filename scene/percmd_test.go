@@ -10,19 +10,6 @@ import (
 
 // The per-command shortcuts of Auto and HLL (issue 11) give what the code they replaced gave.
 
-func TestFirstWordIsFieldsFirst(t *testing.T) {
-	for _, s := range []string{"", " ", "\t\n", "PFADD h a b", "  get k", "x", "a\u00a0b c", "\u0085 set k",
-		"\u3000hset\u3000h f v", "\xff\xfe set", "set\xffk v", "ring\tproduct:%d", "cluster keyslot \"a b\"", "é  ", "\v\fdel k"} {
-		want := ""
-		if f := strings.Fields(s); len(f) > 0 {
-			want = f[0]
-		}
-		if got := firstWord(s); got != want {
-			t.Errorf("firstWord(%q) = %q, strings.Fields gives %q", s, got, want)
-		}
-	}
-}
-
 func TestShortCmdAsRunes(t *testing.T) {
 	old := func(c string) string { // the []rune version
 		if r := []rune(c); len(r) > maxCmdChars {

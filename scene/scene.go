@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"redscope/engine"
+	"redscope/internal/fields"
 )
 
 // Input is what a scene is rebuilt from after every step, back, reset or console command. It is
@@ -72,7 +73,7 @@ func lastCmd(xs []engine.Exchange) (name string, x *engine.Exchange) {
 		if xs[i].Cmd == "" {
 			continue
 		}
-		if f := firstWord(xs[i].Cmd); f != "" { // auto.go
+		if f := fields.First(xs[i].Cmd); f != "" { // auto.go
 			return strings.ToLower(f), &xs[i]
 		}
 	}
