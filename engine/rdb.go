@@ -276,7 +276,11 @@ func quicklistLZF(lp []byte) []byte {
 	return c
 }
 
-func (e *Engine) rdbSaveStream(w *rdb.Writer, s *streamValue) {
+// rdbSaveStreamHead writes what every stream RDB type begins with (rdb.c rdbSaveObject): the
+// listpack nodes under their master IDs, the length and the last ID. RDB_TYPE_STREAM_LISTPACKS
+// (Redis <= 6.2) goes on with the groups; the later types first add the first ID, the
+// max-deleted ID and entries-added.
+func rdbSaveStreamHead(w *rdb.Writer, s *streamValue) {
 	w.Len(uint64(len(s.nodes)))
 	for _, n := range s.nodes {
 		k := n.master.key()
@@ -286,6 +290,10 @@ func (e *Engine) rdbSaveStream(w *rdb.Writer, s *streamValue) {
 	w.Len(s.length)
 	w.Len(s.lastID.Ms)
 	w.Len(s.lastID.Seq)
+}
+
+func (e *Engine) rdbSaveStream(w *rdb.Writer, s *streamValue) {
+	rdbSaveStreamHead(w, s)
 	w.Len(s.firstID.Ms)
 	w.Len(s.firstID.Seq)
 	w.Len(s.maxDeletedID.Ms)

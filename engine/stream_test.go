@@ -485,15 +485,7 @@ func TestRestoreStreamV1Payload(t *testing.T) {
 	s := stv(src.db.keys["x"])
 	var w rdb.Writer
 	w.Type(rdb.TypeStreamListpacks)
-	w.Len(uint64(len(s.nodes)))
-	for _, n := range s.nodes {
-		k := n.master.key()
-		w.String(k[:])
-		w.String(n.lp.Bytes())
-	}
-	w.Len(s.length)
-	w.Len(s.lastID.Ms)
-	w.Len(s.lastID.Seq)
+	rdbSaveStreamHead(&w, s)
 	w.Len(2) // groups: g1 delivered up to 2-0, g2 up to 3-0
 	for _, g := range []struct {
 		name string
