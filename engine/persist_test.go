@@ -249,44 +249,44 @@ func TestRestoreStream62(t *testing.T) {
 	}
 	w := e70.rdbWriter()
 	w.Type(rdb.TypeStreamListpacks)
-	nodes := r.Len()
-	w.Len(nodes)
+	copyLen := func() uint64 { // a length 6.2 has too
+		n := r.Len()
+		w.Len(n)
+		return n
+	}
+	copyString := func() {
+		s, _, _ := r.String()
+		w.String(s)
+	}
+	nodes := copyLen()
 	for i := uint64(0); i < nodes; i++ {
-		k, _, _ := r.String()
-		lp, _, _ := r.String()
-		w.String(k)
-		w.String(lp)
+		copyString() // master ID
+		copyString() // listpack
 	}
 	for i := 0; i < 3; i++ { // length, last ID
-		w.Len(r.Len())
+		copyLen()
 	}
 	for i := 0; i < 5; i++ { // first ID, max deleted ID, entries added: not in 6.2
 		r.Len()
 	}
-	groups := r.Len()
-	w.Len(groups)
+	groups := copyLen()
 	for i := uint64(0); i < groups; i++ {
-		name, _, _ := r.String()
-		w.String(name)
-		w.Len(r.Len())
-		w.Len(r.Len())
+		copyString() // name
+		copyLen()    // last ID
+		copyLen()
 		r.Len() // entries read: not in 6.2
-		pel := r.Len()
-		w.Len(pel)
+		pel := copyLen()
 		for j := uint64(0); j < pel; j++ {
 			w.Raw(r.Bytes(16))
 			w.Millis(r.Millis())
-			w.Len(r.Len())
+			copyLen() // delivery count
 		}
-		consumers := r.Len()
-		w.Len(consumers)
+		consumers := copyLen()
 		for j := uint64(0); j < consumers; j++ {
-			cname, _, _ := r.String()
-			w.String(cname)
+			copyString() // name
 			w.Millis(r.Millis())
 			r.Millis() // active time: 7.2+
-			cp := r.Len()
-			w.Len(cp)
+			cp := copyLen()
 			for k := uint64(0); k < cp; k++ {
 				w.Raw(r.Bytes(16))
 			}
