@@ -108,7 +108,8 @@ func Sections(p []byte) (d Dump, ok bool) {
 		body(PartListpack)
 	case TypeHashListpackEx:
 		if r.Need(8) {
-			d.Sections = append(d.Sections, Section{Part: PartMillis, Off: r.Pos, Len: 8, Value: int64(binary.LittleEndian.Uint64(r.Bytes(8)))})
+			at := r.Pos // read before r.Bytes moves it: Go leaves a field read and a call unordered
+			d.Sections = append(d.Sections, Section{Part: PartMillis, Off: at, Len: 8, Value: int64(binary.LittleEndian.Uint64(r.Bytes(8)))})
 		}
 		body(PartListpack)
 	case TypeListQuicklist2:

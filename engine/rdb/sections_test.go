@@ -24,33 +24,41 @@ var sectionCases = []struct {
 	{"big", "00c3094042016161e035000161610a00fe0c2c642d65ee29", "type:1 lzf:4 lzf-data:9 version:2 crc64:8", "string"},
 }
 
+// tiles splits a payload of Redis's and checks that its sections tile it, start to end, and
+// that the footer is its CRC-64; it returns the parts as "part:len" words.
+func tiles(t *testing.T, name, hexPayload string) (Dump, string) {
+	t.Helper()
+	p, _ := hex.DecodeString(hexPayload)
+	d, ok := Sections(p)
+	if !ok {
+		t.Fatalf("%s: not split", name)
+	}
+	var got []string
+	at := 0
+	for _, s := range d.Sections {
+		if s.Off != at {
+			t.Fatalf("%s: %s at %d, want %d (sections must tile the payload)", name, s.Part, s.Off, at)
+		}
+		at += s.Len
+		got = append(got, s.Part+":"+strconv.Itoa(s.Len))
+	}
+	if at != len(p) {
+		t.Fatalf("%s: sections cover %d of %d bytes", name, at, len(p))
+	}
+	if CRC64(0, p[:len(p)-8]) != d.Checksum {
+		t.Errorf("%s: checksum %x is not the footer's", name, d.Checksum)
+	}
+	return d, strings.Join(got, " ")
+}
+
 func TestSectionsOfRedisPayloads(t *testing.T) {
 	for _, c := range sectionCases {
-		p, _ := hex.DecodeString(c.hex)
-		d, ok := Sections(p)
-		if !ok {
-			t.Fatalf("%s: not split", c.name)
-		}
-		var got []string
-		at := 0
-		for _, s := range d.Sections {
-			if s.Off != at {
-				t.Fatalf("%s: %s at %d, want %d (sections must tile the payload)", c.name, s.Part, s.Off, at)
-			}
-			at += s.Len
-			got = append(got, s.Part+":"+strconv.Itoa(s.Len))
-		}
-		if at != len(p) {
-			t.Fatalf("%s: sections cover %d of %d bytes", c.name, at, len(p))
-		}
-		if g := strings.Join(got, " "); g != c.parts {
+		d, g := tiles(t, c.name, c.hex)
+		if g != c.parts {
 			t.Errorf("%s: parts %q, want %q", c.name, g, c.parts)
 		}
 		if d.Version != 10 || TypeName(d.Type) != c.typeName {
 			t.Errorf("%s: version %d type %q", c.name, d.Version, TypeName(d.Type))
-		}
-		if CRC64(0, p[:len(p)-8]) != d.Checksum {
-			t.Errorf("%s: checksum %x is not the footer's", c.name, d.Checksum)
 		}
 	}
 }
@@ -97,16 +105,8 @@ var sections74 = []struct {
 
 func TestSectionsOfRedis74Payloads(t *testing.T) {
 	for _, c := range sections74 {
-		p, _ := hex.DecodeString(c.hex)
-		d, ok := Sections(p)
-		if !ok {
-			t.Fatalf("%s: not split", c.name)
-		}
-		var got []string
-		for _, s := range d.Sections {
-			got = append(got, s.Part+":"+strconv.Itoa(s.Len))
-		}
-		if g := strings.Join(got, " "); g != c.parts || d.Version != 12 || TypeName(d.Type) != c.typeName {
+		d, g := tiles(t, c.name, c.hex)
+		if g != c.parts || d.Version != 12 || TypeName(d.Type) != c.typeName {
 			t.Errorf("%s: %q v%d %q", c.name, g, d.Version, TypeName(d.Type))
 		}
 	}
