@@ -199,6 +199,17 @@ func (a *app) post(f func()) {
 	}
 }
 
+// onValue runs apply with the control's value in the game loop on each event of the control
+// (the scrubber, the speed and version lists).
+func (a *app) onValue(id, event string, apply func(v string)) {
+	el := ui.ByID(id)
+	el.On(event, func(string) bool {
+		v := el.Value()
+		a.post(func() { apply(v) })
+		return false
+	})
+}
+
 // --- operations (shared by the DOM controls and the page API) ---
 
 func (a *app) findLesson(name string) *lesson.Lesson {
@@ -434,25 +445,15 @@ func (a *app) initDOM() {
 		a.post(func() { a.playing = false; a.step() })
 		return false
 	})
-	scrub := ui.ByID("scrubber")
-	scrub.On("input", func(string) bool {
-		v := scrub.Value()
-		a.post(func() {
-			if n, err := strconv.Atoi(v); err == nil {
-				a.seek(n)
-			}
-		})
-		return false
+	a.onValue("scrubber", "input", func(v string) {
+		if n, err := strconv.Atoi(v); err == nil {
+			a.seek(n)
+		}
 	})
-	sp := ui.ByID("speed")
-	sp.On("change", func(string) bool {
-		v := sp.Value()
-		a.post(func() {
-			if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 {
-				a.speed = f
-			}
-		})
-		return false
+	a.onValue("speed", "change", func(v string) {
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 {
+			a.speed = f
+		}
 	})
 	// The lesson list: Chromium fires change on every arrow key of a closed <select>, which would
 	// open each lesson passed over. After a navigation key (until the next pointer press) a change
@@ -513,15 +514,10 @@ func (a *app) initDOM() {
 		}
 		return false
 	})
-	vs := ui.ByID("version")
-	vs.On("change", func(string) bool {
-		v := vs.Value()
-		a.post(func() {
-			if ver, err := engine.ParseVersion(v); err == nil {
-				a.setVersion(ver)
-			}
-		})
-		return false
+	a.onValue("version", "change", func(v string) {
+		if ver, err := engine.ParseVersion(v); err == nil {
+			a.setVersion(ver)
+		}
 	})
 	con := ui.ByID("console")
 	con.On("keydown", func(key string) bool {

@@ -372,6 +372,12 @@ func TestControlsConsoleAndKeyboard(t *testing.T) {
 	waitStep(2)
 	clickLabel("↺ Từ đầu")
 	waitStep(0)
+	// The scrubber seeks to the step it is moved to.
+	b.do(chromedp.SetValue(chromedp.ID("scrubber"), "2"))
+	b.eval(`document.getElementById('scrubber').dispatchEvent(new Event('input'))`)
+	waitStep(2)
+	clickLabel("↺ Từ đầu")
+	waitStep(0)
 	// Keyboard: → steps, ← goes back (focus on the page, not in an input).
 	b.do(chromedp.Click(chromedp.ID("caption")))
 	b.do(chromedp.KeyEvent(kb.ArrowRight))
