@@ -81,7 +81,19 @@ func (e *Engine) slowPush(c *Command, args [][]byte, dur int64) {
 		return
 	}
 	if dur >= slower {
-		p := s.peers[s.cur]
+		var p slowPeer
+		switch {
+		case e.lua != nil && e.lua.run != nil:
+			// a script's command: Redis's Lua client has no connection and no name; its peer id
+			// reads "?:0" on 7.0.15 and "" on 7.4.1 (the two builds compared)
+			if !e.ver.Has(V74) {
+				p.addr = "?:0"
+			}
+		case e.blocker != nil:
+			p = s.peers[e.blocker] // a blocked command served now (blocking.go handleBlocked)
+		default:
+			p = s.peers[s.cur]
+		}
 		ent := slowEntry{id: s.nextID, time: e.NowMs() / 1000, duration: dur, args: slowArgs(c, args), peer: p.addr, name: p.name}
 		s.nextID++
 		s.entries = append(s.entries, slowEntry{})

@@ -111,3 +111,29 @@ func TestSlowlogMaxLenZero(t *testing.T) {
 		}
 	}
 }
+
+// A script's commands are logged without the caller's address: "?:0" on 7.0, "" on 7.4.
+func TestSlowlogScriptPeer(t *testing.T) {
+	for _, tc := range []struct {
+		v    Version
+		addr string
+	}{{V70, "?:0"}, {V74, ""}} {
+		e, _ := newEngineAt(tc.v)
+		c := e.NewClient()
+		e.SetClient(c)
+		c.SetPeer("127.0.0.1:7000", "caller")
+		e.Do("CONFIG", "SET", "slowlog-log-slower-than", "0")
+		e.Do("EVAL", "redis.call('set','s','1') return 1", "0")
+		r := e.Do("SLOWLOG", "GET", "2")
+		if len(r.Array) != 2 {
+			t.Fatalf("%v: %s", tc.v, r.FormatCLI())
+		}
+		eval, set := r.Array[0].Array, r.Array[1].Array
+		if eval[3].Array[0].Str != "EVAL" || eval[4].Str != "127.0.0.1:7000" || eval[5].Str != "caller" {
+			t.Errorf("%v: EVAL entry %s", tc.v, r.Array[0].FormatCLI())
+		}
+		if set[3].Array[0].Str != "set" || set[4].Str != tc.addr || set[5].Str != "" {
+			t.Errorf("%v: script's SET entry peer %q name %q, want %q \"\"", tc.v, set[4].Str, set[5].Str, tc.addr)
+		}
+	}
+}
