@@ -231,9 +231,14 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 	e.countReads(c, args)
 	b := e.blocker
 	dirty := e.dirtyBefore(c, args)
+	start := e.nowUs()
 	r := c.Fn(e, args)
 	e.dirtyAfter(c, args, r, dirty) // the command's own server.dirty amount (dirty.go)
-	if b != nil && b.blk != nil && e.ver.Has(V72) {
+	blocked := b != nil && b.blk != nil
+	if !blocked { // a blocked command is logged when it is served again (slowlog.go)
+		e.slowPush(c, args, e.nowUs()-start)
+	}
+	if blocked && e.ver.Has(V72) {
 		return r // 7.2+ counts a command that blocked when it ends (blocking.go countUnblocked)
 	}
 	e.cfg.stats.called(c.FullName(), r) // (CONFIG RESETSTAT counts itself in the new counters)

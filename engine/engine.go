@@ -82,9 +82,10 @@ type Engine struct {
 	cluster *clusterNode
 	ccs     *clusterConn
 	// lua is the scripting state (script.go), mon what other goroutines may read of it.
-	lua *scriptState
-	mon ScriptMonitor
-	dbg debugState // DEBUG switches (cmd_debug.go)
+	lua  *scriptState
+	mon  ScriptMonitor
+	dbg  debugState   // DEBUG switches (cmd_debug.go)
+	slow slowlogState // SLOWLOG (slowlog.go)
 	// Work counts the elementary steps (bytes scanned/moved, registers touched…) commands did;
 	// labs report it instead of wall time.
 	Work Work

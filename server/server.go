@@ -220,6 +220,7 @@ func (s *Server) dropClient(c *client) {
 	s.pubsubDrop(c)
 	s.stopPusher(c)
 	if c.tx != nil {
+		c.tx.ForgetPeer()
 		c.tx.Close() // (a client of a replaced engine touches only that engine)
 	}
 	c.tx = nil
@@ -307,7 +308,10 @@ func (s *Server) run1(c *client, args [][]byte, now time.Time) {
 		}
 	}
 	c.inExec = eqFold(args[0], "exec") && tx.InMulti()
+	tx.SetPeer(c.addr, c.name) // what SLOWLOG GET shows of the client
+	start := s.eng.SlowlogStart()
 	res := tx.Exec(args)
+	tx.SlowlogTx(args, res.Reply, s.eng.SlowlogStart()-start)
 	c.inExec = false
 	s.countFrontEnd(args, res.Reply)
 	if c.user.Deleted() {
@@ -348,7 +352,13 @@ func (s *Server) txClient(c *client) *engine.Client {
 					return r, true
 				}
 			}
-			return s.connCommand(c, args)
+			start := s.eng.SlowlogStart()
+			r, ok := s.connCommand(c, args)
+			if ok && !engine.RefusedBeforeCall(r) {
+				c.tx.SetPeer(c.addr, c.name) // CLIENT SETNAME's own entry has the new name
+				c.tx.SlowlogFrontEnd(args, s.eng.SlowlogStart()-start)
+			}
+			return r, ok
 		}
 	}
 	return c.tx
