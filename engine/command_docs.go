@@ -209,6 +209,7 @@ var commandDocs = map[string]Doc{
 	"memory":                        {Syntax: "MEMORY", En: "Memory introspection.", Vi: "Xem xét bộ nhớ."},
 	"memory|help":                   {Syntax: "MEMORY HELP", En: "Lists the MEMORY subcommands.", Vi: "Liệt kê các lệnh con của MEMORY."},
 	"memory|purge":                  {Syntax: "MEMORY PURGE", En: "Asks the allocator to give back unused memory.", Vi: "Yêu cầu bộ cấp phát trả lại bộ nhớ không dùng."},
+	"memory|malloc-stats":           {Syntax: "MEMORY MALLOC-STATS", En: "The allocator's statistics: here jemalloc's version and the allocated bytes the engine models.", Vi: "Thống kê của bộ cấp phát: ở đây là phiên bản jemalloc và số byte đã cấp phát mà engine mô phỏng."},
 	"memory|usage":                  {Syntax: "MEMORY USAGE key [SAMPLES count]", En: "Estimates the bytes a key and its value take.", Vi: "Ước lượng số byte mà khoá và giá trị của nó chiếm."},
 	"mget":                          {Syntax: "MGET key [key ...]", En: "Reads several strings.", Vi: "Đọc nhiều chuỗi."},
 	"move":                          {Syntax: "MOVE key db", En: "Moves a key to another database.", Vi: "Chuyển khoá sang cơ sở dữ liệu khác."},

@@ -116,6 +116,10 @@ func (s *infoStats) called(name string, r Reply) {
 
 // CountCommand lets the layer above count the commands it answers itself (HELLO, AUTH, CLIENT …,
 // MULTI/EXEC) and those it refuses (NOAUTH, NOPERM: rejected).
+// jemallocVersion is the jemalloc Redis 7.x and 8.x bundle (deps/jemalloc), as INFO and MEMORY
+// MALLOC-STATS name it.
+const jemallocVersion = "5.3.0"
+
 func (e *Engine) CountCommand(fullname string, r Reply, rejected bool) {
 	if rejected {
 		e.cfg.stats.rejected(fullname, r)
@@ -331,7 +335,7 @@ func (e *Engine) Info(sectionArgs [][]byte) string {
 		kv("mem_clients_normal", 0)
 		kv("mem_cluster_links", 0)
 		kv("mem_aof_buffer", 0)
-		kv("mem_allocator", "jemalloc-5.3.0")
+		kv("mem_allocator", "jemalloc-"+jemallocVersion)
 		if v74 {
 			kv("mem_overhead_db_hashtable_rehashing", 0)
 		}

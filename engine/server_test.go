@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"redscope/engine/alloc"
@@ -125,4 +126,20 @@ func TestTime(t *testing.T) {
 	e, c := newTestEngine()
 	c.Ms = 1767225600123
 	want(t, e, "1) \"1767225600\"\n2) \"123000\"", "TIME")
+}
+
+// TestMemoryMallocStats: MEMORY MALLOC-STATS is jemalloc's text framed as malloc_stats_print
+// frames it, a verbatim string in RESP3, and its allocated bytes are INFO memory's.
+func TestMemoryMallocStats(t *testing.T) {
+	e, _ := newTestEngine()
+	e.Do("SET", "k", strings.Repeat("x", 100))
+	r := e.Do("MEMORY", "MALLOC-STATS")
+	info := e.Do("INFO", "memory").Str
+	i := strings.Index(info, "allocator_allocated:")
+	alloc := strings.TrimSpace(info[i+len("allocator_allocated:") : i+strings.Index(info[i:], "\r\n")])
+	if r.R3 != R3Verbatim || !strings.HasPrefix(r.Str, "___ Begin jemalloc statistics ___\n") ||
+		!strings.HasSuffix(r.Str, "--- End jemalloc statistics ---\n") ||
+		!strings.Contains(r.Str, "Allocated: "+alloc+", ") {
+		t.Fatalf("MEMORY MALLOC-STATS = %+v (allocator_allocated %s)", r, alloc)
+	}
 }
