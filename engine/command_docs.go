@@ -341,6 +341,13 @@ var commandDocs = map[string]Doc{
 	"cluster|slots":                 {Syntax: "CLUSTER SLOTS", En: "Lists which nodes serve which slots.", Vi: "Liệt kê node nào phục vụ slot nào."},
 }
 
+// addDocs adds the help of one file's commands (command_docs_*.go) to commandDocs.
+func addDocs(docs map[string]Doc) {
+	for name, d := range docs {
+		commandDocs[name] = d
+	}
+}
+
 // NotSimulatedPrefix starts the error reply of a real Redis command the engine does not simulate.
 const NotSimulatedPrefix = "ERR redscope does not simulate '"
 

@@ -2,7 +2,7 @@ package engine
 
 // Help for ACL (cmd_acl.go), in the form of command_docs.go.
 func init() {
-	for name, d := range map[string]Doc{
+	addDocs(map[string]Doc{
 		"acl":         {Syntax: "ACL subcommand [argument ...]", En: "Manages the users and their permissions.", Vi: "Quản lý người dùng và quyền của họ."},
 		"acl|cat":     {Syntax: "ACL CAT [category]", En: "Lists the ACL categories, or the commands of one.", Vi: "Liệt kê các nhóm quyền ACL, hoặc các lệnh của một nhóm."},
 		"acl|dryrun":  {Syntax: "ACL DRYRUN username command [arg ...]", En: "Tells whether a user could run a command, without running it.", Vi: "Cho biết một người dùng có được chạy một lệnh không, mà không chạy nó."},
@@ -17,7 +17,5 @@ func init() {
 		"acl|setuser": {Syntax: "ACL SETUSER username [rule [rule ...]]", En: "Creates or changes a user: on/off, >password, ~pattern, +@category, -command …", Vi: "Tạo hoặc sửa người dùng: on/off, >mật-khẩu, ~mẫu, +@nhóm, -lệnh …"},
 		"acl|users":   {Syntax: "ACL USERS", En: "Lists the user names.", Vi: "Liệt kê tên người dùng."},
 		"acl|whoami":  {Syntax: "ACL WHOAMI", En: "Names the user the connection is authenticated as.", Vi: "Cho biết kết nối đang đăng nhập bằng người dùng nào."},
-	} {
-		commandDocs[name] = d
-	}
+	})
 }

@@ -2,7 +2,7 @@ package engine
 
 // Help for the scripting commands (cmd_script.go, function.go), in the form of command_docs.go.
 func init() {
-	for name, d := range map[string]Doc{
+	addDocs(map[string]Doc{
 		"eval":             {Syntax: "EVAL script numkeys [key [key ...]] [arg [arg ...]]", En: "Runs a Lua script atomically; KEYS and ARGV hold the keys and arguments.", Vi: "Chạy một script Lua một cách nguyên tử; KEYS và ARGV chứa các key và tham số."},
 		"eval_ro":          {Syntax: "EVAL_RO script numkeys [key [key ...]] [arg [arg ...]]", En: "Runs a read-only Lua script: a write command inside it fails.", Vi: "Chạy một script Lua chỉ đọc: lệnh ghi bên trong sẽ bị từ chối."},
 		"evalsha":          {Syntax: "EVALSHA sha1 numkeys [key [key ...]] [arg [arg ...]]", En: "Runs a cached script by the SHA1 of its body (NOSCRIPT when it is not cached).", Vi: "Chạy script đã lưu trong cache theo SHA1 của nó (NOSCRIPT nếu chưa có)."},
@@ -26,7 +26,5 @@ func init() {
 		"script|help":      {Syntax: "SCRIPT HELP", En: "Lists the SCRIPT subcommands.", Vi: "Liệt kê các lệnh con của SCRIPT."},
 		"script|kill":      {Syntax: "SCRIPT KILL", En: "Stops the running script if it has not written yet (from another connection).", Vi: "Dừng script đang chạy nếu nó chưa ghi gì (gửi từ một kết nối khác)."},
 		"script|load":      {Syntax: "SCRIPT LOAD script", En: "Compiles a script into the cache and answers its SHA1.", Vi: "Biên dịch script vào cache và trả về SHA1 của nó."},
-	} {
-		commandDocs[name] = d
-	}
+	})
 }

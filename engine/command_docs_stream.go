@@ -2,7 +2,7 @@ package engine
 
 // Help for the stream commands (cmd_stream.go), in the form of command_docs.go.
 func init() {
-	for name, d := range map[string]Doc{
+	addDocs(map[string]Doc{
 		"xack":                  {Syntax: "XACK key group id [id ...]", En: "Acknowledges entries of a consumer group: they leave its pending entries list.", Vi: "Xác nhận các entry của một consumer group: chúng rời danh sách đang chờ (PEL)."},
 		"xackdel":               {Syntax: "XACKDEL key group [KEEPREF|DELREF|ACKED] IDS numids id [id ...]", En: "Acknowledges entries and deletes them from the stream in one step.", Vi: "Xác nhận các entry rồi xoá chúng khỏi stream trong một bước.", Group: "stream", Since: "8.2.0"},
 		"xadd":                  {Syntax: "XADD key [NOMKSTREAM] [MAXLEN|MINID [=|~] threshold [LIMIT count]] *|id field value [field value ...]", En: "Appends an entry to a stream (an automatic or explicit ID), optionally trimming it.", Vi: "Thêm một entry vào cuối stream (ID tự sinh hoặc cho trước), có thể cắt bớt stream."},
@@ -30,7 +30,5 @@ func init() {
 		"xrevrange":             {Syntax: "XREVRANGE key end start [COUNT count]", En: "Returns the entries with IDs between end and start, newest first.", Vi: "Trả về các entry có ID từ end về start, mới nhất trước."},
 		"xsetid":                {Syntax: "XSETID key last-id [ENTRIESADDED entries-added] [MAXDELETEDID max-deleted-id]", En: "Sets a stream's last ID (and its added and deleted counters).", Vi: "Đặt ID cuối của stream (và các bộ đếm đã thêm, đã xoá)."},
 		"xtrim":                 {Syntax: "XTRIM key MAXLEN|MINID [=|~] threshold [LIMIT count]", En: "Trims a stream to a length or to IDs from a minimum; ~ trims whole nodes only.", Vi: "Cắt stream về một độ dài hoặc từ một ID tối thiểu; ~ chỉ cắt cả node."},
-	} {
-		commandDocs[name] = d
-	}
+	})
 }
