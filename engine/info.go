@@ -33,8 +33,7 @@ import (
 //     the start time, rdb_last_bgsave_time_sec -1, statuses ok).
 //
 // On 7.2+ "debug" (named, never part of "everything") adds the event-loop figures, all 0.
-// Keysizes (8.2+) is not given: the sources this was written from stop at 7.4.1 / 8.0-m01,
-// which have no such section.
+// On 8.0+ keysizes follows keyspace and is part of the default set (info_keysizes.go).
 
 // InfoHost is what the layer above knows for INFO (the RESP server; nil in the browser, where the
 // console is the one client).
@@ -181,6 +180,7 @@ func (e *Engine) Info(sectionArgs [][]byte) string {
 		for _, s := range infoDefault {
 			want[s] = true
 		}
+		want["keysizes"] = e.ver.Has(V80) // 8.0: default_sections gained "keysizes"
 	}
 	for _, a := range sectionArgs {
 		switch n := strings.ToLower(string(a)); n {
@@ -188,6 +188,7 @@ func (e *Engine) Info(sectionArgs [][]byte) string {
 			for _, s := range infoDefault {
 				want[s] = true
 			}
+			want["keysizes"] = want["keysizes"] || e.ver.Has(V80)
 		case "all", "everything":
 			all = true
 		default:
@@ -538,6 +539,10 @@ func (e *Engine) Info(sectionArgs [][]byte) string {
 				fmt.Fprintf(&b, "db%d:keys=%d,expires=%d,avg_ttl=0\r\n", i, keys, exp)
 			}
 		}
+	}
+	if e.ver.Has(V80) && section("keysizes") {
+		b.WriteString("# Keysizes\r\n")
+		e.writeKeysizes(&b)
 	}
 	if v72 && want["debug"] { // only when named, not in "everything"
 		if n > 0 {
