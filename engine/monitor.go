@@ -14,10 +14,12 @@ package engine
 //   - A blocked command served later is not fed again (7.0 serves it without call(); 7.4
 //     reprocesses it with CMD_CALL_REPROCESSING, which call() does not feed).
 
-// MonitorFunc receives a command MONITOR shows: the database it ran in (after it ran: SELECT 1
-// is shown in db 1), whether a script ran it, and its arguments as the client sent them. It runs
-// under the engine (the caller's lock) and must not call into it.
-type MonitorFunc func(db int, script bool, args [][]byte)
+// MonitorFunc receives a command MONITOR shows: the engine clock in microseconds (the clock's
+// own time inside a script too, not the time the script's commands see: Redis takes
+// gettimeofday), the database it ran in (after it ran: SELECT 1 is shown in db 1), whether a
+// script ran it, and its arguments as the client sent them. It runs under the engine (the
+// caller's lock) and must not call into it.
+type MonitorFunc func(us int64, db int, script bool, args [][]byte)
 
 // SetMonitor installs f (nil: no feed).
 func (e *Engine) SetMonitor(f MonitorFunc) { e.monitor = f }
@@ -27,7 +29,15 @@ func (e *Engine) feedMonitor(args [][]byte) {
 	if e.monitor == nil || e.monitorMute {
 		return
 	}
-	e.monitor(e.dbIndex(e.db), e.InScript(), args)
+	us := e.nowUs()
+	if e.InScript() {
+		if c, ok := e.lua.run.clock.(interface{ NowUs() int64 }); ok {
+			us = c.NowUs()
+		} else {
+			us = e.lua.run.clock.NowMs() * 1000
+		}
+	}
+	e.monitor(us, e.dbIndex(e.db), e.InScript(), args)
 }
 
 // monitorAfter feeds a command dispatch ran, when call() would.

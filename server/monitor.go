@@ -106,11 +106,11 @@ func (s *Server) monitorRefuse(c *client, tx *engine.Client, args [][]byte) (eng
 }
 
 // feedEngine is the engine's MonitorFunc: the command runs for s.cur.
-func (s *Server) feedEngine(db int, script bool, args [][]byte) {
+func (s *Server) feedEngine(us int64, db int, script bool, args [][]byte) {
 	if len(s.monitors) == 0 {
 		return
 	}
-	s.feed(s.cur, db, script, args)
+	s.feed(s.cur, us, db, script, args)
 }
 
 // feedFront feeds a command the server answered itself, unless Redis refuses it before call()
@@ -119,7 +119,7 @@ func (s *Server) feedFront(c *client, args [][]byte, r engine.Reply) {
 	if len(s.monitors) == 0 || len(args) == 0 || frontRefused(args, r) || frontAdmin(args) {
 		return
 	}
-	s.feed(c, c.db, false, monitorRedact(args))
+	s.feed(c, s.eng.SlowlogStart(), c.db, false, monitorRedact(args)) // (the engine clock, µs)
 }
 
 func frontRefused(args [][]byte, r engine.Reply) bool {
@@ -194,8 +194,7 @@ func monitorRedact(args [][]byte) [][]byte {
 }
 
 // feed sends one line to every monitor.
-func (s *Server) feed(from *client, db int, script bool, args [][]byte) {
-	us := s.eng.SlowlogStart() // the engine clock, in microseconds
+func (s *Server) feed(from *client, us int64, db int, script bool, args [][]byte) {
 	line := append(make([]byte, 0, 64), '+')
 	line = strconv.AppendInt(line, us/1e6, 10)
 	frac := strconv.AppendInt(nil, us%1e6, 10)
