@@ -405,7 +405,9 @@ func (e *Engine) serveKeyAgain(wk watchKey, woke []Event) []Event {
 		e.events = nil
 		e.blocker, e.blockArgs, e.running = c, st.args, st.args[0]
 		e.uncountBlockedCall(st.args) // (blocking_stats.go)
+		e.monitorMute = true          // served again: not fed twice (monitor.go)
 		r, _ := safeServe(func() (Reply, bool) { return e.dispatch(st.args), true })
+		e.monitorMute = false
 		e.blocker, e.blockArgs, e.running = nil, nil, nil
 		if c.blk != nil {
 			// Blocked again, now last in the queue, with its first deadline (blockForKeys keeps

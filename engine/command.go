@@ -232,7 +232,9 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 	b := e.blocker
 	dirty := e.dirtyBefore(c, args)
 	start := e.nowUs()
+	e.monitorBefore(c, args)
 	r := c.Fn(e, args)
+	e.monitorAfter(c, args)         // (monitor.go)
 	e.dirtyAfter(c, args, r, dirty) // the command's own server.dirty amount (dirty.go)
 	blocked := b != nil && b.blk != nil
 	if !blocked { // a blocked command is logged when it is served again (slowlog.go)

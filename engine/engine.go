@@ -77,6 +77,10 @@ type Engine struct {
 	running     []byte   // name of the command Exec runs (a blocking command called by another may not block)
 	execDepth   int      // exec nesting (a command run from inside another may not block)
 	inMultiExec bool
+	// monitor receives what MONITOR shows (monitor.go); monitorMute is set while a blocked
+	// command is served again (not fed twice)
+	monitor     MonitorFunc
+	monitorMute bool
 	// cluster is this engine's node of a Cluster (nil: a standalone server); ccs is the cluster
 	// flags (ASKING, READONLY) of the client whose command runs (cluster.go).
 	cluster *clusterNode

@@ -260,7 +260,9 @@ func (c *Client) exec1(args [][]byte) Result {
 		return c.run(args)
 	}
 	if kind == txExec && c.multi && len(args) == 1 {
-		return c.execTx()
+		res := c.execTx()
+		c.e.feedMonitor(args) // after its commands, or when it aborts (monitor.go)
+		return res
 	}
 	if kind == txWatch && len(args) >= 2 {
 		if r, bad := c.clusterQueueCheck(args); bad { // WATCH's keys are routed too
@@ -268,7 +270,11 @@ func (c *Client) exec1(args [][]byte) Result {
 			return Result{Reply: r}
 		}
 	}
-	return Result{Reply: c.txCommand(kind, args)}
+	r := c.txCommand(kind, args)
+	if kind == txExec || !RefusedBeforeCall(r) {
+		c.e.feedMonitor(args) // (EXEC with arguments: execCommandAbort feeds it too)
+	}
+	return Result{Reply: r}
 }
 
 func (c *Client) selectDB() {
@@ -285,7 +291,9 @@ func (c *Client) run(args [][]byte) Result {
 		}
 	}
 	if txKind(args[0]) == txUnwatch && c.e.ver.Has(V70) {
-		return Result{Reply: c.txCommand(txUnwatch, args)}
+		r := c.txCommand(txUnwatch, args)
+		c.e.feedMonitor(args)
+		return Result{Reply: r}
 	}
 	defer c.clusterUse()()
 	res := c.e.exec(args)

@@ -30,6 +30,9 @@ func (s *Server) connCommand(c *client, args [][]byte) (engine.Reply, bool) {
 	if r, _, ok := s.pubsubCommand(c, args); ok {
 		return r, true // (inside EXEC: pubsub.go)
 	}
+	if r, ok := s.monitorCommand(c, args); ok {
+		return r, true // (monitor.go)
+	}
 	name := args[0]
 	if len(name) < 4 || len(name) > 6 {
 		return engine.Reply{}, false
@@ -64,6 +67,7 @@ func (s *Server) quitReset(c *client, tx *engine.Client, args [][]byte) (engine.
 		}
 		tx.Reset()
 		s.pubsubDrop(c)
+		s.monitorDrop(c)
 		c.replyOff, c.replySkipNext = false, false
 		c.name, c.db, c.proto = "", 0, 2
 		c.userEng = nil // clientSetDefaultAuth: back to the default user (auth.go)
@@ -84,6 +88,9 @@ var clientSubArity = map[string]int{
 // inside MULTI.
 func (s *Server) connCheck(args [][]byte) (engine.Reply, bool) {
 	if r, ok := pubsubCheck(args); ok {
+		return r, true
+	}
+	if r, ok := monitorCheck(args); ok {
 		return r, true
 	}
 	name := args[0]
@@ -416,6 +423,9 @@ func (s *Server) clientLine(c *client, now time.Time) string {
 	var sub, psub, ssub int
 	if c.ps != nil {
 		sub, psub, ssub = c.ps.chans.n(), c.ps.pats.n(), c.ps.shards.n()
+	}
+	if c.monitor {
+		flags += "O" // (catClientInfoString: S or O first)
 	}
 	if c.subscribed() {
 		flags += "P"

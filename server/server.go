@@ -46,6 +46,8 @@ type Server struct {
 	reg         registry                 // Pub/Sub subscribers (pubsub.go)
 	conns       map[*netConn]struct{}    // connections in serveConn's loop
 	detached    map[*client]detachedConn // connections waiting in a blocking command (blocking.go)
+	monitors    []*client                // MONITOR clients, in the order they began (monitor.go)
+	cur         *client                  // the client whose command runs (monitor.go)
 }
 
 // client is one connection's state.
@@ -82,6 +84,7 @@ type client struct {
 	// Pub/Sub (pubsub.go): subscriptions and the pusher; wlocked: the write lock is held
 	ps      *pubsubState
 	wlocked bool
+	monitor bool // MONITOR (monitor.go)
 	// CLIENT REPLY: replyOff (OFF), replySkip (this command's reply is dropped), replySkipNext
 	// (SKIP: the next one's is), replyNone (this command answers nothing)
 	replyOff, replySkip, replySkipNext, replyNone bool
@@ -218,6 +221,7 @@ func (s *Server) accept(cn *netConn) *client {
 func (s *Server) dropClient(c *client) {
 	delete(s.clients, c.id)
 	s.pubsubDrop(c)
+	s.monitorDrop(c)
 	s.stopPusher(c)
 	if c.tx != nil {
 		c.tx.ForgetPeer()
@@ -280,8 +284,10 @@ func (s *Server) run1(c *client, args [][]byte, now time.Time) {
 	s.totalCommands++
 	c.lastAt = now
 	tx := s.txClient(c)
+	s.cur = c
 	if r, handled := s.quitReset(c, tx, args); handled {
 		c.out = r.AppendRESP(c.out, c.proto)
+		s.feedFront(c, args, r)
 		return
 	}
 	c.lastCmd = s.intern(args[0])
@@ -291,6 +297,10 @@ func (s *Server) run1(c *client, args [][]byte, now time.Time) {
 		}
 		return
 	}
+	if r, refused := s.monitorRefuse(c, tx, args); refused {
+		c.out = r.AppendRESP(c.out, c.proto)
+		return
+	}
 	if r, refused := s.pubsubRefuse(c, tx, args); refused {
 		c.out = r.AppendRESP(c.out, c.proto)
 		return
@@ -298,12 +308,14 @@ func (s *Server) run1(c *client, args [][]byte, now time.Time) {
 	if !tx.InMulti() {
 		if r, ok := subscribedPing(c, args); ok {
 			c.out = r.AppendRESP(c.out, c.proto)
+			s.feedFront(c, args, r)
 			return
 		}
 		if r, written, ok := s.pubsubCommand(c, args); ok {
 			if !written {
 				c.out = r.AppendRESP(c.out, c.proto)
 			}
+			s.feedFront(c, args, r)
 			return
 		}
 	}
@@ -331,6 +343,7 @@ func (s *Server) txClient(c *client) *engine.Client {
 	if c.txEng != s.eng || c.tx == nil {
 		c.tx, c.txEng = s.eng.NewClient(), s.eng
 		s.eng.SetInfoHost(s.infoHost)
+		s.eng.SetMonitor(s.feedEngine) // (monitor.go)
 		if !c.tx.SetDB(c.db) {
 			c.db = 0
 		}
@@ -354,6 +367,9 @@ func (s *Server) txClient(c *client) *engine.Client {
 			}
 			start := s.eng.SlowlogStart()
 			r, ok := s.connCommand(c, args)
+			if ok {
+				s.feedFront(c, args, r) // (monitor.go)
+			}
 			if ok && !engine.RefusedBeforeCall(r) {
 				c.tx.SetPeer(c.addr, c.name) // CLIENT SETNAME's own entry has the new name
 				c.tx.SlowlogFrontEnd(args, s.eng.SlowlogStart()-start)
