@@ -233,6 +233,9 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 	dirty := e.dirtyBefore(c, args)
 	start := e.nowUs()
 	r := c.Fn(e, args)
+	if e.tracker != nil && c.Flags&FlagReadonly != 0 {
+		e.trackRead(c, args)
+	}
 	e.dirtyAfter(c, args, r, dirty) // the command's own server.dirty amount (dirty.go)
 	blocked := b != nil && b.blk != nil
 	if !blocked { // a blocked command is logged when it is served again (slowlog.go)
