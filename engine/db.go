@@ -26,7 +26,9 @@ func (e *Engine) expireIfNeeded(key string) bool {
 		e.emit(KeyEvent{Key: key, Action: "expired", Type: o.Type.String()})
 		e.signalStreamGone(key, o)
 	}
+	e.expired = true // (the server deletes it, not the client: tracking's NOLOOP)
 	e.signalModifiedKey(e.db, key)
+	e.expired = false
 	return true
 }
 
@@ -213,7 +215,7 @@ func (e *Engine) signalModifiedKey(d *DB, key string) {
 		e.signalWatchers(d, key)
 	}
 	if e.tracker != nil {
-		e.tracker.TrackModified(key)
+		e.tracker.TrackModified(key, e.expired)
 	}
 }
 

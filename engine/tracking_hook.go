@@ -2,11 +2,12 @@ package engine
 
 // Tracker is told what client-side caching (tracking.c) needs from the keyspace: the keys a
 // read-only command read (call's trackingRememberKeys, from the command table's key specs), every
-// key signalModifiedKey reports (trackingInvalidateKey) and every flush (signalFlushedDb's
+// key signalModifiedKey reports (trackingInvalidateKey; expired: the server deleted it as expired,
+// which Redis signals with no client, so NOLOOP does not hide it) and every flush (signalFlushedDb's
 // trackingInvalidateKeysOnFlush). The RESP server keeps the tracking table (server/tracking.go).
 type Tracker interface {
 	TrackRead(args [][]byte, keys []KeyRef)
-	TrackModified(key string)
+	TrackModified(key string, expired bool)
 	TrackFlush()
 }
 

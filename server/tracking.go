@@ -52,6 +52,8 @@ type tracking struct {
 	clients int
 	cur     *client // the client whose command is running
 	self    *client // the client whose pipeline has just run (trackBroadcast)
+	// overLimit counts the calls of trackLimit in a row that left the table too big
+	overLimit int
 }
 
 var trackingChannel = "__redis__:invalidate"
@@ -88,11 +90,23 @@ func (s *Server) TrackRead(args [][]byte, keys []engine.KeyRef) {
 }
 
 // TrackModified is trackingInvalidateKey(current client, key, bcast=1).
-func (s *Server) TrackModified(key string) {
+// An expired key is modified by no client (expire.c and db.c signal it with c NULL).
+func (s *Server) TrackModified(key string, expired bool) {
+	by := s.trk().cur
+	if expired {
+		by = nil
+	}
+	s.invalidateKey(key, by, true)
+}
+
+// invalidateKey is trackingInvalidateKey: key was modified by client by (nil: the server).
+func (s *Server) invalidateKey(key string, by *client, bcast bool) {
 	t := s.trk()
-	for p, bs := range t.prefix {
-		if strings.HasPrefix(key, p) {
-			bs.keys[key] = t.cur
+	if bcast {
+		for p, bs := range t.prefix {
+			if strings.HasPrefix(key, p) {
+				bs.keys[key] = by
+			}
 		}
 	}
 	ids := t.table[key]
@@ -109,7 +123,7 @@ func (s *Server) TrackModified(key string) {
 		if target == nil || target.tr == nil || !target.tr.on || target.tr.bcast {
 			continue
 		}
-		if target.tr.noloop && target == t.cur {
+		if target.tr.noloop && target == by && by != nil {
 			continue
 		}
 		k := key
@@ -262,8 +276,48 @@ func (s *Server) trackBroadcast(self *client) {
 // CACHING flag cleared after any command but CLIENT outside MULTI (resetClient).
 func (s *Server) trackBegin(c *client) {
 	if s.track != nil {
+		if s.track.clients > 0 {
+			s.track.self = c // (its messages go after the replies already in c.out)
+			s.trackLimit()   // (processCommand)
+			s.track.self = nil
+		}
 		s.track.cur = c
 	}
+}
+
+// trackLimit is trackingLimitUsedSlots (serverCron and processCommand): while the table has
+// more keys than tracking-table-max-keys (0: no limit), keys are invalidated as if the server
+// modified them, up to an effort of 100 keys times the number of calls in a row that found the
+// table still too big. Redis picks them by a random walk of its radix tree; redscope takes them
+// in key order, so which keys go is deterministic.
+func (s *Server) trackLimit() {
+	t := s.track
+	if t == nil || t.clients == 0 {
+		return
+	}
+	max, err := strconv.ParseInt(s.eng.Config().Get("tracking-table-max-keys"), 10, 64)
+	if err != nil || max <= 0 || int64(len(t.table)) <= max {
+		t.overLimit = 0
+		return
+	}
+	keys := make([]string, 0, len(t.table))
+	for k := range t.table {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	effort := 100 * (t.overLimit + 1)
+	for _, k := range keys {
+		if effort == 0 {
+			break
+		}
+		effort--
+		s.invalidateKey(k, nil, false)
+		if int64(len(t.table)) <= max {
+			t.overLimit = 0
+			return
+		}
+	}
+	t.overLimit++
 }
 
 func (s *Server) trackEnd(c *client, args [][]byte) {
