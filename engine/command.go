@@ -234,7 +234,10 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 	start := e.nowUs()
 	e.monitorBefore(c, args)
 	r := c.Fn(e, args)
-	e.monitorAfter(c, args)         // (monitor.go)
+	e.monitorAfter(c, args) // (monitor.go)
+	if e.tracker != nil && c.Flags&FlagReadonly != 0 {
+		e.trackRead(c, args)
+	}
 	e.dirtyAfter(c, args, r, dirty) // the command's own server.dirty amount (dirty.go)
 	blocked := b != nil && b.blk != nil
 	if !blocked { // a blocked command is logged when it is served again (slowlog.go)

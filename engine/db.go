@@ -26,7 +26,9 @@ func (e *Engine) expireIfNeeded(key string) bool {
 		e.emit(KeyEvent{Key: key, Action: "expired", Type: o.Type.String()})
 		e.signalStreamGone(key, o)
 	}
+	e.expired = true // (the server deletes it, not the client: tracking's NOLOOP)
 	e.signalModifiedKey(e.db, key)
+	e.expired = false
 	return true
 }
 
@@ -212,6 +214,9 @@ func (e *Engine) signalModifiedKey(d *DB, key string) {
 	if len(e.wst.keys) != 0 { // (inlined: nothing more while nobody watches)
 		e.signalWatchers(d, key)
 	}
+	if e.tracker != nil {
+		e.tracker.TrackModified(key, e.expired)
+	}
 }
 
 func (e *Engine) signalWatchers(d *DB, key string) {
@@ -223,6 +228,9 @@ func (e *Engine) signalWatchers(d *DB, key string) {
 // signalFlushedDb is db.c's: database db (-1: all of them) is about to be emptied, so the
 // clients watching one of its keys are marked (touchAllWatchedKeysInDb).
 func (e *Engine) signalFlushedDb(db int) {
+	if e.tracker != nil {
+		e.tracker.TrackFlush()
+	}
 	for i := range e.dbs {
 		if db == -1 || db == i {
 			e.touchAllWatchedKeysInDb(i, -1)

@@ -52,6 +52,8 @@ type Result struct {
 // Engine is one simulated redis-server.
 type Engine struct {
 	ver     Version
+	tracker Tracker // client-side caching (tracking_hook.go)
+	expired bool    // signalModifiedKey for an expired key (tracking_hook.go)
 	alloc   alloc.Allocator
 	clock   Clock
 	rng     *rand.Rand

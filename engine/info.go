@@ -48,6 +48,9 @@ type InfoHost struct {
 	// Pub/Sub (the RESP server's registry): channels and patterns with a subscriber, shard
 	// channels, clients with any subscription.
 	PubsubChannels, PubsubPatterns, PubsubShardChannels, PubsubClients int
+	// Client-side caching (the RESP server's tracking table): clients with tracking on, keys and
+	// (key, client) items remembered, BCAST prefixes.
+	TrackingClients, TrackingKeys, TrackingItems, TrackingPrefixes int
 }
 
 // infoStats are the counters INFO reports and CONFIG RESETSTAT clears.
@@ -269,7 +272,7 @@ func (e *Engine) Info(sectionArgs [][]byte) string {
 		kv("client_recent_max_input_buffer", 0)
 		kv("client_recent_max_output_buffer", 0)
 		kv("blocked_clients", e.BlockedClients())
-		kv("tracking_clients", 0)
+		kv("tracking_clients", host.TrackingClients)
 		if v74 {
 			kv("pubsub_clients", host.PubsubClients)
 			kv("watching_clients", e.watchingClients())
@@ -430,11 +433,13 @@ func (e *Engine) Info(sectionArgs [][]byte) string {
 		kv("pubsubshard_channels", host.PubsubShardChannels)
 		for _, k := range []string{"latest_fork_usec", "total_forks", "migrate_cached_sockets", "slave_expires_tracked_keys",
 			"active_defrag_hits", "active_defrag_misses", "active_defrag_key_hits",
-			"active_defrag_key_misses", "total_active_defrag_time", "current_active_defrag_time",
-			"tracking_total_keys", "tracking_total_items", "tracking_total_prefixes",
-			"unexpected_error_replies"} {
+			"active_defrag_key_misses", "total_active_defrag_time", "current_active_defrag_time"} {
 			kv(k, 0)
 		}
+		kv("tracking_total_keys", host.TrackingKeys)
+		kv("tracking_total_items", host.TrackingItems)
+		kv("tracking_total_prefixes", host.TrackingPrefixes)
+		kv("unexpected_error_replies", 0)
 		kv("total_error_replies", st.errorTotal)
 		for _, k := range []string{"dump_payload_sanitizations", "total_reads_processed",
 			"total_writes_processed", "io_threaded_reads_processed", "io_threaded_writes_processed"} {

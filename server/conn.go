@@ -68,6 +68,7 @@ func (s *Server) quitReset(c *client, tx *engine.Client, args [][]byte) (engine.
 		tx.Reset()
 		s.pubsubDrop(c)
 		s.monitorDrop(c)
+		s.disableTracking(c)
 		c.replyOff, c.replySkipNext = false, false
 		c.name, c.db, c.proto = "", 0, 2
 		c.userEng = nil // clientSetDefaultAuth: back to the default user (auth.go)
@@ -332,8 +333,12 @@ func (s *Server) clientCmd(c *client, args [][]byte) engine.Reply {
 		}
 		c.replyNone = true // OFF and SKIP answer nothing
 		return engine.OK
-	case "kill", "pause", "unpause", "tracking", "trackinginfo", "caching",
-		"getredir", "no-evict", "no-touch":
+	case "tracking", "trackinginfo", "caching", "getredir":
+		if n := clientSubArity[sub]; !arityOK(n, len(args)) {
+			return arityErr("client|" + sub)
+		}
+		return s.trackingCmd(c, sub, args)
+	case "kill", "pause", "unpause", "no-evict", "no-touch":
 		return engine.Err("ERR redscope does not implement CLIENT " + strings.ToUpper(sub))
 	}
 	return engine.Err("ERR unknown subcommand '" + cleanText(args[1]) + "'. Try CLIENT HELP.")
@@ -439,6 +444,7 @@ func (s *Server) clientLine(c *client, now time.Time) string {
 		if tx.Blocked() {
 			flags += "b"
 		}
+		flags += trackFlags(c)
 		if tx.Dirty() {
 			flags += "d"
 		}
@@ -446,8 +452,8 @@ func (s *Server) clientLine(c *client, now time.Time) string {
 	if flags == "" {
 		flags = "N"
 	}
-	line := fmt.Sprintf("id=%d addr=%s laddr=%s fd=8 name=%s age=%d idle=%d flags=%s db=%d sub=%d psub=%d ssub=%d multi=%d qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=%s redir=-1 resp=%d",
-		c.id, c.addr, c.laddr, c.name, int64(now.Sub(c.created).Seconds()), int64(now.Sub(c.lastAt).Seconds()), flags, c.db, sub, psub, ssub, multi, cmd, c.user.Name, c.proto)
+	line := fmt.Sprintf("id=%d addr=%s laddr=%s fd=8 name=%s age=%d idle=%d flags=%s db=%d sub=%d psub=%d ssub=%d multi=%d qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=%s redir=%d resp=%d",
+		c.id, c.addr, c.laddr, c.name, int64(now.Sub(c.created).Seconds()), int64(now.Sub(c.lastAt).Seconds()), flags, c.db, sub, psub, ssub, multi, cmd, c.user.Name, trackRedir(c), c.proto)
 	if s.eng.Version().Has(engine.V72) {
 		line += " lib-name=" + c.libName + " lib-ver=" + c.libVer
 	}

@@ -20,6 +20,8 @@ func (s *Server) cron() {
 			return
 		}
 		s.eng.ActiveExpireCycle()
+		s.trackLimit()        // tracking-table-max-keys (tracking.go)
+		s.trackBroadcast(nil) // keys expired under a BCAST prefix (beforeSleep; tracking.go)
 		s.mu.Unlock()
 	}
 }

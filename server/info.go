@@ -6,10 +6,12 @@ import "redscope/engine"
 
 // infoHost is what INFO reports of the server; s.mu is held.
 func (s *Server) infoHost() engine.InfoHost {
-	return engine.InfoHost{Port: s.port, ProcessID: pid, RunID: s.runID, Executable: executable(),
+	h := engine.InfoHost{Port: s.port, ProcessID: pid, RunID: s.runID, Executable: executable(),
 		StartMs: s.started.UnixMilli(), ConnectedClients: len(s.clients), TotalConnections: s.totalConns,
 		PubsubChannels: len(s.reg.chans), PubsubPatterns: len(s.reg.pats),
 		PubsubShardChannels: len(s.reg.shards), PubsubClients: s.reg.clients}
+	s.trackInfo(&h) // tracking.go
+	return h
 }
 
 // info is INFO's text for the sections (s.mu held).

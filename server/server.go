@@ -44,6 +44,7 @@ type Server struct {
 	closed      bool
 	cronStarted bool
 	reg         registry                 // Pub/Sub subscribers (pubsub.go)
+	track       *tracking                // client-side caching (tracking.go)
 	conns       map[*netConn]struct{}    // connections in serveConn's loop
 	detached    map[*client]detachedConn // connections waiting in a blocking command (blocking.go)
 	monitors    []*client                // MONITOR clients, in the order they began (monitor.go)
@@ -83,6 +84,7 @@ type client struct {
 	detached bool
 	// Pub/Sub (pubsub.go): subscriptions and the pusher; wlocked: the write lock is held
 	ps      *pubsubState
+	tr      *trackState // CLIENT TRACKING (tracking.go)
 	wlocked bool
 	monitor bool // MONITOR (monitor.go)
 	// CLIENT REPLY: replyOff (OFF), replySkip (this command's reply is dropped), replySkipNext
@@ -222,6 +224,7 @@ func (s *Server) dropClient(c *client) {
 	delete(s.clients, c.id)
 	s.pubsubDrop(c)
 	s.monitorDrop(c)
+	s.disableTracking(c)
 	s.stopPusher(c)
 	if c.tx != nil {
 		c.tx.ForgetPeer()
@@ -237,6 +240,7 @@ func (s *Server) runAll(c *client, first [][]byte, rest [][][]byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer c.lockWrite() // (pubsub.go: before s.mu is released)
+	defer s.trackBroadcast(c)
 	defer s.recoverRun(c)
 	now := time.Now()
 	s.run(c, first, now)
@@ -263,7 +267,9 @@ func (s *Server) run(c *client, args [][]byte, now time.Time) {
 		return
 	}
 	mark := len(c.out)
+	s.trackBegin(c)
 	s.run1(c, args, now)
+	s.trackEnd(c, args)
 	// CLIENT REPLY (networking.c, clientCommand and commandProcessed)
 	if c.replyOff || c.replySkip || c.replyNone {
 		c.out = c.out[:mark]
