@@ -63,6 +63,9 @@ type netConn struct {
 	// unauth: the client has not authenticated (requirepass), so the parser refuses long
 	// commands; set by the connection's own loop between two batches.
 	unauth bool
+	// maxBulk and queryLimit: proto-max-bulk-len and client-query-buffer-limit, set by the
+	// connection's own loop between two batches (Server.syncLimits)
+	maxBulk, queryLimit int
 	// inFlight: input was read and its commands have not run yet (pubsub.go, catchUp)
 	inFlight atomic.Bool
 }
@@ -77,7 +80,7 @@ func (cn *netConn) fill() error {
 		n := copy(cn.buf, cn.buf[cn.r:cn.w])
 		cn.r, cn.w = 0, n
 	}
-	if cn.w >= queryBufLimit {
+	if cn.w >= cn.queryLimit {
 		return errQueryBufLimit
 	}
 	if cn.w == len(cn.buf) {
@@ -137,7 +140,7 @@ func (cn *netConn) parseAll() ([][][]byte, error) {
 		before := len(spans)
 		var n int
 		var err error
-		spans, n, err = parseMultibulk(b, p-start, spans, cn.unauth)
+		spans, n, err = parseMultibulk(b, p-start, spans, cn.unauth, cn.maxBulk)
 		if err != nil {
 			perr = err
 			break
@@ -181,7 +184,7 @@ func (cn *netConn) parseAll() ([][][]byte, error) {
 // strchr does, so a NUL byte before it means "not there yet") and the byte after that '\r' is
 // skipped unread; a line that is still open after PROTO_INLINE_MAX_SIZE bytes is refused; an
 // unauthenticated client may send at most 10 arguments of at most 16384 bytes.
-func parseMultibulk(b []byte, base int, spans [][2]int, unauth bool) (_ [][2]int, n int, err error) {
+func parseMultibulk(b []byte, base int, spans [][2]int, unauth bool, maxBulk int) (_ [][2]int, n int, err error) {
 	i := strchr(b, 1, '\r')
 	if i < 0 {
 		if len(b) > protoInlineMaxSize {
@@ -218,7 +221,7 @@ func parseMultibulk(b []byte, base int, spans [][2]int, unauth bool) (_ [][2]int
 			return spans, 0, protoError("expected '$', got '" + string(b[p]) + "'")
 		}
 		size, ok := parseInt(b[p+1 : e])
-		if !ok || size < 0 || size > protoMaxBulkLen {
+		if !ok || size < 0 || size > maxBulk {
 			return spans, 0, errInvalidBulkLength
 		}
 		if size > 16384 && unauth {
@@ -235,18 +238,9 @@ func parseMultibulk(b []byte, base int, spans [][2]int, unauth bool) (_ [][2]int
 	return spans, p, nil
 }
 
-// protoMaxBulkLen is proto-max-bulk-len's default (512 MB): processMultibulkBuffer refuses a
-// longer argument at once instead of waiting for its bytes. The parser runs outside the engine
-// lock, so a CONFIG SET of the parameter is stored but does not move this bound.
-const protoMaxBulkLen = 512 << 20
-
 // protoInlineMaxSize is PROTO_INLINE_MAX_SIZE (server.h): how much input an inline command, a
 // multibulk count or a bulk length may take before its line ends.
 const protoInlineMaxSize = 64 << 10
-
-// queryBufLimit is client-query-buffer-limit's default (1 GB): a client whose unparsed input
-// grows past it is closed without a reply (readQueryFromClient).
-const queryBufLimit = 1 << 30
 
 // strchr is C's strchr on Redis's NUL-terminated query buffer from b[from]: the index of the
 // first c, or -1 when the input ends or a NUL byte comes first.
@@ -337,7 +331,7 @@ func (cn *netConn) parseOne() ([][]byte, error) {
 			}
 			continue
 		}
-		spans, n, err := parseMultibulk(b, 0, nil, cn.unauth)
+		spans, n, err := parseMultibulk(b, 0, nil, cn.unauth, cn.maxBulk)
 		if err != nil || n == 0 {
 			return nil, err
 		}
@@ -405,6 +399,10 @@ func (s *Server) serveConn(cn *netConn, c *client) {
 	}()
 	for {
 		cn.unauth = !c.authed // (only this loop changes c.authed)
+		// proto-max-bulk-len refuses a longer argument at once instead of waiting for its bytes
+		// (processMultibulkBuffer); past client-query-buffer-limit of unparsed input the client
+		// is closed without a reply (readQueryFromClient)
+		cn.maxBulk, cn.queryLimit = int(s.maxBulk.Load()), int(s.queryLimit.Load())
 		cmds, err := cn.readBatch()
 		c.out = c.out[:0]
 		// script_busy.go: while a script holds the engine past busy-reply-threshold, each command

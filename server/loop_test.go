@@ -33,8 +33,10 @@ func TestParserChunks(t *testing.T) {
 	in := cmd("SET", "k", "a\r\nb") + "PING hello\r\n" + "\r\n" + `set "a b" 'c d' "x\ny"` + "\r\n" +
 		cmd("GET", "") + "ECHO  two   spaces\n" + cmd("ECHO", strings.Repeat("v", 40000))
 	want := []string{"SET|k|a\r\nb", "PING|hello", "set|a b|c d|x\ny", "GET|", "ECHO|two|spaces", "ECHO|" + strings.Repeat("v", 40000)}
+	cfg := engine.New(engine.Options{}).Config() // the parser's bounds at their defaults
 	for _, n := range []int{1, 2, 3, 7, 64, 1 << 20} {
-		cn := &netConn{nc: &chunkConn{data: []byte(in), n: n}, buf: make([]byte, 16)}
+		cn := &netConn{nc: &chunkConn{data: []byte(in), n: n}, buf: make([]byte, 16),
+			maxBulk: int(cfg.Int("proto-max-bulk-len")), queryLimit: int(cfg.Int("client-query-buffer-limit"))}
 		var got []string
 		for {
 			cmds, err := cn.readBatch()

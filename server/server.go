@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"redscope/engine"
@@ -28,13 +29,16 @@ import (
 
 // Server is a RESP2/RESP3 server for one engine.
 type Server struct {
-	mu      *sync.Mutex // guards eng and everything below (shared by a cluster's nodes: cluster.go)
-	eng     *engine.Engine
-	clients map[int64]*client
-	nextID  int64
-	started time.Time
-	runID   string
-	port    int
+	// the parser's bounds, proto-max-bulk-len and client-query-buffer-limit as CONFIG last set
+	// them: read by each connection's loop without the lock (loop.go), stored by syncLimits
+	maxBulk, queryLimit atomic.Int64
+	mu                  *sync.Mutex // guards eng and everything below (shared by a cluster's nodes: cluster.go)
+	eng                 *engine.Engine
+	clients             map[int64]*client
+	nextID              int64
+	started             time.Time
+	runID               string
+	port                int
 
 	names         map[string]string // interned lowercase command names (CLIENT LIST cmd=)
 	totalConns    int64
@@ -98,7 +102,17 @@ type client struct {
 func New(e *engine.Engine) *Server {
 	s := &Server{mu: new(sync.Mutex), eng: e, clients: map[int64]*client{}, started: time.Now(), names: map[string]string{}}
 	s.runID = makeRunID()
+	s.syncLimits()
 	return s
+}
+
+// syncLimits copies the parser's bounds from the engine's configuration (s.mu held, or before
+// the server serves): a CONFIG SET of proto-max-bulk-len or client-query-buffer-limit applies
+// from the next input read, as Redis reads server.proto_max_bulk_len on each parse.
+func (s *Server) syncLimits() {
+	cfg := s.eng.Config()
+	s.maxBulk.Store(cfg.Int("proto-max-bulk-len"))
+	s.queryLimit.Store(cfg.Int("client-query-buffer-limit"))
 }
 
 // Engine runs f with the engine while no command runs (tests, labs).
@@ -240,6 +254,7 @@ func (s *Server) runAll(c *client, first [][]byte, rest [][][]byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer c.lockWrite() // (pubsub.go: before s.mu is released)
+	defer s.syncLimits()
 	defer s.trackBroadcast(c)
 	defer s.recoverRun(c)
 	now := time.Now()

@@ -55,6 +55,10 @@ func protocolCases() []rawCase {
 		{name: "unauthenticated bulk length", auth: true, in: []string{"*2\r\n$4\r\nAUTH\r\n$16385\r\n"}},
 		{name: "unauthenticated 16384 bytes", auth: true, in: []string{"*2\r\n$4\r\nAUTH\r\n$16384\r\n" + strings.Repeat("p", 16384) + "\r\n"}},
 		{name: "unauthenticated inline is unlimited", auth: true, in: []string{"AUTH a b c d e f g h i j k l\r\n"}},
+		// CONFIG SET of the parser's bound applies from the next read (the last two cases: the
+		// second puts the default back)
+		{name: "bulk over a lowered proto-max-bulk-len", in: []string{"CONFIG SET proto-max-bulk-len 1048576\r\n", "*2\r\n$4\r\nECHO\r\n$1048577\r\n"}},
+		{name: "proto-max-bulk-len back to its default", in: []string{"CONFIG SET proto-max-bulk-len 536870912\r\n", "*2\r\n$4\r\nECHO\r\n$1048577\r\n" + strings.Repeat("b", 1048577) + "\r\n"}},
 	}
 }
 
