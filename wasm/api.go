@@ -3,11 +3,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"syscall/js"
 
+	"redscope/internal/plain"
 	"redscope/lesson"
 	"redscope/scene"
 )
@@ -118,11 +118,7 @@ var verbs = []verb{
 			Focus string `json:"focus"`
 		}{State: a.player.State()}
 		st.Scene, st.Focus = scene.Focus(a.scene)
-		b, err := json.Marshal(st)
-		if err != nil {
-			return nil, err
-		}
-		return js.Global().Get("JSON").Call("parse", string(b)), nil
+		return js.ValueOf(plain.Of(st)), nil // the JSON names, without linking encoding/json
 	}},
 	{name: "transcript", fn: func(a *app, _ []js.Value) (any, error) { return a.player.Transcript(), nil }},
 	{name: "link", fn: func(a *app, args []js.Value) (any, error) {
