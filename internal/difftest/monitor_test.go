@@ -1,10 +1,8 @@
 package difftest
 
 import (
-	"bytes"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 )
@@ -139,27 +137,6 @@ func TestMonitorScript(t *testing.T) {
 	if fedWant < 30 {
 		t.Fatalf("redis-server fed only %d lines: the script does not exercise MONITOR", fedWant)
 	}
-	lines := 0
-	for i := range want {
-		w, g := hideMonitor(want[i]), hideMonitor(got[i])
-		if !bytes.Equal(w, g) {
-			wl, gl := strings.Split(string(w), "\n"), strings.Split(string(g), "\n")
-			for j := 0; j < len(wl) || j < len(gl); j++ {
-				var a, b string
-				if j < len(wl) {
-					a = wl[j]
-				}
-				if j < len(gl) {
-					b = gl[j]
-				}
-				if a != b {
-					t.Errorf("connection %d differs at line %d:\nredis-server: %q\nredscope:     %q\n(redis-server's transcript:\n%s)", i, j, a, b, w)
-					break
-				}
-			}
-			continue
-		}
-		lines += bytes.Count(w, []byte("\n"))
-	}
+	lines := compareConns(t, want[:], got[:], hideMonitor)
 	t.Logf("%d script steps; %d lines fed to the monitor by redis-server, %d by redscope; %d transcript lines identical", len(script), fedWant, fedGot, lines)
 }

@@ -198,9 +198,20 @@ func TestPubsubScript(t *testing.T) {
 	script := psScript()
 	want := runPubsubScript(t, s.ref, script)
 	got := runPubsubScript(t, s.scope, script)
-	lines := 0
+	lines := compareConns(t, want[:], got[:], normalize)
+	if lines == 0 {
+		t.Fatal("nothing compared")
+	}
+	t.Logf("%d script steps on %d connections; %d transcript lines identical", len(script), psConns, lines)
+}
+
+// compareConns compares each connection's transcript of a raw script run on both servers, after
+// norm hides what may differ (times, ports, ids); it reports the first differing line of each
+// connection and returns how many lines were identical.
+func compareConns(t *testing.T, want, got [][]byte, norm func([]byte) []byte) (lines int) {
+	t.Helper()
 	for i := range want {
-		w, g := normalize(want[i]), normalize(got[i])
+		w, g := norm(want[i]), norm(got[i])
 		if !bytes.Equal(w, g) {
 			wl, gl := strings.Split(string(w), "\n"), strings.Split(string(g), "\n")
 			for j := 0; j < len(wl) || j < len(gl); j++ {
@@ -220,8 +231,5 @@ func TestPubsubScript(t *testing.T) {
 		}
 		lines += bytes.Count(w, []byte("\n"))
 	}
-	if lines == 0 {
-		t.Fatal("nothing compared")
-	}
-	t.Logf("%d script steps on %d connections; %d transcript lines identical", len(script), psConns, lines)
+	return lines
 }

@@ -242,28 +242,7 @@ func TestTrackingScript(t *testing.T) {
 	script := trackScript()
 	want := runTrackScript(t, s.ref, script)
 	got := runTrackScript(t, s.scope, script)
-	lines := 0
-	for i := range want {
-		w, g := trackNormalize(want[i]), trackNormalize(got[i])
-		if !bytes.Equal(w, g) {
-			wl, gl := strings.Split(string(w), "\n"), strings.Split(string(g), "\n")
-			for j := 0; j < len(wl) || j < len(gl); j++ {
-				var a, b string
-				if j < len(wl) {
-					a = wl[j]
-				}
-				if j < len(gl) {
-					b = gl[j]
-				}
-				if a != b {
-					t.Errorf("connection %d differs at line %d:\nredis-server: %q\nredscope:     %q\n(redis-server's transcript:\n%s)", i, j, a, b, w)
-					break
-				}
-			}
-			continue
-		}
-		lines += bytes.Count(w, []byte("\n"))
-	}
+	lines := compareConns(t, want[:], got[:], trackNormalize)
 	if lines == 0 {
 		t.Fatal("nothing compared")
 	}
