@@ -122,7 +122,6 @@ const psConns = 4
 func runPubsubScript(t *testing.T, addr string, script []psStep) [psConns][]byte {
 	t.Helper()
 	var conns [psConns]net.Conn
-	var out [psConns][]byte
 	for i := range conns {
 		nc, err := net.Dial("tcp", addr)
 		if err != nil {
@@ -131,6 +130,14 @@ func runPubsubScript(t *testing.T, addr string, script []psStep) [psConns][]byte
 		defer nc.Close()
 		conns[i] = nc
 	}
+	return playRawScript(conns, script, nil)
+}
+
+// playRawScript writes each step's command to its connection and appends to that connection's
+// transcript "> cmd" and everything every connection received meanwhile; rewrite (when not nil)
+// turns the command as written in the transcript into the bytes sent (tracking's {idN}).
+func playRawScript(conns [psConns]net.Conn, script []psStep, rewrite func(string) string) [psConns][]byte {
+	var out [psConns][]byte
 	buf := make([]byte, 64<<10)
 	drain := func() {
 		for i, nc := range conns {
@@ -149,8 +156,12 @@ func runPubsubScript(t *testing.T, addr string, script []psStep) [psConns][]byte
 		}
 	}
 	for _, st := range script {
+		cmd := st.cmd
+		if rewrite != nil {
+			cmd = rewrite(cmd)
+		}
 		out[st.conn] = append(out[st.conn], "> "+st.cmd+"\n"...)
-		conns[st.conn].Write([]byte(st.cmd + "\r\n"))
+		conns[st.conn].Write([]byte(cmd + "\r\n"))
 		time.Sleep(10 * time.Millisecond)
 		drain()
 	}

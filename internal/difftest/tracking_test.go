@@ -3,10 +3,8 @@ package difftest
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"net"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -159,7 +157,6 @@ func trackScript() []psStep {
 func runTrackScript(t *testing.T, addr string, script []psStep) [psConns][]byte {
 	t.Helper()
 	var conns [psConns]net.Conn
-	var out [psConns][]byte
 	ids := make([]string, psConns)
 	for i := range conns {
 		nc, err := net.Dial("tcp", addr)
@@ -176,33 +173,12 @@ func runTrackScript(t *testing.T, addr string, script []psStep) [psConns][]byte 
 		}
 		ids[i] = strings.TrimSpace(line[1:])
 	}
-	buf := make([]byte, 64<<10)
-	drain := func() {
-		for i, nc := range conns {
-			for {
-				nc.SetReadDeadline(time.Now().Add(40 * time.Millisecond))
-				n, err := nc.Read(buf)
-				out[i] = append(out[i], buf[:n]...)
-				if err != nil {
-					if !errors.Is(err, os.ErrDeadlineExceeded) {
-						out[i] = append(out[i], "<closed>"...)
-						conns[i] = &closedConn{nc}
-					}
-					break
-				}
-			}
-		}
-	}
-	for _, st := range script {
-		cmd := st.cmd
+	out := playRawScript(conns, script, func(cmd string) string {
 		for i, id := range ids {
 			cmd = strings.ReplaceAll(cmd, fmt.Sprintf("{id%d}", i), id)
 		}
-		out[st.conn] = append(out[st.conn], "> "+st.cmd+"\n"...)
-		conns[st.conn].Write([]byte(cmd + "\r\n"))
-		time.Sleep(10 * time.Millisecond)
-		drain()
-	}
+		return cmd
+	})
 	for i := range out {
 		for j, id := range ids {
 			ph := fmt.Sprintf("{id%d}", j)
