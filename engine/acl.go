@@ -309,17 +309,6 @@ func (a *ACL) setCategory(u *ACLUser, cat string, allow bool) {
 	}
 }
 
-// aclErr* are ACLSetUserStringError's texts.
-const (
-	aclErrUnknown  = "Unknown command or category name in ACL"
-	aclErrSyntax   = "Syntax error"
-	aclErrKeysAll  = "Adding a pattern after the * pattern (or the 'allkeys' flag) is not valid and does not have any effect. Try 'resetkeys' to start with an empty list of patterns"
-	aclErrChansAll = "Adding a pattern after the * pattern (or the 'allchannels' flag) is not valid and does not have any effect. Try 'resetchannels' to start with an empty list of channels"
-	aclErrNoPass   = "The password you are trying to remove from the user does not exist"
-	aclErrHash     = "The password hash must be exactly 64 characters and contain only lowercase hexadecimal characters"
-	aclErrChild    = "Allowing first-arg of a subcommand is not supported"
-)
-
 func validHash(h string) bool {
 	if len(h) != 64 {
 		return false

@@ -92,8 +92,6 @@ type blockTable struct {
 	deny     int // DenyBlocking nesting (scripts)
 }
 
-var errUnblocked = Err("UNBLOCKED client unblocked via CLIENT UNBLOCK")
-
 // DenyBlocking makes blocking commands answer at once (as in MULTI) until the returned function
 // is called; script runners wrap their redis.call with it, as Redis flags a script's client
 // CLIENT_DENY_BLOCKING.

@@ -16,12 +16,6 @@ func init() {
 	)
 }
 
-var (
-	errBitfieldType = Err("ERR Invalid bitfield type. Use something like i16 u8. Note that u64 is not supported but i64 is.")
-	errOverflowType = Err("ERR Invalid OVERFLOW type specified")
-	errBitfieldRO   = Err("ERR BITFIELD_RO only supports the GET subcommand")
-)
-
 type bitfieldOpcode uint8
 
 const (

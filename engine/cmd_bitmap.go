@@ -29,13 +29,6 @@ func init() {
 	)
 }
 
-var (
-	errBitOffset = Err("ERR bit offset is not an integer or out of range")
-	errBitValue  = Err("ERR bit is not an integer or out of range")
-	errBitArg    = Err("ERR The bit argument must be 1 or 0.")
-	errBitopNot  = Err("ERR BITOP NOT must be called with a single source key.")
-)
-
 // BitopDetailBytes is the longest result whose bytes a BitopEvent carries.
 const BitopDetailBytes = 64
 

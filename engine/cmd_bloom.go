@@ -63,11 +63,6 @@ const (
 	bfMaxExpansion     = 32768
 )
 
-var (
-	errBFNotFound = Err("ERR not found")
-	errBFExists   = Err("ERR item exists")
-)
-
 // lookupBloom returns the chain of key: missing → (nil, false), another type → wrongType.
 func (e *Engine) lookupBloom(key []byte) (c *bloom.Chain, wrongType bool) {
 	o := e.Lookup(key)

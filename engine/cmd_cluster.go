@@ -81,8 +81,6 @@ func init() {
 	)
 }
 
-var errClusterDisabled = Err("ERR This instance has cluster support disabled")
-
 func errClusterDisabledFn(e *Engine, args [][]byte) Reply { return errClusterDisabled }
 
 func cmdClusterKeyslot(e *Engine, args [][]byte) Reply {

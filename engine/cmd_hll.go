@@ -28,11 +28,6 @@ func init() {
 	)
 }
 
-var (
-	errNotHLL     = Err("WRONGTYPE Key is not a valid HyperLogLog string value.")
-	errCorruptHLL = Err("INVALIDOBJ Corrupted HLL object detected")
-)
-
 // isHLL is isHLLObjectOrReply: a string value (raw or embstr, not int) that looks like an HLL.
 func isHLL(o *Object) (Reply, bool) {
 	if o.Type != TypeString {

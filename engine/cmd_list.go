@@ -39,8 +39,6 @@ func init() {
 	)
 }
 
-var errOutOfRange = Err("ERR index out of range")
-
 // LPUSH/RPUSH/LPUSHX/RPUSHX key element [element ...].
 func cmdPush(e *Engine, args [][]byte) Reply {
 	head := args[0][0]|0x20 == 'l'

@@ -39,8 +39,6 @@ func init() {
 // refuses instead of exhausting memory.
 const maxRandomReply = 1 << 22
 
-var errTooManyPicks = Err("ERR redscope: count too large for a simulated reply (limit 4194304)")
-
 func memberReply(s []byte, iv int64, isInt bool) Reply {
 	if isInt {
 		return bulkInt(iv)

@@ -51,35 +51,6 @@ func init() {
 	)
 }
 
-// Stream error texts (t_stream.c).
-var (
-	errStreamID             = Err("ERR Invalid stream ID specified as stream command argument")
-	errStreamIDSmall        = Err("ERR The ID specified in XADD is equal or smaller than the target stream top item")
-	errStreamIDZero         = Err("ERR The ID specified in XADD must be greater than 0-0")
-	errStreamExhausted      = Err("ERR The stream has exhausted the last possible ID, unable to add more items")
-	errStreamTooLarge       = Err("ERR Elements are too large to be stored")
-	errStreamStartIntvl     = Err("ERR invalid start ID for the interval")
-	errStreamEndIntvl       = Err("ERR invalid end ID for the interval")
-	errStreamBothTrim       = Err("ERR syntax error, MAXLEN and MINID options at the same time are not compatible")
-	errStreamMaxlenNeg      = Err("ERR The MAXLEN argument must be >= 0.")
-	errStreamLimitNeg       = Err("ERR The LIMIT argument must be >= 0.")
-	errStreamLimitNoTr      = Err("ERR syntax error, LIMIT cannot be used without specifying a trimming strategy")
-	errStreamXtrimNoTr      = Err("ERR syntax error, XTRIM must be called with a trimming strategy")
-	errStreamLimitExact     = Err("ERR syntax error, LIMIT cannot be used without the special ~ option")
-	errStreamBusyGroup      = Err("BUSYGROUP Consumer Group name already exists")
-	errStreamKeyMissing     = Err("ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to use the MKSTREAM option to create an empty stream automatically.")
-	errStreamEntriesRd      = Err("ERR value for ENTRIESREAD must be positive or -1")
-	errStreamDollarRG       = Err("ERR The $ ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The $ ID would just return an empty result set.")
-	errStreamPlusRG         = Err("ERR The + ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The + ID would just return an empty result set.")
-	errStreamGtXread        = Err("ERR The > ID can be specified only when calling XREADGROUP using the GROUP <group> <consumer> option.")
-	errStreamGroupOpt       = Err("ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.")
-	errStreamNoackOpt       = Err("ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.")
-	errStreamNoGroupOpt     = Err("ERR Missing GROUP option for XREADGROUP")
-	errStreamTimeoutInt     = Err("ERR timeout is not an integer or out of range")
-	errStreamBlockedNoGroup = Err("NOGROUP the consumer group this client was blocked on no longer exists")
-	errStreamBlockedGone    = Err("UNBLOCKED the stream key no longer exists")
-)
-
 // streamDirty runs a stream command counting server.dirty (INFO's rdb_changes_since_last_save)
 // as t_stream.c does, instead of once per signalled key: XADD 1; XDEL and XTRIM one per entry
 // removed; XACK one per entry acknowledged; XCLAIM and XAUTOCLAIM one per entry claimed or
@@ -1401,13 +1372,8 @@ func cmdXdel(e *Engine, args [][]byte) Reply {
 // every PEL as it is; DELREF also drops the ID from every group's PEL (even when the entry is
 // already gone); ACKED deletes only entries that every group has been delivered and has
 // acknowledged. XACKDEL first acknowledges the ID in its group. No 8.2 server was available:
-// this follows the command documentation, and the two argument-count error texts are the
-// engine's own wording.
-
-var (
-	errStreamNumIDs      = Err("ERR Number of IDs must be a positive integer")
-	errStreamNumIDsMatch = Err("ERR The `numids` parameter must match the number of arguments")
-)
+// this follows the command documentation, and the two argument-count error texts (errors.go) are
+// the engine's own wording.
 
 // referenced reports whether some group still needs entry id: pending in its PEL, or not yet
 // delivered to it.

@@ -40,12 +40,6 @@ func init() {
 	)
 }
 
-var (
-	errZNaN    = Err("ERR resulting score is not a number (NaN)")
-	errZMinMax = Err("ERR min or max is not a float")
-	errZLex    = Err("ERR min or max not valid string range item")
-)
-
 func cmdZadd(e *Engine, args [][]byte) Reply    { return zaddGeneric(e, args, 0) }
 func cmdZincrby(e *Engine, args [][]byte) Reply { return zaddGeneric(e, args, zaddIncr) }
 

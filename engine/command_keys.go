@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"math"
 	"strings"
 
@@ -124,14 +123,6 @@ func (c *Command) keysOf(args [][]byte) [][]byte {
 	}
 	return out
 }
-
-// Key errors of CommandKeys: COMMAND GETKEYS's error texts without their "ERR ".
-var (
-	ErrKeysUnknownCommand = errors.New("Invalid command specified")
-	ErrKeysNoKeys         = errors.New("The command has no key arguments")
-	ErrKeysArity          = errors.New("Invalid number of arguments specified for command")
-	ErrKeysInvalid        = errors.New("Invalid arguments specified for command")
-)
 
 // CommandKeys lists the keys a call names, from the command table's key specs — what COMMAND
 // GETKEYS answers, with its errors (ErrKeys*): an unknown command, one without key arguments, a

@@ -167,8 +167,6 @@ func (c *Client) Close() {
 	c.e.unblock(c)
 }
 
-var errClientBlocked = Err("ERR redscope: this client is blocked; its commands wait until it is served")
-
 type txCmd uint8
 
 const (
@@ -363,8 +361,6 @@ func (c *Client) check(args [][]byte) (Reply, bool) {
 	}
 	return Reply{}, true
 }
-
-var errExecArity = Err("EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command")
 
 func (c *Client) txCommand(kind txCmd, args [][]byte) Reply {
 	return c.txReply(kind, args, c.discard)

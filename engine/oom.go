@@ -18,8 +18,6 @@ package engine
 // Eviction is not simulated: under a policy other than noeviction nothing is refused (the
 // command runs as if the eviction had made room).
 
-var errOOM = Err("OOM command not allowed when used memory > 'maxmemory'.")
-
 // outOfMemory reports whether a denyoom command would be refused now.
 func (e *Engine) outOfMemory() bool {
 	limit := e.cfg.Int("maxmemory")

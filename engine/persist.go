@@ -479,9 +479,6 @@ func (e *Engine) errRDBLoad() Reply {
 	return errRDBLoad
 }
 
-// errAOFLoad is 7.2's text (7.0.15 exits the server instead).
-var errAOFLoad = Err("ERR Error trying to load the AOF files, check server logs.")
-
 // DEBUG LOADAOF (debug.c): the dataset is emptied and the AOF loaded; the dirty counter is 0.
 func debugLoadAOF(e *Engine, args [][]byte) Reply {
 	e.persistTick()

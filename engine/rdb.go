@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"math"
 
 	"redscope/engine/intset"
@@ -78,12 +77,6 @@ func (e *Engine) SerializedLength(o *Object) int {
 	e.rdbSaveValue(w, o)
 	return len(w.B)
 }
-
-// Errors of RestorePayload.
-var (
-	ErrDumpPayload = errors.New("ERR DUMP payload version or checksum are wrong")
-	ErrBadData     = errors.New("ERR Bad data format")
-)
 
 // RestorePayload checks a DUMP payload's footer and decodes its value (as RESTORE and MIGRATE's
 // receiving side do); key is the key it will be stored under (the 8.x layout embeds it).

@@ -161,16 +161,6 @@ func (m *ScriptMonitor) Kill(eval bool) Reply {
 	return OK
 }
 
-var (
-	errBusyEval     = Err("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.")
-	errBusyFunction = Err("BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.")
-	errNotBusy      = Err("NOTBUSY No scripts in execution right now.")
-	errUnkillable   = Err("UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.")
-	errNoScript     = Err("NOSCRIPT No matching script. Please use EVAL.")
-	// scriptPrepareForRun: a script or function flagged no-cluster on a cluster node.
-	errScriptNoCluster = Err("ERR Can not run script on cluster, 'no-cluster' flag is set.")
-)
-
 // SetScriptStepLimit sets how many Lua instructions a script may run before the engine stops it
 // (0: no limit, the protocol server's setting, where SCRIPT KILL does it). A negative n restores
 // the default: DefaultScriptStepLimit under a logical clock, no limit under the wall clock.
@@ -877,10 +867,6 @@ func (c *stepCtx) Err() error {
 }
 func (c *stepCtx) Deadline() (deadline time.Time, ok bool) { return time.Time{}, false }
 func (c *stepCtx) Value(key any) any                       { return nil }
-
-var (
-	errScriptKilled = errors.New("Script killed by user with SCRIPT KILL...")
-)
 
 // scriptInterrupt is Redis's scriptInterrupt, every scriptHookEvery instructions.
 func (e *Engine) scriptInterrupt(c *stepCtx) {
