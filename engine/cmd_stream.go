@@ -104,15 +104,7 @@ func string2ull(b []byte) (uint64, bool) {
 	if len(b) == 0 {
 		return 0, false
 	}
-	i := 0
-	for i < len(b) && (b[i] == ' ' || (b[i] >= '\t' && b[i] <= '\r')) {
-		i++
-	}
-	neg := false
-	if i < len(b) && (b[i] == '+' || b[i] == '-') {
-		neg = b[i] == '-'
-		i++
-	}
+	i, neg := strtolStart(b)
 	if i == len(b) {
 		return 0, false
 	}

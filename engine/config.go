@@ -43,6 +43,15 @@ type ConfigParam struct {
 	Until     Version // first profile without it (0: still there)
 }
 
+// numeric reports whether the parameter's value is also kept as a number (Config.Int).
+func (p *ConfigParam) numeric() bool {
+	switch p.Kind {
+	case "int", "memory", "percent", "octal":
+		return true
+	}
+	return false
+}
+
 // in reports whether the parameter exists in profile v.
 func (p *ConfigParam) in(v Version) bool {
 	return v.Has(p.Since) && (p.Until == 0 || !v.Has(p.Until))
@@ -272,8 +281,12 @@ func newConfig(e *Engine) *Config {
 	c := &Config{e: e, vals: map[string]string{}, ints: map[string]int64{}}
 	for _, p := range configParams {
 		c.vals[p.Name] = p.Default
-		if p.Kind == "int" || p.Kind == "memory" || p.Kind == "percent" {
-			n, _ := strconv.ParseInt(p.Default, 10, 64)
+		if p.numeric() {
+			base := 10
+			if p.Kind == "octal" {
+				base = 8
+			}
+			n, _ := strconv.ParseInt(p.Default, base, 64)
 			c.ints[p.Name] = n
 		}
 	}
@@ -318,7 +331,7 @@ func (c *Config) Get(name string) string { return c.vals[name] }
 // set stores an already validated value.
 func (c *Config) set(p *ConfigParam, printed string, n int64) {
 	c.vals[p.Name] = printed
-	if p.Kind == "int" || p.Kind == "memory" || p.Kind == "percent" || p.Kind == "octal" {
+	if p.numeric() {
 		c.ints[p.Name] = n
 	}
 	if p.Name == "maxmemory-policy" {
@@ -476,7 +489,7 @@ func (c *Config) parseValue(p *ConfigParam, val string) (printed string, n int64
 		if u, ok := memtoull(val); ok {
 			ll := int64(u)
 			if ll < p.Min || ll > p.Max {
-				return "", 0, "argument must be between " + itoa(p.Min) + " and " + itoa(p.Max) + " inclusive"
+				return "", 0, errBetween(itoa(p.Min), itoa(p.Max))
 			}
 			return strconv.FormatUint(u, 10), ll, ""
 		}
@@ -495,7 +508,7 @@ func (c *Config) parseValue(p *ConfigParam, val string) (printed string, n int64
 			return "", 0, "argument couldn't be parsed as an octal number"
 		}
 		if v < p.Min || v > p.Max {
-			return "", 0, "argument must be between " + strconv.FormatInt(p.Min, 8) + " and " + strconv.FormatInt(p.Max, 8) + " inclusive"
+			return "", 0, errBetween(strconv.FormatInt(p.Min, 8), strconv.FormatInt(p.Max, 8))
 		}
 		return strconv.FormatInt(v, 8), v, ""
 	case "dir", "replicaof":
@@ -518,28 +531,26 @@ func (c *Config) parseValue(p *ConfigParam, val string) (printed string, n int64
 	if p.Unsigned {
 		u, lo, hi := uint64(ll), uint64(p.Min), uint64(p.Max)
 		if u < lo || u > hi {
-			return "", 0, "argument must be between " + strconv.FormatUint(lo, 10) + " and " + strconv.FormatUint(hi, 10) + " inclusive"
+			return "", 0, errBetween(strconv.FormatUint(lo, 10), strconv.FormatUint(hi, 10))
 		}
 		return strconv.FormatUint(u, 10), ll, ""
 	}
 	if ll < p.Min || ll > p.Max {
-		return "", 0, "argument must be between " + itoa(p.Min) + " and " + itoa(p.Max) + " inclusive"
+		return "", 0, errBetween(itoa(p.Min), itoa(p.Max))
 	}
 	return itoa(ll), ll, ""
+}
+
+// errBetween is the bound error of config.c's numeric configs, the bounds printed as the
+// parameter prints its values (decimal, unsigned or octal).
+func errBetween(lo, hi string) string {
+	return "argument must be between " + lo + " and " + hi + " inclusive"
 }
 
 // strtoll is C's strtoll(s, &end, 10) with the check end == "": leading white space, an optional
 // sign, digits (saturating); a string with no digits parses as 0 only when it is empty.
 func strtoll(s string) (int64, bool) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
+	i, neg := strtolStart(s)
 	start := i
 	var v uint64
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
@@ -564,6 +575,20 @@ func strtoll(s string) (int64, bool) {
 		v = math.MaxInt64
 	}
 	return int64(v), true
+}
+
+// strtolStart is where C's strtol family starts reading s: after the white space isspace skips
+// and an optional sign. neg tells whether the sign was '-'. (strtoll here, string2ull in
+// cmd_stream.go.)
+func strtolStart[T string | []byte](s T) (i int, neg bool) {
+	for i < len(s) && dblIsSpace(s[i]) {
+		i++
+	}
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	return i, neg
 }
 
 // parseEnum is enumConfigSet: one name (any case), or for a flags enum any space-separated
