@@ -36,11 +36,6 @@ func cli(e *Engine, args ...string) string {
 	return strings.TrimSuffix(e.Do(args...).FormatCLI(), "\n")
 }
 
-// setString stores a SET-style string value without depending on the strings commands.
-func setString(e *Engine, key, val string) {
-	e.setKey([]byte(key), e.newStringObject([]byte(key), []byte(val)), false)
-}
-
 func TestHLLHashVectors(t *testing.T) {
 	cases := []struct {
 		ele          string
