@@ -28,11 +28,7 @@ func TestRDBFileCrossServer(t *testing.T) {
 	e.SetStorage(server.DiskStorage{})
 	srv, addr := scopeServer(t)
 	srv.SetEngine(e)
-	rs, err := transcript.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rs.Close()
+	rs := dialConn(t, addr)
 	do := func(c *transcript.Conn, args ...string) engine.Reply {
 		t.Helper()
 		_, r, err := c.DoStrings(args...)
@@ -80,11 +76,7 @@ func TestRDBFileCrossServer(t *testing.T) {
 
 	port := startTestRedis(t, bin, "127.0.0.1", dir, "real.log", "--enable-debug-command", "yes", "--dbfilename", "dump.rdb")
 	realAddr := fmt.Sprintf("127.0.0.1:%d", port)
-	rr, err := transcript.Dial(realAddr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rr.Close()
+	rr := dialConn(t, realAddr)
 
 	compare := func(from string, a, b *transcript.Conn) {
 		t.Helper()

@@ -40,11 +40,7 @@ func TestProfileTranscriptsOnReference(t *testing.T) {
 				t.Skip("not a clock-independent transcript of this version (refChecked)")
 			}
 			addr := startRefServer(t, bin)
-			c, err := transcript.Dial(addr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := dialConn(t, addr)
 			for i := range f.Steps {
 				st := &f.Steps[i]
 				_, r, err := c.Do(st.Args)
