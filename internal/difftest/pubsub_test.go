@@ -121,16 +121,23 @@ const psConns = 4
 
 func runPubsubScript(t *testing.T, addr string, script []psStep) [psConns][]byte {
 	t.Helper()
+	return playRawScript(dialScriptConns(t, addr), script, nil)
+}
+
+// dialScriptConns opens the psConns raw connections of a script to addr, closed when the test
+// ends.
+func dialScriptConns(t *testing.T, addr string) [psConns]net.Conn {
+	t.Helper()
 	var conns [psConns]net.Conn
 	for i := range conns {
 		nc, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer nc.Close()
+		t.Cleanup(func() { nc.Close() })
 		conns[i] = nc
 	}
-	return playRawScript(conns, script, nil)
+	return conns
 }
 
 // playRawScript writes each step's command to its connection and appends to that connection's

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"net"
 	"regexp"
 	"strings"
 	"testing"
@@ -156,15 +155,9 @@ func trackScript() []psStep {
 // runTrackScript is runPubsubScript with the {idN} placeholders.
 func runTrackScript(t *testing.T, addr string, script []psStep) [psConns][]byte {
 	t.Helper()
-	var conns [psConns]net.Conn
+	conns := dialScriptConns(t, addr)
 	ids := make([]string, psConns)
-	for i := range conns {
-		nc, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer nc.Close()
-		conns[i] = nc
+	for i, nc := range conns {
 		nc.Write([]byte("CLIENT ID\r\n"))
 		nc.SetReadDeadline(time.Now().Add(2 * time.Second))
 		line, err := bufio.NewReader(nc).ReadString('\n')
