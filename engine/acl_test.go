@@ -17,37 +17,29 @@ func TestACLProfiles(t *testing.T) {
 		if !a.Default().Unrestricted() || a.AuthRequired() {
 			t.Fatalf("%v: default user restricted", c.v)
 		}
-		if r := e.Exec(bs("ACL", "SETUSER", "alice", "on", ">pw", "~k*", "+@string", "+nosuch")).Reply; r.Str != "ERR Error in ACL SETUSER modifier '+nosuch': Unknown command or category name in ACL" {
+		if r := e.Exec(argv("ACL", "SETUSER", "alice", "on", ">pw", "~k*", "+@string", "+nosuch")).Reply; r.Str != "ERR Error in ACL SETUSER modifier '+nosuch': Unknown command or category name in ACL" {
 			t.Fatalf("%v: %q", c.v, r.Str)
 		}
 		if a.User("alice") != nil {
 			t.Fatalf("%v: a refused SETUSER created the user", c.v)
 		}
-		e.Exec(bs("ACL", "SETUSER", "alice", "on", ">pw", "~k*", "+@string"))
+		e.Exec(argv("ACL", "SETUSER", "alice", "on", ">pw", "~k*", "+@string"))
 		u := a.Authenticate([]byte("alice"), []byte("pw"))
 		if u == nil || a.Authenticate([]byte("alice"), []byte("no")) != nil {
 			t.Fatalf("%v: authenticate", c.v)
 		}
-		if r, ok := a.Check(u, bs("HSET", "k", "f", "v")); ok || r.Str != c.cmd {
+		if r, ok := a.Check(u, argv("HSET", "k", "f", "v")); ok || r.Str != c.cmd {
 			t.Errorf("%v: %q", c.v, r.Str)
 		}
-		if r, ok := a.Check(u, bs("GET", "other")); ok || r.Str != c.key {
+		if r, ok := a.Check(u, argv("GET", "other")); ok || r.Str != c.key {
 			t.Errorf("%v: %q", c.v, r.Str)
 		}
-		if _, ok := a.Check(u, bs("GET", "k1")); !ok {
+		if _, ok := a.Check(u, argv("GET", "k1")); !ok {
 			t.Errorf("%v: GET k1 refused", c.v)
 		}
-		e.Exec(bs("CONFIG", "SET", "requirepass", "x"))
+		e.Exec(argv("CONFIG", "SET", "requirepass", "x"))
 		if !a.AuthRequired() || a.Authenticate([]byte("default"), []byte("x")) == nil {
 			t.Errorf("%v: requirepass", c.v)
 		}
 	}
-}
-
-func bs(args ...string) [][]byte {
-	out := make([][]byte, len(args))
-	for i, a := range args {
-		out[i] = []byte(a)
-	}
-	return out
 }

@@ -28,7 +28,7 @@ func BenchmarkBITCOUNT(b *testing.B) {
 	for i := range val {
 		val[i] = byte(r.Uint32())
 	}
-	bmSet(e, "bm", string(val))
+	setString(e, "bm", string(val))
 	args := [][]byte{[]byte("BITCOUNT"), []byte("bm")}
 	b.SetBytes(1 << 20)
 	benchExec(b, e, KindInt, args)
@@ -46,7 +46,7 @@ func BenchmarkBITOP(b *testing.B) {
 			val[i] = byte(r.Uint32() | r.Uint32()) // ~75 % present
 		}
 		k := "att:d" + strconv.Itoa(d)
-		bmSet(e, k, string(val))
+		setString(e, k, string(val))
 		args = append(args, []byte(k))
 	}
 	b.SetBytes(7 * 12500)

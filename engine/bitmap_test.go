@@ -13,11 +13,6 @@ import (
 	"redscope/engine/sds"
 )
 
-// bmSet stores a string value as SET does.
-func bmSet(e *Engine, key, val string) {
-	e.setKey([]byte(key), e.newStringObject([]byte(key), []byte(val)), false)
-}
-
 func bmInt(t *testing.T, e *Engine, want int64, args ...string) {
 	t.Helper()
 	r := e.Do(args...)
@@ -159,7 +154,7 @@ func TestBitcountBitposReference(t *testing.T) {
 	for iter := 0; iter < 300; iter++ {
 		n := r.IntN(70)
 		val := randomBitmap(r, n)
-		bmSet(e, "v", string(val))
+		setString(e, "v", string(val))
 		for q := 0; q < 20; q++ {
 			isBit := r.IntN(2) == 1
 			span := int64(n)*8*int64(1+r.IntN(2)) + 3
@@ -229,49 +224,6 @@ func TestBitcountBitposReference(t *testing.T) {
 	}
 }
 
-// naiveBitop computes a BITOP result bit by bit from the definitions.
-func naiveBitop(op string, srcs [][]byte) []byte {
-	n := 0
-	for _, s := range srcs {
-		n = max(n, len(s))
-	}
-	out := make([]byte, n)
-	for i := int64(0); i < int64(n)*8; i++ {
-		var v, ones, others int
-		for j, s := range srcs {
-			b := naiveBit(s, i)
-			ones += b
-			if j > 0 {
-				others |= b
-			}
-		}
-		x := naiveBit(srcs[0], i)
-		switch op {
-		case "and":
-			v = 1
-			for _, s := range srcs {
-				v &= naiveBit(s, i)
-			}
-		case "or":
-			v = b2i(ones > 0)
-		case "xor":
-			v = ones & 1
-		case "not":
-			v = 1 - x
-		case "diff":
-			v = x &^ others
-		case "diff1":
-			v = others &^ x
-		case "andor":
-			v = x & others
-		case "one":
-			v = b2i(ones == 1)
-		}
-		out[i>>3] |= byte(v) << (7 - uint(i&7))
-	}
-	return out
-}
-
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -298,10 +250,10 @@ func TestBitopReference(t *testing.T) {
 				e.Delete([]byte(k))
 			case 1:
 				v = []byte(itoa(r.Int64N(1 << 40)))
-				bmSet(e, k, string(v))
+				setString(e, k, string(v))
 			default:
 				v = randomBitmap(r, r.IntN(100))
-				bmSet(e, k, string(v))
+				setString(e, k, string(v))
 			}
 			keys, vals = append(keys, k), append(vals, v)
 		}
@@ -342,7 +294,7 @@ func TestBitopReference(t *testing.T) {
 		for i := n / 3; i < n/3+3*sds.PageSize; i++ {
 			p[i] = 0xff
 		}
-		bmSet(e, k, string(p))
+		setString(e, k, string(p))
 		return p
 	}
 	a, b := mk("A", 1<<20+12345), mk("B", 3<<20-7)
@@ -353,7 +305,7 @@ func TestBitopReference(t *testing.T) {
 		if op == "not" {
 			keys, vals = []string{"C"}, [][]byte{c}
 		}
-		want := naiveBitopFast(op, vals)
+		want := naiveBitop(op, vals)
 		bmInt(t, e, int64(len(want)), append([]string{"BITOP", op, "dst"}, keys...)...)
 		o := e.Lookup([]byte("dst"))
 		if !o.Buf.Equal(want) {
@@ -379,8 +331,9 @@ func naiveNot(p []byte) []byte {
 	return out
 }
 
-// naiveBitopFast is naiveBitop byte-wise (the per-bit version is too slow for MiB values).
-func naiveBitopFast(op string, srcs [][]byte) []byte {
+// naiveBitop computes a BITOP result byte by byte from the definitions of the operations (each
+// one bitwise, so a byte is eight bits computed at once; fast enough for MiB values).
+func naiveBitop(op string, srcs [][]byte) []byte {
 	n := 0
 	for _, s := range srcs {
 		n = max(n, len(s))
@@ -512,7 +465,7 @@ func TestBitmapEvents(t *testing.T) {
 	if len(res.Events) != 1 || res.Events[0] != (BitEvent{Key: "k", Offset: 100, Byte: 12, Bit: 4, Old: 1, New: 1}) {
 		t.Fatalf("GETBIT events %#v", res.Events)
 	}
-	bmSet(e, "a", "\xf0\x0f")
+	setString(e, "a", "\xf0\x0f")
 	res = e.Exec([][]byte{[]byte("BITOP"), []byte("XOR"), []byte("d"), []byte("a"), []byte("k"), []byte("nokey")})
 	var bo *BitopEvent
 	for _, ev := range res.Events {
@@ -542,7 +495,7 @@ func TestBitmapNoPanic(t *testing.T) {
 	for _, v := range []Version{V70, V74, V82} {
 		e := New(Options{Version: v})
 		e.add([]byte("l"), &Object{Type: TypeList})
-		bmSet(e, "k", "hello")
+		setString(e, "k", "hello")
 		for i := 0; i < 20000; i++ {
 			args := []string{cmds[r.IntN(len(cmds))]}
 			for n := r.IntN(9); n > 0; n-- {

@@ -13,13 +13,13 @@ func TestCommandCostGetrange(t *testing.T) {
 	idx := []int64{-30, -12, -11, -10, -3, -1, 0, 1, 2, 9, 10, 11, 29, 1 << 40, -1 << 40}
 	for _, v := range []Version{V70, V80} {
 		e := New(Options{Version: v})
-		e.Exec(splitLine("SET s helloworld!"))
-		e.Exec(splitLine("SET n 1234567"))
+		e.Exec(mustSplit(t, "SET s helloworld!"))
+		e.Exec(mustSplit(t, "SET n 1234567"))
 		for _, key := range []string{"s", "n", "nokey"} {
 			for _, a := range idx {
 				for _, b := range idx {
 					for _, name := range []string{"GETRANGE", "SUBSTR"} {
-						call := splitLine(fmt.Sprintf("%s %s %d %d", name, key, a, b))
+						call := mustSplit(t, fmt.Sprintf("%s %s %d %d", name, key, a, b))
 						r := e.Exec(call).Reply
 						if got := e.CommandCost(call).CopyBytes; got != int64(len(r.Str)) {
 							t.Fatalf("%s %s: cost %d, reply %q", v, strings.Join(strs(call), " "), got, r.Str)
@@ -35,10 +35,10 @@ func TestCommandCostGetrange(t *testing.T) {
 // one that is; APPEND's and SETRANGE's stored bytes; LCS's cells; counts; BF.RESERVE's filter.
 func TestCommandCost(t *testing.T) {
 	e := New(Options{Version: V70})
-	e.Exec(splitLine("SET s helloworld"))
-	e.Exec(splitLine("SET t abc"))
-	e.Exec(splitLine("SADD set a"))
-	e.Exec(splitLine("SETBIT big 4294967295 1"))
+	e.Exec(mustSplit(t, "SET s helloworld"))
+	e.Exec(mustSplit(t, "SET t abc"))
+	e.Exec(mustSplit(t, "SADD set a"))
+	e.Exec(mustSplit(t, "SETBIT big 4294967295 1"))
 	cases := []struct {
 		line string
 		want Cost
@@ -66,14 +66,14 @@ func TestCommandCost(t *testing.T) {
 		{"NOSUCH s", Cost{}},
 	}
 	for _, c := range cases {
-		if got := e.CommandCost(splitLine(c.line)); got != c.want {
+		if got := e.CommandCost(mustSplit(t, c.line)); got != c.want {
 			t.Errorf("%s: %+v, want %+v", c.line, got, c.want)
 		}
 	}
 	// BF.RESERVE's estimate is the bit array of the filter the command then makes: most of the
 	// size BF.INFO reports.
-	e.Exec(splitLine("BF.RESERVE bf2 0.001 100000"))
-	if got, want := e.CommandCost(splitLine("BF.RESERVE x 0.001 100000")).AllocBytes, e.Exec(splitLine("BF.INFO bf2 SIZE")).Reply.Array[0].Int; got > want || got < want*9/10 {
+	e.Exec(mustSplit(t, "BF.RESERVE bf2 0.001 100000"))
+	if got, want := e.CommandCost(mustSplit(t, "BF.RESERVE x 0.001 100000")).AllocBytes, e.Exec(mustSplit(t, "BF.INFO bf2 SIZE")).Reply.Array[0].Int; got > want || got < want*9/10 {
 		t.Errorf("BF.RESERVE 0.001 100000: cost %d, BF.INFO SIZE %d", got, want)
 	}
 }
@@ -84,12 +84,4 @@ func strs(a [][]byte) []string {
 		out[i] = string(x)
 	}
 	return out
-}
-
-func splitLine(line string) [][]byte {
-	a, err := SplitArgs(line)
-	if err != nil {
-		panic(err)
-	}
-	return a
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -9,7 +10,9 @@ import (
 
 // Helpers shared by the engine's tests: an engine on the profile Debian's redis-server 7.0.15
 // matches (jemalloc with its 16-byte quantum) on a logical clock, the "this command answers this
-// redis-cli text" check, "command => reply" scripts, and argument vectors.
+// redis-cli text" check (for the engine and for one client), "command => reply" scripts,
+// argument vectors, a string stored as SET stores it, and the set and hash tests' checks of
+// replies, encodings and memory.
 
 // newTestEngine is the 7.0 profile on jemalloc-16 with a logical clock at StartMs and tracing on.
 func newTestEngine() (*Engine, *ManualClock) {
@@ -87,4 +90,81 @@ func benchExec(b *testing.B, e *Engine, want ReplyKind, cmds ...[][]byte) {
 			b.Fatal(r)
 		}
 	}
+}
+
+// setString stores a SET-style string value without depending on the strings commands.
+func setString(e *Engine, key, val string) {
+	e.setKey([]byte(key), e.newStringObject([]byte(key), []byte(val)), false)
+}
+
+// cdo runs a command on client c.
+func cdo(c *Client, args ...string) Result {
+	return c.Exec(argv(args...))
+}
+
+// cwant is want for client c.
+func cwant(t *testing.T, c *Client, w string, args ...string) {
+	t.Helper()
+	if got := cdo(c, args...).Reply.FormatCLI(); got != w+"\n" {
+		t.Errorf("%v: got %q want %q", args, got, w+"\n")
+	}
+}
+
+// newSetEngine is profile v on allocator a with the random seed 42 (SPOP, SRANDMEMBER…).
+func newSetEngine(v Version, a alloc.Allocator) *Engine {
+	return New(Options{Version: v, Allocator: a, Seed: 42})
+}
+
+// doInt runs a command that must answer an integer, and returns it.
+func doInt(t *testing.T, e *Engine, args ...string) int64 {
+	t.Helper()
+	r := e.Do(args...)
+	if r.Kind != KindInt {
+		t.Fatalf("%v: want an integer, got %+v", args, r)
+	}
+	return r.Int
+}
+
+// doStr runs a command that must not answer an error, and returns its string.
+func doStr(t *testing.T, e *Engine, args ...string) string {
+	t.Helper()
+	r := e.Do(args...)
+	if r.Kind == KindError {
+		t.Fatalf("%v: %s", args, r.Str)
+	}
+	return r.Str
+}
+
+// wantEnc checks OBJECT ENCODING of key.
+func wantEnc(t *testing.T, e *Engine, key, enc string) {
+	t.Helper()
+	if got := doStr(t, e, "OBJECT", "ENCODING", key); got != enc {
+		t.Fatalf("OBJECT ENCODING %s = %q, want %q", key, got, enc)
+	}
+}
+
+// wantMem checks MEMORY USAGE with args (a key, SAMPLES n).
+func wantMem(t *testing.T, e *Engine, want int64, args ...string) {
+	t.Helper()
+	if got := doInt(t, e, append([]string{"MEMORY", "USAGE"}, args...)...); got != want {
+		t.Fatalf("MEMORY USAGE %v = %d, want %d", args, got, want)
+	}
+}
+
+// seq is prefix+from … prefix+to.
+func seq(prefix string, from, to int) []string {
+	out := []string{}
+	for i := from; i <= to; i++ {
+		out = append(out, prefix+strconv.Itoa(i))
+	}
+	return out
+}
+
+// replyStrings is the strings of an array reply.
+func replyStrings(r Reply) []string {
+	var out []string
+	for _, x := range r.Array {
+		out = append(out, x.Str)
+	}
+	return out
 }

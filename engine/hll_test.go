@@ -1,17 +1,15 @@
 package engine
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"net"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"redscope/engine/hll"
+	"redscope/internal/refredis"
 )
 
 // Values below were checked on Debian's redis-server 7.0.15 (jemalloc, 16-byte quantum) unless
@@ -36,11 +34,6 @@ func hllMem(t *testing.T, e *Engine, key string) int64 {
 
 func cli(e *Engine, args ...string) string {
 	return strings.TrimSuffix(e.Do(args...).FormatCLI(), "\n")
-}
-
-// setString stores a SET-style string value without depending on the strings commands.
-func setString(e *Engine, key, val string) {
-	e.setKey([]byte(key), e.newStringObject([]byte(key), []byte(val)), false)
 }
 
 func TestHLLHashVectors(t *testing.T) {
@@ -403,68 +396,35 @@ func TestHLLTraceEvents(t *testing.T) {
 
 // ---- differential checker against a real redis-server (REDSCOPE_HLL_REDIS=127.0.0.1:7004) ----
 
-type respConn struct {
-	c net.Conn
-	r *bufio.Reader
-	w *bufio.Writer
-}
-
-func (c *respConn) send(args ...string) {
-	fmt.Fprintf(c.w, "*%d\r\n", len(args))
-	for _, a := range args {
-		fmt.Fprintf(c.w, "$%d\r\n%s\r\n", len(a), a)
-	}
-}
-
-func (c *respConn) read() Reply {
-	line, err := c.r.ReadString('\n')
-	if err != nil {
-		panic(err)
-	}
-	line = strings.TrimSuffix(line, "\r\n")
-	switch line[0] {
-	case '+':
-		return Status(line[1:])
-	case '-':
-		return Err(line[1:])
-	case ':':
-		n, _ := strconv.ParseInt(line[1:], 10, 64)
-		return Int(n)
-	case '$':
-		n, _ := strconv.Atoi(line[1:])
-		if n < 0 {
-			return NilReply
-		}
-		b := make([]byte, n+2)
-		if _, err := io.ReadFull(c.r, b); err != nil {
-			panic(err)
-		}
-		return Bulk(b[:n])
-	case '*':
-		n, _ := strconv.Atoi(line[1:])
-		if n < 0 {
+// refReply is a reply of refredis as the engine's Reply, to compare their redis-cli texts.
+func refReply(v any) Reply {
+	switch v := v.(type) {
+	case string:
+		return Status(v)
+	case refredis.Error:
+		return Err(string(v))
+	case int64:
+		return Int(v)
+	case []byte:
+		return Bulk(v)
+	case []any:
+		if v == nil {
 			return NilArray
 		}
-		items := make([]Reply, n)
-		for i := range items {
-			items[i] = c.read()
+		items := make([]Reply, len(v))
+		for i, x := range v {
+			items[i] = refReply(x)
 		}
 		return Reply{Kind: KindArray, Array: items}
 	}
-	panic("bad reply " + line)
-}
-
-func (c *respConn) do(args ...string) Reply {
-	c.send(args...)
-	c.w.Flush()
-	return c.read()
+	return NilReply
 }
 
 // hllDiff runs a command on both and compares the replies.
 type hllDiff struct {
 	t     *testing.T
 	e     *Engine
-	c     *respConn
+	c     *refredis.Conn
 	cases int
 	bad   int
 	hist  []string
@@ -472,7 +432,7 @@ type hllDiff struct {
 
 func (d *hllDiff) cmp(args ...string) Reply {
 	d.t.Helper()
-	want := d.c.do(args...)
+	want := refReply(d.c.DoStrings(d.t, args...))
 	var got Reply
 	switch strings.ToUpper(args[0]) {
 	case "GET":
@@ -529,18 +489,9 @@ func (d *hllDiff) cmp(args ...string) Reply {
 }
 
 func TestHLLAgainstRedis(t *testing.T) {
-	addr := os.Getenv("REDSCOPE_HLL_REDIS")
-	if addr == "" {
-		t.Skip("set REDSCOPE_HLL_REDIS=host:port of a redis-server 7.0 with Debian's jemalloc")
-	}
-	nc, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	c := &respConn{c: nc, r: bufio.NewReader(nc), w: bufio.NewWriter(nc)}
-	c.do("FLUSHALL")
-	c.do("CONFIG", "SET", "hll-sparse-max-bytes", "3000")
+	c := refredis.DialEnv(t, "REDSCOPE_HLL_REDIS", "host:port of a redis-server 7.0 with Debian's jemalloc")
+	c.Do(t, "FLUSHALL")
+	c.Do(t, "CONFIG", "SET", "hll-sparse-max-bytes", "3000")
 	e, _ := newEngineAt(V70)
 	d := &hllDiff{t: t, e: e, c: c}
 	check := func(key string) {

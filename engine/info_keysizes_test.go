@@ -27,7 +27,7 @@ func TestKeysizesBins(t *testing.T) {
 }
 
 func keysizesSection(e *Engine) string {
-	s := e.Info(bs("keysizes"))
+	s := e.Info(argv("keysizes"))
 	return strings.TrimSuffix(strings.ReplaceAll(strings.TrimPrefix(s, "# Keysizes\r\n"), "\r\n", " "), " ")
 }
 
@@ -38,11 +38,11 @@ func keysizesSection(e *Engine) string {
 func TestInfoKeysizes(t *testing.T) {
 	old, _ := newEngineAt(V74)
 	old.Do("SET", "k", "v")
-	if s := old.Info(bs("keysizes")); s != "" || strings.Contains(old.Info(nil), "Keysizes") || strings.Contains(old.Info(bs("everything")), "Keysizes") {
+	if s := old.Info(argv("keysizes")); s != "" || strings.Contains(old.Info(nil), "Keysizes") || strings.Contains(old.Info(argv("everything")), "Keysizes") {
 		t.Errorf("7.4 has no keysizes section: %q", s)
 	}
 	e, clock := newEngineAt(V80)
-	if s := e.Info(bs("keysizes")); s != "# Keysizes\r\n" {
+	if s := e.Info(argv("keysizes")); s != "# Keysizes\r\n" {
 		t.Errorf("empty: %q", s)
 	}
 	for _, c := range [][]string{
@@ -63,7 +63,7 @@ func TestInfoKeysizes(t *testing.T) {
 		t.Errorf("INFO keysizes:\n got %s\nwant %s", got, want)
 	}
 	for _, args := range [][]string{nil, {"default"}, {"all"}, {"everything"}} {
-		s := e.Info(bs(args...))
+		s := e.Info(argv(args...))
 		if i, j := strings.Index(s, "\r\n# Keyspace\r\n"), strings.Index(s, "\r\n\r\n# Keysizes\r\ndb0_"); i < 0 || j < i {
 			t.Errorf("INFO %v: keysizes does not follow keyspace", args)
 		}

@@ -29,14 +29,14 @@ func TestInfoProfiles(t *testing.T) {
 		{V74, base + " pubsub_clients watching_clients clients_in_timeout_table total_watched_keys total_blocking_keys total_blocking_keys_on_nokey"},
 	} {
 		e := New(Options{Version: c.v})
-		if got := strings.Join(infoKeys(e.Info(bs("clients"))), " "); got != c.want {
+		if got := strings.Join(infoKeys(e.Info(argv("clients"))), " "); got != c.want {
 			t.Errorf("%v clients: %s", c.v, got)
 		}
-		debug := e.Info(bs("debug"))
-		if (debug != "") != c.v.Has(V72) || strings.Contains(e.Info(bs("everything")), "# Debug") {
+		debug := e.Info(argv("debug"))
+		if (debug != "") != c.v.Has(V72) || strings.Contains(e.Info(argv("everything")), "# Debug") {
 			t.Errorf("%v debug: %q", c.v, debug)
 		}
-		if s := e.Info(bs("nosuch")); s != "" {
+		if s := e.Info(argv("nosuch")); s != "" {
 			t.Errorf("%v INFO nosuch: %q", c.v, s)
 		}
 		e.Do("SET", "k", "v")
@@ -44,7 +44,7 @@ func TestInfoProfiles(t *testing.T) {
 		e.Do("GET", "nokey")
 		e.Do("GET")
 		e.Do("HGET", "k", "f")
-		stats := e.Info(bs("commandstats", "errorstats", "stats"))
+		stats := e.Info(argv("commandstats", "errorstats", "stats"))
 		for _, w := range []string{"cmdstat_get:calls=2,usec=0,usec_per_call=0.00,rejected_calls=1,failed_calls=0\r\n",
 			"cmdstat_hget:calls=1,usec=0,usec_per_call=0.00,rejected_calls=0,failed_calls=1\r\n",
 			"errorstat_ERR:count=1\r\nerrorstat_WRONGTYPE:count=1\r\n", "keyspace_hits:2\r\n", "keyspace_misses:1\r\n",
@@ -54,7 +54,7 @@ func TestInfoProfiles(t *testing.T) {
 			}
 		}
 		e.Do("CONFIG", "RESETSTAT")
-		if s := e.Info(bs("commandstats")); s != "# Commandstats\r\ncmdstat_config|resetstat:calls=1,usec=0,usec_per_call=0.00,rejected_calls=0,failed_calls=0\r\n" {
+		if s := e.Info(argv("commandstats")); s != "# Commandstats\r\ncmdstat_config|resetstat:calls=1,usec=0,usec_per_call=0.00,rejected_calls=0,failed_calls=0\r\n" {
 			t.Errorf("%v after RESETSTAT: %q", c.v, s)
 		}
 	}

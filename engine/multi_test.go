@@ -6,17 +6,6 @@ import (
 	"time"
 )
 
-func cdo(c *Client, args ...string) Result {
-	return c.Exec(argv(args...))
-}
-
-func cwant(t *testing.T, c *Client, w string, args ...string) {
-	t.Helper()
-	if got := cdo(c, args...).Reply.FormatCLI(); got != w+"\n" {
-		t.Errorf("%v: got %q want %q", args, got, w+"\n")
-	}
-}
-
 // The replies of the implicit client (Engine.Exec), as redis-server 7.0.15 gives them.
 func TestMultiReplies(t *testing.T) {
 	e, _ := newTestEngine()

@@ -11,50 +11,6 @@ import (
 // with redis-cli; they are also lines of testdata/transcripts/diff/set.txt. Figures marked
 // [facts] follow from the rules in docs/internals.md (Redis's bundled jemalloc, 8-byte quantum).
 
-func newSetEngine(v Version, a alloc.Allocator) *Engine {
-	return New(Options{Version: v, Allocator: a, Seed: 42})
-}
-
-func doInt(t *testing.T, e *Engine, args ...string) int64 {
-	t.Helper()
-	r := e.Do(args...)
-	if r.Kind != KindInt {
-		t.Fatalf("%v: want an integer, got %+v", args, r)
-	}
-	return r.Int
-}
-
-func doStr(t *testing.T, e *Engine, args ...string) string {
-	t.Helper()
-	r := e.Do(args...)
-	if r.Kind == KindError {
-		t.Fatalf("%v: %s", args, r.Str)
-	}
-	return r.Str
-}
-
-func wantEnc(t *testing.T, e *Engine, key, enc string) {
-	t.Helper()
-	if got := doStr(t, e, "OBJECT", "ENCODING", key); got != enc {
-		t.Fatalf("OBJECT ENCODING %s = %q, want %q", key, got, enc)
-	}
-}
-
-func wantMem(t *testing.T, e *Engine, want int64, args ...string) {
-	t.Helper()
-	if got := doInt(t, e, append([]string{"MEMORY", "USAGE"}, args...)...); got != want {
-		t.Fatalf("MEMORY USAGE %v = %d, want %d", args, got, want)
-	}
-}
-
-func seq(prefix string, from, to int) []string {
-	out := []string{}
-	for i := from; i <= to; i++ {
-		out = append(out, prefix+strconv.Itoa(i))
-	}
-	return out
-}
-
 func TestSetIntsetWidthsAndHashtable70(t *testing.T) {
 	e := newSetEngine(V70, alloc.Jemalloc16)
 	doInt(t, e, "SADD", "s", "1", "2", "3")
@@ -199,14 +155,6 @@ func TestSPopRebuild(t *testing.T) {
 	if doInt(t, e, "EXISTS", "s") != 0 {
 		t.Fatal("SPOP of everything keeps the key")
 	}
-}
-
-func replyStrings(r Reply) []string {
-	var out []string
-	for _, x := range r.Array {
-		out = append(out, x.Str)
-	}
-	return out
 }
 
 func chiSquare(counts map[string]int, size, draws int) float64 {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"net"
 	"strings"
 	"testing"
 
@@ -20,14 +19,7 @@ func (c fixedUs) NowUs() int64 { return c.us }
 // flag O until RESET (internal/difftest's TestMonitorScript compares the rest with redis-server
 // 7.0.15).
 func TestMonitorFeed(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New(engine.New(engine.Options{Version: engine.V74, Allocator: alloc.Jemalloc16, Clock: fixedUs{1700000000000042}}))
-	go s.Serve(ln)
-	t.Cleanup(func() { s.Close() })
-	addr := ln.Addr().String()
+	_, addr := startEngine(t, engine.New(engine.Options{Version: engine.V74, Allocator: alloc.Jemalloc16, Clock: fixedUs{1700000000000042}}))
 	m, c := dial(t, addr), dial(t, addr)
 	if got := exchange(t, m, cmd("MONITOR"), 5); got != "+OK\r\n" {
 		t.Fatalf("MONITOR: %q", got)

@@ -18,11 +18,17 @@ import (
 // and benchmarks; it closes when the test ends.
 func start(t testing.TB, v engine.Version) (*Server, string) {
 	t.Helper()
+	return startEngine(t, engine.New(engine.Options{Version: v, Allocator: alloc.Jemalloc16, Clock: engine.WallClock{}}))
+}
+
+// startEngine serves e on a loopback port; it closes when the test ends.
+func startEngine(t testing.TB, e *engine.Engine) (*Server, string) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(engine.New(engine.Options{Version: v, Allocator: alloc.Jemalloc16, Clock: engine.WallClock{}}))
+	s := New(e)
 	go s.Serve(ln)
 	t.Cleanup(func() { s.Close() })
 	return s, ln.Addr().String()

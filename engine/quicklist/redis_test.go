@@ -10,13 +10,9 @@ package quicklist
 // The payloads are read with engine/rdb (LZF-compressed blobs included).
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"net"
 	"os"
 	"slices"
 	"strconv"
@@ -26,102 +22,18 @@ import (
 	"redscope/engine/intset"
 	"redscope/engine/listpack"
 	"redscope/engine/rdb"
+	"redscope/internal/refredis"
 )
 
-type rconn struct {
-	c net.Conn
-	r *bufio.Reader
-	w *bufio.Writer
-}
-
-func dialRedis(t *testing.T) *rconn {
-	port := os.Getenv("REDSCOPE_REDIS_PORT")
-	if port == "" {
-		t.Skip("REDSCOPE_REDIS_PORT not set")
-	}
-	c, err := net.Dial("tcp", "127.0.0.1:"+port)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return &rconn{c: c, r: bufio.NewReader(c), w: bufio.NewWriter(c)}
-}
-
-func (c *rconn) do(t *testing.T, args ...any) any {
-	t.Helper()
-	fmt.Fprintf(c.w, "*%d\r\n", len(args))
-	for _, a := range args {
-		var b []byte
-		switch v := a.(type) {
-		case string:
-			b = []byte(v)
-		case []byte:
-			b = v
-		case int:
-			b = []byte(strconv.Itoa(v))
-		default:
-			t.Fatalf("arg %T", a)
-		}
-		fmt.Fprintf(c.w, "$%d\r\n", len(b))
-		c.w.Write(b)
-		c.w.WriteString("\r\n")
-	}
-	if err := c.w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	v, err := c.read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
-type respErr string
-
-func (c *rconn) read() (any, error) {
-	line, err := c.r.ReadBytes('\n')
-	if err != nil {
-		return nil, err
-	}
-	line = line[:len(line)-2]
-	switch line[0] {
-	case '+':
-		return string(line[1:]), nil
-	case '-':
-		return respErr(line[1:]), nil
-	case ':':
-		n, _ := strconv.ParseInt(string(line[1:]), 10, 64)
-		return n, nil
-	case '$':
-		n, _ := strconv.Atoi(string(line[1:]))
-		if n < 0 {
-			return nil, nil
-		}
-		b := make([]byte, n+2)
-		if _, err := io.ReadFull(c.r, b); err != nil {
-			return nil, err
-		}
-		return b[:n], nil
-	case '*':
-		n, _ := strconv.Atoi(string(line[1:]))
-		out := make([]any, 0, max(n, 0))
-		for i := 0; i < n; i++ {
-			v, err := c.read()
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		return out, nil
-	}
-	return nil, errors.New("bad reply")
+func dialRedis(t *testing.T) *refredis.Conn {
+	return refredis.DialEnv(t, "REDSCOPE_REDIS_PORT", "no redis-server 7.0 to compare with")
 }
 
 // dumpBlobs returns the RDB type and the raw blobs (one for hash/zset/intset, one per node for a
 // quicklist; plain nodes are prefixed with "PLAIN:").
-func dumpBlobs(t *testing.T, c *rconn, key string) (byte, [][]byte) {
+func dumpBlobs(t *testing.T, c *refredis.Conn, key string) (byte, [][]byte) {
 	t.Helper()
-	v, ok := c.do(t, "DUMP", key).([]byte)
+	v, ok := c.Do(t, "DUMP", key).([]byte)
 	if !ok {
 		t.Fatalf("DUMP %s failed", key)
 	}
@@ -154,9 +66,9 @@ func dumpBlobs(t *testing.T, c *rconn, key string) (byte, [][]byte) {
 	return typ, blobs
 }
 
-func memUsage(t *testing.T, c *rconn, key string, samples int) int64 {
+func memUsage(t *testing.T, c *refredis.Conn, key string, samples int) int64 {
 	t.Helper()
-	n, ok := c.do(t, "MEMORY", "USAGE", key, "SAMPLES", samples).(int64)
+	n, ok := c.Do(t, "MEMORY", "USAGE", key, "SAMPLES", samples).(int64)
 	if !ok {
 		t.Fatal("MEMORY USAGE")
 	}
@@ -172,7 +84,7 @@ func (tl *tally) empty() { tl.cases, tl.bytes, tl.memory = tl.cases+1, tl.bytes+
 
 // check compares case i's value at key with ours — its one blob, and MEMORY USAGE as the robj
 // (16), the blob's allocation (usable), the key's sds and the dict entry (24) — then deletes key.
-func (tl *tally) check(t *testing.T, c *rconn, i int, key string, ours []byte, usable int) {
+func (tl *tally) check(t *testing.T, c *refredis.Conn, i int, key string, ours []byte, usable int) {
 	t.Helper()
 	tl.cases++
 	_, blobs := dumpBlobs(t, c, key)
@@ -186,7 +98,7 @@ func (tl *tally) check(t *testing.T, c *rconn, i int, key string, ours []byte, u
 	} else {
 		t.Errorf("case %d: MEMORY USAGE redis %d ours %d (%d bytes)", i, want, got, len(ours))
 	}
-	c.do(t, "DEL", key)
+	c.Do(t, "DEL", key)
 }
 
 func (tl *tally) log(t *testing.T, what string) {
@@ -204,12 +116,12 @@ type blob interface {
 // compareBlobs plays n random cases on keys prefix0, prefix1, …: each case's key is deleted,
 // play builds it on the server and in its model, and the model's blob is compared with the
 // server's (tally.check); a case that emptied the key counts as equal. what names the log line.
-func compareBlobs(t *testing.T, c *rconn, what, prefix string, n int, play func(i int, key string) blob) {
+func compareBlobs(t *testing.T, c *refredis.Conn, what, prefix string, n int, play func(i int, key string) blob) {
 	t.Helper()
 	var tl tally
 	for i := 0; i < n; i++ {
 		key := prefix + strconv.Itoa(i)
-		c.do(t, "DEL", key)
+		c.Do(t, "DEL", key)
 		if m := play(i, key); m.Len() > 0 {
 			tl.check(t, c, i, key, m.Bytes(), m.Usable(alloc.Jemalloc16))
 		} else {
@@ -261,9 +173,9 @@ func randStr(r *rand.Rand, n int) string {
 
 func TestRedisHashListpack(t *testing.T) {
 	c := dialRedis(t)
-	c.do(t, "CONFIG", "SET", "hash-max-listpack-value", "6000")
-	c.do(t, "CONFIG", "SET", "hash-max-listpack-entries", "512")
-	defer c.do(t, "CONFIG", "SET", "hash-max-listpack-value", "64")
+	c.Do(t, "CONFIG", "SET", "hash-max-listpack-value", "6000")
+	c.Do(t, "CONFIG", "SET", "hash-max-listpack-entries", "512")
+	defer c.Do(t, "CONFIG", "SET", "hash-max-listpack-value", "64")
 	r := rand.New(rand.NewPCG(7, 7))
 	compareBlobs(t, c, "hash listpack", "h", 300, func(i int, key string) blob {
 		lp := listpack.New()
@@ -272,7 +184,7 @@ func TestRedisHashListpack(t *testing.T) {
 		for op := 0; op < nops; op++ {
 			if len(fields) > 0 && r.IntN(4) == 0 {
 				f := fields[r.IntN(len(fields))]
-				c.do(t, "HDEL", key, f)
+				c.Do(t, "HDEL", key, f)
 				if p := lp.Find(lp.First(), []byte(f), 1); p >= 0 {
 					lp.DeleteRangeAt(p, 2)
 				}
@@ -284,7 +196,7 @@ func TestRedisHashListpack(t *testing.T) {
 				f = fields[r.IntN(len(fields))]
 			}
 			v := valueGen(r, 5000)
-			c.do(t, "HSET", key, f, v)
+			c.Do(t, "HSET", key, f, v)
 			p := -1
 			if lp.First() >= 0 {
 				p = lp.Find(lp.First(), []byte(f), 1)
@@ -298,7 +210,7 @@ func TestRedisHashListpack(t *testing.T) {
 			}
 		}
 		if lp.Len() > 0 {
-			if enc := c.do(t, "OBJECT", "ENCODING", key); enc.([]byte) == nil || string(enc.([]byte)) != "listpack" {
+			if enc := c.Do(t, "OBJECT", "ENCODING", key); enc.([]byte) == nil || string(enc.([]byte)) != "listpack" {
 				t.Fatalf("case %d: encoding %s", i, enc)
 			}
 		}
@@ -308,8 +220,8 @@ func TestRedisHashListpack(t *testing.T) {
 
 func TestRedisZsetListpack(t *testing.T) {
 	c := dialRedis(t)
-	c.do(t, "CONFIG", "SET", "zset-max-listpack-value", "6000")
-	defer c.do(t, "CONFIG", "SET", "zset-max-listpack-value", "64")
+	c.Do(t, "CONFIG", "SET", "zset-max-listpack-value", "6000")
+	defer c.Do(t, "CONFIG", "SET", "zset-max-listpack-value", "64")
 	r := rand.New(rand.NewPCG(8, 8))
 	compareBlobs(t, c, "zset listpack", "z", 200, func(i int, key string) blob {
 		lp := listpack.New()
@@ -332,11 +244,11 @@ func TestRedisZsetListpack(t *testing.T) {
 				// ZREM a member that exists.
 				p := lp.Seek(2 * r.IntN(lp.Len()/2))
 				rm := string(lp.GetString(p, nil))
-				c.do(t, "ZREM", key, rm)
+				c.Do(t, "ZREM", key, rm)
 				lp.DeleteRangeAt(p, 2)
 				continue
 			}
-			c.do(t, "ZADD", key, ss, m)
+			c.Do(t, "ZADD", key, ss, m)
 			// zsetAdd on a listpack: delete the old pair, insert in (score, member) order.
 			if p := lp.Find(lp.First(), []byte(m), 1); lp.First() >= 0 && p >= 0 {
 				lp.DeleteRangeAt(p, 2)
@@ -382,11 +294,11 @@ func TestRedisIntset(t *testing.T) {
 			}
 			if len(added) > 0 && r.IntN(4) == 0 {
 				v = added[r.IntN(len(added))]
-				c.do(t, "SREM", key, strconv.FormatInt(v, 10))
+				c.Do(t, "SREM", key, strconv.FormatInt(v, 10))
 				s.Remove(v)
 				continue
 			}
-			c.do(t, "SADD", key, strconv.FormatInt(v, 10))
+			c.Do(t, "SADD", key, strconv.FormatInt(v, 10))
 			s.Add(v)
 			added = append(added, v)
 		}
@@ -475,7 +387,7 @@ func listElem(r *rand.Rand, big int) string {
 
 func TestRedisQuicklist(t *testing.T) {
 	c := dialRedis(t)
-	defer c.do(t, "CONFIG", "SET", "list-max-listpack-size", "-2")
+	defer c.Do(t, "CONFIG", "SET", "list-max-listpack-size", "-2")
 	r := rand.New(rand.NewPCG(10, 10))
 	fills := []int{-2, -1, -3, 1, 2, 5, 16, 0, -5, 100}
 	matched, memMatched, cases := 0, 0, 400
@@ -487,9 +399,9 @@ func TestRedisQuicklist(t *testing.T) {
 	}
 	for i := 0; i < cases; i++ {
 		fill := fills[i%len(fills)]
-		c.do(t, "CONFIG", "SET", "list-max-listpack-size", strconv.Itoa(fill))
+		c.Do(t, "CONFIG", "SET", "list-max-listpack-size", strconv.Itoa(fill))
 		key := "l" + strconv.Itoa(i)
-		c.do(t, "DEL", key)
+		c.Do(t, "DEL", key)
 		q := New(Options{Fill: fill, Rules: rules, Alloc: alloc.Jemalloc16})
 		q.OnEvent = func(ev Event) { events[ev.Kind]++ }
 		big := []int{50, 400, 1500}[r.IntN(3)]
@@ -500,16 +412,16 @@ func TestRedisQuicklist(t *testing.T) {
 			exists := q.Count() > 0
 			switch k := r.IntN(20); {
 			case k < 6 || !exists:
-				c.do(t, "RPUSH", key, v)
+				c.Do(t, "RPUSH", key, v)
 				q.PushTail([]byte(v))
 			case k < 10:
-				c.do(t, "LPUSH", key, v)
+				c.Do(t, "LPUSH", key, v)
 				q.PushHead([]byte(v))
 			case k == 10:
-				c.do(t, "LPOP", key)
+				c.Do(t, "LPOP", key)
 				buf, _ = q.Pop(Head, buf)
 			case k == 11:
-				c.do(t, "RPOP", key)
+				c.Do(t, "RPOP", key)
 				buf, _ = q.Pop(Tail, buf)
 			case k < 15:
 				e, _, _ := q.Index(r.IntN(q.Count()))
@@ -519,17 +431,17 @@ func TestRedisQuicklist(t *testing.T) {
 				if after {
 					where = "AFTER"
 				}
-				c.do(t, "LINSERT", key, where, pivot, v)
+				c.Do(t, "LINSERT", key, where, pivot, v)
 				linsert(q, after, pivot, []byte(v))
 			case k < 17:
 				idx := r.IntN(2*q.Count()) - q.Count()
-				c.do(t, "LSET", key, idx, v)
+				c.Do(t, "LSET", key, idx, v)
 				q.ReplaceAtIndex(idx, []byte(v))
 			case k == 17:
 				e, _, _ := q.Index(r.IntN(q.Count()))
 				target := slices.Clone(e.Bytes(nil))
 				cnt := r.IntN(5) - 2
-				n := c.do(t, "LREM", key, cnt, target).(int64)
+				n := c.Do(t, "LREM", key, cnt, target).(int64)
 				if got := lrem(q, cnt, target); int64(got) != n {
 					t.Fatalf("case %d: LREM removed %d, ours %d", i, n, got)
 				}
@@ -539,7 +451,7 @@ func TestRedisQuicklist(t *testing.T) {
 				if r.IntN(2) == 0 {
 					e = -1 - r.IntN(3)
 				}
-				c.do(t, "LTRIM", key, s, e)
+				c.Do(t, "LTRIM", key, s, e)
 				ltrim(q, s, e)
 			}
 			if err := q.Check(); err != nil {
@@ -547,7 +459,7 @@ func TestRedisQuicklist(t *testing.T) {
 			}
 		}
 		if q.Count() == 0 {
-			if n := c.do(t, "EXISTS", key).(int64); n != 0 {
+			if n := c.Do(t, "EXISTS", key).(int64); n != 0 {
 				t.Fatalf("case %d: key exists, our list is empty", i)
 			}
 			matched++
@@ -596,7 +508,7 @@ func TestRedisQuicklist(t *testing.T) {
 		if ok {
 			memMatched++
 		}
-		c.do(t, "DEL", key)
+		c.Do(t, "DEL", key)
 	}
 	t.Logf("quicklist: %d/%d byte-exact (%d nodes, %d multi-node lists), %d/%d MEMORY USAGE equal (samples 0/5/1)",
 		matched, cases, nodesSeen, multi, memMatched, cases)
@@ -608,7 +520,7 @@ func TestRedisQuicklist(t *testing.T) {
 // are hit exactly (random workloads rarely land on the boundary byte).
 func TestRedisQuicklistBoundaries(t *testing.T) {
 	c := dialRedis(t)
-	defer c.do(t, "CONFIG", "SET", "list-max-listpack-size", "-2")
+	defer c.Do(t, "CONFIG", "SET", "list-max-listpack-size", "-2")
 	rules := Rules70
 	if os.Getenv("REDSCOPE_QL_RULES") == "72" {
 		rules = Rules72
@@ -616,11 +528,11 @@ func TestRedisQuicklistBoundaries(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 11))
 	matched, cases := 0, 0
 	for _, fill := range []int{-1, -2, 7} {
-		c.do(t, "CONFIG", "SET", "list-max-listpack-size", strconv.Itoa(fill))
+		c.Do(t, "CONFIG", "SET", "list-max-listpack-size", strconv.Itoa(fill))
 		for l := 40; l < 700; l += 3 {
 			cases++
 			key := "b" + strconv.Itoa(l)
-			c.do(t, "DEL", key)
+			c.Do(t, "DEL", key)
 			q := New(Options{Fill: fill, Rules: rules, Alloc: alloc.Jemalloc16})
 			n := 8192*3/(l+3) + 3
 			args := []any{"RPUSH", key}
@@ -629,7 +541,7 @@ func TestRedisQuicklistBoundaries(t *testing.T) {
 				args = append(args, s)
 				q.PushTail([]byte(s))
 			}
-			c.do(t, args...)
+			c.Do(t, args...)
 			// Split/merge traffic: inserts in the middle, then pops and removals to shrink nodes.
 			for k := 0; k < 6; k++ {
 				e, _, _ := q.Index(r.IntN(q.Count()))
@@ -637,14 +549,14 @@ func TestRedisQuicklistBoundaries(t *testing.T) {
 				v := randStr(r, l-r.IntN(8))
 				after := k%2 == 0
 				where := map[bool]string{true: "AFTER", false: "BEFORE"}[after]
-				c.do(t, "LINSERT", key, where, pivot, v)
+				c.Do(t, "LINSERT", key, where, pivot, v)
 				linsert(q, after, pivot, []byte(v))
 				if k == 2 {
 					for j := 0; j < n/3; j++ {
 						idx := r.IntN(q.Count())
 						e, _, _ := q.Index(idx)
 						target := slices.Clone(e.Bytes(nil))
-						c.do(t, "LREM", key, 1, target)
+						c.Do(t, "LREM", key, 1, target)
 						lrem(q, 1, target)
 					}
 				}
@@ -659,7 +571,7 @@ func TestRedisQuicklistBoundaries(t *testing.T) {
 			} else {
 				t.Errorf("fill %d len %d: redis %d nodes, ours %d", fill, l, len(blobs), len(ours))
 			}
-			c.do(t, "DEL", key)
+			c.Do(t, "DEL", key)
 		}
 	}
 	t.Logf("quicklist boundaries: %d/%d byte-exact", matched, cases)

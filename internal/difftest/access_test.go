@@ -194,15 +194,7 @@ func TestProtectedMode(t *testing.T) {
 		t.Skip("no non-loopback IPv4 address on this machine (server/auth_test.go tests the decision)")
 	}
 	bin := need(t, "redis-server")
-	port, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd, err := startRedisProc(bin, port, "127.0.0.1 "+ip, t.TempDir(), "redis.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	port := startTestRedis(t, bin, "127.0.0.1 "+ip, t.TempDir(), "redis.log")
 	refLocal, refRemote := fmt.Sprintf("127.0.0.1:%d", port), fmt.Sprintf("%s:%d", ip, port)
 	_, listening := scopeServerAt(t, "0.0.0.0:0")
 	_, sp, _ := net.SplitHostPort(listening)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -556,9 +555,8 @@ func printedOnBoth(t *testing.T, want string, play func(addr string) string) {
 // printed waits until it exits (20 s at most) and returns what it printed.
 func startCLI(t *testing.T, cli, addr string, args ...string) (printed func() string) {
 	t.Helper()
-	port := addr[strings.LastIndexByte(addr, ':')+1:]
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	worker := exec.CommandContext(ctx, cli, append([]string{"-h", "127.0.0.1", "-p", port, "--no-raw"}, args...)...)
+	worker := cliCommand(ctx, cli, addr, args...)
 	var out bytes.Buffer
 	worker.Stdout, worker.Stderr = &out, &out
 	if err := worker.Start(); err != nil {

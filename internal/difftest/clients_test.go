@@ -164,17 +164,24 @@ RESET
 (error) ERR unknown command 'NOPE', with args beginning with: 'a' 'b'
 `
 
-// runCLI pipes commands into `redis-cli -p port --no-raw` and returns what it printed.
-func runCLI(t *testing.T, cli, addr, input string) string {
-	t.Helper()
+// cliCommand is redis-cli (the binary cli) against the server at addr, printing replies as on a
+// terminal (--no-raw), with args after the connection options.
+func cliCommand(ctx context.Context, cli, addr string, args ...string) *exec.Cmd {
 	port := addr[strings.LastIndexByte(addr, ':')+1:]
+	return exec.CommandContext(ctx, cli, append([]string{"-h", "127.0.0.1", "-p", port, "--no-raw"}, args...)...)
+}
+
+// runCLI pipes commands into redis-cli (with the options in args, "-3" for RESP3) against the
+// server at addr and returns what it printed.
+func runCLI(t *testing.T, cli, addr, input string, args ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, cli, "-h", "127.0.0.1", "-p", port, "--no-raw")
+	cmd := cliCommand(ctx, cli, addr, args...)
 	cmd.Stdin = strings.NewReader(input)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("redis-cli: %v\n%s", err, out)
+		t.Fatalf("redis-cli %v: %v\n%s", args, err, out)
 	}
 	return string(out)
 }

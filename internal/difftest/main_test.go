@@ -108,6 +108,24 @@ func startRedisProc(bin string, port int, bind, dir, logName string, extra ...st
 	return cmd, nil
 }
 
+// startTestRedis starts redis-server bin for one test on a free port (startRedisProc's settings,
+// listening on bind, then the extra arguments) and stops it when the test ends; a server that
+// does not answer fails the test with its log. It returns the port.
+func startTestRedis(t testing.TB, bin, bind, dir, logName string, extra ...string) int {
+	t.Helper()
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, err := startRedisProc(bin, port, bind, dir, logName, extra...)
+	if err != nil {
+		log, _ := os.ReadFile(filepath.Join(dir, logName))
+		t.Fatalf("%v\n%s", err, log)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return port
+}
+
 func stopRedis() {
 	if redisProc != nil {
 		if c, err := transcript.Dial(redisAddr); err == nil {

@@ -128,15 +128,12 @@ func hideMonitor(b []byte) []byte {
 }
 
 func TestMonitorScript(t *testing.T) {
-	s := freshServers(t)
 	script := monitorScript()
-	want := runPubsubScript(t, s.ref, script)
-	got := runPubsubScript(t, s.scope, script)
+	want, got, lines := compareScript(t, script, runPubsubScript, hideMonitor)
 	fedWant := checkMonitorLines(t, "redis-server", want)
 	fedGot := checkMonitorLines(t, "redscope", got)
 	if fedWant < 30 {
 		t.Fatalf("redis-server fed only %d lines: the script does not exercise MONITOR", fedWant)
 	}
-	lines := compareConns(t, want[:], got[:], hideMonitor)
 	t.Logf("%d script steps; %d lines fed to the monitor by redis-server, %d by redscope; %d transcript lines identical", len(script), fedWant, fedGot, lines)
 }

@@ -2,13 +2,9 @@ package difftest
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"redscope/engine"
 	"redscope/internal/transcript"
@@ -32,11 +28,7 @@ func TestRDBFileCrossServer(t *testing.T) {
 	e.SetStorage(server.DiskStorage{})
 	srv, addr := scopeServer(t)
 	srv.SetEngine(e)
-	rs, err := transcript.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rs.Close()
+	rs := dialConn(t, addr)
 	do := func(c *transcript.Conn, args ...string) engine.Reply {
 		t.Helper()
 		_, r, err := c.DoStrings(args...)
@@ -82,30 +74,9 @@ func TestRDBFileCrossServer(t *testing.T) {
 	do(rs, "FUNCTION", "LOAD", "#!lua name=lib\nredis.register_function('f', function() return 1 end)")
 	do(rs, "SAVE")
 
-	port, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "",
-		"--appendonly", "no", "--enable-debug-command", "yes", "--dir", dir, "--dbfilename", "dump.rdb",
-		"--logfile", filepath.Join(dir, "real.log"), "--daemonize", "no")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	}()
+	port := startTestRedis(t, bin, "127.0.0.1", dir, "real.log", "--enable-debug-command", "yes", "--dbfilename", "dump.rdb")
 	realAddr := fmt.Sprintf("127.0.0.1:%d", port)
-	if err := waitPing(realAddr, 5*time.Second); err != nil {
-		log, _ := os.ReadFile(filepath.Join(dir, "real.log"))
-		t.Fatalf("%v\n%s", err, log)
-	}
-	rr, err := transcript.Dial(realAddr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rr.Close()
+	rr := dialConn(t, realAddr)
 
 	compare := func(from string, a, b *transcript.Conn) {
 		t.Helper()

@@ -3,12 +3,9 @@ package difftest
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"redscope/engine"
 	"redscope/internal/transcript"
@@ -43,11 +40,7 @@ func TestProfileTranscriptsOnReference(t *testing.T) {
 				t.Skip("not a clock-independent transcript of this version (refChecked)")
 			}
 			addr := startRefServer(t, bin)
-			c, err := transcript.Dial(addr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
+			c := dialConn(t, addr)
 			for i := range f.Steps {
 				st := &f.Steps[i]
 				_, r, err := c.Do(st.Args)
@@ -67,21 +60,6 @@ func TestProfileTranscriptsOnReference(t *testing.T) {
 // startRefServer starts bin on a free loopback port for one test (stopped when it ends).
 func startRefServer(t *testing.T, bin string) string {
 	t.Helper()
-	dir := t.TempDir()
-	port, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "",
-		"--appendonly", "no", "--enable-debug-command", "yes", "--dir", dir, "--daemonize", "no",
-		"--logfile", filepath.Join(dir, "redis.log"))
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	if err := waitPing(addr, 5*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	return addr
+	port := startTestRedis(t, bin, "127.0.0.1", t.TempDir(), "redis.log", "--enable-debug-command", "yes")
+	return fmt.Sprintf("127.0.0.1:%d", port)
 }

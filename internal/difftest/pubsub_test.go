@@ -121,16 +121,23 @@ const psConns = 4
 
 func runPubsubScript(t *testing.T, addr string, script []psStep) [psConns][]byte {
 	t.Helper()
+	return playRawScript(dialScriptConns(t, addr), script, nil)
+}
+
+// dialScriptConns opens the psConns raw connections of a script to addr, closed when the test
+// ends.
+func dialScriptConns(t *testing.T, addr string) [psConns]net.Conn {
+	t.Helper()
 	var conns [psConns]net.Conn
 	for i := range conns {
 		nc, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer nc.Close()
+		t.Cleanup(func() { nc.Close() })
 		conns[i] = nc
 	}
-	return playRawScript(conns, script, nil)
+	return conns
 }
 
 // playRawScript writes each step's command to its connection and appends to that connection's
@@ -190,11 +197,19 @@ func normalize(b []byte) []byte {
 var infoText = regexp.MustCompile(`(?s)\$\d+\r\n# Server\r\n.*?\r\n\r\n(> |\z)`)
 
 func infoPubsub(b []byte) []byte {
+	return keepInfoLines(b, "pubsub_channels:", "pubsub_patterns:", "pubsubshard_channels:")
+}
+
+// keepInfoLines shortens an INFO reply (with the "> " of the next command when it follows) to
+// "INFO" and its lines that start with one of prefixes: the counters a script test compares.
+func keepInfoLines(b []byte, prefixes ...string) []byte {
 	var keep []string
 	for _, l := range strings.Split(string(b), "\r\n") {
-		if strings.HasPrefix(l, "pubsub_channels:") || strings.HasPrefix(l, "pubsub_patterns:") ||
-			strings.HasPrefix(l, "pubsubshard_channels:") {
-			keep = append(keep, l)
+		for _, p := range prefixes {
+			if strings.HasPrefix(l, p) {
+				keep = append(keep, l)
+				break
+			}
 		}
 	}
 	tail := ""
@@ -205,15 +220,25 @@ func infoPubsub(b []byte) []byte {
 }
 
 func TestPubsubScript(t *testing.T) {
-	s := freshServers(t)
 	script := psScript()
-	want := runPubsubScript(t, s.ref, script)
-	got := runPubsubScript(t, s.scope, script)
-	lines := compareConns(t, want[:], got[:], normalize)
+	_, _, lines := compareScript(t, script, runPubsubScript, normalize)
+	t.Logf("%d script steps on %d connections; %d transcript lines identical", len(script), psConns, lines)
+}
+
+// compareScript plays script with run on both servers (fresh) and compares their connections'
+// transcripts with compareConns; it returns the transcripts of redis-server (want) and of
+// redscope (got) and how many lines were identical, and fails the test when none were.
+func compareScript(t *testing.T, script []psStep, run func(*testing.T, string, []psStep) [psConns][]byte,
+	norm func([]byte) []byte) (want, got [psConns][]byte, lines int) {
+	t.Helper()
+	s := freshServers(t)
+	want = run(t, s.ref, script)
+	got = run(t, s.scope, script)
+	lines = compareConns(t, want[:], got[:], norm)
 	if lines == 0 {
 		t.Fatal("nothing compared")
 	}
-	t.Logf("%d script steps on %d connections; %d transcript lines identical", len(script), psConns, lines)
+	return want, got, lines
 }
 
 // compareConns compares each connection's transcript of a raw script run on both servers, after

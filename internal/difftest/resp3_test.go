@@ -24,7 +24,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -306,7 +305,7 @@ func TestResp3RedisCLI(t *testing.T) {
 		}
 		rs.reset(t)
 		_, scope := scopeServer(t)
-		want, got := redisCLI3(t, cli, ref, in.String()), redisCLI3(t, cli, scope, in.String())
+		want, got := runCLI(t, cli, ref, in.String(), "-3"), runCLI(t, cli, scope, in.String(), "-3")
 		if i, w, g, differ := firstLineDiff(want, got); differ {
 			t.Fatalf("%s: redis-cli -3 output line %d differs:\nredis-server: %q\nredscope:     %q", filepath.Base(path), i+1, w, g)
 		}
@@ -345,7 +344,7 @@ func TestResp3FormatCLI(t *testing.T) {
 		in.WriteString("PING\n")
 		got.WriteString("PONG\n")
 		rs.reset(t)
-		out := redisCLI3(t, cli, ref, in.String())
+		out := runCLI(t, cli, ref, in.String(), "-3")
 		if i, w, g, differ := firstLineDiff(out, got.String()); differ {
 			t.Fatalf("%s: line %d:\nredis-cli -3: %q\nFormatCLI3:   %q", filepath.Base(path), i+1, w, g)
 		}
@@ -378,17 +377,4 @@ func mustParseResp3(t *testing.T, path string) []resp3Step {
 		t.Fatal(err)
 	}
 	return steps
-}
-
-// redisCLI3 pipes in into `redis-cli -3 --no-raw` against the server at addr and returns what
-// it prints.
-func redisCLI3(t *testing.T, cli, addr, in string) string {
-	port := addr[strings.LastIndexByte(addr, ':')+1:]
-	cmd := exec.Command(cli, "-3", "-h", "127.0.0.1", "-p", port, "--no-raw")
-	cmd.Stdin = strings.NewReader(in)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("redis-cli -3: %v\n%s", err, out)
-	}
-	return string(out)
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"net"
 	"regexp"
 	"strings"
 	"testing"
@@ -156,15 +155,9 @@ func trackScript() []psStep {
 // runTrackScript is runPubsubScript with the {idN} placeholders.
 func runTrackScript(t *testing.T, addr string, script []psStep) [psConns][]byte {
 	t.Helper()
-	var conns [psConns]net.Conn
+	conns := dialScriptConns(t, addr)
 	ids := make([]string, psConns)
-	for i := range conns {
-		nc, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer nc.Close()
-		conns[i] = nc
+	for i, nc := range conns {
 		nc.Write([]byte("CLIENT ID\r\n"))
 		nc.SetReadDeadline(time.Now().Add(2 * time.Second))
 		line, err := bufio.NewReader(nc).ReadString('\n')
@@ -195,33 +188,15 @@ func runTrackScript(t *testing.T, addr string, script []psStep) [psConns][]byte 
 var trackInfoText = regexp.MustCompile(`(?s)[$=]\d+\r\n(txt:)?# Stats\r\n.*?\r\n\r\n(> |\z)`)
 
 func trackNormalize(b []byte) []byte {
-	b = trackInfoText.ReplaceAllFunc(b, func(b []byte) []byte {
-		var keep []string
-		for _, l := range strings.Split(string(b), "\r\n") {
-			if strings.HasPrefix(l, "tracking_") {
-				keep = append(keep, l)
-			}
-		}
-		tail := ""
-		if bytes.HasSuffix(b, []byte("> ")) {
-			tail = "> "
-		}
-		return []byte("INFO " + strings.Join(keep, " ") + "\r\n" + tail)
-	})
+	b = trackInfoText.ReplaceAllFunc(b, func(b []byte) []byte { return keepInfoLines(b, "tracking_") })
 	// CLIENT INFO's length depends on the redir= id too
 	b = regexp.MustCompile(`([$=])\d+\r\n((txt:)?id=)`).ReplaceAll(b, []byte("$1*\r\n$2"))
 	return normalize(b)
 }
 
 func TestTrackingScript(t *testing.T) {
-	s := freshServers(t)
 	script := trackScript()
-	want := runTrackScript(t, s.ref, script)
-	got := runTrackScript(t, s.scope, script)
-	lines := compareConns(t, want[:], got[:], trackNormalize)
-	if lines == 0 {
-		t.Fatal("nothing compared")
-	}
+	want, _, lines := compareScript(t, script, runTrackScript, trackNormalize)
 	// the script must have exercised the messages themselves
 	for _, m := range []string{"invalidate", "__redis__:invalidate", "tracking-redir-broken", "user:2"} {
 		if !bytes.Contains(want[0], []byte(m)) && !bytes.Contains(want[1], []byte(m)) {
