@@ -27,7 +27,7 @@ func TestUnescape(t *testing.T) {
 // TestFiles: every line of the flat catalogs has its fields, every id once, and no text is
 // empty (a missing translation would show as a blank on the page).
 func TestFiles(t *testing.T) {
-	for name, fields := range map[string]int{"ui.txt": 3, "limits.txt": 2} {
+	for name, fields := range map[string]int{"ui.txt": 3, "limits.txt": 2, "why.txt": 3, "bitop.txt": 3} {
 		recs := Records(name)
 		if len(recs) == 0 {
 			t.Errorf("%s: no records", name)
