@@ -1,7 +1,9 @@
-// Package text holds the app's translated texts as data: one embedded file per kind of text
-// (ui.txt the page's strings, cards.txt the scenes' start cards, why.txt the sentences of the
-// encoding conversions, bitop.txt BITOP's rules), each line a TAB-separated record whose
-// Vietnamese and English forms sit side by side. A translator edits only these files.
+// Package text holds translated texts of the app as data, Vietnamese and English side by side:
+// ui.txt the page's strings and limits.txt its explanations of the app's limits (package
+// assets), cards.txt the scenes' start cards, why.txt the sentences of the encoding conversions
+// and bitop.txt BITOP's rules (package scene), course.txt the course map (package lesson). Each
+// line is a TAB-separated record. (The scenes' labels that are built around figures stay next
+// to the code that measures them, in tr calls.)
 //
 // A file is read when it is first asked for and cut into records once; nothing here parses at
 // start-up, and nothing needs encoding/json.
