@@ -203,3 +203,17 @@ func (s *countersScene) start() (startCard, bool) {
 	}
 	return card(s.lang, "counters", keys), true
 }
+
+func (s *Cluster) start() (startCard, bool) {
+	if len(s.Nodes) > 0 {
+		return startCard{}, false
+	}
+	return card(s.lang, "cluster", s.watch), true
+}
+
+func (s *ringSlots) start() (startCard, bool) {
+	if s.ring.Ev != nil || len(s.cl.Nodes) > 0 {
+		return startCard{}, false
+	}
+	return card(s.lang, "ringslots", s.watch), true
+}
