@@ -84,24 +84,19 @@ func card(lang, name string, keys []string) startCard {
 	return c
 }
 
+// cardColors are the colours a swatch line names by a word (the current theme's: SetTheme
+// assigns them).
+var cardColors = map[string]*Color{"one": &oneC, "zero": &zeroC, "accent": &accent, "error": &ErrorC, "index": &indexC, "run": &runC}
+
 // cardColor is the colour a swatch line names (in the current theme), and whether it names one.
 func cardColor(name string) (Color, bool) {
+	if c, ok := cardColors[name]; ok {
+		return *c, true
+	}
 	kind, arg, _ := strings.Cut(name, ":")
 	n, err := strconv.Atoi(arg)
 	switch {
-	case kind == "one" && arg == "":
-		return oneC, true
-	case kind == "zero" && arg == "":
-		return zeroC, true
-	case kind == "accent" && arg == "":
-		return accent, true
-	case kind == "error" && arg == "":
-		return ErrorC, true
-	case kind == "index" && arg == "":
-		return indexC, true
-	case kind == "run" && arg == "":
-		return runC, true
-	case kind == "mem" && arg == "":
+	case name == "mem":
 		return memBarC(), true
 	case kind == "enc":
 		_, ok := encHue[arg]
