@@ -10,35 +10,53 @@
 package text
 
 import (
-	"embed"
+	_ "embed"
 	"strings"
 	"sync"
 )
 
-//go:embed *.txt
-var files embed.FS
+// The files, as strings: a record's fields are cut out of them without copying.
+var (
+	//go:embed ui.txt
+	uiTxt string
+	//go:embed limits.txt
+	limitsTxt string
+	//go:embed cards.txt
+	cardsTxt string
+	//go:embed why.txt
+	whyTxt string
+	//go:embed bitop.txt
+	bitopTxt string
+	//go:embed course.txt
+	courseTxt string
+)
+
+var files = map[string]*string{"ui.txt": &uiTxt, "limits.txt": &limitsTxt, "cards.txt": &cardsTxt,
+	"why.txt": &whyTxt, "bitop.txt": &bitopTxt, "course.txt": &courseTxt}
 
 // Records are the lines of file name cut at TABs: blank lines and lines starting with # are
 // left out, and in every field \n stands for a line break and \\ for a backslash. A file that
 // is not embedded has no records.
 func Records(name string) [][]string {
-	b, err := files.ReadFile(name)
-	if err != nil {
+	f, ok := files[name]
+	if !ok {
 		return nil
 	}
 	var out [][]string
-	for _, line := range strings.Split(string(b), "\n") {
+	for rest := *f; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
 		line = strings.TrimSuffix(line, "\r")
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		f := strings.Split(line, "\t")
-		for i, s := range f {
+		fs := strings.Split(line, "\t")
+		for i, s := range fs {
 			if strings.IndexByte(s, '\\') >= 0 {
-				f[i] = unescape(s)
+				fs[i] = unescape(s)
 			}
 		}
-		out = append(out, f)
+		out = append(out, fs)
 	}
 	return out
 }

@@ -1,6 +1,8 @@
 package text
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -51,6 +53,17 @@ func TestFiles(t *testing.T) {
 	}
 	if Records("nosuch.txt") != nil {
 		t.Error("a file not embedded has records")
+	}
+	// Every .txt of the directory is embedded and known by name.
+	txts, _ := filepath.Glob("*.txt")
+	for _, name := range txts {
+		b, _ := os.ReadFile(name)
+		if f, ok := files[name]; !ok || *f != string(b) {
+			t.Errorf("%s is not embedded as files[%q]", name, name)
+		}
+	}
+	if len(txts) != len(files) {
+		t.Errorf("%d .txt files, %d embedded", len(txts), len(files))
 	}
 }
 
