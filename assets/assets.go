@@ -1,6 +1,6 @@
 // Package assets holds what the browser app embeds besides code: the built-in lessons
 // (lessons/*.lesson, format in ../lesson/FORMAT.md) and the page's interface strings in
-// Vietnamese and English.
+// Vietnamese and English (text/ui.txt; package text holds the translated texts kept as data).
 package assets
 
 import (
@@ -19,7 +19,7 @@ type Lesson struct {
 }
 
 // Lessons lists the built-in lessons by file name. Their course order comes from their
-// `course` lines and the course table (lesson.CourseGroups, lesson/course.go): the app's lesson
+// `course` lines and the course table (lesson.CourseGroups; text/course.txt): the app's lesson
 // list groups them by article and section.
 func Lessons() []Lesson {
 	ents, _ := fs.ReadDir(lessonFiles, "lessons") // sorted by file name

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+
+	"redscope/assets/text"
 )
 
 // The course map: which article and section of the course a lesson follows.
@@ -20,8 +23,8 @@ import (
 // Section ids are the numbers 000 and 001 print (1 … 10, 3.1 … 3.7, 5.1, 5.2, 6.1); 003 numbers
 // its six use cases 1 … 6, written uc1 … uc6; 004 numbers nothing, so its seven concept parts
 // ("Khái niệm") are c1 … c7 and its four worked examples ("Ví dụ thực tế") ex1 … ex4, in the
-// article's order. Course below is the one table of them (docs/course.md maps each section to
-// its lessons and labs; lesson.TestCourseDocs keeps the two in step).
+// article's order. Course below reads the one table of them, assets/text/course.txt (docs/course.md
+// maps each section to its lessons and labs; lesson.TestCourseDocs keeps the two in step).
 
 // CourseRef is one `course ARTICLE SECTION` line.
 type CourseRef struct {
@@ -53,105 +56,45 @@ type Section struct {
 	Lessons []string
 }
 
-// Course is the course's articles and sections, in the course's order.
-var Course = []Article{
-	{ID: "000", Title: Text{VI: "String, Bitmap, Bitfield, HyperLogLog", EN: "Strings, bitmaps, bitfields, HyperLogLog"}, Short: Text{VI: "String, Bitmap, HLL", EN: "Strings, bitmaps, HLL"}, Sections: []Section{
-		{ID: "1", Title: Text{VI: "1. Bài toán gốc và bối cảnh ra đời", EN: "1. The problem it was made for"}},
-		{ID: "2", Title: Text{VI: "2. Mô hình tư duy cốt lõi", EN: "2. The core mental model"}},
-		{ID: "3", Title: Text{VI: "3. Internals và quyết định thiết kế", EN: "3. Internals and design decisions"}},
-		{ID: "3.1", Title: Text{VI: "3.1 SDS: có độ dài đi kèm, cấp phát dư khi nối", EN: "3.1 SDS: a length kept with the bytes, spare room on append"},
-			Lessons: []string{"sds-growth", "sds-big"}},
-		{ID: "3.2", Title: Text{VI: "3.2 TTL: lệnh nào giữ, lệnh nào xoá", EN: "3.2 TTL: which commands keep it, which clear it"},
-			Lessons: []string{"ttl"}},
-		{ID: "3.3", Title: Text{VI: "3.3 Bộ đếm: INCR, INCRBYFLOAT và INCREX (8.8)", EN: "3.3 Counters: INCR, INCRBYFLOAT and INCREX (8.8)"},
-			Lessons: []string{"counters-float", "counters"}},
-		{ID: "3.4", Title: Text{VI: "3.4 Compare-and-set trên server: SET … IFEQ, DELEX, DIGEST (8.4)", EN: "3.4 Compare-and-set on the server: SET … IFEQ, DELEX, DIGEST (8.4)"},
-			Lessons: []string{"locks"}},
-		{ID: "3.5", Title: Text{VI: "3.5 Bitmap: bit thứ N là id N", EN: "3.5 Bitmaps: bit N stands for id N"},
-			Lessons: []string{"bit-offsets", "bitop", "bitop-new", "attendance", "bit-far"}},
-		{ID: "3.6", Title: Text{VI: "3.6 Bitfield: hàng triệu số nhỏ trong một chuỗi", EN: "3.6 Bitfields: millions of small numbers in one string"},
-			Lessons: []string{"bitfield"}},
-		{ID: "3.7", Title: Text{VI: "3.7 HyperLogLog: đếm phần tử khác nhau bằng 16 384 thanh ghi", EN: "3.7 HyperLogLog: counting distinct elements with 16 384 registers"},
-			Lessons: []string{"hll-registers", "hll-sparse", "hll-estimate", "hll-week"}},
-		{ID: "4", Title: Text{VI: "4. Đảm bảo và giới hạn", EN: "4. Guarantees and limits"}},
-		{ID: "5", Title: Text{VI: "5. Failure modes", EN: "5. Failure modes"}},
-		{ID: "5.1", Title: Text{VI: "5.1 Lab Laravel: những gì facade làm khác bạn nghĩ", EN: "5.1 Laravel lab: what the facades do that you would not expect"}, App: true},
-		{ID: "5.2", Title: Text{VI: "5.2 Code nên viết", EN: "5.2 The code to write"}, App: true,
-			Lessons: []string{"counters", "locks"}},
-		{ID: "6", Title: Text{VI: "6. Vận hành trong production", EN: "6. Running it in production"}},
-		{ID: "7", Title: Text{VI: "7. So sánh và ma trận quyết định", EN: "7. Comparison and decision matrix"}},
-		{ID: "8", Title: Text{VI: "8. Góc nhìn tech lead: tác động tổ chức", EN: "8. A tech lead's view: the effect on the team"}},
-		{ID: "9", Title: Text{VI: "9. Anti-patterns và bài học thực tế", EN: "9. Anti-patterns and lessons from practice"}},
-		{ID: "10", Title: Text{VI: "10. Câu hỏi phụ interviewer hay hỏi tiếp", EN: "10. Follow-up questions interviewers ask"}},
-	}},
-	{ID: "001", Title: Text{VI: "Hash và Set", EN: "Hashes and sets"}, Short: Text{VI: "Hash và Set", EN: "Hashes and sets"}, Sections: []Section{
-		{ID: "1", Title: Text{VI: "1. Bài toán gốc và bối cảnh ra đời", EN: "1. The problem they were made for"}},
-		{ID: "2", Title: Text{VI: "2. Mô hình tư duy cốt lõi", EN: "2. The core mental model"},
-			Lessons: []string{"encodings-set", "encodings-version"}},
-		{ID: "3", Title: Text{VI: "3. Internals và quyết định thiết kế", EN: "3. Internals and design decisions"}},
-		{ID: "3.1", Title: Text{VI: "3.1 TTL từng field: ebuckets, và lệnh nào giữ/xoá TTL", EN: "3.1 A TTL per field: ebuckets, and which commands keep or clear it"},
-			Lessons: []string{"hash-field-ttl"}},
-		{ID: "3.2", Title: Text{VI: "3.2 Listpack đổi CPU lấy RAM — và vì sao không nên nâng ngưỡng", EN: "3.2 A listpack trades CPU for memory, and why not to raise the limit"},
-			Lessons: []string{"encodings-hash", "listpack-cpu"}},
-		{ID: "3.3", Title: Text{VI: "3.3 Object: hash, string JSON hay RedisJSON?", EN: "3.3 An object: a hash, a JSON string or RedisJSON?"},
-			Lessons: []string{"hash-vs-json"}},
-		{ID: "3.4", Title: Text{VI: "3.4 Phép tập hợp trên set lớn", EN: "3.4 Set operations on big sets"},
-			Lessons: []string{"set-algebra"}},
-		{ID: "3.5", Title: Text{VI: "3.5 Rút ngẫu nhiên: SRANDMEMBER và SPOP không đều", EN: "3.5 Random draws: SRANDMEMBER and SPOP are not even"},
-			Lessons: []string{"fair-draws"}},
-		{ID: "4", Title: Text{VI: "4. Đảm bảo và giới hạn", EN: "4. Guarantees and limits"}},
-		{ID: "5", Title: Text{VI: "5. Failure modes", EN: "5. Failure modes"}},
-		{ID: "6", Title: Text{VI: "6. Vận hành trong production", EN: "6. Running them in production"}},
-		{ID: "6.1", Title: Text{VI: "6.1 Code Laravel (đã chạy thật)", EN: "6.1 Laravel code (run for real)"}, App: true,
-			Lessons: []string{"cart-script", "cart-presence"}},
-		{ID: "7", Title: Text{VI: "7. So sánh và ma trận quyết định", EN: "7. Comparison and decision matrix"}},
-		{ID: "8", Title: Text{VI: "8. Góc nhìn tech lead: tác động tổ chức", EN: "8. A tech lead's view: the effect on the team"}},
-		{ID: "9", Title: Text{VI: "9. Anti-patterns và bài học thực tế", EN: "9. Anti-patterns and lessons from practice"}},
-		{ID: "10", Title: Text{VI: "10. Câu hỏi phụ interviewer hay hỏi tiếp", EN: "10. Follow-up questions interviewers ask"}},
-	}},
-	{ID: "003", Title: Text{VI: "Chọn kiểu dữ liệu theo use case", EN: "Choosing a data type by use case"}, Short: Text{VI: "Sáu use case", EN: "Six use cases"}, Sections: []Section{
-		{ID: "uc1", Title: Text{VI: "Use case 1: Cache profile user", EN: "Use case 1: caching user profiles"},
-			Lessons: []string{"profile-hash"}},
-		{ID: "uc2", Title: Text{VI: "Use case 2: Giỏ hàng", EN: "Use case 2: the shopping cart"},
-			Lessons: []string{"cart-hash", "cart-voucher", "cart-script"}},
-		{ID: "uc3", Title: Text{VI: "Use case 3: Top sản phẩm bán chạy theo ngày", EN: "Use case 3: the day's best sellers"},
-			Lessons: []string{"leaderboard", "lost-update"}},
-		{ID: "uc4", Title: Text{VI: "Use case 4: Đếm user truy cập duy nhất mỗi ngày", EN: "Use case 4: unique visitors per day"},
-			Lessons: []string{"unique-visitors", "hll-estimate"}},
-		{ID: "uc5", Title: Text{VI: "Use case 5: Đánh dấu user đã điểm danh theo ngày", EN: "Use case 5: marking who checked in each day"},
-			Lessons: []string{"attendance", "bit-far"}},
-		{ID: "uc6", Title: Text{VI: "Use case 6: Hàng đợi việc nhẹ như gửi email", EN: "Use case 6: a queue of light jobs such as emails"},
-			Lessons: []string{"queue-brpop", "queue-lmove", "queue-stream"}},
-	}},
-	{ID: "004", Title: Text{VI: "Bloom filter, HyperLogLog và consistent hashing", EN: "Bloom filters, HyperLogLog and consistent hashing"}, Short: Text{VI: "Bloom, HLL, consistent hashing", EN: "Bloom, HLL, consistent hashing"}, Sections: []Section{
-		{ID: "c1", Title: Text{VI: "Khái niệm: cấu trúc xác suất, đổi độ chính xác lấy memory", EN: "Concept: probabilistic structures trade accuracy for memory"}},
-		{ID: "c2", Title: Text{VI: "Khái niệm: Bloom filter, k hash function trên một mảng bit", EN: "Concept: a Bloom filter, k hash functions over a bit array"},
-			Lessons: []string{"bloom"}},
-		{ID: "c3", Title: Text{VI: "Khái niệm: Bloom filter trong backend, cache penetration và LSM tree", EN: "Concept: Bloom filters in a backend, cache penetration and LSM trees"}, App: true},
-		{ID: "c4", Title: Text{VI: "Khái niệm: HyperLogLog đếm distinct bằng số số 0 đứng đầu", EN: "Concept: HyperLogLog counts distinct elements by leading zeros"},
-			Lessons: []string{"hll-registers"}},
-		{ID: "c5", Title: Text{VI: "Khái niệm: pre-aggregation và câu hỏi nghiệp vụ", EN: "Concept: pre-aggregation and the business question"}},
-		{ID: "c6", Title: Text{VI: "Khái niệm: consistent hashing chỉ di chuyển khoảng 1/N key", EN: "Concept: consistent hashing moves only about 1/N of the keys"},
-			Lessons: []string{"ring"}},
-		{ID: "c7", Title: Text{VI: "Khái niệm: hash slot của Redis Cluster và hot key", EN: "Concept: Redis Cluster's hash slots and hot keys"},
-			Lessons: []string{"cluster-slots", "ring"}},
-		{ID: "ex1", Title: Text{VI: "Ví dụ: Bloom filter, kích thước, false positive và khi đầy quá tải", EN: "Example: a Bloom filter's size, false positives and overfilling"},
-			Lessons: []string{"bloom"}},
-		{ID: "ex2", Title: Text{VI: "Ví dụ: HyperLogLog, unique theo ngày và theo tuần", EN: "Example: HyperLogLog, unique visitors per day and per week"},
-			Lessons: []string{"hll-week"}},
-		{ID: "ex3", Title: Text{VI: "Ví dụ: % N so với consistent hashing, và hash slot", EN: "Example: % N against consistent hashing, and hash slots"},
-			Lessons: []string{"ring"}},
-		{ID: "ex4", Title: Text{VI: "Ví dụ: dedupe webhook 5.000 event/giây", EN: "Example: deduplicating 5 000 webhook events a second"},
-			Lessons: []string{"webhook-dedupe"}},
-	}},
+var (
+	courseOnce sync.Once
+	course     []Article
+)
+
+// Course is the course's articles and sections, in the course's order: the table of
+// assets/text/course.txt, read the first time it is wanted.
+func Course() []Article {
+	courseOnce.Do(func() { course = parseCourseMap(text.Records("course.txt")) })
+	return course
+}
+
+// parseCourseMap reads the records of course.txt; a line it does not know is left out
+// (TestCourseMap reports it).
+func parseCourseMap(recs [][]string) []Article {
+	var out []Article
+	for _, r := range recs {
+		switch {
+		case r[0] == "article" && len(r) == 6:
+			out = append(out, Article{ID: r[1], Title: Text{VI: r[2], EN: r[3]}, Short: Text{VI: r[4], EN: r[5]}})
+		case (r[0] == "section" || r[0] == "app") && (len(r) == 4 || len(r) == 5) && len(out) > 0:
+			sec := Section{ID: r[1], Title: Text{VI: r[2], EN: r[3]}, App: r[0] == "app"}
+			if len(r) == 5 {
+				sec.Lessons = strings.Fields(r[4])
+			}
+			a := &out[len(out)-1]
+			a.Sections = append(a.Sections, sec)
+		}
+	}
+	return out
 }
 
 // FindSection returns the article and section a course line names, or an error that says
 // what the course has.
 func FindSection(article, section string) (*Article, *Section, error) {
 	var ids []string
-	for i := range Course {
-		a := &Course[i]
+	articles := Course()
+	for i := range articles {
+		a := &articles[i]
 		ids = append(ids, a.ID)
 		if a.ID != article {
 			continue
@@ -206,7 +149,8 @@ func (g CourseGroup) Label(lang, other string) string {
 func CourseGroups(ls []*Lesson) []CourseGroup {
 	type place struct{ art, sec int }
 	at := map[CourseRef]place{}
-	for i, a := range Course {
+	articles := Course()
+	for i, a := range articles {
 		for j, s := range a.Sections {
 			at[CourseRef{a.ID, s.ID}] = place{i, j}
 		}
@@ -226,8 +170,8 @@ func CourseGroups(ls []*Lesson) []CourseGroup {
 		byPlace[p] = append(byPlace[p], l)
 	}
 	var out []CourseGroup
-	for i := range Course {
-		a := &Course[i]
+	for i := range articles {
+		a := &articles[i]
 		for j := range a.Sections {
 			s := &a.Sections[j]
 			g := byPlace[place{i, j}]

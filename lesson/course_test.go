@@ -56,7 +56,7 @@ func TestParseCourse(t *testing.T) {
 // named once), so that a course line and docs/course.md have one meaning.
 func TestCourseTable(t *testing.T) {
 	arts := map[string]bool{}
-	for _, a := range Course {
+	for _, a := range Course() {
 		if arts[a.ID] || a.Title.VI == "" || a.Title.EN == "" || a.Short.VI == "" || a.Short.EN == "" {
 			t.Errorf("article %q repeated or untitled", a.ID)
 		}
@@ -103,7 +103,7 @@ func TestBuiltinCourseLines(t *testing.T) {
 		by[l.Name] = l
 	}
 	follows := 0
-	for _, a := range Course {
+	for _, a := range Course() {
 		for _, s := range a.Sections {
 			for _, n := range s.Lessons {
 				l := by[n]
@@ -208,7 +208,7 @@ func TestCourseDocs(t *testing.T) {
 			t.Errorf("docs/course.md does not list the built-in lesson %s", src.Name)
 		}
 	}
-	for _, a := range Course {
+	for _, a := range Course() {
 		part, ok := parts[a.ID]
 		if !ok {
 			t.Errorf("docs/course.md has no \"## %s …\" part", a.ID)

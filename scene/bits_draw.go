@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"redscope/assets/text"
 	"redscope/internal/numfmt"
 )
 
@@ -660,25 +661,13 @@ func (s *bitsScene) drawBitop(l *list, r Rect, f float64, t float64) {
 	}
 }
 
+// bitopRules are the operations' rules, by name (assets/text/bitop.txt).
+var bitopRules = text.NewCatalog("bitop.txt")
+
 // bitopRule is what the operation computes for each bit column.
 func bitopRule(lang string, v *bitopView) string {
-	switch v.Op {
-	case "and":
-		return tr(lang, "AND: 1 where every source has a 1", "AND: 1 khi mọi nguồn đều là 1")
-	case "or":
-		return tr(lang, "OR: 1 where at least one source has a 1", "OR: 1 khi ít nhất một nguồn là 1")
-	case "xor":
-		return tr(lang, "XOR: 1 where an odd number of sources have a 1", "XOR: 1 khi số nguồn là 1 là số lẻ")
-	case "not":
-		return tr(lang, "NOT: every bit of the one source flipped", "NOT: đảo mọi bit của nguồn duy nhất")
-	case "diff":
-		return tr(lang, "DIFF = X AND NOT (Y1 OR …): in X and in none of the others", "DIFF = X AND NOT (Y1 OR …): có trong X, không có trong key nào khác")
-	case "diff1":
-		return tr(lang, "DIFF1 = NOT X AND (Y1 OR …): in some other key but not in X", "DIFF1 = NOT X AND (Y1 OR …): có trong một key khác nhưng không có trong X")
-	case "andor":
-		return tr(lang, "ANDOR = X AND (Y1 OR …): in X and in at least one other", "ANDOR = X AND (Y1 OR …): có trong X và trong ít nhất một key khác")
-	case "one":
-		return tr(lang, "ONE: 1 where exactly one source has a 1", "ONE: 1 khi đúng một nguồn là 1")
+	if p, ok := bitopRules.Get(v.Op); ok {
+		return p.In(lang)
 	}
 	return strings.ToUpper(v.Op)
 }

@@ -239,17 +239,8 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 	if tight {
 		in = r.Inset(f * 0.3)
 	}
-	if len(s.Nodes) == 0 {
-		return drawStart(r, s.lang, startCard{
-			title: tr(s.lang, "Redis Cluster: 16 384 hash slots shared out among the masters; a key lives in slot CRC16(key) mod 16384",
-				"Redis Cluster: 16 384 hash slot chia cho các master; key nằm ở slot CRC16(key) mod 16384"),
-			keys: s.watch,
-			parts: []swatch{
-				{nodeColor(0), tr(s.lang, "a node's slots", "slot của một node"), tr(s.lang, "the ranges it serves, on a strip of all 16 384", "các đoạn nó phục vụ, trên dải 16 384 slot")},
-				{accent, tr(s.lang, "a key", "một key"), tr(s.lang, "a mark at its slot", "một vạch tại slot của nó")},
-				{ErrorC, "MOVED / CROSSSLOT", tr(s.lang, "the step's redirection or refusal", "lệnh bị chuyển hướng hay từ chối")},
-			},
-		})
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
 	}
 	small := max(f*0.75, minText)
 	compact := in.W < 560

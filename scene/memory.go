@@ -107,17 +107,7 @@ func (s *Memory) start() (startCard, bool) {
 	if !ok || len(s.Rows) > 0 {
 		return startCard{}, false
 	}
-	return startCard{
-		title: tr(s.lang, "What each key costs: MEMORY USAGE of every key on one scale, and the totals per type",
-			"Mỗi key tốn bao nhiêu: MEMORY USAGE của từng key trên cùng một thang, và tổng theo kiểu"),
-		keys: keys,
-		hint: tr(s.lang, "Type HSET u name An below.", "Gõ HSET u name An bên dưới."),
-		parts: []swatch{
-			{memBarC(), "MEMORY USAGE", tr(s.lang, "one key's bytes, log scale", "số byte của một key, thang log")},
-			{oneC, "Σ", tr(s.lang, "the keys of one type added up", "cộng các key cùng kiểu")},
-			{accent, "TTL", tr(s.lang, "the key's time to live", "thời gian sống của key")},
-		},
-	}, true
+	return card(s.lang, "memory", keys), true
 }
 
 // Frame implements Scene.

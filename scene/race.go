@@ -137,17 +137,7 @@ func (s *Race) start() (startCard, bool) {
 	if !ok || len(s.Rows) > 0 {
 		return startCard{}, false
 	}
-	return startCard{
-		title: tr(s.lang, "Two clients, one key: each command in its sender's lane, in the order Redis ran them",
-			"Hai máy khách, một key: mỗi lệnh nằm trong làn của máy khách gửi nó, theo thứ tự Redis chạy"),
-		keys: keys,
-		hint: tr(s.lang, "Choose client 1 or 2 below and type GET or INCRBY.", "Chọn máy khách 1 hoặc 2 bên dưới rồi gõ GET hoặc INCRBY."),
-		parts: []swatch{
-			{clientColor(0), tr(s.lang, "client 1", "máy khách 1"), tr(s.lang, "its commands and replies", "lệnh và câu trả lời của nó")},
-			{clientColor(1), tr(s.lang, "client 2", "máy khách 2"), tr(s.lang, "its commands and replies", "lệnh và câu trả lời của nó")},
-			{accent, "Redis", tr(s.lang, "one command at a time, numbered in order", "từng lệnh một, đánh số theo thứ tự")},
-		},
-	}, true
+	return card(s.lang, "race", keys), true
 }
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).

@@ -170,13 +170,12 @@ func (s *ringScene) paint() {
 }
 
 // Frame implements Scene.
-func (s *ringScene) Frame(r Rect, t float64) []Prim { return s.fit.frame(r, t, s.layout) }
+func (s *ringScene) Frame(r Rect, t float64) []Prim {
+	return s.fit.framed(r, t, s.lang, s.start, s.layout)
+}
 
 // layout lays the scene out in r (Frame zooms it to fill the stage).
 func (s *ringScene) layout(r Rect, t float64) []Prim {
-	if c, ok := s.start(); ok {
-		return drawStart(r, s.lang, c)
-	}
 	var l list
 	f := fontSize(r)
 	in := r.Inset(f * 0.8)

@@ -76,16 +76,8 @@ func (s *ringSlots) loadsText() string {
 
 // Frame implements Scene.
 func (s *ringSlots) Frame(r Rect, t float64) []Prim {
-	if s.ring.Ev == nil && len(s.cl.Nodes) == 0 {
-		return drawStart(r, s.lang, startCard{
-			title: tr(s.lang, "The same keys on a consistent-hash ring and on Redis Cluster's 16 384 slots: what moves when a node joins",
-				"Cùng các key trên vòng consistent hash và trên 16 384 slot của Redis Cluster: cái gì di chuyển khi thêm node"),
-			keys: s.watch,
-			parts: []swatch{
-				{nodeColor(0), tr(s.lang, "a node", "một node"), tr(s.lang, "its arcs of the ring, its slots of the strip", "các cung trên vòng, các slot trên dải")},
-				{accent, tr(s.lang, "a moved key", "key di chuyển"), tr(s.lang, "outlined on the ring, carried with its slot", "viền sáng trên vòng, đi cùng slot của nó")},
-			},
-		})
+	if c, ok := s.start(); ok {
+		return drawStart(r, s.lang, c)
 	}
 	var l list
 	f := fontSize(r)

@@ -1,7 +1,115 @@
 package scene
 
 // The scenes' start cards (layout.go, drawStart): what each picture will show before the
-// lesson's first command has made its keys.
+// lesson's first command has made its keys. What a card says is data (assets/text/cards.txt,
+// a block per card: its title, hint and swatches in both languages, the swatches' colours by
+// name); each scene's start says when its card shows and which keys it names.
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+
+	"redscope/assets/text"
+)
+
+// cardText is one card of cards.txt.
+type cardText struct {
+	title, hint text.Pair
+	parts       []cardSwatch
+}
+
+// cardSwatch is one swatch line: its colour's name, its name and what it is.
+type cardSwatch struct {
+	color      string
+	name, what text.Pair
+}
+
+var (
+	cardsOnce sync.Once
+	cardTexts map[string]*cardText
+)
+
+// cards reads cards.txt the first time a card is wanted. A swatch line with only an encoding's
+// colour takes that encoding's swatch from card "encodings".
+func cards() map[string]*cardText {
+	cardsOnce.Do(func() {
+		cardTexts = map[string]*cardText{}
+		var c *cardText
+		for _, r := range text.Records("cards.txt") {
+			switch {
+			case r[0] == "card" && len(r) == 2:
+				c = &cardText{}
+				cardTexts[r[1]] = c
+			case c == nil: // a line before the first card: TestCards reports it
+			case r[0] == "title" && len(r) == 3:
+				c.title = text.Pair{VI: r[1], EN: r[2]}
+			case r[0] == "hint" && len(r) == 3:
+				c.hint = text.Pair{VI: r[1], EN: r[2]}
+			case r[0] == "swatch" && len(r) == 2:
+				c.parts = append(c.parts, cardSwatch{color: r[1]})
+			case r[0] == "swatch" && len(r) == 6:
+				c.parts = append(c.parts, cardSwatch{r[1], text.Pair{VI: r[2], EN: r[3]}, text.Pair{VI: r[4], EN: r[5]}})
+			}
+		}
+		if enc := cardTexts["encodings"]; enc != nil {
+			for _, c := range cardTexts {
+				for i, p := range c.parts {
+					if p.name != (text.Pair{}) {
+						continue
+					}
+					for _, e := range enc.parts {
+						if e.color == p.color {
+							c.parts[i] = e
+						}
+					}
+				}
+			}
+		}
+	})
+	return cardTexts
+}
+
+// card is the start card name of cards.txt in lang, naming keys.
+func card(lang, name string, keys []string) startCard {
+	t := cards()[name]
+	if t == nil {
+		return startCard{keys: keys}
+	}
+	c := startCard{title: t.title.In(lang), keys: keys, hint: t.hint.In(lang)}
+	for _, p := range t.parts {
+		col, _ := cardColor(p.color)
+		c.parts = append(c.parts, swatch{col, p.name.In(lang), p.what.In(lang)})
+	}
+	return c
+}
+
+// cardColors are the colours a swatch line names by a word (the current theme's: SetTheme
+// assigns them).
+var cardColors = map[string]*Color{"one": &oneC, "zero": &zeroC, "accent": &accent, "error": &ErrorC, "index": &indexC, "run": &runC}
+
+// cardColor is the colour a swatch line names (in the current theme), and whether it names one.
+func cardColor(name string) (Color, bool) {
+	if c, ok := cardColors[name]; ok {
+		return *c, true
+	}
+	kind, arg, _ := strings.Cut(name, ":")
+	n, err := strconv.Atoi(arg)
+	switch {
+	case name == "mem":
+		return memBarC(), true
+	case kind == "enc":
+		_, ok := encHue[arg]
+		return encColor(arg), ok
+	case kind == "reg" && err == nil && n >= 0 && n < 64:
+		return RegColor(uint8(n)), true
+	case kind == "client" && err == nil && n >= 0:
+		return clientColor(n), true
+	case kind == "node" && err == nil && n >= 0:
+		return nodeColor(n), true
+	}
+	return dim, false
+}
 
 // unmade is the names of the keys ks (their name and whether they exist, by key) for a start
 // card, or false once one of them exists: the card is only for a lesson's first picture.
@@ -22,19 +130,13 @@ func (s *sdsScene) start() (startCard, bool) {
 	if !ok || s.History != nil || len(s.TTLRows) > 0 || s.Note != "" {
 		return startCard{}, false
 	}
-	c := startCard{
-		title: tr(s.lang, "A Redis string byte by byte: the object, the sds header, the bytes, the spare room",
-			"Chuỗi Redis từng byte: robj, header sds, dữ liệu và phần dư"),
-		keys: s.watch,
-		hint: tr(s.lang, "Type SET k hello or APPEND k world below.", "Gõ SET k hello hoặc APPEND k world bên dưới."),
-	}
+	c := card(s.lang, "sds", s.watch)
+	// The segments of the picture first, named as its legend names them.
+	var segs []swatch
 	for kind := segRobj; kind <= segSlack; kind++ {
-		c.parts = append(c.parts, swatch{segColor(kind), segName(kind, s.lang), ""})
+		segs = append(segs, swatch{segColor(kind), segName(kind, s.lang), ""})
 	}
-	c.parts = append(c.parts,
-		swatch{encColor("int"), "int", tr(s.lang, "a number kept in the object itself", "số nguyên cất ngay trong robj")},
-		swatch{encColor("embstr"), "embstr", tr(s.lang, "≤ 44 bytes: object and sds in one allocation", "≤ 44 byte: robj và sds chung một vùng")},
-		swatch{encColor("raw"), "raw", tr(s.lang, "a separate sds that can grow", "sds riêng, lớn lên được")})
+	c.parts = append(segs, c.parts...)
 	return c, true
 }
 
@@ -42,108 +144,49 @@ func (s *bitsScene) start() (startCard, bool) {
 	if s.Op != nil || s.Error || len(s.Deleted) > 0 || s.Key != "" && s.Info.Exists {
 		return startCard{}, false
 	}
-	return startCard{
-		title: pick(s.lang, "A string as a row of bits: offset n is bit n mod 8 of byte n/8, counted from the left",
-			"String là một dãy bit: offset n là bit thứ n mod 8 của byte n/8, tính từ trái"),
-		keys: s.watch,
-		hint: tr(s.lang, "Type SETBIT k 7 1 below.", "Gõ SETBIT k 7 1 bên dưới."),
-		parts: []swatch{
-			{oneC, "1", tr(s.lang, "a set bit", "bit bật")},
-			{zeroC, "0", tr(s.lang, "a clear bit (and every byte never written)", "bit tắt (và mọi byte chưa ghi)")},
-			{accent, tr(s.lang, "changed", "vừa đổi"), tr(s.lang, "what the last command touched", "chỗ lệnh vừa chạm tới")},
-			{encColor("raw"), "raw", tr(s.lang, "the sds that holds the bytes", "sds giữ các byte")},
-		},
-	}, true
+	return card(s.lang, "bits", s.watch), true
 }
 
 func (s *HLL) start() (startCard, bool) {
 	if s.Counting && len(s.Rows) > 0 || !s.Counting && s.Key != "" && s.Info.Exists || s.Reply != "" {
 		return startCard{}, false
 	}
-	return startCard{
-		title: tr(s.lang, "HyperLogLog: 16 384 registers, each the longest run of zeros its elements' hashes showed",
-			"HyperLogLog: 16 384 thanh ghi, mỗi thanh ghi giữ chuỗi số 0 dài nhất từ hash của các phần tử"),
-		keys: s.watch,
-		hint: tr(s.lang, "Type PFADD h a b c below.", "Gõ PFADD h a b c bên dưới."),
-		parts: []swatch{
-			{indexC, tr(s.lang, "index bits", "bit chỉ số"), tr(s.lang, "the low 14 bits of the hash pick the register", "14 bit thấp của hash chọn thanh ghi")},
-			{runC, tr(s.lang, "run of zeros", "chuỗi số 0"), tr(s.lang, "zeros before the first 1, plus one: the count", "số 0 trước số 1 đầu tiên, cộng 1: count")},
-			{RegColor(6), tr(s.lang, "register", "thanh ghi"), tr(s.lang, "keeps the largest count seen", "giữ count lớn nhất từng thấy")},
-			{encColor("sparse"), "sparse", tr(s.lang, "runs of registers as opcodes, while small", "dãy thanh ghi thành opcode, khi còn nhỏ")},
-			{encColor("dense"), "dense", tr(s.lang, "6 bits per register, 12 304 bytes", "6 bit mỗi thanh ghi, 12 304 byte")},
-		},
-	}, true
-}
-
-func encStartParts(lang string, encs ...string) []swatch {
-	what := map[string][2]string{
-		"listpack":  {"entries packed one after another in one allocation", "các entry xếp liền nhau trong một vùng nhớ"},
-		"intset":    {"sorted integers of one width", "số nguyên xếp tăng, cùng độ rộng"},
-		"hashtable": {"buckets of pointers, chains of entries", "mảng bucket, mỗi bucket một chuỗi entry"},
-		"skiplist":  {"nodes with towers of forward links and a backward link", "node có tháp con trỏ tiến và một con trỏ lùi"},
-	}
-	var out []swatch
-	for _, e := range encs {
-		w := what[e]
-		out = append(out, swatch{encColor(e), e, pick(lang, w[0], w[1])})
-	}
-	return out
+	return card(s.lang, "hll", s.watch), true
 }
 
 func (s *encodingScene) start() (startCard, bool) {
 	if s.Key != "" && s.Info.Exists || s.Note != "" {
 		return startCard{}, false
 	}
-	return startCard{
-		title: tr(s.lang, "Small hashes and sets are packed; past a limit Redis converts them to a hashtable",
-			"Hash và set nhỏ được nén chặt; vượt ngưỡng, Redis đổi sang hashtable"),
-		keys:  s.watch,
-		hint:  tr(s.lang, "Type HSET h f v or SADD s 1 2 3 below.", "Gõ HSET h f v hoặc SADD s 1 2 3 bên dưới."),
-		parts: encStartParts(s.lang, "listpack", "intset", "hashtable"),
-	}, true
+	return card(s.lang, "encoding", s.watch), true
 }
 
 func (s *zsetScene) start() (startCard, bool) {
 	if s.Key != "" && s.Info.Exists && len(s.Members) > 0 || s.Note != "" {
 		return startCard{}, false
 	}
-	return startCard{
-		title: tr(s.lang, "A sorted set: a listpack while small, then a skiplist with a dict",
-			"Sorted set: listpack khi còn nhỏ, rồi skiplist kèm dict"),
-		keys:  s.watch,
-		hint:  tr(s.lang, "Type ZADD z 1 a 2 b below.", "Gõ ZADD z 1 a 2 b bên dưới."),
-		parts: encStartParts(s.lang, "listpack", "skiplist"),
-	}, true
+	return card(s.lang, "zset", s.watch), true
 }
 
 func (s *bloomScene) start() (startCard, bool) {
 	if s.Key != "" && len(s.Filters) > 0 {
 		return startCard{}, false
 	}
-	return startCard{
-		title: tr(s.lang, "A Bloom filter: k hashes set k bits per item; a query answers maybe or certainly not",
-			"Bloom filter: k hàm băm bật k bit cho mỗi phần tử; khi hỏi, trả lời có thể có hoặc chắc chắn không"),
-		keys: s.watch,
-		hint: tr(s.lang, "Type BF.RESERVE bf 0.01 100, then BF.ADD bf hello below.", "Gõ BF.RESERVE bf 0.01 100 rồi BF.ADD bf hello bên dưới."),
-		parts: []swatch{
-			{oneC, tr(s.lang, "bit set", "bit bật"), tr(s.lang, "set by some item's hash", "do hash của một phần tử bật")},
-			{zeroC, tr(s.lang, "bit clear", "bit tắt"), tr(s.lang, "one clear bit proves an item absent", "một bit tắt chứng minh phần tử không có")},
-			{accent, tr(s.lang, "probed", "vừa hỏi"), tr(s.lang, "the bits of the last item", "các bit của phần tử vừa xử lý")},
-		},
-	}, true
+	return card(s.lang, "bloom", s.watch), true
 }
 
 func (s *ringScene) start() (startCard, bool) {
 	if s.Ev != nil || len(s.Slots) > 0 {
 		return startCard{}, false
 	}
-	c := startCard{
-		title: tr(s.lang, "Consistent hashing: nodes and keys on one ring; a key belongs to the next node clockwise",
-			"Consistent hashing: node và key trên cùng một vòng; key thuộc node kế tiếp theo chiều kim đồng hồ"),
-		hint: tr(s.lang, "Type ring nodes a,b,c,d or CLUSTER KEYSLOT k below.", "Gõ ring nodes a,b,c,d hoặc CLUSTER KEYSLOT k bên dưới."),
-	}
-	for i := 0; i < 4; i++ {
-		c.parts = append(c.parts, swatch{nodeColor(i), "node " + string(rune('a'+i)), tr(s.lang, "its arcs of the ring and its keys", "các cung của nó trên vòng và key của nó")})
+	c := card(s.lang, "ring", nil)
+	// The card's one swatch is each node's: node a … node d, each in its colour.
+	if len(c.parts) == 1 {
+		each := c.parts[0]
+		c.parts = nil
+		for i := 0; i < 4; i++ {
+			c.parts = append(c.parts, swatch{nodeColor(i), each.name + " " + string(rune('a'+i)), each.what})
+		}
 	}
 	return c, true
 }
@@ -153,17 +196,19 @@ func (s *countersScene) start() (startCard, bool) {
 	if !ok || len(s.Rows) > 0 || s.ClockMs != 0 || s.Missing != "" {
 		return startCard{}, false
 	}
-	return startCard{
-		title: tr(s.lang, "Counters, limits and locks: each key's value and time to live, each command's verdict",
-			"Bộ đếm, giới hạn và khoá: giá trị và thời gian sống của từng key, kết quả của từng lệnh"),
-		keys: keys,
-		hint: tr(s.lang, "Type SET lock tok-A NX PX 30000 below.", "Gõ SET lock tok-A NX PX 30000 bên dưới."),
-		parts: []swatch{
-			{oneC, "TTL", tr(s.lang, "the time left, on the logical clock", "thời gian còn lại, theo đồng hồ logic")},
-			{oneC, tr(s.lang, "done", "đã làm"), tr(s.lang, "the command wrote, added or deleted", "lệnh đã ghi, cộng hoặc xoá")},
-			{ErrorC, tr(s.lang, "refused", "từ chối"), tr(s.lang, "a limit or a condition said no", "giới hạn hoặc điều kiện không cho")},
-			{clientColor(0), "client A", tr(s.lang, "a token written by client A", "token do client A ghi")},
-			{clientColor(1), "client B", tr(s.lang, "a token written by client B", "token do client B ghi")},
-		},
-	}, true
+	return card(s.lang, "counters", keys), true
+}
+
+func (s *Cluster) start() (startCard, bool) {
+	if len(s.Nodes) > 0 {
+		return startCard{}, false
+	}
+	return card(s.lang, "cluster", s.watch), true
+}
+
+func (s *ringSlots) start() (startCard, bool) {
+	if s.ring.Ev != nil || len(s.cl.Nodes) > 0 {
+		return startCard{}, false
+	}
+	return card(s.lang, "ringslots", s.watch), true
 }

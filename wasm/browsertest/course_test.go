@@ -70,11 +70,10 @@ func TestLessonListCourse(t *testing.T) {
 	// Where each section sits in the course, to check the page's order independently of
 	// CourseGroups: article index × 100 + section index.
 	rank := map[string]int{}
-	for i := range lesson.Course {
-		a := &lesson.Course[i]
+	for i, a := range lesson.Course() {
 		for j := range a.Sections {
 			for _, lang := range []string{"vi", "en"} {
-				g := lesson.CourseGroup{Article: a, Section: &a.Sections[j]}
+				g := lesson.CourseGroup{Article: &a, Section: &a.Sections[j]}
 				rank[lang+"|"+g.Label(lang, "")] = i*100 + j
 			}
 		}
