@@ -4,19 +4,18 @@
 // The app draws with ebiten's 14 built-in shaders only and creates no shader of its own.
 //
 //	go run ./scripts/shaderpack -out DIR
-//
-// prints the two flags that make a `go build` use the result:
-//
-//	GOOS=js GOARCH=wasm go build $(go run ./scripts/shaderpack -out DIR) -trimpath ... ./wasm
+//	GOWORK=DIR/go.work GOOS=js GOARCH=wasm go build -overlay=DIR/overlay.json -trimpath ... ./wasm
 //
 // What it does, all of it in DIR (a build directory, never committed; nothing of ebiten is
 // in the repository):
 //
 //  1. Checks that go.mod requires github.com/hajimehoshi/ebiten/v2 at wantVersion, and copies
 //     that module from the module cache to DIR/ebiten (without examples/). `go build -overlay`
-//     refuses to replace files beneath GOMODCACHE, so the copy, named by a `replace` in
-//     DIR/redscope.mod (the repository's go.mod plus that line, used with -modfile), is what
-//     the build reads. The copy stays as it is in the module cache.
+//     refuses to replace files beneath GOMODCACHE, so the copy is what the build reads: DIR/go.work
+//     is a workspace of the repository and the copy. (A workspace rather than a `replace` in a
+//     -modfile: the build info then names ebiten "(devel)" instead of the build directory's
+//     path, so main.wasm, and its content-hashed name, stay the same from build to build.)
+//     The copy stays as it is in the module cache: every change is in the overlay.
 //  2. Builds and runs, natively, a small program inside the copy (overlaid into it as the
 //     package github.com/hajimehoshi/ebiten/v2/redscopeshaderpack: gen.go with child_table.go
 //     and child_gen.go), which may import ebiten's internal packages. It calls ebiten's own
@@ -30,8 +29,7 @@
 //  3. Verifies (child_verify.go, with the unchanged originals and the generated table) that each
 //     precompiled program is reflect.DeepEqual to what the compiler returns, and that the
 //     sources table equals ShaderSource's output; -verify runs only this step.
-//  4. Writes DIR/overlay.json, which replaces the two files and adds the table, and prints
-//     "-modfile=DIR/redscope.mod -overlay=DIR/overlay.json".
+//  4. Writes DIR/overlay.json, which replaces the two files and adds the table.
 //
 // Upgrading ebiten: change wantVersion, run it; where it fails, read the new versions of the two
 // files and adapt gen.go (docs/shaderpack.md).
@@ -72,52 +70,46 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: shaderpack -out DIR [-verify]")
 		os.Exit(2)
 	}
-	flags, err := run(*out, *verifyOnly)
-	if err != nil {
+	if err := run(*out, *verifyOnly); err != nil {
 		fail(err)
 	}
-	fmt.Println(flags)
 }
 
-func run(out string, verifyOnly bool) (string, error) {
+func run(out string, verifyOnly bool) error {
 	out, err := filepath.Abs(out)
 	if err != nil {
-		return "", err
+		return err
 	}
 	gomod, err := goOutput("", "env", "GOMOD")
 	if err != nil || gomod == "" || gomod == os.DevNull {
-		return "", fmt.Errorf("run it inside the redscope module (go env GOMOD: %q, %v)", gomod, err)
+		return fmt.Errorf("run it inside the redscope module (go env GOMOD: %q, %v)", gomod, err)
 	}
 	root := filepath.Dir(gomod)
 	copyDir := filepath.Join(out, "ebiten")
-	modfile := filepath.Join(out, "redscope.mod")
+	work := filepath.Join(out, "go.work")
 	if !verifyOnly {
-		if err := prepare(root, out, copyDir, modfile); err != nil {
-			return "", err
+		if err := prepare(root, copyDir, work); err != nil {
+			return err
 		}
-		if err := runChild(root, out, copyDir, modfile, childGenSource, nil); err != nil {
-			return "", err
+		if err := runChild(root, out, copyDir, work, childGenSource, nil); err != nil {
+			return err
 		}
 	}
 	gen := filepath.Join(out, "gen")
-	if err := runChild(root, out, copyDir, modfile, childVerifySource, map[string]string{
+	if err := runChild(root, out, copyDir, work, childVerifySource, map[string]string{
 		filepath.Join(copyDir, addedPrograms): filepath.Join(gen, genPrograms),
 	}); err != nil {
-		return "", err
+		return err
 	}
-	overlay := filepath.Join(out, "overlay.json")
-	if err := writeOverlay(overlay, map[string]string{
+	return writeOverlay(filepath.Join(out, "overlay.json"), map[string]string{
 		filepath.Join(copyDir, origBuiltinShader):  filepath.Join(gen, genBuiltinShader),
 		filepath.Join(copyDir, origGraphicsShader): filepath.Join(gen, genGraphicsShader),
 		filepath.Join(copyDir, addedPrograms):      filepath.Join(gen, genPrograms),
-	}); err != nil {
-		return "", err
-	}
-	return "-modfile=" + modfile + " -overlay=" + overlay, nil
+	})
 }
 
-// prepare checks the ebiten version, copies the module and writes DIR/redscope.mod and .sum.
-func prepare(root, out, copyDir, modfile string) error {
+// prepare checks the ebiten version, copies the module and writes the workspace DIR/go.work.
+func prepare(root, copyDir, work string) error {
 	var mod struct{ Version, Dir, Error string }
 	js, err := goOutput(root, "mod", "download", "-json", ebitenModule)
 	if err == nil {
@@ -142,15 +134,16 @@ func prepare(root, out, copyDir, modfile string) error {
 	if err := copyTree(mod.Dir, copyDir); err != nil {
 		return err
 	}
-	gomod = append(gomod, fmt.Sprintf("\n// Added by scripts/shaderpack: ebiten from a copy, beside which the build overlays the\n// precompiled built-in shaders.\nreplace %s => %s\n", ebitenModule, copyDir)...)
-	if err := os.WriteFile(modfile, gomod, 0o644); err != nil {
-		return err
+	goVersion := ""
+	for _, line := range strings.Split(string(gomod), "\n") {
+		if v, ok := strings.CutPrefix(line, "go "); ok {
+			goVersion = strings.TrimSpace(v)
+		}
 	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		return err
+	if goVersion == "" {
+		return fmt.Errorf("go.mod has no go line")
 	}
-	return os.WriteFile(strings.TrimSuffix(modfile, ".mod")+".sum", sum, 0o644)
+	return os.WriteFile(work, []byte(fmt.Sprintf("// Written by redscope's scripts/shaderpack: the repository and a copy of %s@%s.\ngo %s\n\nuse %s\n\nuse %s\n", ebitenModule, wantVersion, goVersion, root, copyDir)), 0o644)
 }
 
 // copyTree copies the module directory from (read-only in the module cache) to to, without its
@@ -192,7 +185,7 @@ func copyTree(from, to string) error {
 
 // runChild builds and runs, natively, the package childPkg made of gen.go, child_table.go and
 // main (child_gen.go or child_verify.go) inside the copy of ebiten, with extra overlaid files.
-func runChild(root, out, copyDir, modfile, main string, extra map[string]string) error {
+func runChild(root, out, copyDir, work, main string, extra map[string]string) error {
 	srcDir := filepath.Join(out, "child")
 	if err := os.MkdirAll(srcDir, 0o755); err != nil {
 		return err
@@ -214,10 +207,9 @@ func runChild(root, out, copyDir, modfile, main string, extra map[string]string)
 	if err := writeOverlay(overlay, replace); err != nil {
 		return err
 	}
-	cmd := exec.Command("go", "run", "-trimpath", "-modfile="+modfile, "-overlay="+overlay,
-		ebitenModule+"/"+childPkg, "-ebiten", copyDir, "-out", out)
+	cmd := exec.Command("go", "run", "-trimpath", "-overlay="+overlay, ebitenModule+"/"+childPkg, "-ebiten", copyDir, "-out", out)
 	cmd.Dir = root
-	cmd.Env = append(nativeEnv(), "CGO_ENABLED=0")
+	cmd.Env = append(nativeEnv(), "CGO_ENABLED=0", "GOWORK="+work)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%s: %v", strings.Join(cmd.Args, " "), err)
@@ -233,12 +225,16 @@ func writeOverlay(path string, replace map[string]string) error {
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
-// nativeEnv is the environment without GOOS, GOARCH and GOFLAGS: the children run on this
-// machine whatever the caller builds for.
+// nativeEnv is the environment without GOOS, GOARCH, GOFLAGS, CGO_ENABLED and with GOWORK=off:
+// the go commands of shaderpack run on this machine, in the repository's module alone, whatever
+// the caller builds for.
 func nativeEnv() []string {
-	var env []string
+	env := []string{"GOWORK=off"}
 	for _, e := range os.Environ() {
-		if !strings.HasPrefix(e, "GOOS=") && !strings.HasPrefix(e, "GOARCH=") && !strings.HasPrefix(e, "GOFLAGS=") && !strings.HasPrefix(e, "CGO_ENABLED=") {
+		k, _, _ := strings.Cut(e, "=")
+		switch k {
+		case "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOWORK":
+		default:
 			env = append(env, e)
 		}
 	}
