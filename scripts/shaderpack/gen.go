@@ -511,7 +511,7 @@ func checkUnreferenced(dir, skip string, ids ...string) error {
 
 // programsFile prints the compiled programs as package graphics's PrecompiledProgram.
 func programsFile(srcs [][]byte, progs []any) ([]byte, error) {
-	p := &literal{consts: map[string]string{}}
+	p := &literal{consts: map[string]string{}, blocks: map[string]string{}}
 	var body strings.Builder
 	for i, prog := range progs {
 		s, err := p.value(reflect.ValueOf(prog))
@@ -543,6 +543,15 @@ func programsFile(srcs [][]byte, progs []any) ([]byte, error) {
 	for _, n := range names {
 		b.WriteString("\t" + n + "\n")
 	}
+	b.WriteString(")\n\n// The blocks of the programs' functions, each distinct one once (they are only read).\nvar (\n")
+	names = names[:0]
+	for lit, name := range p.blocks {
+		names = append(names, name+" = &"+lit)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		b.WriteString("\t" + n + "\n")
+	}
 	b.WriteString(")\n")
 	b.WriteString(body.String())
 	return format.Source([]byte(b.String()))
@@ -551,6 +560,7 @@ func programsFile(srcs [][]byte, progs []any) ([]byte, error) {
 // literal prints values of shaderir's types as Go composite literals.
 type literal struct {
 	consts map[string]string // constant expression → the name of its var
+	blocks map[string]string // a Block's literal → the name of its var (a *shaderir.Block)
 	token  bool              // go/token is used
 }
 
@@ -579,7 +589,17 @@ func (p *literal) value(v reflect.Value) (string, error) {
 			return "nil", nil
 		}
 		s, err := p.value(v.Elem())
-		return "&" + s, err
+		if err != nil || v.Type().Elem().Name() != "Block" {
+			return "&" + s, err
+		}
+		// The programs share most of their blocks (the functions of the shader suffix):
+		// each distinct block is one var, which every program that has it points to.
+		name, ok := p.blocks[s]
+		if !ok {
+			name = fmt.Sprintf("block%d", len(p.blocks))
+			p.blocks[s] = name
+		}
+		return name, nil
 	case reflect.Struct:
 		tn, err := p.typeName(v.Type())
 		if err != nil {
