@@ -443,7 +443,11 @@ func rewriteGraphicsShader(src []byte) ([]byte, error) {
 		{"CalcSourceHash", "(fragmentSrc []byte) (shaderir.SourceHash, error)"},
 	}
 	if len(funcs) != len(want) || len(vars) != 0 || len(f.Decls) != len(want)+1 {
-		return nil, fmt.Errorf("the file has %d funcs and %d declarations, shaderpack expects the %d funcs %v and one import: the file is not the one shaderpack was written for", len(funcs), len(f.Decls), len(want), want)
+		var names []string
+		for _, w := range want {
+			names = append(names, w.name)
+		}
+		return nil, fmt.Errorf("the file has %d funcs in %d declarations, shaderpack expects one import and the funcs %s: the file is not the one shaderpack was written for", len(funcs), len(f.Decls), strings.Join(names, ", "))
 	}
 	fds := map[string]*ast.FuncDecl{}
 	for _, w := range want {
