@@ -32,7 +32,6 @@ func init() {
 }
 
 var aclHelp = []string{
-	"ACL <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 	"CAT [<category>]",
 	"    List all commands that belong to <category>, or all command categories",
 	"    when no category is specified.",
@@ -59,8 +58,6 @@ var aclHelp = []string{
 	"    List all the registered usernames.",
 	"WHOAMI",
 	"    Return the current connection username.",
-	"HELP",
-	"    Prints this help.",
 }
 
 // ACL CAT [category]: the 21 categories, or the commands of one (Redis answers in its hash

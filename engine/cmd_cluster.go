@@ -137,7 +137,6 @@ func CRC16(b []byte) uint16 {
 // ---- the subcommands ----
 
 var clusterHelpLines = []string{
-	"CLUSTER <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 	"ADDSLOTS <slot> [<slot> ...]",
 	"    Assign slots to current node.",
 	"ADDSLOTSRANGE <start slot> <end slot> [<start slot> <end slot> ...]",
@@ -191,8 +190,6 @@ var clusterHelpLines = []string{
 	"LINKS",
 	"    Return information about all network links between this node and its peers.",
 	"    Output format is an array where each array element is a map containing attributes of a link",
-	"HELP",
-	"    Prints this help.",
 }
 
 // clusterHelpFor is CLUSTER HELP of a profile: 7.2 adds MYSHARDID and the hostname in the NODES
@@ -232,7 +229,7 @@ func clusterHelpFor(v Version) []string {
 		}
 		return clusterHelpLines[i:j]
 	}
-	out := []string{clusterHelpLines[0]}
+	var out []string
 	for _, name := range []string{"COUNTKEYSINSLOT <slot>", "GETKEYSINSLOT <slot> <count>", "INFO", "KEYSLOT <key>", "MYID"} {
 		out = append(out, entry(name)...)
 	}
@@ -242,7 +239,7 @@ func clusterHelpFor(v Version) []string {
 		"DELSLOTS <slot> [<slot> ...]", "DELSLOTSRANGE <start slot> <end slot> [<start slot> <end slot> ...]",
 		"FAILOVER [FORCE|TAKEOVER]", "FORGET <node-id>", "FLUSHSLOTS", "MEET <ip> <port> [<bus-port>]", "REPLICATE <node-id>",
 		"RESET [HARD|SOFT]", "SET-CONFIG-EPOCH <epoch>", "SETSLOT <slot> (IMPORTING <node-id>|MIGRATING <node-id>|STABLE|NODE <node-id>)",
-		"SAVECONFIG", "LINKS", "HELP"} {
+		"SAVECONFIG", "LINKS"} {
 		out = append(out, entry(name)...)
 	}
 	return out

@@ -15,7 +15,6 @@ func init() {
 }
 
 var moduleHelp = []string{
-	"MODULE <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 	"LIST",
 	"    Return a list of loaded modules.",
 	"LOAD <path> [<arg> ...]",
@@ -24,6 +23,4 @@ var moduleHelp = []string{
 	"    Load a module library from <path>, while passing it module configurations and optional arguments.",
 	"UNLOAD <name>",
 	"    Unload a module.",
-	"HELP",
-	"    Prints this help.",
 }

@@ -58,7 +58,6 @@ func scriptKeySpec(flags int) (string, []string) {
 }
 
 var scriptHelp = []string{
-	"SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 	"DEBUG (YES|SYNC|NO)",
 	"    Set the debug mode for subsequent scripts executed.",
 	"EXISTS <sha1> [<sha1> ...]",
@@ -73,8 +72,6 @@ var scriptHelp = []string{
 	"    Kill the currently executing Lua script.",
 	"LOAD <script>",
 	"    Load a script into the scripts cache without executing it.",
-	"HELP",
-	"    Prints this help.",
 }
 
 // evalVM is the EVAL interpreter, made when first needed.

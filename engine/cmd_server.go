@@ -51,12 +51,16 @@ func init() {
 	registerDebug("sdslen", 3, debugSDSLen)
 }
 
+// helpReply is addReplyHelp: a heading naming the command (its name as sent, in capitals), the
+// subcommand lines, then the HELP entry every container command ends with.
 func helpReply(lines []string) cmdFunc {
 	return func(e *Engine, args [][]byte) Reply {
-		out := make([]Reply, len(lines))
-		for i, l := range lines {
-			out[i] = Status(l)
+		out := make([]Reply, 0, len(lines)+3)
+		out = append(out, Status(strings.ToUpper(string(args[0]))+" <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"))
+		for _, l := range lines {
+			out = append(out, Status(l))
 		}
+		out = append(out, Status("HELP"), Status("    Prints this help."))
 		return Reply{Kind: KindArray, Array: out}
 	}
 }
@@ -64,7 +68,6 @@ func helpReply(lines []string) cmdFunc {
 // ---- OBJECT ----
 
 var objectHelp = []string{
-	"OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 	"ENCODING <key>",
 	"    Return the kind of internal representation used in order to store the value",
 	"    associated with a <key>.",
@@ -77,8 +80,6 @@ var objectHelp = []string{
 	"REFCOUNT <key>",
 	"    Return the number of references of the value associated with the specified",
 	"    <key>.",
-	"HELP",
-	"    Prints this help.",
 }
 
 func (e *Engine) lfuPolicy() bool { return e.cfg.lfu }
@@ -112,7 +113,6 @@ func cmdObject(e *Engine, args [][]byte) Reply {
 // ---- MEMORY ----
 
 var memoryHelp = []string{
-	"MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 	"DOCTOR",
 	"    Return memory problems reports.",
 	"MALLOC-STATS",
@@ -124,8 +124,6 @@ var memoryHelp = []string{
 	"USAGE <key> [SAMPLES <count>]",
 	"    Return memory in bytes used by <key> and its value. Nested values are",
 	"    sampled up to <count> times (default: 5, 0 means sample all).",
-	"HELP",
-	"    Prints this help.",
 }
 
 // MEMORY USAGE key [SAMPLES count]: options are checked before the key is looked up.
@@ -159,7 +157,6 @@ func cmdMemoryUsage(e *Engine, args [][]byte) Reply {
 // ---- CONFIG ----
 
 var configHelp = []string{
-	"CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 	"GET <pattern>",
 	"    Return parameters matching the glob-like <pattern> and their values.",
 	"SET <directive> <value>",
@@ -168,8 +165,6 @@ var configHelp = []string{
 	"    Reset statistics reported by the INFO command.",
 	"REWRITE",
 	"    Rewrite the configuration file.",
-	"HELP",
-	"    Prints this help.",
 }
 
 // CONFIG GET pattern [pattern ...]: a name without glob characters is looked up directly and
@@ -308,7 +303,6 @@ func cmdConfigResetStat(e *Engine, args [][]byte) Reply {
 // ---- COMMAND ----
 
 var commandHelp = []string{
-	"COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 	"(no subcommand)",
 	"    Return details about all Redis commands.",
 	"COUNT",
@@ -327,8 +321,6 @@ var commandHelp = []string{
 	"    Return the keys from a full Redis command.",
 	"GETKEYSANDFLAGS <full-command>",
 	"    Return the keys and the access flags from a full Redis command.",
-	"HELP",
-	"    Prints this help.",
 }
 
 // aclCategories lists Redis's ACL categories in flag order (COMMAND INFO prints them so).
@@ -678,7 +670,6 @@ func registerDebug(name string, argc int, fn cmdFunc) {
 }
 
 var debugHelp = []string{
-	"DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 	"AOF-FLUSH-SLEEP <microsec>",
 	"    Server will sleep before flushing the AOF, this is used for testing.",
 	"ASSERT",
@@ -782,8 +773,6 @@ var debugHelp = []string{
 	"    Enable or disable the reply buffer resize cron job",
 	"CLUSTERLINK KILL <to|from|all> <node-id>",
 	"    Kills the link based on the direction to/from (both) with the provided node.",
-	"HELP",
-	"    Prints this help.",
 }
 
 func cmdDebug(e *Engine, args [][]byte) Reply {

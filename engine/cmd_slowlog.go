@@ -13,7 +13,6 @@ func init() {
 }
 
 var slowlogHelp = []string{
-	"SLOWLOG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 	"GET [<count>]",
 	"    Return top <count> entries from the slowlog (default: 10, -1 mean all).",
 	"    Entries are made of:",
@@ -23,8 +22,6 @@ var slowlogHelp = []string{
 	"    Return the length of the slowlog.",
 	"RESET",
 	"    Reset the slowlog.",
-	"HELP",
-	"    Prints this help.",
 }
 
 func cmdSlowlogGet(e *Engine, args [][]byte) Reply {

@@ -749,7 +749,6 @@ func (e *Engine) replyFromConsumerPEL(s *streamValue, start StreamID, count int6
 // ---- XGROUP ----
 
 var xgroupHelp = []string{
-	"XGROUP <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 	"CREATE <key> <groupname> <id|$> [option]",
 	"    Create a new consumer group. Options are:",
 	"    * MKSTREAM",
@@ -764,8 +763,6 @@ var xgroupHelp = []string{
 	"    Remove the specified group.",
 	"SETID <key> <groupname> <id|$> [ENTRIESREAD entries_read]",
 	"    Set the current group ID and entries_read counter.",
-	"HELP",
-	"    Prints this help.",
 }
 
 func cmdXgroup(e *Engine, args [][]byte) Reply {
@@ -1509,15 +1506,12 @@ func cmdXdelex(e *Engine, args [][]byte) Reply {
 // ---- XINFO ----
 
 var xinfoHelp = []string{
-	"XINFO <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 	"CONSUMERS <key> <groupname>",
 	"    Show consumers of <groupname>.",
 	"GROUPS <key>",
 	"    Show the stream consumer groups.",
 	"STREAM <key> [FULL [COUNT <count>]",
 	"    Show information about the stream.",
-	"HELP",
-	"    Prints this help.",
 }
 
 func entriesReadReply(g *streamCG) Reply {

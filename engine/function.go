@@ -69,7 +69,6 @@ func init() {
 }
 
 var functionHelp = []string{
-	"FUNCTION <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
 	"LOAD [REPLACE] <FUNCTION CODE>",
 	"    Create a new library with the given library name and code.",
 	"DELETE <LIBRARY NAME>",
@@ -107,8 +106,6 @@ var functionHelp = []string{
 	"    * REPLACE: appends the restored libraries to the existing libraries, On collision, replace the old",
 	"      libraries with the new libraries (notice that even on this option there is a chance of failure",
 	"      in case of functions name collision with another library).",
-	"HELP",
-	"    Prints this help.",
 }
 
 const userFunction = "user_function"
