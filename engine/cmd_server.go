@@ -40,7 +40,7 @@ func init() {
 			"list":            {Name: "list", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandList},
 			"info":            {Name: "info", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandInfo},
 			"docs":            {Name: "docs", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandDocs},
-			"getkeysandflags": {Name: "getkeysandflags", Arity: -4, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: cmdCommandGetKeysAndFlags},
+			"getkeysandflags": {Name: "getkeysandflags", Arity: -4, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: cmdCommandGetKeys},
 			"getkeys":         {Name: "getkeys", Arity: -4, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: cmdCommandGetKeys},
 			"help":            {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: helpReply(commandHelp)},
 		}},
@@ -623,28 +623,20 @@ func cmdCommandList(e *Engine, args [][]byte) Reply {
 	return Reply{Kind: KindArray, Array: out}
 }
 
-// COMMAND GETKEYS command arg...: the keys from the command table's key specs (CommandKeys).
+// COMMAND GETKEYS and GETKEYSANDFLAGS command arg...: the keys from the command table's key specs
+// (CommandKeyRefs), GETKEYSANDFLAGS pairing each key with its key spec's flags.
 func cmdCommandGetKeys(e *Engine, args [][]byte) Reply {
-	keys, err := e.CommandKeys(args[2:])
-	if err != nil {
-		return Err("ERR " + err.Error())
-	}
-	out := make([]Reply, len(keys))
-	for i, k := range keys {
-		out[i] = BulkStr(k)
-	}
-	return Reply{Kind: KindArray, Array: out}
-}
-
-// COMMAND GETKEYSANDFLAGS command arg...: each key with its key spec's flags.
-func cmdCommandGetKeysAndFlags(e *Engine, args [][]byte) Reply {
 	refs, err := e.CommandKeyRefs(args[2:])
 	if err != nil {
 		return Err("ERR " + err.Error())
 	}
+	withFlags := eqFold(args[1], "getkeysandflags")
 	out := make([]Reply, len(refs))
 	for i, r := range refs {
-		out[i] = Array(Bulk(args[2+r.Arg]), statusList(strings.Fields(r.Flags)))
+		out[i] = Bulk(args[2+r.Arg])
+		if withFlags {
+			out[i] = Array(out[i], statusList(strings.Fields(r.Flags)))
+		}
 	}
 	return Reply{Kind: KindArray, Array: out}
 }
