@@ -328,14 +328,12 @@ func condMatches(flags int, o *Object, match []byte) bool {
 	case flags&optIFNE != 0:
 		return !bytes.Equal(val, match)
 	case flags&optIFDEQ != 0:
-		return eqFoldBytes(match, digestHex(val))
+		return eqFold(match, digestHex(val))
 	case flags&optIFDNE != 0:
-		return !eqFoldBytes(match, digestHex(val))
+		return !eqFold(match, digestHex(val))
 	}
 	return true
 }
-
-func eqFoldBytes(a []byte, lower string) bool { return eqFold(a, lower) }
 
 // ---------------------------------------------------------------------------------------------
 // GET / SET family
