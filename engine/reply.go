@@ -296,31 +296,13 @@ func (r Reply) AppendRESP3(dst []byte) []byte {
 			return append(dst, '\r', '\n')
 		}
 	case KindArray:
-		switch r.R3 {
-		case R3Map:
-			dst = head(dst, '%', len(r.Array)/2)
-		case R3Set:
-			dst = head(dst, '~', len(r.Array))
-		case R3Pairs:
-			dst = head(dst, '*', len(r.Array)/2)
-			for i := 0; i+1 < len(r.Array); i += 2 {
-				dst = append(dst, "*2\r\n"...)
-				dst = r.Array[i].AppendRESP3(dst)
-				dst = r.Array[i+1].AppendRESP3(dst)
-			}
-			return dst
-		case R3MapOfPairs:
-			dst = head(dst, '%', len(r.Array))
-			for _, p := range r.Array {
-				for _, it := range p.Array {
-					dst = it.AppendRESP3(dst)
-				}
-			}
-			return dst
-		default:
-			dst = head(dst, '*', len(r.Array))
+		typ, els := r.resp3View()
+		n := len(els)
+		if typ == '%' {
+			n /= 2
 		}
-		for _, it := range r.Array {
+		dst = head(dst, typ, n)
+		for _, it := range els {
 			dst = it.AppendRESP3(dst)
 		}
 		return dst
