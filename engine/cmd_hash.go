@@ -70,6 +70,7 @@ func cmdHSet(e *Engine, args [][]byte) Reply {
 	if len(args)%2 == 1 {
 		return errArity(lowerASCII(args[0]))
 	}
+	dirty := e.cfg.stats.dirty
 	o, werr := e.lookupHashOrCreate(args[1])
 	if werr != nil {
 		return *werr
@@ -82,6 +83,7 @@ func cmdHSet(e *Engine, args [][]byte) Reply {
 		}
 	}
 	e.signalModifiedKey(e.db, string(args[1]))
+	e.cfg.stats.dirty = dirty + int64(len(args)-2)/2 // hsetCommand's server.dirty += (c->argc - 2)/2
 	if args[0][1] == 's' || args[0][1] == 'S' {
 		return Int(created)
 	}

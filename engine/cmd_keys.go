@@ -205,6 +205,7 @@ func cmdPersist(e *Engine, args [][]byte) Reply {
 // RENAME / RENAMENX: the value object moves to the new name with its TTL.
 func cmdRename(e *Engine, args [][]byte) Reply {
 	nx := eqFold(args[0], "renamenx")
+	dirty := e.cfg.stats.dirty
 	src, dst := args[1], args[2]
 	o := e.Lookup(src)
 	if o == nil {
@@ -237,6 +238,7 @@ func cmdRename(e *Engine, args [][]byte) Reply {
 	}
 	e.signalModifiedKey(e.db, s)
 	e.signalModifiedKey(e.db, d)
+	e.cfg.stats.dirty = dirty + 1 // renameGenericCommand's one server.dirty++ (the deletions and the move are no changes of their own)
 	if nx {
 		return Int(1)
 	}

@@ -318,25 +318,13 @@ func parseLexRange(min, max []byte) (skiplist.LexRange, bool) {
 }
 
 func cmdZrem(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupTyped(args[1], TypeZSet)
-	if o == nil {
-		return orMissing(werr, Int(0))
-	}
-	z := e.zsetOf(o, args[1])
-	deleted := int64(0)
-	for _, m := range args[2:] {
-		if z.del(m) {
-			deleted++
+	var z *zsetValue // bound to the key once, at the first member
+	return e.removeEach(args[1], TypeZSet, args[2:], func(o *Object, m []byte) bool {
+		if z == nil {
+			z = e.zsetOf(o, args[1])
 		}
-		if z.card() == 0 {
-			e.Delete(args[1])
-			break
-		}
-	}
-	if deleted > 0 {
-		e.signalModifiedKey(e.db, string(args[1]))
-	}
-	return Int(deleted)
+		return z.del(m)
+	}, func(*Object) int { return z.card() })
 }
 
 type zrangeType uint8

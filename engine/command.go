@@ -230,7 +230,6 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 	}
 	e.countReads(c, args)
 	b := e.blocker
-	dirty := e.dirtyBefore(c, args)
 	start := e.nowUs()
 	e.monitorBefore(c, args)
 	r := c.Fn(e, args)
@@ -238,7 +237,6 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 	if e.tracker != nil && c.Flags&FlagReadonly != 0 {
 		e.trackRead(c, args)
 	}
-	e.dirtyAfter(c, args, r, dirty) // the command's own server.dirty amount (dirty.go)
 	blocked := b != nil && b.blk != nil
 	if !blocked { // a blocked command is logged when it is served again (slowlog.go)
 		e.slowPush(c, args, e.nowUs()-start)
