@@ -33,8 +33,8 @@ func init() {
 	}
 	noNote := func(c *Command) *Command { c.KeyNotes = nil; return c }
 	register(
-		ev("eval", f, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, false, false) }),
-		noNote(ev("evalsha", f, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, false) })),
+		ev("eval", f|FlagMayReplicate, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, false, false) }),
+		noNote(ev("evalsha", f|FlagMayReplicate, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, false) })),
 		ev("eval_ro", f|FlagReadonly, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, false, true) }),
 		noNote(ev("evalsha_ro", f|FlagReadonly, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, true) })),
 		&Command{Name: "script", Arity: -2, Sub: map[string]*Command{

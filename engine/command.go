@@ -29,6 +29,7 @@ const (
 	FlagNoAsyncLoading  // refused while a replica loads (CLUSTER ADDSLOTS …)
 	FlagMovableKeys     // keys found by a count or a keyword (set by register from KeyNum / KeysFn)
 	FlagNoMulti         // refused inside MULTI (SAVE; multi.go's noMulti refuses it)
+	FlagMayReplicate    // may propagate without being a write (EVAL, EVALSHA, FCALL, PFCOUNT); COMMAND INFO hides it, as Redis does
 )
 
 // Command describes one command of the table: the one place where the engine says what a command

@@ -47,7 +47,7 @@ func init() {
 		return &Command{Name: name, Arity: arity, Flags: flags, Cats: "scripting", Tips: tips, Keyless: true, Fn: fn}
 	}
 	register(
-		&Command{Name: "fcall", Arity: -3, Flags: FlagNoScript | FlagStale | FlagNoMandatoryKeys | FlagSkipMonitor, Cats: "scripting", KeyNum: KeyNum{2, 1, 1}, KeyFlags: []string{"RW access update"}, KeyNotes: []string{"We cannot tell how the keys will be used so we assume the worst, RW and UPDATE"}, Fn: func(e *Engine, a [][]byte) Reply { return e.fcall(a, false) }},
+		&Command{Name: "fcall", Arity: -3, Flags: FlagNoScript | FlagStale | FlagNoMandatoryKeys | FlagSkipMonitor | FlagMayReplicate, Cats: "scripting", KeyNum: KeyNum{2, 1, 1}, KeyFlags: []string{"RW access update"}, KeyNotes: []string{"We cannot tell how the keys will be used so we assume the worst, RW and UPDATE"}, Fn: func(e *Engine, a [][]byte) Reply { return e.fcall(a, false) }},
 		&Command{Name: "fcall_ro", Arity: -3, Flags: FlagNoScript | FlagStale | FlagReadonly | FlagNoMandatoryKeys | FlagSkipMonitor, Cats: "scripting", KeyNum: KeyNum{2, 1, 1}, KeyFlags: []string{"RO access"}, KeyNotes: []string{"We cannot tell how the keys will be used so we assume the worst, RO and ACCESS"}, Fn: func(e *Engine, a [][]byte) Reply { return e.fcall(a, true) }},
 		&Command{Name: "function", Arity: -2, Sub: map[string]*Command{
 			"load":    sub("load", -3, FlagWrite|FlagDenyOOM|FlagNoScript, "request_policy:all_shards response_policy:all_succeeded", cmdFunctionLoad),
