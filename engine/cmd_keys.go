@@ -111,6 +111,9 @@ const (
 	expireLT
 )
 
+// expireCondKeywords are EXPIRE's conditions.
+var expireCondKeywords = []strKeyword{{"nx", expireNX}, {"xx", expireXX}, {"gt", expireGT}, {"lt", expireLT}}
+
 // EXPIRE PEXPIRE EXPIREAT PEXPIREAT (expireGenericCommand).
 func cmdExpire(e *Engine, args [][]byte) Reply {
 	var cmd string
@@ -127,18 +130,11 @@ func cmdExpire(e *Engine, args [][]byte) Reply {
 	}
 	flags := 0
 	for _, a := range args[3:] {
-		switch {
-		case eqFold(a, "nx"):
-			flags |= expireNX
-		case eqFold(a, "xx"):
-			flags |= expireXX
-		case eqFold(a, "gt"):
-			flags |= expireGT
-		case eqFold(a, "lt"):
-			flags |= expireLT
-		default:
+		f := keywordFlag(a, expireCondKeywords)
+		if f == 0 {
 			return Err(cleanErr("ERR Unsupported option " + string(a)))
 		}
+		flags |= f
 	}
 	if flags&expireNX != 0 && flags&(expireXX|expireGT|expireLT) != 0 {
 		return Err("ERR NX and XX, GT or LT options at the same time are not compatible")

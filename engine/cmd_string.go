@@ -209,29 +209,12 @@ const (
 	optIFMask     = optIFEQ | optIFNE | optIFDEQ | optIFDNE
 )
 
-// strKeyword is an option keyword and the flag it sets.
-type strKeyword struct {
-	name string
-	flag int
-}
-
 // The keyword families of the string commands: the four expire forms (SET, GETEX, MSETEX,
 // INCREX) and the four compare-and-set conditions (SET and DELEX, 8.4).
 var (
 	expireKeywords = []strKeyword{{"ex", optEX}, {"px", optPX}, {"exat", optEXAT}, {"pxat", optPXAT}}
 	ifKeywords     = []strKeyword{{"ifeq", optIFEQ}, {"ifne", optIFNE}, {"ifdeq", optIFDEQ}, {"ifdne", optIFDNE}}
 )
-
-// keywordFlag is the flag of the keyword of words that opt names (case-insensitive), 0 when opt
-// names none of them.
-func keywordFlag(opt []byte, words []strKeyword) int {
-	for _, w := range words {
-		if eqFold(opt, w.name) {
-			return w.flag
-		}
-	}
-	return 0
-}
 
 // parsing contexts
 const (

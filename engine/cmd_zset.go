@@ -51,28 +51,15 @@ func cmdZincrby(e *Engine, args [][]byte) Reply { return zaddGeneric(e, args, za
 
 // zaddGeneric is zaddGenericCommand (ZADD and ZINCRBY).
 func zaddGeneric(e *Engine, args [][]byte, flags int) Reply {
-	ch := false
 	si := 2
 	for ; si < len(args); si++ {
-		a := args[si]
-		switch {
-		case eqFold(a, "nx"):
-			flags |= zaddNX
-		case eqFold(a, "xx"):
-			flags |= zaddXX
-		case eqFold(a, "ch"):
-			ch = true
-		case eqFold(a, "incr"):
-			flags |= zaddIncr
-		case eqFold(a, "gt"):
-			flags |= zaddGT
-		case eqFold(a, "lt"):
-			flags |= zaddLT
-		default:
-			goto done
+		f := keywordFlag(args[si], zaddKeywords)
+		if f == 0 {
+			break
 		}
+		flags |= f
 	}
-done:
+	ch := flags&zaddCH != 0
 	incr := flags&zaddIncr != 0
 	nx, xx := flags&zaddNX != 0, flags&zaddXX != 0
 	gt, lt := flags&zaddGT != 0, flags&zaddLT != 0
