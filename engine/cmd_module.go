@@ -14,13 +14,4 @@ func init() {
 	})
 }
 
-var moduleHelp = []string{
-	"LIST",
-	"    Return a list of loaded modules.",
-	"LOAD <path> [<arg> ...]",
-	"    Load a module library from <path>, passing to it any optional arguments.",
-	"LOADEX <path> [[CONFIG NAME VALUE] [CONFIG NAME VALUE]] [ARGS ...]",
-	"    Load a module library from <path>, while passing it module configurations and optional arguments.",
-	"UNLOAD <name>",
-	"    Unload a module.",
-}
+var moduleHelp = helpLines("MODULE")

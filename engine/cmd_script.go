@@ -57,22 +57,7 @@ func scriptKeySpec(flags int) (string, []string) {
 	return "RW access update", []string{"We cannot tell how the keys will be used so we assume the worst, RW and UPDATE"}
 }
 
-var scriptHelp = []string{
-	"DEBUG (YES|SYNC|NO)",
-	"    Set the debug mode for subsequent scripts executed.",
-	"EXISTS <sha1> [<sha1> ...]",
-	"    Return information about the existence of the scripts in the script cache.",
-	"FLUSH [ASYNC|SYNC]",
-	"    Flush the Lua scripts cache. Very dangerous on replicas.",
-	"    When called without the optional mode argument, the behavior is determined by the",
-	"    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
-	"    * ASYNC: Asynchronously flush the scripts cache.",
-	"    * SYNC: Synchronously flush the scripts cache.",
-	"KILL",
-	"    Kill the currently executing Lua script.",
-	"LOAD <script>",
-	"    Load a script into the scripts cache without executing it.",
-}
+var scriptHelp = helpLines("SCRIPT")
 
 // evalVM is the EVAL interpreter, made when first needed.
 func (e *Engine) evalVM() *luaVM {

@@ -748,22 +748,7 @@ func (e *Engine) replyFromConsumerPEL(s *streamValue, start StreamID, count int6
 
 // ---- XGROUP ----
 
-var xgroupHelp = []string{
-	"CREATE <key> <groupname> <id|$> [option]",
-	"    Create a new consumer group. Options are:",
-	"    * MKSTREAM",
-	"      Create the empty stream if it does not exist.",
-	"    * ENTRIESREAD entries_read",
-	"      Set the group's entries_read counter (internal use).",
-	"CREATECONSUMER <key> <groupname> <consumer>",
-	"    Create a new consumer in the specified group.",
-	"DELCONSUMER <key> <groupname> <consumer>",
-	"    Remove the specified consumer.",
-	"DESTROY <key> <groupname>",
-	"    Remove the specified group.",
-	"SETID <key> <groupname> <id|$> [ENTRIESREAD entries_read]",
-	"    Set the current group ID and entries_read counter.",
-}
+var xgroupHelp = helpLines("XGROUP")
 
 func cmdXgroup(e *Engine, args [][]byte) Reply {
 	opt := args[1]
@@ -1505,14 +1490,7 @@ func cmdXdelex(e *Engine, args [][]byte) Reply {
 
 // ---- XINFO ----
 
-var xinfoHelp = []string{
-	"CONSUMERS <key> <groupname>",
-	"    Show consumers of <groupname>.",
-	"GROUPS <key>",
-	"    Show the stream consumer groups.",
-	"STREAM <key> [FULL [COUNT <count>]",
-	"    Show information about the stream.",
-}
+var xinfoHelp = helpLines("XINFO")
 
 func entriesReadReply(g *streamCG) Reply {
 	if g.entriesRead == -1 {
