@@ -70,7 +70,8 @@ func helpLines(name string) []string {
 }
 
 // helpReply is addReplyHelp: a heading naming the command (its name as sent, in capitals), the
-// subcommand lines, then the HELP entry every container command ends with.
+// subcommand lines, then the HELP entry every container command ends with ("Print this help."
+// since 7.2, "Prints" before).
 func helpReply(lines []string) cmdFunc {
 	return func(e *Engine, args [][]byte) Reply {
 		out := make([]Reply, 0, len(lines)+3)
@@ -78,7 +79,11 @@ func helpReply(lines []string) cmdFunc {
 		for _, l := range lines {
 			out = append(out, Status(l))
 		}
-		out = append(out, Status("HELP"), Status("    Prints this help."))
+		footer := "    Prints this help."
+		if e.ver.Has(V72) {
+			footer = "    Print this help."
+		}
+		out = append(out, Status("HELP"), Status(footer))
 		return Reply{Kind: KindArray, Array: out}
 	}
 }
