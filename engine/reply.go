@@ -438,23 +438,21 @@ func (r Reply) FormatCLI3() string {
 }
 
 func (r Reply) appendCLI3(out []byte, prefix string) []byte {
-	switch r.resp3Scalar() {
+	switch t := r.resp3Scalar(); t {
 	case '_':
 		return append(out, "(nil)\n"...)
-	case ',':
-		out = append(out, "(double) "...)
-		out = append(out, r.Str...)
-		return append(out, '\n')
 	case '#':
 		if r.Int != 0 {
 			return append(out, "(true)\n"...)
 		}
 		return append(out, "(false)\n"...)
-	case '(':
-		out = append(out, "(big number) "...)
-		out = append(out, r.Str...)
-		return append(out, '\n')
-	case '=':
+	case ',', '(', '=': // a verbatim string is its bare text
+		switch t {
+		case ',':
+			out = append(out, "(double) "...)
+		case '(':
+			out = append(out, "(big number) "...)
+		}
 		out = append(out, r.Str...)
 		return append(out, '\n')
 	}
