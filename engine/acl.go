@@ -326,59 +326,50 @@ func (a *ACL) apply(u *ACLUser, op string) string {
 	if op == "" {
 		return ""
 	}
-	lop := strings.ToLower(op)
-	switch lop {
+	switch strings.ToLower(op) {
 	case "on":
 		u.enabled = true
-		return ""
 	case "off":
 		u.enabled = false
-		return ""
 	case "skip-sanitize-payload":
 		u.sanitize = 2
-		return ""
 	case "sanitize-payload":
 		u.sanitize = 1
-		return ""
 	case "nopass":
 		u.nopass, u.passwords = true, nil
-		return ""
 	case "resetpass":
 		u.nopass, u.passwords = false, nil
-		return ""
-	case "reset":
-		u.nopass, u.passwords = false, nil
-		u.allKeys, u.keys = false, nil
-		u.allChans, u.chans = a.e.cfg.Get("acl-pubsub-default") == "allchannels", nil
-		u.enabled = false
-		u.sanitize = 1
-		u.allowed, u.firstArgs, u.allCmds, u.allFuture = map[string]bool{}, nil, false, false
-		return ""
-	case "clearselectors":
-		return ""
+	case "reset": // the rules ACLSetUser's "reset" applies in turn
+		for _, r := range []string{"resetpass", "resetkeys", "resetchannels", "off", "sanitize-payload", "clearselectors", "-@all"} {
+			a.apply(u, r)
+		}
+		u.allChans = a.e.cfg.Get("acl-pubsub-default") == "allchannels"
+	case "clearselectors": // selectors are not modelled
 	case "allkeys", "~*":
 		u.allKeys, u.keys = true, nil
-		return ""
 	case "resetkeys":
 		u.allKeys, u.keys = false, nil
-		return ""
 	case "allchannels", "&*":
 		u.allChans, u.chans = true, nil
-		return ""
 	case "resetchannels":
 		u.allChans, u.chans = false, nil
-		return ""
 	case "allcommands", "+@all":
 		u.allowed = map[string]bool{}
 		for _, c := range a.aclCommands() {
 			u.allowed[c.name] = true
 		}
 		u.allCmds, u.allFuture, u.firstArgs = true, true, nil
-		return ""
 	case "nocommands", "-@all":
 		u.allowed, u.allCmds, u.allFuture, u.firstArgs = map[string]bool{}, false, false, nil
-		return ""
+	default:
+		return a.applyPrefixed(u, op)
 	}
+	return ""
+}
+
+// applyPrefixed is ACLSetUser for the rules named by their first character: passwords and
+// hashes (> # < !), key and channel patterns (~ % &), commands and categories (+ -).
+func (a *ACL) applyPrefixed(u *ACLUser, op string) string {
 	switch op[0] {
 	case '>', '#', '<', '!':
 		// >pass and <pass hash the clear text; #hash and !hash give the hash itself.

@@ -134,64 +134,7 @@ func CRC16(b []byte) uint16 {
 
 // ---- the subcommands ----
 
-var clusterHelpLines = []string{
-	"CLUSTER <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-	"ADDSLOTS <slot> [<slot> ...]",
-	"    Assign slots to current node.",
-	"ADDSLOTSRANGE <start slot> <end slot> [<start slot> <end slot> ...]",
-	"    Assign slots which are between <start-slot> and <end-slot> to current node.",
-	"BUMPEPOCH",
-	"    Advance the cluster config epoch.",
-	"COUNT-FAILURE-REPORTS <node-id>",
-	"    Return number of failure reports for <node-id>.",
-	"COUNTKEYSINSLOT <slot>",
-	"    Return the number of keys in <slot>.",
-	"DELSLOTS <slot> [<slot> ...]",
-	"    Delete slots information from current node.",
-	"DELSLOTSRANGE <start slot> <end slot> [<start slot> <end slot> ...]",
-	"    Delete slots information which are between <start-slot> and <end-slot> from current node.",
-	"FAILOVER [FORCE|TAKEOVER]",
-	"    Promote current replica node to being a master.",
-	"FORGET <node-id>",
-	"    Remove a node from the cluster.",
-	"GETKEYSINSLOT <slot> <count>",
-	"    Return key names stored by current node in a slot.",
-	"FLUSHSLOTS",
-	"    Delete current node own slots information.",
-	"INFO",
-	"    Return information about the cluster.",
-	"KEYSLOT <key>",
-	"    Return the hash slot for <key>.",
-	"MEET <ip> <port> [<bus-port>]",
-	"    Connect nodes into a working cluster.",
-	"MYID",
-	"    Return the node id.",
-	"NODES",
-	"    Return cluster configuration seen by node. Output format:",
-	"    <id> <ip:port> <flags> <master> <pings> <pongs> <epoch> <link> <slot> ...",
-	"REPLICATE <node-id>",
-	"    Configure current node as replica to <node-id>.",
-	"RESET [HARD|SOFT]",
-	"    Reset current node (default: soft).",
-	"SET-CONFIG-EPOCH <epoch>",
-	"    Set config epoch of current node.",
-	"SETSLOT <slot> (IMPORTING <node-id>|MIGRATING <node-id>|STABLE|NODE <node-id>)",
-	"    Set slot state.",
-	"REPLICAS <node-id>",
-	"    Return <node-id> replicas.",
-	"SAVECONFIG",
-	"    Force saving cluster configuration on disk.",
-	"SLOTS",
-	"    Return information about slots range mappings. Each range is made of:",
-	"    start, end, master and replicas IP addresses, ports and ids",
-	"SHARDS",
-	"    Return information about slot range mappings and the nodes associated with them.",
-	"LINKS",
-	"    Return information about all network links between this node and its peers.",
-	"    Output format is an array where each array element is a map containing attributes of a link",
-	"HELP",
-	"    Prints this help.",
-}
+var clusterHelpLines = helpLines("CLUSTER")
 
 // clusterHelpFor is CLUSTER HELP of a profile: 7.2 adds MYSHARDID and the hostname in the NODES
 // format line; 7.4 (cluster.c clusterCommandHelp + cluster_legacy.c
@@ -230,7 +173,7 @@ func clusterHelpFor(v Version) []string {
 		}
 		return clusterHelpLines[i:j]
 	}
-	out := []string{clusterHelpLines[0]}
+	var out []string
 	for _, name := range []string{"COUNTKEYSINSLOT <slot>", "GETKEYSINSLOT <slot> <count>", "INFO", "KEYSLOT <key>", "MYID"} {
 		out = append(out, entry(name)...)
 	}
@@ -240,7 +183,7 @@ func clusterHelpFor(v Version) []string {
 		"DELSLOTS <slot> [<slot> ...]", "DELSLOTSRANGE <start slot> <end slot> [<start slot> <end slot> ...]",
 		"FAILOVER [FORCE|TAKEOVER]", "FORGET <node-id>", "FLUSHSLOTS", "MEET <ip> <port> [<bus-port>]", "REPLICATE <node-id>",
 		"RESET [HARD|SOFT]", "SET-CONFIG-EPOCH <epoch>", "SETSLOT <slot> (IMPORTING <node-id>|MIGRATING <node-id>|STABLE|NODE <node-id>)",
-		"SAVECONFIG", "LINKS", "HELP"} {
+		"SAVECONFIG", "LINKS"} {
 		out = append(out, entry(name)...)
 	}
 	return out

@@ -70,6 +70,7 @@ func cmdHSet(e *Engine, args [][]byte) Reply {
 	if len(args)%2 == 1 {
 		return errArity(lowerASCII(args[0]))
 	}
+	dirty := e.cfg.stats.dirty
 	o, werr := e.lookupHashOrCreate(args[1])
 	if werr != nil {
 		return *werr
@@ -82,6 +83,7 @@ func cmdHSet(e *Engine, args [][]byte) Reply {
 		}
 	}
 	e.signalModifiedKey(e.db, string(args[1]))
+	e.cfg.stats.dirty = dirty + int64(len(args)-2)/2 // hsetCommand's server.dirty += (c->argc - 2)/2
 	if args[0][1] == 's' || args[0][1] == 'S' {
 		return Int(created)
 	}
@@ -513,24 +515,10 @@ func cmdHExpire(e *Engine, args [][]byte) Reply {
 	if werr != nil {
 		return *werr
 	}
-	expire, ok := string2ll(args[2])
+	expire, r, ok := e.parseSubkeyExpire(args[2], seconds, base, name)
 	if !ok {
-		return ErrNotInt
+		return r
 	}
-	if expire < 0 {
-		return errExpireNegative
-	}
-	errTime := errInvalidExpire(name)
-	if seconds {
-		if expire > hfeMaxAbsTimeMs/1000 {
-			return errTime
-		}
-		expire *= 1000
-	}
-	if expire > hfeMaxAbsTimeMs-base {
-		return errTime
-	}
-	expire += base
 	at := 3
 	cond := ""
 	for _, c := range []string{"nx", "xx", "gt", "lt"} {
@@ -626,7 +614,8 @@ func (e *Engine) hashEachField(args [][]byte, field func(o *Object, f []byte, no
 
 // ---------------------------------------------------------------- 8.0: HSETEX HGETEX HGETDEL
 
-// parseSubkeyExpire turns an EX/PX/EXAT/PXAT argument into absolute ms (HFE limits).
+// parseSubkeyExpire turns HEXPIRE's time or an EX/PX/EXAT/PXAT argument into absolute ms (HFE
+// limits).
 func (e *Engine) parseSubkeyExpire(arg []byte, unitSeconds bool, base int64, cmd string) (int64, Reply, bool) {
 	v, ok := string2ll(arg)
 	if !ok {

@@ -21,7 +21,7 @@ import (
 func init() {
 	register(
 		&Command{Name: "pfadd", Arity: -2, Flags: FlagWrite | FlagDenyOOM | FlagFast, Cats: "hyperloglog", KeyFlags: []string{"RW insert"}, Fn: pfaddCommand},
-		&Command{Name: "pfcount", Arity: -2, Flags: FlagReadonly, FirstKey: 1, LastKey: -1, Step: 1, Cats: "hyperloglog", KeyFlags: []string{"RW access"}, KeyNotes: []string{"RW because it may change the internal representation of the key, and propagate to replicas"}, Fn: pfcountCommand},
+		&Command{Name: "pfcount", Arity: -2, Flags: FlagReadonly | FlagMayReplicate, FirstKey: 1, LastKey: -1, Step: 1, Cats: "hyperloglog", KeyFlags: []string{"RW access"}, KeyNotes: []string{"RW because it may change the internal representation of the key, and propagate to replicas"}, Fn: pfcountCommand},
 		&Command{Name: "pfmerge", Arity: -2, Flags: FlagWrite | FlagDenyOOM, FirstKey: 1, LastKey: -1, Step: 1, Cats: "hyperloglog", KeyFlags: []string{"RW access insert", "RO access"}, Fn: pfmergeCommand},
 		&Command{Name: "pfdebug", Arity: 3, Flags: FlagWrite | FlagDenyOOM | FlagAdmin, FirstKey: 2, LastKey: 2, Step: 1, Cats: "hyperloglog", KeyFlags: []string{"RW access"}, Fn: pfdebugCommand},
 		&Command{Name: "pfselftest", Arity: 1, Flags: FlagAdmin, Cats: "hyperloglog", Fn: func(e *Engine, args [][]byte) Reply { return OK }},

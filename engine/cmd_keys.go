@@ -111,6 +111,9 @@ const (
 	expireLT
 )
 
+// expireCondKeywords are EXPIRE's conditions.
+var expireCondKeywords = []strKeyword{{"nx", expireNX}, {"xx", expireXX}, {"gt", expireGT}, {"lt", expireLT}}
+
 // EXPIRE PEXPIRE EXPIREAT PEXPIREAT (expireGenericCommand).
 func cmdExpire(e *Engine, args [][]byte) Reply {
 	var cmd string
@@ -127,18 +130,11 @@ func cmdExpire(e *Engine, args [][]byte) Reply {
 	}
 	flags := 0
 	for _, a := range args[3:] {
-		switch {
-		case eqFold(a, "nx"):
-			flags |= expireNX
-		case eqFold(a, "xx"):
-			flags |= expireXX
-		case eqFold(a, "gt"):
-			flags |= expireGT
-		case eqFold(a, "lt"):
-			flags |= expireLT
-		default:
+		f := keywordFlag(a, expireCondKeywords)
+		if f == 0 {
 			return Err(cleanErr("ERR Unsupported option " + string(a)))
 		}
+		flags |= f
 	}
 	if flags&expireNX != 0 && flags&(expireXX|expireGT|expireLT) != 0 {
 		return Err("ERR NX and XX, GT or LT options at the same time are not compatible")
@@ -205,6 +201,7 @@ func cmdPersist(e *Engine, args [][]byte) Reply {
 // RENAME / RENAMENX: the value object moves to the new name with its TTL.
 func cmdRename(e *Engine, args [][]byte) Reply {
 	nx := eqFold(args[0], "renamenx")
+	dirty := e.cfg.stats.dirty
 	src, dst := args[1], args[2]
 	o := e.Lookup(src)
 	if o == nil {
@@ -237,6 +234,7 @@ func cmdRename(e *Engine, args [][]byte) Reply {
 	}
 	e.signalModifiedKey(e.db, s)
 	e.signalModifiedKey(e.db, d)
+	e.cfg.stats.dirty = dirty + 1 // renameGenericCommand's one server.dirty++ (the deletions and the move are no changes of their own)
 	if nx {
 		return Int(1)
 	}

@@ -33,8 +33,8 @@ func init() {
 	}
 	noNote := func(c *Command) *Command { c.KeyNotes = nil; return c }
 	register(
-		ev("eval", f, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, false, false) }),
-		noNote(ev("evalsha", f, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, false) })),
+		ev("eval", f|FlagMayReplicate, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, false, false) }),
+		noNote(ev("evalsha", f|FlagMayReplicate, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, false) })),
 		ev("eval_ro", f|FlagReadonly, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, false, true) }),
 		noNote(ev("evalsha_ro", f|FlagReadonly, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, true) })),
 		&Command{Name: "script", Arity: -2, Sub: map[string]*Command{
@@ -57,25 +57,7 @@ func scriptKeySpec(flags int) (string, []string) {
 	return "RW access update", []string{"We cannot tell how the keys will be used so we assume the worst, RW and UPDATE"}
 }
 
-var scriptHelp = []string{
-	"SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-	"DEBUG (YES|SYNC|NO)",
-	"    Set the debug mode for subsequent scripts executed.",
-	"EXISTS <sha1> [<sha1> ...]",
-	"    Return information about the existence of the scripts in the script cache.",
-	"FLUSH [ASYNC|SYNC]",
-	"    Flush the Lua scripts cache. Very dangerous on replicas.",
-	"    When called without the optional mode argument, the behavior is determined by the",
-	"    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
-	"    * ASYNC: Asynchronously flush the scripts cache.",
-	"    * SYNC: Synchronously flush the scripts cache.",
-	"KILL",
-	"    Kill the currently executing Lua script.",
-	"LOAD <script>",
-	"    Load a script into the scripts cache without executing it.",
-	"HELP",
-	"    Prints this help.",
-}
+var scriptHelp = helpLines("SCRIPT")
 
 // evalVM is the EVAL interpreter, made when first needed.
 func (e *Engine) evalVM() *luaVM {

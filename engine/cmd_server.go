@@ -1,6 +1,7 @@
 package engine
 
 import (
+	_ "embed"
 	"fmt"
 	"math"
 	"sort"
@@ -40,7 +41,7 @@ func init() {
 			"list":            {Name: "list", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandList},
 			"info":            {Name: "info", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandInfo},
 			"docs":            {Name: "docs", Arity: -2, Flags: FlagLoading | FlagStale, Cats: "connection", Tips: "nondeterministic_output_order", Fn: cmdCommandDocs},
-			"getkeysandflags": {Name: "getkeysandflags", Arity: -4, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: cmdCommandGetKeysAndFlags},
+			"getkeysandflags": {Name: "getkeysandflags", Arity: -4, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: cmdCommandGetKeys},
 			"getkeys":         {Name: "getkeys", Arity: -4, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: cmdCommandGetKeys},
 			"help":            {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "connection", Fn: helpReply(commandHelp)},
 		}},
@@ -51,35 +52,45 @@ func init() {
 	registerDebug("sdslen", 3, debugSDSLen)
 }
 
+// helpText holds the help tables' lines (help.txt: data, one section per command).
+//
+//go:embed help.txt
+var helpText string
+
+// helpLines are the subcommand lines of name's HELP reply in help.txt.
+func helpLines(name string) []string {
+	_, rest, ok := strings.Cut(helpText, "\n== "+name+"\n")
+	if !ok {
+		panic("help.txt has no section " + name)
+	}
+	if i := strings.Index(rest, "\n== "); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.Split(strings.TrimSuffix(rest, "\n"), "\n")
+}
+
+// helpReply is addReplyHelp: a heading naming the command (its name as sent, in capitals), the
+// subcommand lines, then the HELP entry every container command ends with ("Print this help."
+// since 7.2, "Prints" before).
 func helpReply(lines []string) cmdFunc {
 	return func(e *Engine, args [][]byte) Reply {
-		out := make([]Reply, len(lines))
-		for i, l := range lines {
-			out[i] = Status(l)
+		out := make([]Reply, 0, len(lines)+3)
+		out = append(out, Status(strings.ToUpper(string(args[0]))+" <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"))
+		for _, l := range lines {
+			out = append(out, Status(l))
 		}
+		footer := "    Prints this help."
+		if e.ver.Has(V72) {
+			footer = "    Print this help."
+		}
+		out = append(out, Status("HELP"), Status(footer))
 		return Reply{Kind: KindArray, Array: out}
 	}
 }
 
 // ---- OBJECT ----
 
-var objectHelp = []string{
-	"OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-	"ENCODING <key>",
-	"    Return the kind of internal representation used in order to store the value",
-	"    associated with a <key>.",
-	"FREQ <key>",
-	"    Return the access frequency index of the <key>. The returned integer is",
-	"    proportional to the logarithm of the recent access frequency of the key.",
-	"IDLETIME <key>",
-	"    Return the idle time of the <key>, that is the approximated number of",
-	"    seconds elapsed since the last access to the key.",
-	"REFCOUNT <key>",
-	"    Return the number of references of the value associated with the specified",
-	"    <key>.",
-	"HELP",
-	"    Prints this help.",
-}
+var objectHelp = helpLines("OBJECT")
 
 func (e *Engine) lfuPolicy() bool { return e.cfg.lfu }
 
@@ -111,22 +122,7 @@ func cmdObject(e *Engine, args [][]byte) Reply {
 
 // ---- MEMORY ----
 
-var memoryHelp = []string{
-	"MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-	"DOCTOR",
-	"    Return memory problems reports.",
-	"MALLOC-STATS",
-	"    Return internal statistics report from the memory allocator.",
-	"PURGE",
-	"    Attempt to purge dirty pages for reclamation by the allocator.",
-	"STATS",
-	"    Return information about the memory usage of the server.",
-	"USAGE <key> [SAMPLES <count>]",
-	"    Return memory in bytes used by <key> and its value. Nested values are",
-	"    sampled up to <count> times (default: 5, 0 means sample all).",
-	"HELP",
-	"    Prints this help.",
-}
+var memoryHelp = helpLines("MEMORY")
 
 // MEMORY USAGE key [SAMPLES count]: options are checked before the key is looked up.
 func cmdMemoryUsage(e *Engine, args [][]byte) Reply {
@@ -158,19 +154,7 @@ func cmdMemoryUsage(e *Engine, args [][]byte) Reply {
 
 // ---- CONFIG ----
 
-var configHelp = []string{
-	"CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-	"GET <pattern>",
-	"    Return parameters matching the glob-like <pattern> and their values.",
-	"SET <directive> <value>",
-	"    Set the configuration <directive> to <value>.",
-	"RESETSTAT",
-	"    Reset statistics reported by the INFO command.",
-	"REWRITE",
-	"    Rewrite the configuration file.",
-	"HELP",
-	"    Prints this help.",
-}
+var configHelp = helpLines("CONFIG")
 
 // CONFIG GET pattern [pattern ...]: a name without glob characters is looked up directly and
 // echoed as given; patterns match names and aliases case-insensitively. Each name appears once.
@@ -307,29 +291,7 @@ func cmdConfigResetStat(e *Engine, args [][]byte) Reply {
 
 // ---- COMMAND ----
 
-var commandHelp = []string{
-	"COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-	"(no subcommand)",
-	"    Return details about all Redis commands.",
-	"COUNT",
-	"    Return the total number of commands in this Redis server.",
-	"LIST",
-	"    Return a list of all commands in this Redis server.",
-	"INFO [<command-name> ...]",
-	"    Return details about multiple Redis commands.",
-	"    If no command names are given, documentation details for all",
-	"    commands are returned.",
-	"DOCS [<command-name> ...]",
-	"    Return documentation details about multiple Redis commands.",
-	"    If no command names are given, documentation details for all",
-	"    commands are returned.",
-	"GETKEYS <full-command>",
-	"    Return the keys from a full Redis command.",
-	"GETKEYSANDFLAGS <full-command>",
-	"    Return the keys and the access flags from a full Redis command.",
-	"HELP",
-	"    Prints this help.",
-}
+var commandHelp = helpLines("COMMAND")
 
 // aclCategories lists Redis's ACL categories in flag order (COMMAND INFO prints them so).
 var aclCategories = []string{"keyspace", "read", "write", "set", "sortedset", "list", "hash", "string",
@@ -631,28 +593,20 @@ func cmdCommandList(e *Engine, args [][]byte) Reply {
 	return Reply{Kind: KindArray, Array: out}
 }
 
-// COMMAND GETKEYS command arg...: the keys from the command table's key specs (CommandKeys).
+// COMMAND GETKEYS and GETKEYSANDFLAGS command arg...: the keys from the command table's key specs
+// (CommandKeyRefs), GETKEYSANDFLAGS pairing each key with its key spec's flags.
 func cmdCommandGetKeys(e *Engine, args [][]byte) Reply {
-	keys, err := e.CommandKeys(args[2:])
-	if err != nil {
-		return Err("ERR " + err.Error())
-	}
-	out := make([]Reply, len(keys))
-	for i, k := range keys {
-		out[i] = BulkStr(k)
-	}
-	return Reply{Kind: KindArray, Array: out}
-}
-
-// COMMAND GETKEYSANDFLAGS command arg...: each key with its key spec's flags.
-func cmdCommandGetKeysAndFlags(e *Engine, args [][]byte) Reply {
 	refs, err := e.CommandKeyRefs(args[2:])
 	if err != nil {
 		return Err("ERR " + err.Error())
 	}
+	withFlags := eqFold(args[1], "getkeysandflags")
 	out := make([]Reply, len(refs))
 	for i, r := range refs {
-		out[i] = Array(Bulk(args[2+r.Arg]), statusList(strings.Fields(r.Flags)))
+		out[i] = Bulk(args[2+r.Arg])
+		if withFlags {
+			out[i] = Array(out[i], statusList(strings.Fields(r.Flags)))
+		}
 	}
 	return Reply{Kind: KindArray, Array: out}
 }
@@ -677,114 +631,7 @@ func registerDebug(name string, argc int, fn cmdFunc) {
 	debugSubs[name] = debugSub{argc, fn}
 }
 
-var debugHelp = []string{
-	"DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-	"AOF-FLUSH-SLEEP <microsec>",
-	"    Server will sleep before flushing the AOF, this is used for testing.",
-	"ASSERT",
-	"    Crash by assertion failed.",
-	"CHANGE-REPL-ID",
-	"    Change the replication IDs of the instance.",
-	"    Dangerous: should be used only for testing the replication subsystem.",
-	"CONFIG-REWRITE-FORCE-ALL",
-	"    Like CONFIG REWRITE but writes all configuration options, including",
-	"    keywords not listed in original configuration file or default values.",
-	"CRASH-AND-RECOVER [<milliseconds>]",
-	"    Hard crash and restart after a <milliseconds> delay (default 0).",
-	"DIGEST",
-	"    Output a hex signature representing the current DB content.",
-	"DIGEST-VALUE <key> [<key> ...]",
-	"    Output a hex signature of the values of all the specified keys.",
-	"ERROR <string>",
-	"    Return a Redis protocol error with <string> as message. Useful for clients",
-	"    unit tests to simulate Redis errors.",
-	"LEAK <string>",
-	"    Create a memory leak of the input string.",
-	"LOG <message>",
-	"    Write <message> to the server log.",
-	"HTSTATS <dbid>",
-	"    Return hash table statistics of the specified Redis database.",
-	"HTSTATS-KEY <key>",
-	"    Like HTSTATS but for the hash table stored at <key>'s value.",
-	"LOADAOF",
-	"    Flush the AOF buffers on disk and reload the AOF in memory.",
-	"REPLICATE <string>",
-	"    Replicates the provided string to replicas, allowing data divergence.",
-	"MALLCTL <key> [<val>]",
-	"    Get or set a malloc tuning integer.",
-	"MALLCTL-STR <key> [<val>]",
-	"    Get or set a malloc tuning string.",
-	"OBJECT <key>",
-	"    Show low level info about `key` and associated value.",
-	"DROP-CLUSTER-PACKET-FILTER <packet-type>",
-	"    Drop all packets that match the filtered type. Set to -1 allow all packets.",
-	"OOM",
-	"    Crash the server simulating an out-of-memory error.",
-	"PANIC",
-	"    Crash the server simulating a panic.",
-	"POPULATE <count> [<prefix>] [<size>]",
-	"    Create <count> string keys named key:<num>. If <prefix> is specified then",
-	"    it is used instead of the 'key' prefix. These are not propagated to",
-	"    replicas. Cluster slots are not respected so keys not belonging to the",
-	"    current node can be created in cluster mode.",
-	"PROTOCOL <type>",
-	"    Reply with a test value of the specified type. <type> can be: string,",
-	"    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
-	"    true, false.",
-	"RELOAD [option ...]",
-	"    Save the RDB on disk and reload it back to memory. Valid <option> values:",
-	"    * MERGE: conflicting keys will be loaded from RDB.",
-	"    * NOFLUSH: the existing database will not be removed before load, but",
-	"      conflicting keys will generate an exception and kill the server.",
-	"    * NOSAVE: the database will be loaded from an existing RDB file.",
-	"    Examples:",
-	"    * DEBUG RELOAD: verify that the server is able to persist, flush and reload",
-	"      the database.",
-	"    * DEBUG RELOAD NOSAVE: replace the current database with the contents of an",
-	"      existing RDB file.",
-	"    * DEBUG RELOAD NOSAVE NOFLUSH MERGE: add the contents of an existing RDB",
-	"      file to the database.",
-	"RESTART [<milliseconds>]",
-	"    Graceful restart: save config, db, restart after a <milliseconds> delay (default 0).",
-	"SDSLEN <key>",
-	"    Show low level SDS string info representing `key` and value.",
-	"SEGFAULT",
-	"    Crash the server with sigsegv.",
-	"SET-ACTIVE-EXPIRE <0|1>",
-	"    Setting it to 0 disables expiring keys in background when they are not",
-	"    accessed (otherwise the Redis behavior). Setting it to 1 reenables back the",
-	"    default.",
-	"QUICKLIST-PACKED-THRESHOLD <size>",
-	"    Sets the threshold for elements to be inserted as plain vs packed nodes",
-	"    Default value is 1GB, allows values up to 4GB. Setting to 0 restores to default.",
-	"SET-SKIP-CHECKSUM-VALIDATION <0|1>",
-	"    Enables or disables checksum checks for RDB files and RESTORE's payload.",
-	"SLEEP <seconds>",
-	"    Stop the server for <seconds>. Decimals allowed.",
-	"STRINGMATCH-TEST",
-	"    Run a fuzz tester against the stringmatchlen() function.",
-	"STRUCTSIZE",
-	"    Return the size of different Redis core C structures.",
-	"LISTPACK <key>",
-	"    Show low level info about the listpack encoding of <key>.",
-	"QUICKLIST <key> [<0|1>]",
-	"    Show low level info about the quicklist encoding of <key>.",
-	"    The optional argument (0 by default) sets the level of detail",
-	"CLIENT-EVICTION",
-	"    Show low level client eviction pools info (maxmemory-clients).",
-	"PAUSE-CRON <0|1>",
-	"    Stop periodic cron job processing.",
-	"REPLYBUFFER PEAK-RESET-TIME <NEVER||RESET|time>",
-	"    Sets the time (in milliseconds) to wait between client reply buffer peak resets.",
-	"    In case NEVER is provided the last observed peak will never be reset",
-	"    In case RESET is provided the peak reset time will be restored to the default value",
-	"REPLYBUFFER RESIZING <0|1>",
-	"    Enable or disable the reply buffer resize cron job",
-	"CLUSTERLINK KILL <to|from|all> <node-id>",
-	"    Kills the link based on the direction to/from (both) with the provided node.",
-	"HELP",
-	"    Prints this help.",
-}
+var debugHelp = helpLines("DEBUG")
 
 func cmdDebug(e *Engine, args [][]byte) Reply {
 	if len(args) == 2 && eqFold(args[1], "help") {

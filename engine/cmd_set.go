@@ -47,6 +47,7 @@ func memberReply(s []byte, iv int64, isInt bool) Reply {
 }
 
 func cmdSAdd(e *Engine, args [][]byte) Reply {
+	dirty := e.cfg.stats.dirty
 	key := args[1]
 	o, werr := e.lookupTyped(key, TypeSet)
 	if werr != nil {
@@ -68,6 +69,7 @@ func cmdSAdd(e *Engine, args [][]byte) Reply {
 	if added > 0 {
 		e.signalModifiedKey(e.db, string(key))
 	}
+	e.cfg.stats.dirty = dirty + added // saddCommand's server.dirty += added (a creation or lazy expiry is no change of its own)
 	return Int(added)
 }
 

@@ -12,20 +12,7 @@ func init() {
 	}})
 }
 
-var slowlogHelp = []string{
-	"SLOWLOG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-	"GET [<count>]",
-	"    Return top <count> entries from the slowlog (default: 10, -1 mean all).",
-	"    Entries are made of:",
-	"    id, timestamp, time in microseconds, arguments array, client IP and port,",
-	"    client name",
-	"LEN",
-	"    Return the length of the slowlog.",
-	"RESET",
-	"    Reset the slowlog.",
-	"HELP",
-	"    Prints this help.",
-}
+var slowlogHelp = helpLines("SLOWLOG")
 
 func cmdSlowlogGet(e *Engine, args [][]byte) Reply {
 	if len(args) > 3 {

@@ -711,25 +711,7 @@ func (e *Engine) replyFromConsumerPEL(s *streamValue, start StreamID, count int6
 
 // ---- XGROUP ----
 
-var xgroupHelp = []string{
-	"XGROUP <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-	"CREATE <key> <groupname> <id|$> [option]",
-	"    Create a new consumer group. Options are:",
-	"    * MKSTREAM",
-	"      Create the empty stream if it does not exist.",
-	"    * ENTRIESREAD entries_read",
-	"      Set the group's entries_read counter (internal use).",
-	"CREATECONSUMER <key> <groupname> <consumer>",
-	"    Create a new consumer in the specified group.",
-	"DELCONSUMER <key> <groupname> <consumer>",
-	"    Remove the specified consumer.",
-	"DESTROY <key> <groupname>",
-	"    Remove the specified group.",
-	"SETID <key> <groupname> <id|$> [ENTRIESREAD entries_read]",
-	"    Set the current group ID and entries_read counter.",
-	"HELP",
-	"    Prints this help.",
-}
+var xgroupHelp = helpLines("XGROUP")
 
 func cmdXgroup(e *Engine, args [][]byte) Reply {
 	opt := args[1]
@@ -1466,17 +1448,7 @@ func cmdXdelex(e *Engine, args [][]byte) Reply {
 
 // ---- XINFO ----
 
-var xinfoHelp = []string{
-	"XINFO <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-	"CONSUMERS <key> <groupname>",
-	"    Show consumers of <groupname>.",
-	"GROUPS <key>",
-	"    Show the stream consumer groups.",
-	"STREAM <key> [FULL [COUNT <count>]",
-	"    Show information about the stream.",
-	"HELP",
-	"    Prints this help.",
-}
+var xinfoHelp = helpLines("XINFO")
 
 func entriesReadReply(g *streamCG) Reply {
 	if g.entriesRead == -1 {

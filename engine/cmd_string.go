@@ -209,29 +209,12 @@ const (
 	optIFMask     = optIFEQ | optIFNE | optIFDEQ | optIFDNE
 )
 
-// strKeyword is an option keyword and the flag it sets.
-type strKeyword struct {
-	name string
-	flag int
-}
-
 // The keyword families of the string commands: the four expire forms (SET, GETEX, MSETEX,
 // INCREX) and the four compare-and-set conditions (SET and DELEX, 8.4).
 var (
 	expireKeywords = []strKeyword{{"ex", optEX}, {"px", optPX}, {"exat", optEXAT}, {"pxat", optPXAT}}
 	ifKeywords     = []strKeyword{{"ifeq", optIFEQ}, {"ifne", optIFNE}, {"ifdeq", optIFDEQ}, {"ifdne", optIFDNE}}
 )
-
-// keywordFlag is the flag of the keyword of words that opt names (case-insensitive), 0 when opt
-// names none of them.
-func keywordFlag(opt []byte, words []strKeyword) int {
-	for _, w := range words {
-		if eqFold(opt, w.name) {
-			return w.flag
-		}
-	}
-	return 0
-}
 
 // parsing contexts
 const (
@@ -328,14 +311,12 @@ func condMatches(flags int, o *Object, match []byte) bool {
 	case flags&optIFNE != 0:
 		return !bytes.Equal(val, match)
 	case flags&optIFDEQ != 0:
-		return eqFoldBytes(match, digestHex(val))
+		return eqFold(match, digestHex(val))
 	case flags&optIFDNE != 0:
-		return !eqFoldBytes(match, digestHex(val))
+		return !eqFold(match, digestHex(val))
 	}
 	return true
 }
-
-func eqFoldBytes(a []byte, lower string) bool { return eqFold(a, lower) }
 
 // ---------------------------------------------------------------------------------------------
 // GET / SET family

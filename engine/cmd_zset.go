@@ -45,28 +45,15 @@ func cmdZincrby(e *Engine, args [][]byte) Reply { return zaddGeneric(e, args, za
 
 // zaddGeneric is zaddGenericCommand (ZADD and ZINCRBY).
 func zaddGeneric(e *Engine, args [][]byte, flags int) Reply {
-	ch := false
 	si := 2
 	for ; si < len(args); si++ {
-		a := args[si]
-		switch {
-		case eqFold(a, "nx"):
-			flags |= zaddNX
-		case eqFold(a, "xx"):
-			flags |= zaddXX
-		case eqFold(a, "ch"):
-			ch = true
-		case eqFold(a, "incr"):
-			flags |= zaddIncr
-		case eqFold(a, "gt"):
-			flags |= zaddGT
-		case eqFold(a, "lt"):
-			flags |= zaddLT
-		default:
-			goto done
+		f := keywordFlag(args[si], zaddKeywords)
+		if f == 0 {
+			break
 		}
+		flags |= f
 	}
-done:
+	ch := flags&zaddCH != 0
 	incr := flags&zaddIncr != 0
 	nx, xx := flags&zaddNX != 0, flags&zaddXX != 0
 	gt, lt := flags&zaddGT != 0, flags&zaddLT != 0
@@ -312,25 +299,13 @@ func parseLexRange(min, max []byte) (skiplist.LexRange, bool) {
 }
 
 func cmdZrem(e *Engine, args [][]byte) Reply {
-	o, werr := e.lookupTyped(args[1], TypeZSet)
-	if o == nil {
-		return orMissing(werr, Int(0))
-	}
-	z := e.zsetOf(o, args[1])
-	deleted := int64(0)
-	for _, m := range args[2:] {
-		if z.del(m) {
-			deleted++
+	var z *zsetValue // bound to the key once, at the first member
+	return e.removeEach(args[1], TypeZSet, args[2:], func(o *Object, m []byte) bool {
+		if z == nil {
+			z = e.zsetOf(o, args[1])
 		}
-		if z.card() == 0 {
-			e.Delete(args[1])
-			break
-		}
-	}
-	if deleted > 0 {
-		e.signalModifiedKey(e.db, string(args[1]))
-	}
-	return Int(deleted)
+		return z.del(m)
+	}, func(*Object) int { return z.card() })
 }
 
 type zrangeType uint8

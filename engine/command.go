@@ -29,6 +29,7 @@ const (
 	FlagNoAsyncLoading  // refused while a replica loads (CLUSTER ADDSLOTS …)
 	FlagMovableKeys     // keys found by a count or a keyword (set by register from KeyNum / KeysFn)
 	FlagNoMulti         // refused inside MULTI (SAVE; multi.go's noMulti refuses it)
+	FlagMayReplicate    // may propagate without being a write (EVAL, EVALSHA, FCALL, PFCOUNT); COMMAND INFO hides it, as Redis does
 )
 
 // Command describes one command of the table: the one place where the engine says what a command
@@ -230,7 +231,6 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 	}
 	e.countReads(c, args)
 	b := e.blocker
-	dirty := e.dirtyBefore(c, args)
 	start := e.nowUs()
 	e.monitorBefore(c, args)
 	r := c.Fn(e, args)
@@ -238,7 +238,6 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 	if e.tracker != nil && c.Flags&FlagReadonly != 0 {
 		e.trackRead(c, args)
 	}
-	e.dirtyAfter(c, args, r, dirty) // the command's own server.dirty amount (dirty.go)
 	blocked := b != nil && b.blk != nil
 	if !blocked { // a blocked command is logged when it is served again (slowlog.go)
 		e.slowPush(c, args, e.nowUs()-start)

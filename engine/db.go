@@ -209,6 +209,12 @@ func (e *Engine) PeekMemoryUsage(key []byte, samples int) (size int64, ok bool) 
 // nothing signals exactly when Redis's does (SADD of a member already there: no; HSET of the same
 // value: yes). It marks the clients WATCHing the key (multi.c touchWatchedKey); with nobody
 // watching it is one length test.
+//
+// It also counts one change in server.dirty (INFO's rdb_changes_since_last_save). A command whose
+// C code adds another amount notes the counter when it starts and sets it to that amount where it
+// is known, as Redis does (SADD, HSET, RENAME, removeEach's HDEL/SREM/ZREM, the list pushes and
+// pops, LREM, SETBIT, BITFIELD, the stream commands). TestDirtyCounter, TestDirtyCounts and
+// TestStreamDirtyCounts (internal/difftest) compare the counter's steps with redis-server 7.0.15.
 func (e *Engine) signalModifiedKey(d *DB, key string) {
 	e.cfg.stats.dirty++       // INFO's rdb_changes_since_last_save (one per modified key)
 	if len(e.wst.keys) != 0 { // (inlined: nothing more while nobody watches)
@@ -259,16 +265,22 @@ func (e *Engine) lookupTyped(key []byte, t ObjType) (*Object, *Reply) {
 	return o, nil
 }
 
-// removeEach is the loop of hdelCommand and sremCommand (t_hash.c, t_set.c): remove each item
-// from the container at key, delete the key as soon as it is empty, and signal the key when
-// anything was removed; the reply is the number removed.
+// removeEach is the loop of hdelCommand, sremCommand and zremCommand (t_hash.c, t_set.c,
+// t_zset.c): remove each item from the container at key, delete the key as soon as it is empty,
+// and signal the key when anything was removed; the reply is the number removed, and so is
+// server.dirty's growth (deleting the emptied key, or the key's lazy expiry, is no change of its
+// own).
 func (e *Engine) removeEach(key []byte, typ ObjType, items [][]byte, remove func(*Object, []byte) bool, size func(*Object) int) Reply {
+	dirty := e.cfg.stats.dirty
 	o, werr := e.lookupTyped(key, typ)
-	if o == nil {
-		return orMissing(werr, Int(0))
+	if werr != nil {
+		return *werr
 	}
 	removed := int64(0)
 	for _, it := range items {
+		if o == nil {
+			break
+		}
 		if remove(o, it) {
 			removed++
 			if size(o) == 0 {
@@ -280,6 +292,7 @@ func (e *Engine) removeEach(key []byte, typ ObjType, items [][]byte, remove func
 	if removed > 0 {
 		e.signalModifiedKey(e.db, string(key))
 	}
+	e.cfg.stats.dirty = dirty + removed
 	return Int(removed)
 }
 

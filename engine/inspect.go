@@ -14,24 +14,19 @@ import (
 // not keep them across commands.
 
 // Listpack is the listpack of a hash (listpack or listpackex), a set (listpack) or a sorted set
-// (listpack); nil for any other value or encoding.
+// (listpack); nil for any other value or encoding. Its cumulative Work counters (bytes scanned
+// while finding, bytes moved) are what `redscope lab listpack` reports instead of wall time.
 func (o *Object) Listpack() *listpack.Listpack {
-	if o == nil {
+	if o == nil || (o.Enc != EncListpack && o.Enc != EncListpackEx) {
 		return nil
 	}
 	switch v := o.Val.(type) {
 	case *hashValue:
-		if o.Enc == EncListpack || o.Enc == EncListpackEx {
-			return v.lp
-		}
+		return v.lp
 	case *setValue:
-		if o.Enc == EncListpack {
-			return v.lp
-		}
+		return v.lp
 	case *zsetValue:
-		if o.Enc == EncListpack {
-			return v.lp
-		}
+		return v.lp
 	}
 	return nil
 }
@@ -67,7 +62,44 @@ type DictView struct {
 	Buckets   []dict.Bucket[string]
 }
 
-func viewOf[V any](d *dict.Dict[string, V]) (DictView, bool) {
+// hashTable is what DictView and DictCompares read of a value's hash table, whatever its values.
+type hashTable interface {
+	Len() int
+	IsRehashing() bool
+	RehashIndex() int64
+	TableSize(t int) uint64
+	TableUsed(t int) uint64
+	Buckets() []dict.Bucket[string]
+	BucketOf(t int, k string) uint64
+}
+
+// valueDict is the hash table of a hashtable-encoded hash or set, or of a skiplist-encoded sorted
+// set (its member → score dict); nil for any other value.
+func (o *Object) valueDict() hashTable {
+	if o == nil {
+		return nil
+	}
+	switch x := o.Val.(type) {
+	case *hashValue:
+		if o.Enc == EncHashtable && x.ht != nil {
+			return x.ht
+		}
+	case *setValue:
+		if o.Enc == EncHashtable && x.ht != nil {
+			return x.ht
+		}
+	case *zsetValue:
+		if o.Enc == EncSkiplist && x.dict != nil {
+			return x.dict
+		}
+	}
+	return nil
+}
+
+// Dict describes the hash table of a hashtable-encoded hash or set, or of a skiplist-encoded
+// sorted set (its member → score dict); ok is false for any other value.
+func (o *Object) Dict() (v DictView, ok bool) {
+	d := o.valueDict()
 	if d == nil {
 		return DictView{}, false
 	}
@@ -77,29 +109,6 @@ func viewOf[V any](d *dict.Dict[string, V]) (DictView, bool) {
 		RehashIdx: d.RehashIndex(),
 		Buckets:   d.Buckets(),
 	}, true
-}
-
-// Dict describes the hash table of a hashtable-encoded hash or set, or of a skiplist-encoded
-// sorted set (its member → score dict); ok is false for any other value.
-func (o *Object) Dict() (v DictView, ok bool) {
-	if o == nil {
-		return DictView{}, false
-	}
-	switch x := o.Val.(type) {
-	case *hashValue:
-		if o.Enc == EncHashtable {
-			return viewOf(x.ht)
-		}
-	case *setValue:
-		if o.Enc == EncHashtable {
-			return viewOf(x.ht)
-		}
-	case *zsetValue:
-		if o.Enc == EncSkiplist {
-			return viewOf(x.dict)
-		}
-	}
-	return DictView{}, false
 }
 
 // SetLen is SCARD of a set value in any encoding, read without side effects (for the

@@ -178,30 +178,13 @@ const (
 	txUnwatch
 )
 
+// txNames are the transaction commands' names, by kind.
+var txNames = [...]string{txMulti: "multi", txExec: "exec", txDiscard: "discard", txWatch: "watch", txUnwatch: "unwatch"}
+
 func txKind(name []byte) txCmd {
-	if len(name) < 4 || len(name) > 7 {
-		return txNone
-	}
-	switch name[0] | 0x20 {
-	case 'm':
-		if eqFold(name, "multi") {
-			return txMulti
-		}
-	case 'e':
-		if eqFold(name, "exec") {
-			return txExec
-		}
-	case 'd':
-		if eqFold(name, "discard") {
-			return txDiscard
-		}
-	case 'w':
-		if eqFold(name, "watch") {
-			return txWatch
-		}
-	case 'u':
-		if eqFold(name, "unwatch") {
-			return txUnwatch
+	for k := txMulti; k <= txUnwatch; k++ {
+		if eqFold(name, txNames[k]) {
+			return k
 		}
 	}
 	return txNone

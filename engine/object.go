@@ -3,8 +3,6 @@ package engine
 import (
 	"strconv"
 
-	"redscope/engine/dict"
-	"redscope/engine/listpack"
 	"redscope/engine/sds"
 )
 
@@ -89,46 +87,19 @@ func (o *Object) StringLen() int {
 	return o.Buf.Len()
 }
 
-// ValueListpack returns the listpack holding a listpack-encoded hash, set or sorted set, nil for
-// any other value. Its cumulative Work counters (bytes scanned while finding, bytes moved) are
-// what `redscope lab listpack` reports instead of wall time; callers must not modify it.
-func (o *Object) ValueListpack() *listpack.Listpack {
-	if o == nil || (o.Enc != EncListpack && o.Enc != EncListpackEx) {
-		return nil
-	}
-	switch v := o.Val.(type) {
-	case *hashValue:
-		return v.lp
-	case *setValue:
-		return v.lp
-	case *zsetValue:
-		return v.lp
-	}
-	return nil
-}
-
-// DictCompares reports how many entries a lookup of member in a hashtable-encoded hash, set or
-// sorted set compares: member's 1-based position in its bucket chain (ht0, then ht1 while
-// rehashing, as dictFind walks them), or the length of every chain walked when it is absent.
-// ok is false for any other value. It walks the whole table: for labs, not for hot paths.
+// DictCompares reports how many entries a lookup of member in the hash table of a value (Dict's:
+// a hashtable-encoded hash or set, a skiplist-encoded sorted set) compares: member's 1-based
+// position in its bucket chain (ht0, then ht1 while rehashing, as dictFind walks them), or the
+// length of every chain walked when it is absent. ok is false for any other value. It walks the
+// whole table: for labs, not for hot paths.
 func (o *Object) DictCompares(member []byte) (compared int, ok bool) {
-	if o == nil || o.Enc != EncHashtable {
+	d := o.valueDict()
+	if d == nil {
 		return 0, false
 	}
-	switch v := o.Val.(type) {
-	case *hashValue:
-		return dictCompares(v.ht, string(member)), true
-	case *setValue:
-		return dictCompares(v.ht, string(member)), true
-	case *zsetValue:
-		return dictCompares(v.dict, string(member)), true
-	}
-	return 0, false
-}
-
-func dictCompares[V any](d *dict.Dict[string, V], k string) int {
-	if d == nil || d.Len() == 0 {
-		return 0
+	k := string(member)
+	if d.Len() == 0 {
+		return 0, true
 	}
 	n := 0
 	for t := 0; t <= 1; t++ {
@@ -143,7 +114,7 @@ func dictCompares[V any](d *dict.Dict[string, V], k string) int {
 			for _, key := range b.Keys {
 				n++
 				if key == k {
-					return n
+					return n, true
 				}
 			}
 		}
@@ -151,5 +122,5 @@ func dictCompares[V any](d *dict.Dict[string, V], k string) int {
 			break
 		}
 	}
-	return n
+	return n, true
 }

@@ -268,59 +268,34 @@ func (r Reply) AppendRESP3(dst []byte) []byte {
 		}
 		return dst
 	}
-	switch r.Kind {
-	case KindNil, KindNilArray:
+	switch t := r.resp3Scalar(); t {
+	case '_':
 		return append(dst, "_\r\n"...)
-	case KindDouble:
-		dst = append(dst, ',')
+	case '#':
+		v := byte('f')
+		if r.Int != 0 {
+			v = 't'
+		}
+		return append(dst, '#', v, '\r', '\n')
+	case '=':
+		dst = head(dst, '=', len(r.Str)+4)
+		dst = append(dst, r.VerbatimFormatOf()...)
+		dst = append(dst, ':')
 		dst = append(dst, r.Str...)
 		return append(dst, '\r', '\n')
-	case KindInt:
-		if r.R3 == R3Bool {
-			if r.Int != 0 {
-				return append(dst, "#t\r\n"...)
-			}
-			return append(dst, "#f\r\n"...)
+	case ',', '(':
+		dst = append(dst, t)
+		dst = append(dst, r.Str...)
+		return append(dst, '\r', '\n')
+	}
+	if r.Kind == KindArray {
+		typ, els := r.resp3View()
+		n := len(els)
+		if typ == '%' {
+			n /= 2
 		}
-	case KindBulk:
-		switch r.R3 {
-		case R3BigNum:
-			dst = append(dst, '(')
-			dst = append(dst, r.Str...)
-			return append(dst, '\r', '\n')
-		case R3Verbatim:
-			dst = head(dst, '=', len(r.Str)+4)
-			dst = append(dst, r.VerbatimFormatOf()...)
-			dst = append(dst, ':')
-			dst = append(dst, r.Str...)
-			return append(dst, '\r', '\n')
-		}
-	case KindArray:
-		switch r.R3 {
-		case R3Map:
-			dst = head(dst, '%', len(r.Array)/2)
-		case R3Set:
-			dst = head(dst, '~', len(r.Array))
-		case R3Pairs:
-			dst = head(dst, '*', len(r.Array)/2)
-			for i := 0; i+1 < len(r.Array); i += 2 {
-				dst = append(dst, "*2\r\n"...)
-				dst = r.Array[i].AppendRESP3(dst)
-				dst = r.Array[i+1].AppendRESP3(dst)
-			}
-			return dst
-		case R3MapOfPairs:
-			dst = head(dst, '%', len(r.Array))
-			for _, p := range r.Array {
-				for _, it := range p.Array {
-					dst = it.AppendRESP3(dst)
-				}
-			}
-			return dst
-		default:
-			dst = head(dst, '*', len(r.Array))
-		}
-		for _, it := range r.Array {
+		dst = head(dst, typ, n)
+		for _, it := range els {
 			dst = it.AppendRESP3(dst)
 		}
 		return dst
@@ -408,6 +383,24 @@ func AppendRepr(out []byte, s string) []byte {
 	return append(out, '"')
 }
 
+// resp3Scalar is the RESP3 type of r when RESP3 gives it one RESP2 has not: '_' null, ',' double,
+// '#' boolean, '(' big number, '=' verbatim string; 0 for the others.
+func (r Reply) resp3Scalar() byte {
+	switch {
+	case r.Kind == KindNil || r.Kind == KindNilArray:
+		return '_'
+	case r.Kind == KindDouble:
+		return ','
+	case r.Kind == KindInt && r.R3 == R3Bool:
+		return '#'
+	case r.Kind == KindBulk && r.R3 == R3BigNum:
+		return '('
+	case r.Kind == KindBulk && r.R3 == R3Verbatim:
+		return '='
+	}
+	return 0
+}
+
 // resp3View is r as a RESP3 client receives it: its aggregate type ('*', '%', '~'; 0 for a
 // scalar) and its elements, the pairs of R3Pairs nested and the pairs of R3MapOfPairs flattened.
 func (r Reply) resp3View() (byte, []Reply) {
@@ -445,31 +438,25 @@ func (r Reply) FormatCLI3() string {
 }
 
 func (r Reply) appendCLI3(out []byte, prefix string) []byte {
-	switch r.Kind {
-	case KindDouble:
-		out = append(out, "(double) "...)
+	switch t := r.resp3Scalar(); t {
+	case '_':
+		return append(out, "(nil)\n"...)
+	case '#':
+		if r.Int != 0 {
+			return append(out, "(true)\n"...)
+		}
+		return append(out, "(false)\n"...)
+	case ',', '(', '=': // a verbatim string is its bare text
+		switch t {
+		case ',':
+			out = append(out, "(double) "...)
+		case '(':
+			out = append(out, "(big number) "...)
+		}
 		out = append(out, r.Str...)
 		return append(out, '\n')
-	case KindNil, KindNilArray:
-		return append(out, "(nil)\n"...)
-	case KindInt:
-		if r.R3 == R3Bool {
-			if r.Int != 0 {
-				return append(out, "(true)\n"...)
-			}
-			return append(out, "(false)\n"...)
-		}
-	case KindBulk:
-		switch r.R3 {
-		case R3Verbatim:
-			out = append(out, r.Str...)
-			return append(out, '\n')
-		case R3BigNum:
-			out = append(out, "(big number) "...)
-			out = append(out, r.Str...)
-			return append(out, '\n')
-		}
-	case KindArray:
+	}
+	if r.Kind == KindArray {
 		typ, els := r.resp3View()
 		if len(els) == 0 {
 			switch typ {

@@ -1412,10 +1412,6 @@ func (e *Engine) deniedInScripts(c *Command) bool {
 	return c.Flags&FlagNoScript != 0
 }
 
-// mayReplicate: the commands scripts treat as writes besides the write commands (CMD_MAY_REPLICATE
-// in 7.0.15's command table).
-var mayReplicate = map[string]bool{"pfcount": true, "publish": true, "spublish": true}
-
 // luaRedisCall is luaRedisGenericCommand + scriptCall.
 func (e *Engine) luaRedisCall(L *lua.LState, raise bool) int {
 	s := e.lua
@@ -1464,7 +1460,7 @@ func (e *Engine) luaRedisCall(L *lua.LState, raise bool) int {
 		return fail("This Redis command is not allowed from script")
 	case e.scriptACL(argv) != "": // scriptVerifyACL (acl.go)
 		return fail(e.scriptACL(argv))
-	case run.readOnly && (cmd.Flags&FlagWrite != 0 || mayReplicate[cmd.FullName()]):
+	case run.readOnly && cmd.Flags&(FlagWrite|FlagMayReplicate) != 0:
 		return fail("Write commands are not allowed from read-only scripts.")
 	}
 	if s.guard != nil {

@@ -20,19 +20,19 @@ func SplitArgs(line string) ([][]byte, error) {
 			return out, nil
 		}
 		var cur []byte
-		inq, insq := false, false
+		var quote byte // the quote being read ('"' or '\''), 0 outside quotes
 		done := false
 		for !done {
-			if inq {
+			if quote != 0 {
 				if p >= n {
 					return nil, ErrUnbalancedQuotes
 				}
 				c := line[p]
 				switch {
-				case c == '\\' && p+3 < n && line[p+1] == 'x' && isHex(line[p+2]) && isHex(line[p+3]):
+				case quote == '"' && c == '\\' && p+3 < n && line[p+1] == 'x' && isHex(line[p+2]) && isHex(line[p+3]):
 					cur = append(cur, unhex(line[p+2])<<4|unhex(line[p+3]))
 					p += 3
-				case c == '\\' && p+1 < n:
+				case quote == '"' && c == '\\' && p+1 < n:
 					p++
 					switch line[p] {
 					case 'n':
@@ -48,24 +48,10 @@ func SplitArgs(line string) ([][]byte, error) {
 					default:
 						cur = append(cur, line[p])
 					}
-				case c == '"':
-					if p+1 < n && !isSpace(line[p+1]) {
-						return nil, ErrUnbalancedQuotes
-					}
-					done = true
-				default:
-					cur = append(cur, c)
-				}
-			} else if insq {
-				if p >= n {
-					return nil, ErrUnbalancedQuotes
-				}
-				c := line[p]
-				switch {
-				case c == '\\' && p+1 < n && line[p+1] == '\'':
+				case quote == '\'' && c == '\\' && p+1 < n && line[p+1] == '\'':
 					p++
 					cur = append(cur, '\'')
-				case c == '\'':
+				case c == quote:
 					if p+1 < n && !isSpace(line[p+1]) {
 						return nil, ErrUnbalancedQuotes
 					}
@@ -81,10 +67,8 @@ func SplitArgs(line string) ([][]byte, error) {
 				switch c := line[p]; c {
 				case ' ', '\n', '\r', '\t', 0:
 					done = true
-				case '"':
-					inq = true
-				case '\'':
-					insq = true
+				case '"', '\'':
+					quote = c
 				default:
 					cur = append(cur, c)
 				}

@@ -33,7 +33,11 @@ const (
 	zaddXX
 	zaddGT
 	zaddLT
+	zaddCH // a command option only: the reply counts the updated members too
 )
+
+// zaddKeywords are ZADD's options before the score/member pairs.
+var zaddKeywords = []strKeyword{{"nx", zaddNX}, {"xx", zaddXX}, {"ch", zaddCH}, {"incr", zaddIncr}, {"gt", zaddGT}, {"lt", zaddLT}}
 
 const (
 	zaddOutNop = 1 << iota

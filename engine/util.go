@@ -65,6 +65,23 @@ func CopyArgs(args [][]byte) [][]byte {
 	return out
 }
 
+// strKeyword is an option keyword and the flag it sets.
+type strKeyword struct {
+	name string
+	flag int
+}
+
+// keywordFlag is the flag of the keyword of words that opt names (case-insensitive), 0 when opt
+// names none of them.
+func keywordFlag(opt []byte, words []strKeyword) int {
+	for _, w := range words {
+		if eqFold(opt, w.name) {
+			return w.flag
+		}
+	}
+	return 0
+}
+
 // itoa formats an int64.
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 

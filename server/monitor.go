@@ -88,10 +88,9 @@ func (s *Server) monitorRefuse(c *client, tx *engine.Client, args [][]byte) (eng
 	}
 	touches := false
 	if n := pubsubName(args[0]); n == "publish" || n == "spublish" {
-		touches = true // CMD_MAY_REPLICATE
+		touches = true // CMD_MAY_REPLICATE (the server's own commands, not in the engine's table)
 	} else if cmd := s.eng.LookupCommand(args); cmd != nil {
-		// the script runners (FlagSkipMonitor) are may-replicate or read-only
-		touches = cmd.Flags&(engine.FlagWrite|engine.FlagReadonly|engine.FlagSkipMonitor) != 0
+		touches = cmd.Flags&(engine.FlagWrite|engine.FlagReadonly|engine.FlagMayReplicate) != 0
 	}
 	if !touches {
 		return engine.Reply{}, false

@@ -265,22 +265,17 @@ func (r *Reader) String() (s []byte, iv int64, isInt bool) {
 		return r.Bytes(int(n)), 0, false
 	}
 	switch n {
-	case encInt8:
-		v := int64(int8(r.Byte()))
-		return strconv.AppendInt(nil, v, 10), v, r.Err == nil
-	case encInt16:
-		p := r.Bytes(2)
+	case encInt8, encInt16, encInt32:
+		p := r.Bytes(1 << n) // a signed little-endian integer of 1, 2 or 4 bytes
 		if p == nil {
 			return nil, 0, false
 		}
-		v := int64(int16(binary.LittleEndian.Uint16(p)))
-		return strconv.AppendInt(nil, v, 10), v, true
-	case encInt32:
-		p := r.Bytes(4)
-		if p == nil {
-			return nil, 0, false
+		var u uint32
+		for i := len(p) - 1; i >= 0; i-- {
+			u = u<<8 | uint32(p[i])
 		}
-		v := int64(int32(binary.LittleEndian.Uint32(p)))
+		shift := 32 - 8*len(p)
+		v := int64(int32(u<<shift) >> shift)
 		return strconv.AppendInt(nil, v, 10), v, true
 	case encLZF:
 		clen := r.Len()

@@ -60,7 +60,7 @@ type lpWork struct {
 func measure(r *runner, key, field string, adds bool, args ...string) (lpWork, engine.Reply) {
 	var w lpWork
 	o := r.e.Peek([]byte(key))
-	before := o.ValueListpack()
+	before := o.Listpack()
 	var b0 listpack.Work
 	if before != nil {
 		b0 = before.Work
@@ -80,7 +80,7 @@ func measure(r *runner, key, field string, adds bool, args ...string) (lpWork, e
 		r.err = fmt.Errorf("%s: %s", cmdLine(argv), res.Reply.Str)
 	}
 	if w.isLP {
-		after := r.e.Peek([]byte(key)).ValueListpack()
+		after := r.e.Peek([]byte(key)).Listpack()
 		if after == before {
 			w.lp = listpack.Work{Scanned: after.Work.Scanned - b0.Scanned, Moved: after.Work.Moved - b0.Moved,
 				Compared: after.Work.Compared - b0.Compared}
