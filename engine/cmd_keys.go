@@ -185,6 +185,7 @@ func cmdExpire(e *Engine, args [][]byte) Reply {
 		return Int(1)
 	}
 	e.setExpire(string(key), when)
+	e.cfg.stats.dirty++ // expireGenericCommand's server.dirty++
 	return Int(1)
 }
 
@@ -193,6 +194,7 @@ func cmdPersist(e *Engine, args [][]byte) Reply {
 		return Int(0)
 	}
 	if e.removeExpire(string(args[1])) {
+		e.cfg.stats.dirty++ // persistCommand's server.dirty++
 		return Int(1)
 	}
 	return Int(0)

@@ -449,8 +449,11 @@ func cmdGetex(e *Engine, args [][]byte) Reply {
 		e.Delete(key)
 	case opts.expire != nil:
 		e.setExpire(string(key), when)
+		e.cfg.stats.dirty++ // getexCommand's server.dirty++
 	case opts.flags&optPersist != 0:
-		e.removeExpire(string(key))
+		if e.removeExpire(string(key)) {
+			e.cfg.stats.dirty++ // getexCommand: server.dirty++ only when a TTL was removed
+		}
 	}
 	return r
 }

@@ -26,8 +26,8 @@ func (e *Engine) expireIfNeeded(key string) bool {
 		e.emit(KeyEvent{Key: key, Action: "expired", Type: o.Type.String()})
 		e.signalStreamGone(key, o)
 	}
-	e.expired = true // (the server deletes it, not the client: tracking's NOLOOP)
-	e.signalModifiedKey(e.db, key)
+	e.expired = true       // (the server deletes it, not the client: tracking's NOLOOP)
+	e.signalKey(e.db, key) // deleteExpiredKeyAndPropagate: no change in server.dirty
 	e.expired = false
 	return true
 }
@@ -111,7 +111,7 @@ func (e *Engine) setExpire(key string, when int64) {
 	before := e.Expire(key)
 	e.db.expires[key] = when
 	e.emit(TTLEvent{Key: key, Action: "set", Before: before, After: when})
-	e.signalModifiedKey(e.db, key)
+	e.signalKey(e.db, key)
 }
 
 func (e *Engine) removeExpire(key string) bool {
@@ -119,7 +119,7 @@ func (e *Engine) removeExpire(key string) bool {
 	if ok {
 		delete(e.db.expires, key)
 		e.emit(TTLEvent{Key: key, Action: "cleared", Before: w, After: -1})
-		e.signalModifiedKey(e.db, key)
+		e.signalKey(e.db, key)
 	}
 	return ok
 }
@@ -216,7 +216,15 @@ func (e *Engine) PeekMemoryUsage(key []byte, samples int) (size int64, ok bool) 
 // pops, LREM, SETBIT, BITFIELD, the stream commands). TestDirtyCounter, TestDirtyCounts and
 // TestStreamDirtyCounts (internal/difftest) compare the counter's steps with redis-server 7.0.15.
 func (e *Engine) signalModifiedKey(d *DB, key string) {
-	e.cfg.stats.dirty++       // INFO's rdb_changes_since_last_save (one per modified key)
+	e.cfg.stats.dirty++ // INFO's rdb_changes_since_last_save (one per modified key)
+	e.signalKey(d, key)
+}
+
+// signalKey is signalModifiedKey without a change of its own in server.dirty: a TTL set or
+// removed (db.c setExpire and removeExpire count nothing: the command that calls them does, as
+// EXPIRE, PERSIST and GETEX do, or counts the whole write once, as SET … EX, SETEX and RESTORE
+// do) and a lazy or active expiry (deleteExpiredKeyAndPropagate counts expired_keys, not a change).
+func (e *Engine) signalKey(d *DB, key string) {
 	if len(e.wst.keys) != 0 { // (inlined: nothing more while nobody watches)
 		e.signalWatchers(d, key)
 	}
