@@ -7,8 +7,8 @@ package engine
 // MOVED and ASK with the node to ask, CROSSSLOT with the keys' slots, TRYAGAIN, CLUSTERDOWN).
 // Slot ownership and migration states report ClusterSlotEvent; MIGRATE reports one
 // ClusterKeyMigratedEvent per key it handed over. Events are collected only while the node's
-// engine traces (Options.Trace). The event types are declared with the others in trace.go,
-// except Reshard's summary, ClusterReshardEvent, declared here.
+// engine traces (Options.Trace). The event types, Reshard's summary ClusterReshardEvent
+// included, are declared with the others in trace.go.
 //
 // A scene draws a node's keys from SampleKeys: K keys spread over the node's slots, read
 // through the per-slot key index, so drawing a node of 1 000 000 keys costs what drawing one of
@@ -151,26 +151,6 @@ func (cl *Cluster) MoveSlot(s, to int) ([]ClusterStep, error) {
 	}
 	return steps, nil
 }
-
-// ClusterReshardEvent is what Reshard did, measured on the nodes: the slots it moved in the
-// order it moved them, each with its old node and the keys MIGRATE handed over, and every
-// node's slot and key counts before and after. A scene animates Moves one by one; the
-// ClusterKeyMigratedEvents and ClusterSlotEvents of the commands come before it.
-type ClusterReshardEvent struct {
-	To                      int
-	First, Last             int
-	Moves                   []ClusterSlotMove
-	Keys                    int // keys moved, summed over Moves
-	KeysBefore, KeysAfter   []int
-	SlotsBefore, SlotsAfter []int
-}
-
-// ClusterSlotMove is one slot Reshard moved.
-type ClusterSlotMove struct {
-	Slot, From, Keys int
-}
-
-func (ClusterReshardEvent) Kind() string { return "cluster-reshard" }
 
 // Reshard moves slots first…last (those not already served by node to) to node to, one by one
 // with MoveSlot, and returns the events of every command it sent followed by the summary

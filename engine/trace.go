@@ -479,6 +479,26 @@ type ClusterKeyMigratedEvent struct {
 
 func (ClusterKeyMigratedEvent) Kind() string { return "cluster-key-migrated" }
 
+// ClusterReshardEvent is what Reshard did, measured on the nodes: the slots it moved in the
+// order it moved them, each with its old node and the keys MIGRATE handed over, and every
+// node's slot and key counts before and after. A scene animates Moves one by one; the
+// ClusterKeyMigratedEvents and ClusterSlotEvents of the commands come before it.
+type ClusterReshardEvent struct {
+	To                      int
+	First, Last             int
+	Moves                   []ClusterSlotMove
+	Keys                    int // keys moved, summed over Moves
+	KeysBefore, KeysAfter   []int
+	SlotsBefore, SlotsAfter []int
+}
+
+// ClusterSlotMove is one slot Reshard moved.
+type ClusterSlotMove struct {
+	Slot, From, Keys int
+}
+
+func (ClusterReshardEvent) Kind() string { return "cluster-reshard" }
+
 // Why is the rule behind a conversion, as a code and the figures it compared, so that the page
 // phrases it in the reader's language (scene/why.go) instead of showing an English sentence.
 // N is the figure the rule measured (bytes, members, a register value), Limit what it was

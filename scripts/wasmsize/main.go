@@ -173,7 +173,10 @@ func groupOf(p string) string {
 		return "redscope/wasm, assets, ring, internal"
 	case has("github.com/hajimehoshi/ebiten/v2/internal/shader", "github.com/hajimehoshi/ebiten/v2/internal/shaderir",
 		"github.com/hajimehoshi/ebiten/v2/internal/builtinshader", "go", "math/big", "text/template", "regexp"):
-		return "ebiten's shader compiler: go/parser, go/ast, go/constant, math/big, text/template, regexp"
+		// With the precompiled shaders (docs/shaderpack.md) go/parser, go/ast and text/template
+		// are gone; what stays is shaderir and its GLSL back end, go/constant and math/big (which
+		// shaderir's constants need) and regexp (the engine's and Lua's too).
+		return "ebiten's shader IR and GLSL back end, go/constant, math/big, regexp (the compiler itself only without the precompiled shaders)"
 	case has("github.com/hajimehoshi/ebiten"):
 		return "the rest of ebiten"
 	case has("github.com/yuin/gopher-lua"):
