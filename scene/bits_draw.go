@@ -333,12 +333,12 @@ func (s *bitsScene) drawRows(l *list, area Rect, f float64, t float64) float64 {
 			}
 			switch {
 			case !inScan(bit):
-				col = col.Mix(Background, 0.55)
+				col = col.mix(Background, 0.55)
 			case s.Scan != nil && s.Scan.Cmd == "bitcount" && on, s.Count && s.Scan == nil && on:
-				col = oneC.Mix(accent, 0.5*pulse)
+				col = oneC.mix(accent, 0.5*pulse)
 			}
 			if grew {
-				col = col.Mix(accent, 0.25*(1-t))
+				col = col.mix(accent, 0.25*(1-t))
 			}
 			gap := math.Max(1, c.W*0.06)
 			l.rect(c.X+gap, c.Y+gap, c.W-2*gap, c.H-2*gap, col)
@@ -404,13 +404,13 @@ func (s *bitsScene) drawRows(l *list, area Rect, f float64, t float64) float64 {
 	if sc := s.Scan; sc != nil && sc.Cmd == "bitpos" && sc.Result >= 0 && !sc.Past {
 		if ri := rowOf(sc.Result >> 3); ri >= 0 {
 			c := bitCell(grid, ri, int(sc.Result&7), len(rows))
-			l.frame(c.X, c.Y, c.W, c.H, stroke, accent.Alpha(math.Max(pulse, 0.8)))
+			l.frame(c.X, c.Y, c.W, c.H, stroke, accent.alpha(math.Max(pulse, 0.8)))
 		}
 	}
 	for _, ev := range s.Touched {
 		if ri := rowOf(ev.Byte); ri >= 0 {
 			c := bitCell(grid, ri, ev.Bit, len(rows))
-			l.frame(c.X, c.Y, c.W, c.H, stroke, accent.Alpha(pulse))
+			l.frame(c.X, c.Y, c.W, c.H, stroke, accent.alpha(pulse))
 		}
 	}
 	y := grid.Y + grid.H + f*0.3
@@ -444,7 +444,7 @@ func (s *bitsScene) drawStrip(l *list, r Rect, f float64) float64 {
 	}
 	x0 := at(s.First)
 	w := math.Max(3, at(s.First+int64(len(s.Data)))-x0)
-	l.rect(math.Min(x0, bar.X+bar.W-w), bar.Y, w, bar.H, accent.Mix(panelC, 0.3))
+	l.rect(math.Min(x0, bar.X+bar.W-w), bar.Y, w, bar.H, accent.mix(panelC, 0.3))
 	for _, ev := range s.Touched {
 		mark(ev.Byte, accent)
 	}
@@ -604,7 +604,7 @@ func (s *bitsScene) drawBitop(l *list, r Rect, f float64, t float64) {
 		l.text(cellX(b)+cw/2, gy-tsz(f, 0.85), strconv.Itoa(b), tsz(f, 0.6), dim, Center, true)
 	}
 	// The result's 1-columns, lit through every row.
-	band := panelC.Mix(accent, 0.45)
+	band := panelC.mix(accent, 0.45)
 	for b := 0; b < 8*nb; b++ {
 		if bitopBit(v.Result, b) {
 			l.rect(cellX(b), gy-ch*0.08, cw, rowY(nrows-1)+ch*1.08-gy, band)
@@ -626,7 +626,7 @@ func (s *bitsScene) drawBitop(l *list, r Rect, f float64, t float64) {
 			if on {
 				col = oneC
 				if result {
-					col = oneC.Mix(accent, 0.45*pulse)
+					col = oneC.mix(accent, 0.45*pulse)
 				}
 			}
 			g := math.Max(1, cw*0.08)

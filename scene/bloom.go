@@ -323,7 +323,7 @@ func (s *bloomScene) layout(r Rect, t float64) []Prim {
 					continue // just set: lit in the image
 				}
 				d := math.Max(1.5, cell*0.25)
-				l.frame(c.X-d/2, c.Y-d/2, c.W+d, c.H+d, d, col.Alpha(0.5+0.5*pulse))
+				l.frame(c.X-d/2, c.Y-d/2, c.W+d, c.H+d, d, col.alpha(0.5+0.5*pulse))
 			}
 		}
 	}

@@ -235,9 +235,9 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 	var l list
 	f := fontSize(r)
 	tight := s.noNotes && r.W < 560 // composed on a phone (ringslots.go): every pixel counts
-	in := r.Inset(f * 0.8)
+	in := r.inset(f * 0.8)
 	if tight {
-		in = r.Inset(f * 0.3)
+		in = r.inset(f * 0.3)
 	}
 	if c, ok := s.start(); ok {
 		return drawStart(r, s.lang, c)
@@ -343,7 +343,7 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 					break // the reshard's slots are drawn moving (drawReshard)
 				}
 				if sl >= rg[0] && sl <= rg[1] {
-					fill = c.Mix(accent, pulseAt(t))
+					fill = c.mix(accent, pulseAt(t))
 					break
 				}
 			}
@@ -457,7 +457,7 @@ func (s *Cluster) Frame(r Rect, t float64) []Prim {
 	for _, r := range s.Redir {
 		if (r.Redirect == "MOVED" || r.Redirect == "ASK") && r.Node >= 0 && r.Node < len(rowY) && r.To >= 0 && r.To < len(rowY) {
 			x := xOf(r.Slot)
-			c := ErrorC.Mix(accent, 1-pulseAt(t))
+			c := ErrorC.mix(accent, 1-pulseAt(t))
 			l.line(x, rowY[r.Node]+rowH*0.5, x, rowY[r.To]+rowH*0.5, 3, c)
 			l.frame(x-small*0.4, rowY[r.To]+rowH*0.5-small*0.4, small*0.8, small*0.8, 2, c)
 		}
@@ -615,7 +615,7 @@ func (s *Cluster) drawReshard(l *list, st reshardState, bars [][2]float64, strip
 		l.rect(a, fy, w, fh, panelC) // left the old row
 		e := r.ph * r.ph * (3 - 2*r.ph)
 		y, h := fy+(ty-fy)*e, fh+(th-fh)*e
-		c := nodeColor(r.from).Mix(nodeColor(r.to), e)
+		c := nodeColor(r.from).mix(nodeColor(r.to), e)
 		l.rect(a, y, w, h, c)
 		if r.keys > 0 {
 			l.frame(a, y, w, h, 1.5, accent)

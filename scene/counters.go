@@ -250,13 +250,13 @@ func (s *countersScene) layout(r Rect, t float64) []Prim {
 		}
 		c := textColor
 		if k.Touched {
-			c = textColor.Mix(accent, pulse)
+			c = textColor.mix(accent, pulse)
 		}
 		// Each key is a slot of the keyspace: a panel behind its row, framed when the step
 		// touched it; a missing key's slot is empty.
 		l.rect(in.X-fs*0.3, y+fs*0.05, in.W+fs*0.6, rowH-fs*0.1, panelC)
 		if k.Touched {
-			l.frame(in.X-fs*0.3, y+fs*0.05, in.W+fs*0.6, rowH-fs*0.1, 1.5, grid.Mix(accent, pulse))
+			l.frame(in.X-fs*0.3, y+fs*0.05, in.W+fs*0.6, rowH-fs*0.1, 1.5, grid.mix(accent, pulse))
 		}
 		y += ty
 		l.text(in.X, y, fitText(k.Key, nameW-cw, fs, true), fs, c, Left, true)

@@ -48,7 +48,7 @@ func (s *encodingScene) layout(r Rect, t float64) []Prim {
 	if s.Note != "" {
 		c := dim
 		if s.Conv != nil {
-			c = textColor.Mix(accent, pulseAt(t))
+			c = textColor.mix(accent, pulseAt(t))
 		}
 		for _, ln := range wrap(s.Note, in.W, small, 2) {
 			l.text(in.X, y, ln, small, c, Left, true)
@@ -117,7 +117,7 @@ func (s *encodingScene) drawPath(l *list, in Rect, y, f, t float64) float64 {
 			if here { // filled with the structure's colour (palette.go), as in every scene
 				bg = encColor(enc)
 				if s.Conv != nil {
-					bg = bg.Mix(panelC, 0.5*(1-ease(t)))
+					bg = bg.mix(panelC, 0.5*(1-ease(t)))
 				}
 				fg = textOn(bg)
 			}
@@ -278,7 +278,7 @@ func drawLPBytes(l *list, v *lpView, r Rect, f, t float64, img *cachedImage, lan
 		px := img.fill(g.Cols, len(v.Bytes), func(i int) Color {
 			c := byteColor(int(v.Class[i]))
 			if v.isNew(i) { // tinted, so the entries stay readable under the highlight
-				return c.Mix(accent, 0.45)
+				return c.mix(accent, 0.45)
 			}
 			return c
 		})
@@ -296,7 +296,7 @@ func drawLPBytes(l *list, v *lpView, r Rect, f, t float64, img *cachedImage, lan
 		}
 		isNew := v.isNew(i)
 		if isNew {
-			c = c.Mix(Background, 0.6*(1-k))
+			c = c.mix(Background, 0.6*(1-k))
 		}
 		l.rect(cell.X+1, cell.Y+1, cell.W-2, cell.H-2, c)
 		moving := v.ShiftFrom >= 0 && i >= v.ShiftFrom && k < 1
@@ -332,7 +332,7 @@ func spanFrames(l *list, v *lpView, g gridLayout, x, y, f, t float64) {
 			end := min(sp.To, (i/g.Cols+1)*g.Cols, len(v.Bytes))
 			a := g.cell(x, y, i)
 			w := float64(end-i) * g.CW
-			l.frame(a.X+1, a.Y+1, w-2, a.H-2, math.Max(1.5, f*0.1), accent.Alpha(pulseAt(t)))
+			l.frame(a.X+1, a.Y+1, w-2, a.H-2, math.Max(1.5, f*0.1), accent.alpha(pulseAt(t)))
 			i = end
 		}
 	}
@@ -385,17 +385,17 @@ func (s *encodingScene) drawIS(l *list, r Rect, f, t float64) {
 		w := g.CW * float64(v.Width)
 		c := byteColor(v.byteClass(8 + m*v.Width))
 		if m == v.NewPos {
-			c = c.Mix(Background, 0.6*(1-k))
+			c = c.mix(Background, 0.6*(1-k))
 		}
 		if v.OldWidth > 0 { // an upgrade: every member was rewritten wider
-			c = c.Mix(accent, 0.5*(1-k))
+			c = c.mix(accent, 0.5*(1-k))
 		}
 		l.rect(first.X+1, first.Y+1, w-2, first.H-2, c)
 		for b := 1; b < v.Width; b++ {
 			tick(first.X+float64(b)*g.CW, first.Y, first.H)
 		}
 		if m == v.NewPos {
-			l.frame(first.X+1, first.Y+1, w-2, first.H-2, math.Max(1.5, f*0.1), accent.Alpha(pulseAt(t)))
+			l.frame(first.X+1, first.Y+1, w-2, first.H-2, math.Max(1.5, f*0.1), accent.alpha(pulseAt(t)))
 		}
 		txt := strconv.FormatInt(x, 10)
 		ts := math.Min(f*0.7, (w-4)/(monoAdvance*float64(len(txt))))
@@ -434,7 +434,7 @@ func (s *encodingScene) drawHT(l *list, r Rect, f, t float64) {
 	k := ease(t)
 	fade := func(c Color) Color {
 		if s.Conv != nil {
-			return c.Mix(Background, 0.7*(1-k))
+			return c.mix(Background, 0.7*(1-k))
 		}
 		return c
 	}
@@ -460,7 +460,7 @@ func (s *encodingScene) drawHT(l *list, r Rect, f, t float64) {
 		*l = append(*l, Prim{Kind: KImage, X: r.X, Y: y, W: cell * float64(cols), H: cell * float64(rows), Img: px})
 		if h.HitIdx >= 0 && h.HitT == 0 && cell >= 3 {
 			i := int(h.HitIdx)
-			l.frame(r.X+float64(i%cols)*cell-1, y+float64(i/cols)*cell-1, cell+2, cell+2, 1.5, accent.Alpha(pulseAt(t)))
+			l.frame(r.X+float64(i%cols)*cell-1, y+float64(i/cols)*cell-1, cell+2, cell+2, 1.5, accent.alpha(pulseAt(t)))
 		}
 		y += cell*float64(rows) + f*0.5
 	}
@@ -525,7 +525,7 @@ func (s *encodingScene) drawHT(l *list, r Rect, f, t float64) {
 			c := panelC
 			fg := textColor
 			if hit && j == 0 {
-				c = accent.Mix(panelC, 1-pulseAt(t))
+				c = accent.mix(panelC, 1-pulseAt(t))
 				fg = Background
 				if contrast(fg, c) < 4.5 {
 					fg = textColor

@@ -163,7 +163,7 @@ func (s *FieldTTL) Frame(r Rect, t float64) []Prim {
 		}
 		l.rect(x, y, w, h, fill)
 		if row.Changed {
-			l.frame(x-2, y-2, w+4, h+4, 2, accent.Alpha(0.5+0.5*pulseAt(t)))
+			l.frame(x-2, y-2, w+4, h+4, 2, accent.alpha(0.5+0.5*pulseAt(t)))
 		}
 		l.text(x+size*0.5, y+(h-size*1.2)/2, label, size, textOn(fill), Left, true)
 		x += w + size*0.6
@@ -195,7 +195,7 @@ func (s *FieldTTL) goneFrame(r Rect, t float64) []Prim {
 	y += f * 1.8
 	h := math.Min(in.H*0.35, f*5)
 	l.rect(in.X, y, in.W, h, panelC)
-	l.frame(in.X, y, in.W, h, 2, ErrorC.Alpha(0.5+0.5*pulseAt(t)))
+	l.frame(in.X, y, in.W, h, 2, ErrorC.alpha(0.5+0.5*pulseAt(t)))
 	l.line(in.X, y, in.X+in.W, y+h, math.Max(2, f*0.12), ErrorC)
 	l.line(in.X, y+h, in.X+in.W, y, math.Max(2, f*0.12), ErrorC)
 	lbl := "EXISTS " + s.Gone + " → 0"

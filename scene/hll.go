@@ -139,9 +139,9 @@ func (o HLLOp) Len() int { return hll.Op(o).Len() }
 // String is the opcode as PFDEBUG DECODE prints it: z:RUN (ZERO), Z:RUN (XZERO), v:VAL,RUN.
 func (o HLLOp) String() string { return hll.Op(o).String() }
 
-// SparseOps decodes the opcodes of a sparse HLL string p (header included), appending them to
+// sparseOps decodes the opcodes of a sparse HLL string p (header included), appending them to
 // dst; false when p is not a valid sparse HLL.
-func SparseOps(p []byte, dst []HLLOp) ([]HLLOp, bool) {
+func sparseOps(p []byte, dst []HLLOp) ([]HLLOp, bool) {
 	if hll.Recognise(p) != "sparse" {
 		return dst, false
 	}
@@ -152,8 +152,8 @@ func SparseOps(p []byte, dst []HLLOp) ([]HLLOp, bool) {
 	return dst, it.Complete()
 }
 
-// FormatOps writes opcodes as PFDEBUG DECODE does, space separated.
-func FormatOps(ops []HLLOp) string {
+// formatOps writes opcodes as PFDEBUG DECODE does, space separated.
+func formatOps(ops []HLLOp) string {
 	var b strings.Builder
 	for i, o := range ops {
 		if i > 0 {
@@ -223,12 +223,12 @@ func (s *HLL) Update(in Input) {
 		s.Info = in.Engine.Inspect(s.Key)
 		if o := in.Engine.Peek([]byte(s.Key)); o != nil && o.Type == engine.TypeString && o.Enc == engine.EncRaw {
 			p := o.Buf.Bytes()
-			s.Valid = DecodeHLL(p, &s.Regs)
+			s.Valid = decodeHLL(p, &s.Regs)
 			if s.Valid {
 				s.Bytes = len(p)
 				s.Sparse = hll.Recognise(p) == "sparse"
 				if s.Sparse {
-					s.Ops, _ = SparseOps(p, s.Ops)
+					s.Ops, _ = sparseOps(p, s.Ops)
 				}
 			}
 		}
@@ -238,7 +238,7 @@ func (s *HLL) Update(in Input) {
 	}
 	var pal [64]Color
 	for v := range pal {
-		pal[v] = RegColor(uint8(v))
+		pal[v] = regColor(uint8(v))
 	}
 	for i, v := range s.Regs {
 		c := pal[v&63]
@@ -248,9 +248,9 @@ func (s *HLL) Update(in Input) {
 	s.paintStrip()
 }
 
-// HLLStripBytes is how many bytes the sparse strip spans: the larger of the string and
+// hLLStripBytes is how many bytes the sparse strip spans: the larger of the string and
 // hll-sparse-max-bytes (capped), so the empty room up to the limit shows.
-func HLLStripBytes(bytes int, limit int64) int {
+func hLLStripBytes(bytes int, limit int64) int {
 	n := int64(bytes)
 	if limit > n {
 		n = limit
@@ -258,19 +258,19 @@ func HLLStripBytes(bytes int, limit int64) int {
 	return int(min(n, hllStripMax))
 }
 
-// OpColor is the strip colour of an opcode kind (VAL takes its value's register colour).
-func OpColor(kind, val int) Color {
+// opColor is the strip colour of an opcode kind (VAL takes its value's register colour).
+func opColor(kind, val int) Color {
 	switch kind {
 	case OpZero:
 		return grid
 	case OpXZero:
-		return grid.Mix(dim, 0.45)
+		return grid.mix(dim, 0.45)
 	}
-	return RegColor(uint8(val))
+	return regColor(uint8(val))
 }
 
-// StripRoomColor is the strip colour of the room left below hll-sparse-max-bytes.
-func StripRoomColor() Color { return panelC }
+// stripRoomColor is the strip colour of the room left below hll-sparse-max-bytes.
+func stripRoomColor() Color { return panelC }
 
 // paintStrip draws the sparse string, one pixel per byte: the header, each opcode's bytes, the
 // room left up to the limit, and any bytes past it (a limit lowered under an existing key).
@@ -279,7 +279,7 @@ func (s *HLL) paintStrip() {
 		s.Strip.W, s.Strip.H = 0, 0
 		return
 	}
-	n := HLLStripBytes(s.Bytes, s.Limit)
+	n := hLLStripBytes(s.Bytes, s.Limit)
 	rows := (n + HLLStripCols - 1) / HLLStripCols
 	need := 4 * HLLStripCols * rows
 	if cap(s.Strip.RGBA) < need {
@@ -294,7 +294,7 @@ func (s *HLL) paintStrip() {
 			px[0], px[1], px[2], px[3] = c.R, c.G, c.B, c.A
 		}
 	}
-	head, room, past, bg := headerC, StripRoomColor(), ErrorC, Background
+	head, room, past, bg := headerC, stripRoomColor(), ErrorC, Background
 	for i := 0; i < n; i++ {
 		switch {
 		case i < hll.HdrSize:
@@ -310,7 +310,7 @@ func (s *HLL) paintStrip() {
 		px[0], px[1], px[2], px[3] = bg.R, bg.G, bg.B, bg.A
 	}
 	for _, op := range s.Ops {
-		c := OpColor(op.Kind, op.Val)
+		c := opColor(op.Kind, op.Val)
 		for k := 0; k < op.Len(); k++ {
 			put(op.Off+k, c)
 		}
@@ -355,7 +355,7 @@ func (s *HLL) countingView(in Input) bool {
 			if enc == "" {
 				return
 			}
-			row.Count, row.Known = HLLHeaderCard(hdr[:])
+			row.Count, row.Known = hLLHeaderCard(hdr[:])
 			row.Enc = enc
 		} else {
 			return
@@ -382,9 +382,9 @@ func (s *HLL) countingView(in Input) bool {
 	return true
 }
 
-// Parts are the HLL rows without a set to compare with (the days of a week), in natural key
+// parts are the HLL rows without a set to compare with (the days of a week), in natural key
 // order (day:2 before day:10).
-func (s *HLL) Parts() []int {
+func (s *HLL) parts() []int {
 	var out []int
 	for i, r := range s.Rows {
 		if !r.Set && r.Truth < 0 {
@@ -437,9 +437,9 @@ func (s *HLL) Pairs() []int {
 	return out
 }
 
-// Truths are the set rows no HLL is compared with but that stand as the exact count beside
+// truths are the set rows no HLL is compared with but that stand as the exact count beside
 // the parts (the set of a whole week before its merged HLL exists).
-func (s *HLL) Truths() []int {
+func (s *HLL) truths() []int {
 	paired := map[int]bool{}
 	for _, r := range s.Rows {
 		if r.Truth >= 0 {
@@ -455,22 +455,22 @@ func (s *HLL) Truths() []int {
 	return out
 }
 
-// PartsSum is the sum of the parts' cached counts and whether all of them are known.
-func (s *HLL) PartsSum() (sum int64, known bool) {
+// partsSum is the sum of the parts' cached counts and whether all of them are known.
+func (s *HLL) partsSum() (sum int64, known bool) {
 	known = true
-	for _, i := range s.Parts() {
+	for _, i := range s.parts() {
 		sum += s.Rows[i].Count
 		known = known && s.Rows[i].Known
 	}
 	return sum, known
 }
 
-// HLLBand is truth ∓ k standard errors (k = 1: the ±0.81 % band).
-func HLLBand(truth int64, k float64) (lo, hi float64) {
+// hLLBand is truth ∓ k standard errors (k = 1: the ±0.81 % band).
+func hLLBand(truth int64, k float64) (lo, hi float64) {
 	d := float64(truth) * HLLStdErr * k
 	return float64(truth) - d, float64(truth) + d
 }
 
-// DecodeHLL reads the registers of a HyperLogLog string (dense or sparse, docs/internals.md §HyperLogLog);
+// decodeHLL reads the registers of a HyperLogLog string (dense or sparse, docs/internals.md §HyperLogLog);
 // false when p is not a valid HLL.
-func DecodeHLL(p []byte, regs *[HLLRegisters]uint8) bool { return hll.Decode(p, regs) }
+func decodeHLL(p []byte, regs *[HLLRegisters]uint8) bool { return hll.Decode(p, regs) }

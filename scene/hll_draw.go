@@ -13,18 +13,18 @@ import (
 	"redscope/engine/hll"
 )
 
-// RegColor is a register value's colour: a quiet panel tone for 0, then blue to yellow as the
+// regColor is a register value's colour: a quiet panel tone for 0, then blue to yellow as the
 // count grows (computed from the palette, so it follows the theme).
-func RegColor(v uint8) Color {
+func regColor(v uint8) Color {
 	if v == 0 {
-		return panelC.Mix(grid, 0.06)
+		return panelC.mix(grid, 0.06)
 	}
 	t := math.Min(1, float64(v-1)/11)
-	return indexC.Mix(accent, t)
+	return indexC.mix(accent, t)
 }
 
-// RegCell is where register i sits in the register map drawn in r.
-func RegCell(r Rect, i int) Rect {
+// regCell is where register i sits in the register map drawn in r.
+func regCell(r Rect, i int) Rect {
 	c := r.W / HLLSide
 	return Rect{r.X + float64(i%HLLSide)*c, r.Y + float64(i/HLLSide)*c, c, c}
 }
@@ -37,9 +37,9 @@ const (
 	BitRest         // higher bits that do not matter
 )
 
-// HashBitClass tells what bit b (0 = least significant) of a hash means for a count of count
+// hashBitClass tells what bit b (0 = least significant) of a hash means for a count of count
 // (1 + number of zeros above the index bits).
-func HashBitClass(b, count int) int {
+func hashBitClass(b, count int) int {
 	switch {
 	case b < hll.P:
 		return BitIndex
@@ -51,10 +51,10 @@ func HashBitClass(b, count int) int {
 	return BitRest
 }
 
-// HLLGauge lays out the length gauge in r for a string of bytes against limit: the filled part
+// hLLGauge lays out the length gauge in r for a string of bytes against limit: the filled part
 // and the x of the limit mark. The scale is the larger of the two, so a string past the limit
 // (a dense HLL) overflows the mark.
-func HLLGauge(r Rect, bytes int, limit int64) (fill Rect, mark float64) {
+func hLLGauge(r Rect, bytes int, limit int64) (fill Rect, mark float64) {
 	scale := math.Max(float64(bytes), float64(limit))
 	if scale <= 0 {
 		return Rect{r.X, r.Y, 0, r.H}, r.X
@@ -104,7 +104,7 @@ func (s *HLL) layout(r Rect, t float64) []Prim {
 	l = append(l, Prim{Kind: KImage, X: mapR.X, Y: mapR.Y, W: mapR.W, H: mapR.H, Img: &s.Img})
 	pulse := pulseAt(t)
 	for _, ev := range s.Events {
-		c := RegCell(mapR, ev.Index)
+		c := regCell(mapR, ev.Index)
 		d := math.Max(3, c.W*2)
 		col := accent
 		if ev.New == ev.Old {
@@ -112,7 +112,7 @@ func (s *HLL) layout(r Rect, t float64) []Prim {
 		}
 		x0, y0 := math.Max(mapR.X, c.X+c.W/2-d), math.Max(mapR.Y, c.Y+c.W/2-d)
 		x1, y1 := math.Min(mapR.X+mapR.W, c.X+c.W/2+d), math.Min(mapR.Y+mapR.H, c.Y+c.W/2+d)
-		l.frame(x0, y0, x1-x0, y1-y0, 1.5, col.Alpha(pulse))
+		l.frame(x0, y0, x1-x0, y1-y0, 1.5, col.alpha(pulse))
 	}
 	p := &panel{l: &l, r: side, y: side.Y}
 	if len(s.Events) > 0 {
@@ -163,7 +163,7 @@ func (s *HLL) hashPanel(p *panel, fs float64) {
 				b := 63 - (row*32 + k)
 				on := ev.Hash>>uint(b)&1 == 1
 				col := zeroC
-				switch HashBitClass(b, ev.Count) {
+				switch hashBitClass(b, ev.Count) {
 				case BitIndex:
 					col = indexC
 				case BitRun:
@@ -172,7 +172,7 @@ func (s *HLL) hashPanel(p *panel, fs float64) {
 					col = accent
 				}
 				x := side.X + float64(k)*cw
-				fill := col.Mix(Background, 0.55-0.55*b2f(on))
+				fill := col.mix(Background, 0.55-0.55*b2f(on))
 				p.l.rect(x+0.5, p.y+0.5, cw-1, cw*1.2-1, fill)
 				if ds := fs * 0.8; cw >= ds*0.9 && ds >= 10 {
 					d := "0"
@@ -224,14 +224,14 @@ func (s *HLL) encodingPanel(p *panel, fs float64, t float64) {
 		return
 	}
 	g := Rect{side.X, p.y, side.W, gh}
-	fill, mark := HLLGauge(g, s.Bytes, limit)
+	fill, mark := hLLGauge(g, s.Bytes, limit)
 	p.l.rect(g.X, g.Y, g.W, g.H, panelC)
 	if s.Sparse {
 		p.l.rect(fill.X, fill.Y, fill.W, fill.H, indexC)
 	} else {
 		// Dense: the part under the limit, then the overflow.
 		p.l.rect(fill.X, fill.Y, mark-fill.X, fill.H, indexC)
-		p.l.rect(mark, fill.Y, fill.X+fill.W-mark, fill.H, runC.Alpha(0.35+0.65*pulseAt(t)))
+		p.l.rect(mark, fill.Y, fill.X+fill.W-mark, fill.H, runC.alpha(0.35+0.65*pulseAt(t)))
 	}
 	p.l.line(mark, g.Y-3, mark, g.Y+g.H+3, 2, accent)
 	p.y += gh + fs*0.5
@@ -301,9 +301,9 @@ func (s *HLL) stripBlock(p *panel, fs float64) {
 			name string
 		}{
 			{headerC, "header 16"},
-			{OpColor(OpXZero, 0), fmt.Sprintf("XZERO %d", n[OpXZero])},
-			{OpColor(OpZero, 0), fmt.Sprintf("ZERO %d", n[OpZero])},
-			{RegColor(1), fmt.Sprintf("VAL %d", n[OpVal])},
+			{opColor(OpXZero, 0), fmt.Sprintf("XZERO %d", n[OpXZero])},
+			{opColor(OpZero, 0), fmt.Sprintf("ZERO %d", n[OpZero])},
+			{regColor(1), fmt.Sprintf("VAL %d", n[OpVal])},
 		}
 		for _, it := range items {
 			w := textWidth(it.name, small, false)
@@ -357,8 +357,8 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// HLLHeaderCard reads the cached cardinality of an HLL header and whether it is valid.
-func HLLHeaderCard(p []byte) (card int64, valid bool) {
+// hLLHeaderCard reads the cached cardinality of an HLL header and whether it is valid.
+func hLLHeaderCard(p []byte) (card int64, valid bool) {
 	c, ok := hll.CachedCard(p)
 	return int64(c), ok
 }
@@ -385,7 +385,7 @@ func (s *HLL) frameCounting(r Rect, t float64) []Prim {
 		return l
 	}
 	fs := math.Max(10, f*0.8)
-	if parts := s.Parts(); len(parts) > 0 {
+	if parts := s.parts(); len(parts) > 0 {
 		s.frameWeek(p, f, fs, parts)
 	} else {
 		s.frameBands(p, f, fs)
@@ -397,9 +397,9 @@ func (s *HLL) frameCounting(r Rect, t float64) []Prim {
 	return l
 }
 
-// BandAxis is the relative range the band chart spans around the truth: ±3 standard errors, or
+// bandAxis is the relative range the band chart spans around the truth: ±3 standard errors, or
 // wider to keep the estimate in sight.
-func BandAxis(est, truth int64, known bool) float64 {
+func bandAxis(est, truth int64, known bool) float64 {
 	a := 3 * HLLStdErr
 	if known {
 		a = math.Max(a, math.Abs(relErr(est, truth))*1.15)
@@ -407,8 +407,8 @@ func BandAxis(est, truth int64, known bool) float64 {
 	return a
 }
 
-// BandX is where value v falls on a band axis of relative half-width a around truth drawn in r.
-func BandX(r Rect, v float64, truth int64, a float64) float64 {
+// bandX is where value v falls on a band axis of relative half-width a around truth drawn in r.
+func bandX(r Rect, v float64, truth int64, a float64) float64 {
 	if truth == 0 || a == 0 {
 		return r.X + r.W/2
 	}
@@ -448,18 +448,18 @@ func (s *HLL) frameBands(p *panel, f, fs float64) {
 			return
 		}
 		ax := Rect{p.r.X, p.y, p.r.W, ah}
-		a := BandAxis(h.Count, tr0.Count, h.Known)
-		lo2, hi2 := HLLBand(tr0.Count, 2)
-		lo, hi := HLLBand(tr0.Count, 1)
-		x0, x1 := BandX(ax, lo2, tr0.Count, a), BandX(ax, hi2, tr0.Count, a)
+		a := bandAxis(h.Count, tr0.Count, h.Known)
+		lo2, hi2 := hLLBand(tr0.Count, 2)
+		lo, hi := hLLBand(tr0.Count, 1)
+		x0, x1 := bandX(ax, lo2, tr0.Count, a), bandX(ax, hi2, tr0.Count, a)
 		p.l.rect(ax.X, ax.Y, ax.W, ax.H, panelC)
-		p.l.rect(x0, ax.Y, x1-x0, ax.H, panelC.Mix(indexC, 0.18))
-		x0, x1 = BandX(ax, lo, tr0.Count, a), BandX(ax, hi, tr0.Count, a)
-		p.l.rect(x0, ax.Y, x1-x0, ax.H, panelC.Mix(indexC, 0.4))
-		tx := BandX(ax, float64(tr0.Count), tr0.Count, a)
+		p.l.rect(x0, ax.Y, x1-x0, ax.H, panelC.mix(indexC, 0.18))
+		x0, x1 = bandX(ax, lo, tr0.Count, a), bandX(ax, hi, tr0.Count, a)
+		p.l.rect(x0, ax.Y, x1-x0, ax.H, panelC.mix(indexC, 0.4))
+		tx := bandX(ax, float64(tr0.Count), tr0.Count, a)
 		p.l.line(tx, ax.Y-2, tx, ax.Y+ax.H+2, 2, textColor)
 		if h.Known {
-			ex := BandX(ax, float64(h.Count), tr0.Count, a)
+			ex := bandX(ax, float64(h.Count), tr0.Count, a)
 			p.l.rect(ex-2, ax.Y-4, 4, ax.H+8, accent)
 		}
 		p.y += ah + fs*0.3
@@ -496,8 +496,8 @@ func (s *HLL) bandLegend(p *panel, fs float64) {
 	}{
 		{accent, 4, "PFCOUNT"},
 		{textColor, 2, tr(s.lang, "SCARD (truth)", "SCARD (thật)")},
-		{panelC.Mix(indexC, 0.4), ls * 1.2, "±1σ"},
-		{panelC.Mix(indexC, 0.18), ls * 1.2, "±2σ"},
+		{panelC.mix(indexC, 0.4), ls * 1.2, "±1σ"},
+		{panelC.mix(indexC, 0.18), ls * 1.2, "±2σ"},
 	}
 	for _, it := range items {
 		w := textWidth(it.name, ls, false) * 1.1 // capitals run wider than the average advance
@@ -511,10 +511,10 @@ func (s *HLL) bandLegend(p *panel, fs float64) {
 	p.y += ls * 1.6
 }
 
-// WeekScale is the value the bars' full width stands for: the largest of the sum of the parts,
+// weekScale is the value the bars' full width stands for: the largest of the sum of the parts,
 // every count and every truth.
-func (s *HLL) WeekScale() int64 {
-	sum, _ := s.PartsSum()
+func (s *HLL) weekScale() int64 {
+	sum, _ := s.partsSum()
 	m := sum
 	for _, r := range s.Rows {
 		m = max(m, r.Count)
@@ -526,7 +526,7 @@ func (s *HLL) WeekScale() int64 {
 func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 	p.line(tr(s.lang, "distinct: each key's PFCOUNT, their sum, the exact count", "số phần tử khác nhau: PFCOUNT từng key, tổng, số thật"), fs, textColor, false)
 	p.y += fs * 0.2
-	scale := float64(s.WeekScale())
+	scale := float64(s.weekScale())
 	labels := []string{}
 	for _, i := range parts {
 		labels = append(labels, s.Rows[i].Key)
@@ -550,7 +550,7 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 	if bar.W < 20 {
 		bar.W = 20
 	}
-	rowsN := len(parts) + 1 + len(s.Pairs())*2 + len(s.Truths())
+	rowsN := len(parts) + 1 + len(s.Pairs())*2 + len(s.truths())
 	reserve := fs*1.4*3 + fs*0.5
 	rh := math.Min(fs*3, (p.r.Y+p.r.H-p.y-reserve)/float64(rowsN))
 	rh = math.Max(rh, fs*1.15)
@@ -562,7 +562,7 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 	}
 	wOf := func(v int64) float64 { return wAt(float64(v)) }
 	truth := int64(-1)
-	for _, i := range s.Truths() {
+	for _, i := range s.truths() {
 		truth = s.Rows[i].Count
 	}
 	for _, i := range s.Pairs() {
@@ -572,7 +572,7 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 		if k%2 == 0 {
 			return indexC
 		}
-		return indexC.Mix(panelC, 0.45)
+		return indexC.mix(panelC, 0.45)
 	}
 	row := func(label string, lc Color, draw func(y float64), value string, vc Color) {
 		if !p.fits(rh) {
@@ -596,7 +596,7 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 			}
 		}, v, indexC)
 	}
-	sum, known := s.PartsSum()
+	sum, known := s.partsSum()
 	top := p.y // the truth's line starts at the sum
 	if len(parts) > 1 {
 		v := fmt.Sprint(sum)
@@ -617,7 +617,7 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 			p.l.frame(bar.X, y, x-bar.X, bh, 2, runC)
 		}, v, runC)
 	}
-	for _, i := range s.Truths() {
+	for _, i := range s.truths() {
 		rw := s.Rows[i]
 		row(rw.Key+" SCARD", oneC, func(y float64) { p.l.rect(bar.X, y, wOf(rw.Count), bh, oneC) }, fmt.Sprint(rw.Count), oneC)
 	}
@@ -629,7 +629,7 @@ func (s *HLL) frameWeek(p *panel, f, fs float64, parts []int) {
 			v = fmt.Sprint(h.Count) + " " + signedPct(relErr(h.Count, tr0.Count))
 		}
 		row(h.Key, accent, func(y float64) {
-			lo, hi := HLLBand(tr0.Count, 1)
+			lo, hi := hLLBand(tr0.Count, 1)
 			if h.Known {
 				p.l.rect(bar.X, y, wOf(h.Count), bh, accent)
 			}

@@ -59,7 +59,7 @@ func TestHLLSparseOpsMatchKey(t *testing.T) {
 			return
 		}
 		sparseSteps++
-		if got, want := FormatOps(s.Ops), string(hll.AppendDecode(nil, p)); got != want {
+		if got, want := formatOps(s.Ops), string(hll.AppendDecode(nil, p)); got != want {
 			t.Fatalf("step %d: ops %q, engine decodes %q", pos, got, want)
 		}
 		off := 16
@@ -82,12 +82,12 @@ func TestHLLSparseOpsMatchKey(t *testing.T) {
 			b := s.Strip.RGBA[4*i : 4*i+4]
 			return Color{b[0], b[1], b[2], b[3]}
 		}
-		if s.Strip.W != HLLStripCols || s.Strip.W*s.Strip.H < HLLStripBytes(len(p), s.Limit) {
+		if s.Strip.W != HLLStripCols || s.Strip.W*s.Strip.H < hLLStripBytes(len(p), s.Limit) {
 			t.Fatalf("step %d: strip %dx%d", pos, s.Strip.W, s.Strip.H)
 		}
 		for _, op := range s.Ops {
 			for k := 0; k < op.Len(); k++ {
-				if px(op.Off+k) != OpColor(op.Kind, op.Val) {
+				if px(op.Off+k) != opColor(op.Kind, op.Val) {
 					t.Fatalf("step %d: byte %d of %v painted %v", pos, op.Off+k, op, px(op.Off+k))
 				}
 			}
@@ -95,7 +95,7 @@ func TestHLLSparseOpsMatchKey(t *testing.T) {
 		if px(0) != headerC || px(15) != headerC {
 			t.Fatalf("step %d: header not painted", pos)
 		}
-		if int64(len(p)) < s.Limit && px(len(p)) != StripRoomColor() {
+		if int64(len(p)) < s.Limit && px(len(p)) != stripRoomColor() {
 			t.Fatalf("step %d: room after the string painted %v", pos, px(len(p)))
 		}
 		// The strip is one image: no primitive per byte or per opcode.
@@ -127,8 +127,8 @@ func TestHLLFirstOpcodes(t *testing.T) {
 	if fmt.Sprint(s.Ops) != fmt.Sprint(want) || s.Bytes != 24 {
 		t.Fatalf("%+v (%d bytes)", s.Ops, s.Bytes)
 	}
-	if FormatOps(s.Ops) != "Z:12711 v:2,1 Z:3068 v:1,1 Z:603" {
-		t.Fatal(FormatOps(s.Ops))
+	if formatOps(s.Ops) != "Z:12711 v:2,1 Z:3068 v:1,1 Z:603" {
+		t.Fatal(formatOps(s.Ops))
 	}
 	if s.LastRewrite == nil || s.LastRewrite.Index != 15780 || s.LastRewrite.Rewrite != "split" || s.Rewrites != 1 {
 		t.Fatalf("%+v", s.LastRewrite)
@@ -151,14 +151,14 @@ func TestHLLGaugeFollowsConfig(t *testing.T) {
 		t.Fatalf("default limit %d", s.Limit)
 	}
 	g := Rect{10, 20, 300, 12}
-	if fill, mark := HLLGauge(g, 21, s.Limit); fill.W != 300*21.0/3000 || mark != 310 {
+	if fill, mark := hLLGauge(g, 21, s.Limit); fill.W != 300*21.0/3000 || mark != 310 {
 		t.Fatalf("fill %+v mark %v", fill, mark)
 	}
 	s.Update(hllInput(t, []string{"h"}, "CONFIG SET hll-sparse-max-bytes 400", nums("PFADD h", 1, 149)))
 	if s.Limit != 400 || !s.Sparse || s.Bytes != 400 || s.Promote != nil {
 		t.Fatalf("limit %d sparse %v bytes %d promote %+v", s.Limit, s.Sparse, s.Bytes, s.Promote)
 	}
-	if fill, mark := HLLGauge(g, s.Bytes, s.Limit); fill.W != 300 || mark != 310 {
+	if fill, mark := hLLGauge(g, s.Bytes, s.Limit); fill.W != 300 || mark != 310 {
 		t.Fatalf("full gauge: fill %+v mark %v", fill, mark)
 	}
 	if !strings.Contains(allText(s.Frame(Stage(1280, 800), 1)), "hll-sparse-max-bytes = 400") {
@@ -172,7 +172,7 @@ func TestHLLGaugeFollowsConfig(t *testing.T) {
 		t.Fatalf("promotion: sparse %v bytes %d %+v", s.Sparse, s.Bytes, s.Promote)
 	}
 	// Dense: the string overflows the mark, which sits at 400/12304 of the gauge.
-	fill, mark := HLLGauge(g, s.Bytes, s.Limit)
+	fill, mark := hLLGauge(g, s.Bytes, s.Limit)
 	if fill.W != 300 || math.Abs(mark-(10+300*400.0/12304)) > 1e-9 {
 		t.Fatalf("overflow: fill %+v mark %v", fill, mark)
 	}
@@ -186,7 +186,7 @@ func TestHLLGaugeFollowsConfig(t *testing.T) {
 }
 
 func TestHLLStripBytes(t *testing.T) {
-	if HLLStripBytes(21, 3000) != 3000 || HLLStripBytes(500, 400) != 500 || HLLStripBytes(21, 1<<40) != 16384 {
+	if hLLStripBytes(21, 3000) != 3000 || hLLStripBytes(500, 400) != 500 || hLLStripBytes(21, 1<<40) != 16384 {
 		t.Fatal("strip span")
 	}
 }
@@ -194,11 +194,11 @@ func TestHLLStripBytes(t *testing.T) {
 // TestHLLBand: the band is the truth ∓ 1.04/128 of it (the standard error with 16 384
 // registers), twice that for ±2σ.
 func TestHLLBand(t *testing.T) {
-	lo, hi := HLLBand(100000, 1)
+	lo, hi := hLLBand(100000, 1)
 	if lo != 99187.5 || hi != 100812.5 { // 100000 ∓ 100000·1.04/128
 		t.Fatalf("%v %v", lo, hi)
 	}
-	lo, hi = HLLBand(80000, 2)
+	lo, hi = hLLBand(80000, 2)
 	if lo != 80000-2*650 || hi != 80000+2*650 {
 		t.Fatalf("2σ %v %v", lo, hi)
 	}
@@ -206,11 +206,11 @@ func TestHLLBand(t *testing.T) {
 		t.Fatal("1.04/√m")
 	}
 	r := Rect{0, 0, 600, 10}
-	a := BandAxis(100420, 100000, true) // +0.42 %: inside ±3σ, the axis stays ±3σ
-	if a != 3*HLLStdErr || BandX(r, 100000, 100000, a) != 300 || math.Abs(BandX(r, hi, 80000, BandAxis(0, 80000, false))-(300+300*2.0/3)) > 1e-9 {
+	a := bandAxis(100420, 100000, true) // +0.42 %: inside ±3σ, the axis stays ±3σ
+	if a != 3*HLLStdErr || bandX(r, 100000, 100000, a) != 300 || math.Abs(bandX(r, hi, 80000, bandAxis(0, 80000, false))-(300+300*2.0/3)) > 1e-9 {
 		t.Fatal("axis")
 	}
-	if a := BandAxis(110000, 100000, true); a < 0.1 {
+	if a := bandAxis(110000, 100000, true); a < 0.1 {
 		t.Fatal("an estimate outside ±3σ widens the axis")
 	}
 }
@@ -231,8 +231,8 @@ func TestHLLEstimateScene(t *testing.T) {
 			}
 			return
 		}
-		if !s.Counting || len(s.Parts()) != 0 {
-			t.Fatalf("step %d: counting %v parts %v", pos, s.Counting, s.Parts())
+		if !s.Counting || len(s.parts()) != 0 {
+			t.Fatalf("step %d: counting %v parts %v", pos, s.Counting, s.parts())
 		}
 		pairs := s.Pairs()
 		if len(pairs) != min(pos, 3) {
@@ -254,7 +254,7 @@ func TestHLLEstimateScene(t *testing.T) {
 		for _, i := range pairs {
 			h, tr := s.Rows[i], s.Rows[s.Rows[i].Truth]
 			head := fmt.Sprintf("%s PFCOUNT %d · %s SCARD %d · %s", h.Key, h.Count, tr.Key, tr.Count, signedPct(relErr(h.Count, tr.Count)))
-			lo, hi := HLLBand(tr.Count, 1)
+			lo, hi := hLLBand(tr.Count, 1)
 			if !strings.Contains(text, head) || !strings.Contains(text, fmt.Sprintf("%.0f = −0.81%%", lo)) || !strings.Contains(text, fmt.Sprintf("+0.81%% = %.0f", hi)) {
 				t.Fatalf("step %d: %q or the bounds missing\n%s", pos, head, text)
 			}
@@ -264,10 +264,10 @@ func TestHLLEstimateScene(t *testing.T) {
 			if p.Kind == KRect && p.H < 20*s.fit.scale() {
 				continue // the legend's swatches (at 1280 x 800 the axes are taller)
 			}
-			if p.Kind == KRect && p.Color == panelC.Mix(indexC, 0.4) {
+			if p.Kind == KRect && p.Color == panelC.mix(indexC, 0.4) {
 				// The ±1σ band: its width over the axis's (the previous two rects: axis, ±2σ).
 				axis := prims[j-2]
-				a := BandAxis(s.Rows[pairs[bands]].Count, s.Rows[s.Rows[pairs[bands]].Truth].Count, true)
+				a := bandAxis(s.Rows[pairs[bands]].Count, s.Rows[s.Rows[pairs[bands]].Truth].Count, true)
 				if math.Abs(p.W/axis.W-HLLStdErr/a) > 1e-9 {
 					t.Fatalf("step %d: band %v of axis %v", pos, p.W, axis.W)
 				}
@@ -303,7 +303,7 @@ func TestHLLWeekScene(t *testing.T) {
 		}
 		s := New("hll").(*HLL)
 		s.Update(in)
-		parts := s.Parts()
+		parts := s.parts()
 		if !s.Counting || len(parts) != []int{0, 1, 3, 5, 7, 7, 7, 7}[pos] {
 			t.Fatalf("step %d: parts %v", pos, parts)
 		}
@@ -320,7 +320,7 @@ func TestHLLWeekScene(t *testing.T) {
 				bars = append(bars, p)
 			}
 		}
-		scale := float64(s.WeekScale())
+		scale := float64(s.weekScale())
 		barW := func(c Color) (w float64) {
 			for _, b := range bars {
 				if b.Color == c && b.W > w {
@@ -333,13 +333,13 @@ func TestHLLWeekScene(t *testing.T) {
 			return
 		}
 		// Full day bars, then the sum: the parts' segments laid end to end.
-		got, _ := s.PartsSum()
+		got, _ := s.partsSum()
 		if got != sum || scale != float64(sum) || !strings.Contains(text, fmt.Sprint(sum)) {
 			t.Fatalf("step %d: sum %d scale %v", pos, got, scale)
 		}
 		segs := 0.0
 		for _, b := range bars[len(parts):] {
-			if b.Color == indexC || b.Color == indexC.Mix(panelC, 0.45) {
+			if b.Color == indexC || b.Color == indexC.mix(panelC, 0.45) {
 				segs += b.W
 			}
 		}
@@ -394,7 +394,7 @@ func TestRegColorFollowsTheme(t *testing.T) {
 	saved := panelC
 	defer func() { panelC = saved }()
 	panelC = Color{0xf0, 0xf0, 0xf0, 0xff}
-	if c := RegColor(0); c == saved.Mix(grid, 0.06) || c != panelC.Mix(grid, 0.06) {
+	if c := regColor(0); c == saved.mix(grid, 0.06) || c != panelC.mix(grid, 0.06) {
 		t.Fatalf("%v", c)
 	}
 }

@@ -47,7 +47,7 @@ func (s *keysScene) Frame(r Rect, t float64) []Prim {
 		}
 		c := textColor
 		if s.Touched[k.Key] {
-			c = textColor.Mix(accent, pulseAt(t))
+			c = textColor.mix(accent, pulseAt(t))
 		}
 		l.text(in.X, y, fmt.Sprintf("%-12s %-7s %-9s %6d %7d", k.Key, k.Type, k.Encoding, k.Len, k.Memory), f*0.85, c, Left, true)
 		y += f * 1.2

@@ -79,7 +79,7 @@ func memAxisHeight(cw, f float64, lang string) float64 {
 }
 
 // memBarC is the fill of a MEMORY USAGE bar.
-func memBarC() Color { return dataC.Mix(Background, 0.3) }
+func memBarC() Color { return dataC.mix(Background, 0.3) }
 
 // emptyNote is the picture of a scene with no key to draw yet: msg, dimmed, in at most three
 // lines at the top of in.
@@ -245,7 +245,7 @@ func (ft *fitter) framed(r Rect, t float64, lang string, start func() (startCard
 // that size).
 func margins(r Rect) (f float64, in Rect) {
 	f = fontSize(r)
-	return f, r.Inset(f * 0.8)
+	return f, r.inset(f * 0.8)
 }
 
 // frame is the zoomed frame of lay (a scene's own Frame) in r at t.

@@ -243,7 +243,7 @@ type listCell struct {
 	Lit    bool   // pushed by the step
 }
 
-// Parts of a node strip.
+// parts of a node strip.
 const (
 	listHdr = iota
 	listEntry
@@ -342,7 +342,7 @@ func (s *listScene) layout(r Rect, t float64) []Prim {
 		if s.Lists[1].PushH > 0 {
 			x1 = dst.headX
 		}
-		c := accent.Alpha(pulseAt(t))
+		c := accent.alpha(pulseAt(t))
 		y0, y1 := src.bottom, dst.top-f*0.2
 		l.line(x0, y0, x1, y1, 2, c)
 		v := clip(s.Lists[0].Popped[len(s.Lists[0].Popped)-1], 16)
@@ -414,7 +414,7 @@ func (s *listScene) frameList(l *list, r Rect, ls listShow, f, t float64) listAn
 		l.text(r.X, y, tr(s.lang, "head", "đầu"), small, dim, Left, false)
 		l.text(r.X+r.W, y, tr(s.lang, "tail", "đuôi"), small, dim, Right, false)
 		if popped != "" {
-			pc := dim.Mix(accent, pulseAt(t)) // settles readable (contrast ≥ 4.5:1), not transparent
+			pc := dim.mix(accent, pulseAt(t)) // settles readable (contrast ≥ 4.5:1), not transparent
 			if ls.PopH {
 				l.text(r.X+monoWidth("head ", small)+f*0.3, y, "← "+popped, small, pc, Left, true)
 			} else {
@@ -437,7 +437,7 @@ func (s *listScene) frameList(l *list, r Rect, ls listShow, f, t float64) listAn
 		l.text(r.X, y+boxH/2-small*0.6, tr(s.lang, "head", "đầu"), small, dim, Left, false)
 		l.text(r.X+r.W, y+boxH/2-small*0.6, tr(s.lang, "tail", "đuôi"), small, dim, Right, false)
 		if popped != "" {
-			pc := dim.Mix(accent, pulseAt(t)) // settles readable (contrast ≥ 4.5:1), not transparent
+			pc := dim.mix(accent, pulseAt(t)) // settles readable (contrast ≥ 4.5:1), not transparent
 			if ls.PopH {
 				l.text(r.X, y+boxH/2+small*0.7, "← "+popped, small, pc, Left, true)
 			} else {
@@ -486,7 +486,7 @@ func (s *listScene) frameList(l *list, r Rect, ls listShow, f, t float64) listAn
 					lit := idx < ls.PushH || idx >= v.Len-ls.PushT ||
 						(ls.Edit != nil && ls.Edit.Packed && ls.Edit.Added > 0 && c.Offset == ls.Edit.Offset)
 					if lit {
-						fill = accent.Mix(dataC, 1-pulseAt(t))
+						fill = accent.mix(dataC, 1-pulseAt(t))
 						litAny = true
 					}
 					idx++
@@ -530,7 +530,7 @@ func (s *listScene) frameList(l *list, r Rect, ls listShow, f, t float64) listAn
 		x := r.X
 		if litAny {
 			word := tr(s.lang, "written by this command", "lệnh này vừa ghi")
-			l.rect(x, y+small*0.15, small*0.9, small*0.9, accent.Mix(dataC, 1-pulseAt(t)))
+			l.rect(x, y+small*0.15, small*0.9, small*0.9, accent.mix(dataC, 1-pulseAt(t)))
 			l.text(x+small*1.2, y, word, small, dim, Left, false)
 			x += small*2.2 + textWidth(word, small, false)
 		}

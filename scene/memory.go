@@ -147,11 +147,11 @@ func (s *Memory) layout(r Rect, t float64) []Prim {
 		ki := k.Info
 		c := textColor
 		if k.Touched {
-			c = textColor.Mix(accent, pulse)
+			c = textColor.mix(accent, pulse)
 		}
 		l.rect(in.X-fs*0.3, y, in.W+fs*0.6, rowH-fs*0.15, panelC)
 		if k.Touched {
-			l.frame(in.X-fs*0.3, y, in.W+fs*0.6, rowH-fs*0.15, 1.5, grid.Mix(accent, pulse))
+			l.frame(in.X-fs*0.3, y, in.W+fs*0.6, rowH-fs*0.15, 1.5, grid.mix(accent, pulse))
 		}
 		label := ki.Key
 		desc := tr(s.lang, "(missing)", "(không có)")

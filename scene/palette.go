@@ -82,7 +82,7 @@ const (
 func byteColor(c int) Color {
 	switch c {
 	case byteLPHeader, byteISHeader:
-		return headerC.Mix(Background, 0.35)
+		return headerC.mix(Background, 0.35)
 	case byteEnc:
 		return headerC
 	case byteField:

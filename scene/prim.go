@@ -8,8 +8,8 @@ import (
 // Rect is an area in CSS pixels.
 type Rect struct{ X, Y, W, H float64 }
 
-// Inset shrinks r by d on every side.
-func (r Rect) Inset(d float64) Rect {
+// inset shrinks r by d on every side.
+func (r Rect) inset(d float64) Rect {
 	return Rect{r.X + d, r.Y + d, math.Max(r.W-2*d, 0), math.Max(r.H-2*d, 0)}
 }
 
@@ -21,14 +21,14 @@ func (r Rect) Contains(x, y float64) bool {
 // Color is 8-bit RGBA, not premultiplied.
 type Color struct{ R, G, B, A uint8 }
 
-// Alpha returns c with its alpha scaled by a (0..1).
-func (c Color) Alpha(a float64) Color {
+// alpha returns c with its alpha scaled by a (0..1).
+func (c Color) alpha(a float64) Color {
 	c.A = uint8(math.Round(float64(c.A) * math.Max(0, math.Min(1, a))))
 	return c
 }
 
-// Mix blends c toward d by t (0..1).
-func (c Color) Mix(d Color, t float64) Color {
+// mix blends c toward d by t (0..1).
+func (c Color) mix(d Color, t float64) Color {
 	t = math.Max(0, math.Min(1, t))
 	m := func(a, b uint8) uint8 { return uint8(math.Round(float64(a) + (float64(b)-float64(a))*t)) }
 	return Color{m(c.R, d.R), m(c.G, d.G), m(c.B, d.B), m(c.A, d.A)}
@@ -204,7 +204,7 @@ func textOn(fill Color) Color {
 // 4.5:1 on it: a highlight fill that the texts drawn on it stay readable on, in either theme.
 func tint(c, base Color, t float64, texts ...Color) Color {
 	for ; t < 1; t += 0.02 {
-		f := c.Mix(base, t)
+		f := c.mix(base, t)
 		ok := true
 		for _, x := range texts {
 			if contrast(x, f) < 4.5 {

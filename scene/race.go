@@ -158,7 +158,7 @@ func (s *Race) layout(r Rect, t float64) []Prim {
 		}
 		l.rect(in.X-fs*0.3, y, in.W+fs*0.6, fs*1.5, panelC)
 		if k.Touched {
-			l.frame(in.X-fs*0.3, y, in.W+fs*0.6, fs*1.5, 1.5, grid.Mix(accent, pulse))
+			l.frame(in.X-fs*0.3, y, in.W+fs*0.6, fs*1.5, 1.5, grid.mix(accent, pulse))
 		}
 		val := tr(s.lang, "(missing)", "(không có)")
 		if k.Exists {
@@ -225,7 +225,7 @@ func (s *Race) layout(r Rect, t float64) []Prim {
 		case row.Queued:
 			rc = dim
 		case last:
-			rc = textColor.Mix(accent, pulse)
+			rc = textColor.mix(accent, pulse)
 		}
 		rep := "→ " + row.Reply
 		if row.Reply == "" {

@@ -178,7 +178,7 @@ func (s *ringScene) Frame(r Rect, t float64) []Prim {
 func (s *ringScene) layout(r Rect, t float64) []Prim {
 	var l list
 	f := fontSize(r)
-	in := r.Inset(f * 0.8)
+	in := r.inset(f * 0.8)
 	if s.Ev == nil && len(s.Slots) == 0 {
 		l.wrap(in, in.Y, tr(s.lang, "No ring yet: a lesson step or the console line  ring nodes a,b,c,d  makes one; CLUSTER KEYSLOT key shows a slot.",
 			"Chưa có vòng hash: một bước của bài hoặc dòng console  ring nodes a,b,c,d  tạo vòng; CLUSTER KEYSLOT key cho biết slot."), f*0.9, dim)
@@ -268,7 +268,7 @@ func (s *ringScene) drawCircle(l *list, c Rect, f, t float64) {
 			x1, y1 := at(a, R)
 			col := textColor
 			if (ev.Op == "add" && p.Node == ev.Arg) || len(ev.Points) <= 12 {
-				col = textColor.Mix(accent, pulseAt(t))
+				col = textColor.mix(accent, pulseAt(t))
 			}
 			l.line(x0, y0, x1, y1, math.Max(2, R*0.015), col)
 		}
@@ -283,7 +283,7 @@ func (s *ringScene) drawCircle(l *list, c Rect, f, t float64) {
 		l.rect(x-d/2, y-d/2, d, d, nodeColor(s.nodeIndex(k.Owner)))
 		if k.Was != "" && k.Was != k.Owner {
 			moved++
-			l.frame(x-d, y-d, 2*d, 2*d, math.Max(1.5, d*0.3), accent.Alpha(pulse))
+			l.frame(x-d, y-d, 2*d, 2*d, math.Max(1.5, d*0.3), accent.alpha(pulse))
 		}
 	}
 	// Centre: what the dots are.
@@ -326,13 +326,13 @@ func (s *ringScene) drawTable(l *list, r Rect, f, t float64) {
 		l.rect(r.X, y+fs*0.15, cw*1.2, fs*0.9, col)
 		c := textColor
 		if ev.Op == "add" && n == ev.Arg {
-			c = textColor.Mix(accent, pulseAt(t))
+			c = textColor.mix(accent, pulseAt(t))
 		}
 		l.text(colName, y, fitText(n, cw*9.5, fs, true), fs, c, Left, true)
 		for j, v := range []int{ev.RingLoad[i], ev.ModLoad[i]} {
 			x := colRing + float64(j)*cw*10
 			w := cw * 8.5 * float64(v) / float64(maxLoad)
-			l.rect(x, y+fs*1.05, w, math.Max(2, fs*0.18), col.Alpha(0.8))
+			l.rect(x, y+fs*1.05, w, math.Max(2, fs*0.18), col.alpha(0.8))
 			l.text(x, y, fmt.Sprint(v), fs, textColor, Left, true)
 		}
 		y += rowH
@@ -384,7 +384,7 @@ func (s *ringScene) drawSlots(l *list, r Rect, f, t float64) {
 	y += mk * float64(stack)
 	for i, sh := range clusterShards {
 		x0, x1 := slotX(r.X, r.W, sh[0])-r.W/32768, slotX(r.X, r.W, sh[1])+r.W/32768
-		l.rect(x0, y, x1-x0-1, barH, nodeColor(i).Mix(Background, 0.55))
+		l.rect(x0, y, x1-x0-1, barH, nodeColor(i).mix(Background, 0.55))
 		lbl := fmt.Sprintf("%d–%d", sh[0], sh[1])
 		al, lx := Center, (x0+x1)/2
 		if i == 0 {
@@ -405,7 +405,7 @@ func (s *ringScene) drawSlots(l *list, r Rect, f, t float64) {
 		x := slotX(r.X, r.W, si.Slot)
 		x = math.Max(r.X+mk/2, math.Min(r.X+r.W-mk/2, x))
 		l.rect(x-1, y, 2, barH, textColor)
-		l.rect(x-mk/2, y-mk*float64(n+1), mk, mk*0.85, keyColor(i).Mix(accent, 0.3*pulse))
+		l.rect(x-mk/2, y-mk*float64(n+1), mk, mk*0.85, keyColor(i).mix(accent, 0.3*pulse))
 	}
 	y += barH + fs*1.7
 	if n := len(s.Slots); s.Ev == nil && n > 0 {

@@ -81,7 +81,7 @@ func (s *ringSlots) Frame(r Rect, t float64) []Prim {
 	}
 	var l list
 	f := fontSize(r)
-	in := r.Inset(f * 0.6)
+	in := r.inset(f * 0.6)
 	fs := math.Max(minText, f*0.75)
 	var foot []clusterNote // the footer's lines, wrapped to the stage
 	for _, n := range s.footer(t) {
@@ -209,7 +209,7 @@ func (s *ringSlots) drawRingTable(l *list, r Rect, fs, t float64) {
 		l.rect(r.X, y+fs*0.15, cw*1.2, fs*0.9, col)
 		c := textColor
 		if ev.Op == "add" && n == ev.Arg {
-			c = textColor.Mix(accent, pulseAt(t))
+			c = textColor.mix(accent, pulseAt(t))
 		}
 		l.text(cols[0], y, fitText(n, cw*6, fs, true), fs, c, Left, true)
 		if s.before == nil {

@@ -96,11 +96,11 @@ func TestHashBitClass(t *testing.T) {
 	// "a": count 2 → bits 0..13 index, bit 14 is the one zero, bit 15 the stopping 1.
 	want := map[int]int{0: BitIndex, 13: BitIndex, 14: BitRun, 15: BitStop, 16: BitRest, 63: BitRest}
 	for b, c := range want {
-		if got := HashBitClass(b, 2); got != c {
+		if got := hashBitClass(b, 2); got != c {
 			t.Errorf("bit %d: %d want %d", b, got, c)
 		}
 	}
-	if HashBitClass(14, 1) != BitStop {
+	if hashBitClass(14, 1) != BitStop {
 		t.Error("count 1: bit 14 stops the run")
 	}
 	const h = 0x53d2470a9b43b1a7 // docs/internals.md §HyperLogLog: hash of "a": index 12711, count 2
@@ -116,7 +116,7 @@ func TestDecodeHLL(t *testing.T) {
 	x1 := 12711 - 1
 	x2 := 3672 - 1
 	sparse = append(sparse, byte(0x40|x1>>8), byte(x1), 0x80|(2-1)<<2|0, byte(0x40|x2>>8), byte(x2))
-	if !DecodeHLL(sparse, &regs) {
+	if !decodeHLL(sparse, &regs) {
 		t.Fatal("sparse not decoded")
 	}
 	for i, v := range regs {
@@ -124,7 +124,7 @@ func TestDecodeHLL(t *testing.T) {
 			t.Fatalf("register %d = %d", i, v)
 		}
 	}
-	if DecodeHLL(sparse[:len(sparse)-2], &regs) {
+	if decodeHLL(sparse[:len(sparse)-2], &regs) {
 		t.Fatal("short sparse accepted")
 	}
 	dense := make([]byte, 16+12288)
@@ -133,10 +133,10 @@ func TestDecodeHLL(t *testing.T) {
 	dense[16] = 5 << 6 & 0xff
 	dense[17] = 5 >> 2
 	dense[16+12287] = 63 << 2 // register 16383 = bits 98298..98303: byte 12287 bits 2-7
-	if !DecodeHLL(dense, &regs) || regs[1] != 5 || regs[0] != 0 || regs[2] != 0 || regs[16383] != 63 {
+	if !decodeHLL(dense, &regs) || regs[1] != 5 || regs[0] != 0 || regs[2] != 0 || regs[16383] != 63 {
 		t.Fatalf("dense: %d %d %d %d", regs[0], regs[1], regs[2], regs[16383])
 	}
-	if DecodeHLL([]byte("HYLX"), &regs) {
+	if decodeHLL([]byte("HYLX"), &regs) {
 		t.Fatal("bad magic")
 	}
 }
@@ -157,7 +157,7 @@ func TestHLLSceneRealPFADD(t *testing.T) {
 	if n != 1 || len(s.Events) != 1 || s.Events[0].Index != 12711 || s.Events[0].Count != 2 {
 		t.Fatalf("nonzero %d events %+v", n, s.Events)
 	}
-	c := RegColor(2)
+	c := regColor(2)
 	if got := s.Img.RGBA[4*12711 : 4*12711+4]; got[0] != c.R || got[1] != c.G || got[2] != c.B {
 		t.Fatalf("pixel %v want %v", got, c)
 	}
@@ -192,7 +192,7 @@ func TestBitsSceneRealSETBIT(t *testing.T) {
 		t.Fatalf("frames %d", len(framed))
 	}
 	f := fontSize(Rect{0, 0, 700, 600})
-	in2 := Rect{0, 0, 700, 600}.Inset(f * 0.8)
+	in2 := Rect{0, 0, 700, 600}.inset(f * 0.8)
 	x0 := in2.X + monoWidth("byte 000000", f*0.8)
 	cw := framed[0].W
 	if got := (framed[0].X - x0) / cw; got < 3.99 || got > 4.01 {

@@ -21,7 +21,7 @@ import (
 func segColor(kind int) Color {
 	switch kind {
 	case segRobj:
-		return headerC.Mix(Background, 0.35)
+		return headerC.mix(Background, 0.35)
 	case segHeader:
 		return headerC
 	case segData:
@@ -31,7 +31,7 @@ func segColor(kind int) Color {
 	case segFree:
 		return freeC
 	case segZero:
-		return dataC.Mix(Background, 0.62)
+		return dataC.mix(Background, 0.62)
 	}
 	return slackC
 }
@@ -113,7 +113,7 @@ func (s *sdsScene) layout(r Rect, t float64) []Prim {
 	var l list
 	f := fontSize(r)
 	pad := f * 0.8
-	in := r.Inset(pad)
+	in := r.inset(pad)
 	y := in.Y
 	if len(s.Keys) == 0 && s.History == nil {
 		l.text(in.X, y, tr(s.lang, "No key to show yet: run SET or APPEND.", "Chưa có khoá nào: hãy chạy SET hoặc APPEND."), f, dim, Left, false)
@@ -276,7 +276,7 @@ func (s *sdsScene) keyTitle(l *list, k sdsKey, r Rect, f float64, t float64) flo
 		l.rect(bx, y, bw, f*1.15, panelC)
 		c := badgeC
 		if k.TTLAction != "" {
-			l.frame(bx, y, bw, f*1.15, math.Max(1, f*0.08), badgeC.Alpha(pulseAt(t)))
+			l.frame(bx, y, bw, f*1.15, math.Max(1, f*0.08), badgeC.alpha(pulseAt(t)))
 		}
 		l.text(bx+f*0.4, y+f*0.2, badge, f*0.75, c, Left, false)
 	}
@@ -377,13 +377,13 @@ func (s *sdsScene) drawKey(l *list, k sdsKey, r Rect, f, t float64, maxMem int64
 				cy := y + float64(i/cols)*ch
 				c := segColor(sg.Kind)
 				if sg.Kind == segFree && k.Realloc {
-					c = c.Mix(accent, 0.4*(1-t))
+					c = c.mix(accent, 0.4*(1-t))
 				}
 				l.rect(cx+1, cy+1, cw-2, ch-2, c)
 				if sg.Kind == segData {
 					di := i - dataStart
 					if di >= k.NewFrom && di < k.NewTo {
-						l.frame(cx+1, cy+1, cw-2, ch-2, math.Max(1.5, f*0.12), accent.Alpha(pulse))
+						l.frame(cx+1, cy+1, cw-2, ch-2, math.Max(1.5, f*0.12), accent.alpha(pulse))
 					}
 					if di < len(k.Data) && cw >= f*0.7 && ch >= f*0.9 {
 						l.text(cx+cw/2, cy+(ch-f*0.8)/2, printable(k.Data[di]), f*0.8, textOn(c), Center, true)
@@ -436,14 +436,14 @@ func (s *sdsScene) drawBar(l *list, k sdsKey, r Rect, f, t float64, scale int) f
 		}
 		c := segColor(sg.Kind)
 		if sg.Kind == segFree && k.Realloc {
-			c = c.Mix(accent, 0.4*(1-t))
+			c = c.mix(accent, 0.4*(1-t))
 		}
 		l.rect(x, y, ws[i], bh, c)
 		x += ws[i]
 	}
 	l.frame(r.X, y, w, bh, 1, grid)
 	if k.Changed {
-		l.frame(r.X, y, w, bh, math.Max(1.5, f*0.12), accent.Alpha(pulseAt(t)))
+		l.frame(r.X, y, w, bh, math.Max(1.5, f*0.12), accent.alpha(pulseAt(t)))
 	}
 	y += bh + f*0.25
 	// Sizes: one swatch and figure per kind, in the bar's order.
@@ -566,7 +566,7 @@ func (s *sdsScene) drawHistory(l *list, r Rect, f, t float64) {
 		ya := yOf(p.Alloc)
 		l.rect(x-f*0.18, ya-f*0.18, f*0.36, f*0.36, accent)
 		if pulse > 0.4 {
-			l.frame(x-f*0.4, ya-f*0.4, f*0.8, f*0.8, math.Max(1, f*0.08), accent.Alpha(pulse))
+			l.frame(x-f*0.4, ya-f*0.4, f*0.8, f*0.8, math.Max(1, f*0.08), accent.alpha(pulse))
 		}
 	}
 	l.frame(plot.X, plot.Y, plot.W, plot.H, 1, grid)

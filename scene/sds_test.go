@@ -364,7 +364,7 @@ func sdsUnder(prims []Prim, x, y float64) Color {
 		r := Rect{q.X, q.Y, q.W, q.H}
 		in := r.Contains(x, y)
 		if q.Kind == KFrame {
-			in = in && !r.Inset(q.Stroke).Contains(x, y)
+			in = in && !r.inset(q.Stroke).Contains(x, y)
 		}
 		if (q.Kind == KRect || q.Kind == KFrame) && in {
 			c = sdsOver(q.Color, c)

@@ -102,7 +102,7 @@ func cardColor(name string) (Color, bool) {
 		_, ok := encHue[arg]
 		return encColor(arg), ok
 	case kind == "reg" && err == nil && n >= 0 && n < 64:
-		return RegColor(uint8(n)), true
+		return regColor(uint8(n)), true
 	case kind == "client" && err == nil && n >= 0:
 		return clientColor(n), true
 	case kind == "node" && err == nil && n >= 0:

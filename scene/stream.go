@@ -206,7 +206,7 @@ type streamCell struct {
 	Entry int // index into the node's Entries (streamEntry)
 }
 
-// Parts of a node strip.
+// parts of a node strip.
 const (
 	streamHdr = iota
 	streamMaster
@@ -484,7 +484,7 @@ func (s *streamScene) Frame(r Rect, t float64) []Prim {
 		sy := y + small*1.35
 		w := in.W * max(float64(n.Bytes)/float64(maxB), 0.4)
 		if opened {
-			l.frame(in.X, sy-2, w, stripH+4, 2, accent.Alpha(pulseAt(t)))
+			l.frame(in.X, sy-2, w, stripH+4, 2, accent.alpha(pulseAt(t)))
 		}
 		s.frameStrip(&l, in.X, sy, w, stripH, n, small, t)
 		y += rowH
@@ -492,7 +492,7 @@ func (s *streamScene) Frame(r Rect, t float64) []Prim {
 	// Freed nodes: a ghost line.
 	for _, fr := range s.Freed {
 		txt := tr(s.lang, "× node %s freed (%d live entries)", "× node %s đã giải phóng (%d entry còn sống)", fr.Master, fr.Count)
-		l.text(in.X, y, clipTo(txt, in.W, small), small, textColor.Mix(accent, pulseAt(t)), Left, true)
+		l.text(in.X, y, clipTo(txt, in.W, small), small, textColor.mix(accent, pulseAt(t)), Left, true)
 		y += small * 1.4
 	}
 	if len(table) > 0 {
@@ -557,7 +557,7 @@ func (s *streamScene) Frame(r Rect, t float64) []Prim {
 				fill := panelC
 				tc := textColor
 				if s.Moved[id] == c.Name {
-					fill = accent.Mix(panelC, 1-pulseAt(t))
+					fill = accent.mix(panelC, 1-pulseAt(t))
 					tc = textOn(fill)
 				}
 				l.rect(cx, y, cw, small*1.5, fill)
@@ -572,7 +572,7 @@ func (s *streamScene) Frame(r Rect, t float64) []Prim {
 		}
 		if len(s.Acked) > 0 {
 			txt := tr(s.lang, "XACK %s: out of the PEL", "XACK %s: rời PEL", strings.Join(s.Acked, ", "))
-			l.text(in.X, y, clipTo(txt, in.W, small), small, textColor.Mix(accent, pulseAt(t)), Left, true)
+			l.text(in.X, y, clipTo(txt, in.W, small), small, textColor.mix(accent, pulseAt(t)), Left, true)
 			y += small * 1.5
 		}
 	}
@@ -608,7 +608,7 @@ func (s *streamScene) frameStrip(l *list, x, y, w, h float64, n engine.StreamNod
 				fill = panelC
 			}
 			if s.Added[e.ID] || s.Dead[e.ID] {
-				fill = accent.Mix(fill, 1-pulseAt(t))
+				fill = accent.mix(fill, 1-pulseAt(t))
 			}
 		}
 		l.rect(c.X, y, max(c.W-1, 1), h, fill)

@@ -208,7 +208,7 @@ func TestStreamGroupPEL(t *testing.T) {
 			if pr.Kind == KText && pr.Text == "1-2 ×2" {
 				bobRow = math.Abs(pr.Y-bobY) < 1
 			}
-			if pr.Kind == KRect && pr.Color == accent.Mix(panelC, 0) {
+			if pr.Kind == KRect && pr.Color == accent.mix(panelC, 0) {
 				lit = true
 			}
 		}

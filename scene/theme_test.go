@@ -43,7 +43,7 @@ func colourAt(prims []Prim, x, y float64) Color {
 				c = over(q.Color, c)
 			}
 		case KFrame:
-			if r.Contains(x, y) && !r.Inset(q.Stroke).Contains(x, y) {
+			if r.Contains(x, y) && !r.inset(q.Stroke).Contains(x, y) {
 				c = over(q.Color, c)
 			}
 		case KImage:
@@ -186,7 +186,7 @@ func TestContrastCheckerCatches(t *testing.T) {
 		{[]Prim{{Kind: KText, Text: "abc", Size: 14, Color: panelC}}, true},
 		{[]Prim{{Kind: KRect, W: 100, H: 30, Color: textColor}, {Kind: KText, X: 2, Y: 2, Text: "x", Size: 14, Color: textColor}}, true},
 		{[]Prim{{Kind: KRect, W: 100, H: 30, Color: textColor}, {Kind: KText, X: 2, Y: 2, Text: "x", Size: 14, Color: Background}}, false},
-		{[]Prim{{Kind: KText, Text: "abc", Size: 14, Color: textColor.Alpha(0.2)}}, true},
+		{[]Prim{{Kind: KText, Text: "abc", Size: 14, Color: textColor.alpha(0.2)}}, true},
 		// Left half white, right half black: a long text spanning both fails, a short one on the
 		// black half passes in white.
 		{[]Prim{{Kind: KImage, W: 200, H: 30, Img: img}, {Kind: KText, X: 110, Y: 2, Text: "x", Size: 14, Color: Color{0xff, 0xff, 0xff, 0xff}}}, false},
@@ -214,7 +214,7 @@ func TestThemeDarkUnchanged(t *testing.T) {
 				t.Errorf("%s: palette colour %d = %v, want %v", when, i, got[i], want[i])
 			}
 		}
-		if topCardC != accent.Mix(panelC, 0.84) || nodeColors[0] != (Color{0x4a, 0x9d, 0xf0, 0xff}) || len(nodeColors) != 12 {
+		if topCardC != accent.mix(panelC, 0.84) || nodeColors[0] != (Color{0x4a, 0x9d, 0xf0, 0xff}) || len(nodeColors) != 12 {
 			t.Errorf("%s: top card %v, node colours %v", when, topCardC, nodeColors)
 		}
 		if ThemeName() != "dark" {
@@ -223,7 +223,7 @@ func TestThemeDarkUnchanged(t *testing.T) {
 	}
 	check("default")
 	useTheme(t, "light")
-	if Background == want[0] || topCardC == Dark.Accent.Mix(Dark.Panel, 0.84) || nodeColors[0] == want[13] {
+	if Background == want[0] || topCardC == Dark.Accent.mix(Dark.Panel, 0.84) || nodeColors[0] == want[13] {
 		t.Fatal("light theme did not replace the palette")
 	}
 	if SetTheme("neon") || ThemeName() != "light" {
@@ -269,7 +269,7 @@ func TestThemeRules(t *testing.T) {
 					t.Errorf("TextOn(%s) is not the background colour", n)
 				}
 			}
-			quiet := map[string]Color{"Panel": panelC, "ZeroC": zeroC, "FreeC": freeC, "SlackC": slackC, "header tint": headerC.Mix(Background, 0.35)}
+			quiet := map[string]Color{"Panel": panelC, "ZeroC": zeroC, "FreeC": freeC, "SlackC": slackC, "header tint": headerC.mix(Background, 0.35)}
 			for n, c := range quiet {
 				if r := contrast(textColor, c); r < 4.5 {
 					t.Errorf("text on %s: %.2f", n, r)
@@ -317,14 +317,14 @@ func TestTint(t *testing.T) {
 		t.Fatalf("tint %v", c)
 	}
 	for k := 0.1; k < 1; k += 0.02 { // the first mix that works is the one returned
-		if m := accent.Mix(panelC, k); contrast(textColor, m) >= 4.5 && contrast(oneC, m) >= 4.5 {
+		if m := accent.mix(panelC, k); contrast(textColor, m) >= 4.5 && contrast(oneC, m) >= 4.5 {
 			if m != c {
 				t.Fatalf("tint %v, first readable mix %v at %.2f", c, m, k)
 			}
 			break
 		}
 	}
-	if tint(accent, panelC, 0.84) != accent.Mix(panelC, 0.84) {
+	if tint(accent, panelC, 0.84) != accent.mix(panelC, 0.84) {
 		t.Fatal("no texts: the mix asked for")
 	}
 	if tint(accent, panelC, 0.9, Color{0x80, 0x80, 0x80, 0xff}, textColor) != panelC {

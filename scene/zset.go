@@ -289,7 +289,7 @@ func (s *zsetScene) layout(r Rect, t float64) []Prim {
 	if s.Note != "" {
 		c := dim
 		if s.Conv != nil || s.Move != nil {
-			c = textColor.Mix(accent, pulseAt(t))
+			c = textColor.mix(accent, pulseAt(t))
 		}
 		for _, ln := range wrap(s.Note, in.W, small, 2) {
 			l.text(in.X, y, ln, small, c, Left, true)
@@ -320,7 +320,7 @@ func (s *zsetScene) layout(r Rect, t float64) []Prim {
 				score = s.Members[j].Score
 			}
 			line := fmt.Sprintf("#%d  %s  %s", i+1, score, m)
-			l.text(in.X, yb, fit(line, in.W, small), small, textColor.Mix(accent, pulseAt(t)), Left, true)
+			l.text(in.X, yb, fit(line, in.W, small), small, textColor.mix(accent, pulseAt(t)), Left, true)
 			yb += small * 1.35
 		}
 	}
@@ -372,7 +372,7 @@ func (s *zsetScene) drawCard(l *list, c Rect, m zMember, f, t float64, rankFromT
 	badge := fmt.Sprintf("#%d", rankFromTop)
 	l.text(c.X+c.W-size*0.4, c.Y+size*1.55, badge, size, dim, Right, true)
 	if place > 0 || s.Changed[m.Member] {
-		l.frame(c.X, c.Y, c.W, c.H, math.Max(1.5, f*0.12), accent.Alpha(pulseAt(t)))
+		l.frame(c.X, c.Y, c.W, c.H, math.Max(1.5, f*0.12), accent.alpha(pulseAt(t)))
 	}
 }
 
@@ -447,7 +447,7 @@ func (s *zsetScene) drawSkiplist(l *list, r Rect, f, t float64) {
 	// Header tower.
 	for lv := 0; lv < levels; lv++ {
 		y := baseY - float64(lv+1)*boxH
-		l.rect(r.X, y+1, headW*0.7, boxH-2, headerC.Mix(Background, 0.35))
+		l.rect(r.X, y+1, headW*0.7, boxH-2, headerC.mix(Background, 0.35))
 		if boxH >= size*1.1 {
 			l.text(r.X+headW*0.35, y+(boxH-size)/2, "L"+strconv.Itoa(lv+1), size, textColor, Center, true)
 		}
@@ -499,7 +499,7 @@ func (s *zsetScene) drawSkiplist(l *list, r Rect, f, t float64) {
 	// read the set from the top (ZREVRANGE and friends walk them from the tail).
 	bc := indexC
 	if strings.Contains(strings.ToLower(s.TopCmd), "rev") {
-		bc = indexC.Mix(accent, pulseAt(t))
+		bc = indexC.mix(accent, pulseAt(t))
 	}
 	by := baseY - boxH*0.2
 	bs := math.Max(1, f*0.08)
@@ -540,7 +540,7 @@ func (s *zsetScene) drawSkiplist(l *list, r Rect, f, t float64) {
 			c = accent
 		}
 		if s.Conv != nil {
-			c = c.Mix(Background, 0.6*(1-k))
+			c = c.mix(Background, 0.6*(1-k))
 		}
 		for lv := 0; lv < m.Level && lv < levels; lv++ {
 			y := baseY - float64(lv+1)*boxH
@@ -548,7 +548,7 @@ func (s *zsetScene) drawSkiplist(l *list, r Rect, f, t float64) {
 		}
 		if s.Changed[m.Member] || place > 0 {
 			top := baseY - float64(min(m.Level, levels))*boxH
-			l.frame(x-1, top, boxW+2, baseY-top, math.Max(1.5, f*0.1), accent.Alpha(pulseAt(t)))
+			l.frame(x-1, top, boxW+2, baseY-top, math.Max(1.5, f*0.1), accent.alpha(pulseAt(t)))
 		}
 		if i != moved && moved >= first && overlapRect(labelBox(x), labelBox(xOf(s.slot(moved, k)))) {
 			continue

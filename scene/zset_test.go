@@ -148,7 +148,7 @@ func TestZSetRangeRead(t *testing.T) {
 func TestZSetLayout(t *testing.T) {
 	encCheckLesson(t, "leaderboard", func() Scene { return &zsetScene{} }, encDeb16, lesson.Config{Version: engine.V88})
 	// Columns and cards fit the phone.
-	r := Stage(360, 640).Inset(fontSize(Stage(360, 640)) * 0.8)
+	r := Stage(360, 640).inset(fontSize(Stage(360, 640)) * 0.8)
 	f := fontSize(Stage(360, 640))
 	cols, cw, _, gap := cardLayout(5, r.W, f)
 	if float64(cols)*cw+float64(cols-1)*gap > r.W+0.01 || cols < 2 {
@@ -167,7 +167,7 @@ func TestZSetPalette(t *testing.T) {
 	}{
 		{textColor, panelC, "member on a card"}, {oneC, panelC, "score on a card"}, {dim, panelC, "rank badge"},
 		{textColor, topCardC, "member on a top card"}, {oneC, topCardC, "score on a top card"}, {dim, topCardC, "badge on a top card"},
-		{Background, accent, "#n on a top tower"}, {textColor, headerC.Mix(Background, 0.35), "header level"},
+		{Background, accent, "#n on a top tower"}, {textColor, headerC.mix(Background, 0.35), "header level"},
 	} {
 		if r := contrast(c.fg, c.bg); r < 4.5 {
 			t.Errorf("%s: %.2f", c.what, r)
@@ -187,7 +187,7 @@ func TestSkiplistBackwardLinks(t *testing.T) {
 			return
 		}
 		checked = true
-		lit := indexC.Mix(accent, pulseAt(1))
+		lit := indexC.mix(accent, pulseAt(1))
 		n := 0
 		for _, p := range s.Frame(Stage(1280, 800), 1) {
 			if p.Kind == KLine && (p.Color == indexC || p.Color == lit) {
