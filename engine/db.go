@@ -212,9 +212,12 @@ func (e *Engine) PeekMemoryUsage(key []byte, samples int) (size int64, ok bool) 
 //
 // It also counts one change in server.dirty (INFO's rdb_changes_since_last_save). A command whose
 // C code adds another amount notes the counter when it starts and sets it to that amount where it
-// is known, as Redis does (HSET, RENAME, the list pushes and pops, LREM, SETBIT, BITFIELD, the
-// stream commands; changed below for SADD, ZADD, removeEach's HDEL/SREM/ZREM and the like). TestDirtyCounter, TestDirtyCounts and
-// TestStreamDirtyCounts (internal/difftest) compare the counter's steps with redis-server 7.0.15.
+// is known, as Redis does (HSET, RENAME, MOVE, COPY, RESTORE, SORT STORE, the list pushes and
+// pops, LREM, SETBIT, BITFIELD, the stream commands; changed below for SADD, ZADD, PFADD, the pops
+// and removeEach's HDEL/SREM/ZREM); a key created, replaced or deleted on the way is then no
+// change of its own, as dbAdd, dbOverwrite and dbDelete count none. docs/persistence.md lists
+// the amounts; TestDirtyCounter, TestDirtyCounts, TestStreamDirtyCounts, TestDirtyCommandCounts
+// and TestDirtyTranscripts (internal/difftest) compare the counter's steps with redis-server 7.0.15.
 func (e *Engine) signalModifiedKey(d *DB, key string) {
 	e.cfg.stats.dirty++ // INFO's rdb_changes_since_last_save (one per modified key)
 	e.signalKey(d, key)
