@@ -520,6 +520,7 @@ func debugPopulate(e *Engine, args [][]byte) Reply {
 	if len(args) >= 4 {
 		prefix = string(args[3])
 	}
+	dirty := e.cfg.stats.dirty
 	for j := int64(0); j < count; j++ {
 		key := []byte(prefix + ":" + itoa(j))
 		if e.Lookup(key) != nil {
@@ -533,6 +534,7 @@ func debugPopulate(e *Engine, args [][]byte) Reply {
 		}
 		e.add(key, e.newStringFromBytes(key, val, false))
 	}
+	e.cfg.stats.dirty = dirty // debugCommand's POPULATE: dbAdd and signalModifiedKey, no server.dirty++
 	return OK
 }
 

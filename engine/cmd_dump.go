@@ -86,8 +86,9 @@ func cmdRestore(e *Engine, args [][]byte) Reply {
 		}
 		return Err(ErrBadData.Error())
 	}
+	dirty := e.cfg.stats.dirty
 	if replace {
-		e.Delete(key)
+		e.Delete(key) // (counted: restoreCommand's server.dirty++ when a deleted key is not replaced)
 	}
 	if ttl > 0 && !absttl {
 		ttl += e.NowMs()
@@ -100,5 +101,6 @@ func cmdRestore(e *Engine, args [][]byte) Reply {
 		e.setExpire(string(key), ttl)
 	}
 	e.setLRUOrLFU(o, freq, idle)
+	e.cfg.stats.dirty = dirty + 1 // restoreCommand's one server.dirty++ (the key replaced is no change of its own)
 	return OK
 }

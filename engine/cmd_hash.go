@@ -91,6 +91,7 @@ func cmdHSet(e *Engine, args [][]byte) Reply {
 }
 
 func cmdHSetNX(e *Engine, args [][]byte) Reply {
+	dirty := e.cfg.stats.dirty
 	o, werr := e.lookupHashOrCreate(args[1])
 	if werr != nil {
 		return *werr
@@ -106,7 +107,7 @@ func cmdHSetNX(e *Engine, args [][]byte) Reply {
 	}
 	e.hashTryConversion(o, args[2:4])
 	e.hashSet(o, args[2], args[3], false)
-	e.signalModifiedKey(e.db, string(args[1]))
+	e.changed(args[1], dirty, 1) // hsetnxCommand's one server.dirty++ (the hash created is no change of its own)
 	return Int(1)
 }
 
@@ -241,6 +242,7 @@ func cmdHIncrBy(e *Engine, args [][]byte) Reply {
 	if !ok {
 		return ErrNotInt
 	}
+	dirty := e.cfg.stats.dirty
 	o, s, iv, isInt, found, werr := e.hashIncrField(args[1], args[2])
 	if werr != nil {
 		return *werr
@@ -258,7 +260,7 @@ func cmdHIncrBy(e *Engine, args [][]byte) Reply {
 	}
 	value += incr
 	e.hashSet(o, args[2], strconv.AppendInt(nil, value, 10), true)
-	e.signalModifiedKey(e.db, string(args[1]))
+	e.changed(args[1], dirty, 1) // hincrbyCommand's one server.dirty++
 	return Int(value)
 }
 
@@ -270,6 +272,7 @@ func cmdHIncrByFloat(e *Engine, args [][]byte) Reply {
 	if incr.IsInf() {
 		return Err("ERR value is NaN or Infinity")
 	}
+	dirty := e.cfg.stats.dirty
 	o, s, iv, isInt, found, werr := e.hashIncrField(args[1], args[2])
 	if werr != nil {
 		return *werr
@@ -288,7 +291,7 @@ func cmdHIncrByFloat(e *Engine, args [][]byte) Reply {
 	}
 	out := appendLongDouble(nil, sum)
 	e.hashSet(o, args[2], out, true)
-	e.signalModifiedKey(e.db, string(args[1]))
+	e.changed(args[1], dirty, 1) // hincrbyfloatCommand's one server.dirty++
 	return Bulk(out)
 }
 

@@ -253,6 +253,7 @@ func (e *Engine) hllOpen(key []byte, cmd string) (*Object, Reply, bool) {
 
 func pfaddCommand(e *Engine, args [][]byte) Reply {
 	key := args[1]
+	dirty := e.cfg.stats.dirty
 	o, r, ok := e.hllOpen(key, "pfadd")
 	if !ok {
 		return r
@@ -279,15 +280,16 @@ func pfaddCommand(e *Engine, args [][]byte) Reply {
 		case 1:
 			updated++
 		case -1:
+			e.cfg.stats.dirty = dirty // pfaddCommand returns before server.dirty += updated
 			return errCorruptHLL
 		}
 	}
 	if updated > 0 {
 		hllInvalidate(o)
-		e.signalModifiedKey(e.db, string(key))
-		return Int(1)
 	}
-	return Int(0)
+	// pfaddCommand's server.dirty += updated: one for the key created, one per register raised
+	e.changed(key, dirty, int64(updated))
+	return Int(min(int64(updated), 1))
 }
 
 // hllUnion is the loop pfcountCommand and pfmergeCommand share: the registers of the HLLs at
@@ -354,6 +356,7 @@ func pfmergeCommand(e *Engine, args [][]byte) Reply {
 		return r
 	}
 	key := args[1]
+	dirty := e.cfg.stats.dirty
 	o := e.Lookup(key)
 	if o == nil {
 		o = e.newHLLObject(key, "pfmerge")
@@ -372,7 +375,7 @@ func pfmergeCommand(e *Engine, args [][]byte) Reply {
 		}
 	}
 	hllInvalidate(o)
-	e.signalModifiedKey(e.db, string(key))
+	e.changed(key, dirty, 1) // pfmergeCommand's one server.dirty++ (the key created is no change of its own)
 	return OK
 }
 
@@ -392,8 +395,11 @@ func pfdebugCommand(e *Engine, args [][]byte) Reply {
 	}
 	switch {
 	case eqFold(sub, "getreg"):
-		if hllIsSparse(o) && !e.hllToDense(key, o, "pfdebug", Why{Code: WhyHLLCmd, Name: "PFDEBUG GETREG"}, -1, 0) {
-			return errCorruptHLL
+		if hllIsSparse(o) {
+			if !e.hllToDense(key, o, "pfdebug", Why{Code: WhyHLLCmd, Name: "PFDEBUG GETREG"}, -1, 0) {
+				return errCorruptHLL
+			}
+			e.cfg.stats.dirty++ // pfdebugCommand: server.dirty++ on the encoding change
 		}
 		b := o.Buf.Bytes()
 		regs := make([]Reply, hll.Registers)
@@ -418,6 +424,7 @@ func pfdebugCommand(e *Engine, args [][]byte) Reply {
 		if !e.hllToDense(key, o, "pfdebug", Why{Code: WhyHLLCmd, Name: "PFDEBUG TODENSE"}, -1, 0) {
 			return errCorruptHLL
 		}
+		e.cfg.stats.dirty++ // pfdebugCommand: server.dirty++ on the encoding change
 		return Int(1)
 	}
 	return Err(cleanErr("ERR Unknown PFDEBUG subcommand '" + string(sub) + "'"))

@@ -270,9 +270,11 @@ func cmdCopy(e *Engine, args [][]byte) Reply {
 	if srcDB == dstDB && string(src) == string(dst) {
 		return errSameObject
 	}
+	dirty := e.cfg.stats.dirty
 	if !e.keyToDB(src, dst, dstDB, replace, e.cloneObject) {
 		return Int(0)
 	}
+	e.cfg.stats.dirty = dirty + 1 // copyCommand's one server.dirty++ (a value replaced is no change of its own)
 	return Int(1)
 }
 

@@ -66,10 +66,7 @@ func cmdSAdd(e *Engine, args [][]byte) Reply {
 			added++
 		}
 	}
-	if added > 0 {
-		e.signalModifiedKey(e.db, string(key))
-	}
-	e.cfg.stats.dirty = dirty + added // saddCommand's server.dirty += added (a creation or lazy expiry is no change of its own)
+	e.changed(key, dirty, added) // saddCommand's server.dirty += added
 	return Int(added)
 }
 
@@ -78,6 +75,7 @@ func cmdSRem(e *Engine, args [][]byte) Reply {
 }
 
 func cmdSMove(e *Engine, args [][]byte) Reply {
+	dirty := e.cfg.stats.dirty
 	src := e.Lookup(args[1])
 	dst := e.Lookup(args[2])
 	ele := args[3]
@@ -107,9 +105,12 @@ func cmdSMove(e *Engine, args [][]byte) Reply {
 		e.traceSet(args[2], dst)
 		e.add(args[2], dst)
 	}
+	moved := int64(1) // smoveCommand: server.dirty++ for the removal, one more when ele was added
 	if e.setAdd(dst, ele) {
 		e.signalModifiedKey(e.db, string(args[2]))
+		moved++
 	}
+	e.cfg.stats.dirty = dirty + moved
 	return Int(1)
 }
 
@@ -416,6 +417,7 @@ func (e *Engine) lpRandomEntries(v *setValue, n int, out []Reply) []Reply {
 }
 
 func cmdSPop(e *Engine, args [][]byte) Reply {
+	dirty := e.cfg.stats.dirty
 	o, r := e.setOneRandom(args, e.spopWithCount)
 	if o == nil {
 		return r
@@ -424,7 +426,7 @@ func cmdSPop(e *Engine, args [][]byte) Reply {
 	if setSize(o) == 0 {
 		e.Delete(args[1])
 	}
-	e.signalModifiedKey(e.db, string(args[1]))
+	e.changed(args[1], dirty, 1) // spopCommand's one server.dirty++
 	return rep
 }
 
@@ -460,6 +462,7 @@ func (e *Engine) spopWithCount(args [][]byte) Reply {
 		return errNotPositive
 	}
 	count := uint64(l)
+	dirty := e.cfg.stats.dirty
 	o, werr := e.lookupTyped(args[1], TypeSet)
 	if o == nil || count == 0 {
 		return orMissing(werr, EmptySet)
@@ -469,6 +472,7 @@ func (e *Engine) spopWithCount(args [][]byte) Reply {
 	if count >= size {
 		rep := e.sunionDiffGeneric(args[1:2], nil, opUnion)
 		e.Delete(args[1])
+		e.cfg.stats.dirty = dirty + int64(size) // spopWithCountCommand's server.dirty += size
 		return rep
 	}
 	out := make([]Reply, 0, count)
@@ -538,7 +542,7 @@ func (e *Engine) spopWithCount(args [][]byte) Reply {
 		}
 		o.Enc, o.Val = nset.Enc, nset.Val
 	}
-	e.signalModifiedKey(e.db, string(args[1]))
+	e.changed(args[1], dirty, int64(count)) // spopWithCountCommand's server.dirty += count
 	return Reply{Kind: KindArray, Array: out}.AsSet()
 }
 

@@ -67,10 +67,12 @@ func cmdMove(e *Engine, args [][]byte) Reply {
 		return errSameObject
 	}
 	key := args[1]
+	dirty := e.cfg.stats.dirty
 	if !e.keyToDB(key, key, dst, false, func(o *Object) *Object { return o }) {
 		return Int(0)
 	}
 	e.Delete(key)
+	e.cfg.stats.dirty = dirty + 1 // moveCommand's one server.dirty++ (the key added and deleted count nothing)
 	return Int(1)
 }
 
@@ -88,6 +90,7 @@ func cmdSwapdb(e *Engine, args [][]byte) Reply {
 	if id1 < 0 || int(id1) >= len(e.dbs) || id2 < 0 || int(id2) >= len(e.dbs) {
 		return errDBIndex
 	}
+	e.cfg.stats.dirty++ // swapdbCommand's server.dirty++ (also when the two indexes are the same)
 	if id1 == id2 {
 		return OK
 	}
@@ -429,6 +432,8 @@ func cmdSort(e *Engine, args [][]byte) Reply {
 	if e.ver.Has(V72) {
 		l.tryConvertQuicklistAuto(lo, WhyListSort)
 	}
+	dirty := e.cfg.stats.dirty
 	e.setKey(storekey, lo, false)
+	e.cfg.stats.dirty = dirty + int64(len(elems)) // sortCommandGeneric's server.dirty += outputlen
 	return Int(int64(len(elems)))
 }

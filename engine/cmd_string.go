@@ -753,6 +753,7 @@ func addOverflows(old, incr int64) bool {
 
 // incrDecr is incrDecrCommand.
 func (e *Engine) incrDecr(key []byte, incr int64, cmd string) Reply {
+	dirty := e.cfg.stats.dirty
 	o, werr := e.lookupTyped(key, TypeString)
 	if werr != nil {
 		return ErrWrongType
@@ -766,7 +767,7 @@ func (e *Engine) incrDecr(key []byte, incr int64, cmd string) Reply {
 	}
 	v += incr
 	e.storeInt(key, o, v, cmd)
-	e.signalModifiedKey(e.db, string(key))
+	e.changed(key, dirty, 1) // incrDecrCommand's one server.dirty++ (a value created or replaced is no change of its own)
 	return Int(v)
 }
 

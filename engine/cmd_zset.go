@@ -84,6 +84,7 @@ func zaddGeneric(e *Engine, args [][]byte, flags int) Reply {
 		scores = append(scores, v)
 	}
 	key := args[1]
+	dirty := e.cfg.stats.dirty
 	o, werr := e.lookupTyped(key, TypeZSet)
 	if werr != nil {
 		return *werr
@@ -139,9 +140,7 @@ func zaddGeneric(e *Engine, args [][]byte, flags int) Reply {
 			score = ns
 		}
 	}
-	if added+updated > 0 {
-		e.signalModifiedKey(e.db, string(key))
-	}
+	e.changed(key, dirty, int64(added+updated)) // zaddGenericCommand's server.dirty += (added+updated)
 reply:
 	if incr {
 		if processed > 0 {
@@ -530,6 +529,7 @@ func cmdZpop(e *Engine, args [][]byte) Reply {
 		}
 		count = n
 	}
+	dirty := e.cfg.stats.dirty
 	o, werr := e.lookupTyped(args[1], TypeZSet)
 	if o == nil || count == 0 {
 		return orMissing(werr, EmptyArr)
@@ -550,13 +550,12 @@ func cmdZpop(e *Engine, args [][]byte) Reply {
 		out = append(out, BulkStr(m), e.doubleReply(el.score))
 		z.del([]byte(m))
 	}
-	if count > 0 {
-		e.signalModifiedKey(e.db, string(args[1]))
-	}
 	if z.card() == 0 {
 		e.Delete(args[1])
 	}
-	return Array(out...).AsPairsIf(len(args) == 3) // t_zset.c, zpopMinMaxCommand: nested with a count
+	e.changed(args[1], dirty, count) // genericZpopCommand: server.dirty++ per element popped
+	// t_zset.c, zpopMinMaxCommand: nested with a count
+	return Array(out...).AsPairsIf(len(args) == 3)
 }
 
 // ZRANDMEMBER key [count [WITHSCORES]].

@@ -68,6 +68,7 @@ func cmdZremrange(e *Engine, args [][]byte) Reply {
 	}
 	start, end := b.start, b.end
 	key := args[1]
+	dirty := e.cfg.stats.dirty
 	o, werr := e.lookupTyped(key, TypeZSet)
 	if o == nil {
 		return orMissing(werr, Int(0))
@@ -101,9 +102,7 @@ func cmdZremrange(e *Engine, args [][]byte) Reply {
 		if z.card() == 0 {
 			e.Delete(key)
 		}
-		if deleted > 0 {
-			e.signalModifiedKey(e.db, string(key))
-		}
+		e.changed(key, dirty, deleted) // zremrangeGenericCommand's server.dirty += deleted
 		return Int(deleted)
 	}
 	removed := func(n *skiplist.Node) { z.dict.Delete(n.Member) }
@@ -130,9 +129,7 @@ func cmdZremrange(e *Engine, args [][]byte) Reply {
 	} else if v74 {
 		z.dict.ShrinkIfNeeded()
 	}
-	if n > 0 {
-		e.signalModifiedKey(e.db, string(key))
-	}
+	e.changed(key, dirty, int64(n)) // zremrangeGenericCommand's server.dirty += deleted
 	return Int(int64(n))
 }
 
@@ -682,6 +679,7 @@ func (e *Engine) zrangeStoreResult(dstkey []byte, length int64, res []zpair) Rep
 // (a wrong type there is an error). nested: ZMPOP's [key, [[member, score] …]]; otherwise
 // BZPOP*'s flat [key, member, score].
 func (e *Engine) zpopGeneric(keys [][]byte, max bool, count int64, nested bool) Reply {
+	dirty := e.cfg.stats.dirty
 	var o *Object
 	var key []byte
 	for _, k := range keys {
@@ -717,12 +715,10 @@ func (e *Engine) zpopGeneric(keys [][]byte, max bool, count int64, nested bool) 
 		}
 		z.del(bstrOf(m))
 	}
-	if n > 0 {
-		e.signalModifiedKey(e.db, string(key))
-	}
 	if z.card() == 0 {
 		e.Delete(key)
 	}
+	e.changed(key, dirty, n) // genericZpopCommand: server.dirty++ per element popped
 	if nested {
 		return Array(Bulk(key), Reply{Kind: KindArray, Array: out})
 	}

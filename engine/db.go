@@ -212,9 +212,12 @@ func (e *Engine) PeekMemoryUsage(key []byte, samples int) (size int64, ok bool) 
 //
 // It also counts one change in server.dirty (INFO's rdb_changes_since_last_save). A command whose
 // C code adds another amount notes the counter when it starts and sets it to that amount where it
-// is known, as Redis does (SADD, HSET, RENAME, removeEach's HDEL/SREM/ZREM, the list pushes and
-// pops, LREM, SETBIT, BITFIELD, the stream commands). TestDirtyCounter, TestDirtyCounts and
-// TestStreamDirtyCounts (internal/difftest) compare the counter's steps with redis-server 7.0.15.
+// is known, as Redis does (HSET, RENAME, MOVE, COPY, RESTORE, SORT STORE, the list pushes and
+// pops, LREM, SETBIT, BITFIELD, the stream commands; changed below for SADD, ZADD, PFADD, the pops
+// and removeEach's HDEL/SREM/ZREM); a key created, replaced or deleted on the way is then no
+// change of its own, as dbAdd, dbOverwrite and dbDelete count none. docs/persistence.md lists
+// the amounts; TestDirtyCounter, TestDirtyCounts, TestStreamDirtyCounts, TestDirtyCommandCounts
+// and TestDirtyTranscripts (internal/difftest) compare the counter's steps with redis-server 7.0.15.
 func (e *Engine) signalModifiedKey(d *DB, key string) {
 	e.cfg.stats.dirty++ // INFO's rdb_changes_since_last_save (one per modified key)
 	e.signalKey(d, key)
@@ -297,11 +300,20 @@ func (e *Engine) removeEach(key []byte, typ ObjType, items [][]byte, remove func
 			}
 		}
 	}
-	if removed > 0 {
+	e.changed(key, dirty, removed)
+	return Int(removed)
+}
+
+// changed ends a command whose C code signals key when it changed n > 0 items and adds n to
+// server.dirty (server.dirty += added, deleted, popped…): dirty is the counter when the command
+// began, and the db hooks the command went through (a key created, an emptied key deleted, a lazy
+// expiry) count nothing of their own. SADD, ZADD, the removeEach commands, ZREMRANGEBY*, the
+// sorted-set pops and SPOP with a count end here.
+func (e *Engine) changed(key []byte, dirty, n int64) {
+	if n > 0 {
 		e.signalModifiedKey(e.db, string(key))
 	}
-	e.cfg.stats.dirty = dirty + removed
-	return Int(removed)
+	e.cfg.stats.dirty = dirty + n
 }
 
 // orMissing is the answer when lookupTyped found no value of the type asked for: WRONGTYPE when

@@ -266,6 +266,7 @@ func cmdFunctionLoad(e *Engine, args [][]byte) Reply {
 	if errText != "" {
 		return Err(cleanErr("ERR " + errText))
 	}
+	e.cfg.stats.dirty++ // functionLoadCommand's server.dirty++
 	return BulkStr(name)
 }
 
@@ -418,6 +419,7 @@ func cmdFunctionDelete(e *Engine, args [][]byte) Reply {
 		return Err("ERR Library not found")
 	}
 	e.unlinkLibrary(lib)
+	e.cfg.stats.dirty++ // functionDeleteCommand's server.dirty++
 	return OK
 }
 
@@ -435,6 +437,7 @@ func cmdFunctionFlush(e *Engine, args [][]byte) Reply {
 		s.fn.L.Close()
 	}
 	s.fn, s.fnVM = nil, nil
+	e.cfg.stats.dirty++ // functionFlushCommand's server.dirty++
 	return OK
 }
 

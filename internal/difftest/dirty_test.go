@@ -83,3 +83,55 @@ func compareDirty(t *testing.T, lines []string) (moved int) {
 	}
 	return moved
 }
+
+// TestDirtyTranscripts replays every testdata/transcripts/diff/*.txt as TestDiffTranscripts does
+// and compares, step by step, how far server.dirty (INFO's rdb_changes_since_last_save, read on a
+// second connection so that MULTI does not queue it) moves on redis-server 7.0.15 and on
+// redscope: every command of every transcript, TTLs, lazy expiry and key creation included. A
+// step that resets the counter (SAVE, DEBUG RELOAD, FLUSHALL's save) on either server is not
+// compared.
+func TestDirtyTranscripts(t *testing.T) {
+	sv := startServers(t)
+	compared, moved := 0, 0
+	eachTranscript(t, "diff", func(t *testing.T, path string, f *transcript.File) {
+		sv.fresh(t)
+		ref, got := dialPair(t, sv.ref, sv.scope)
+		refInfo, gotInfo := dialPair(t, sv.ref, sv.scope)
+		dirty := func(c *transcript.Conn) int64 {
+			t.Helper()
+			v := infoFields(doInfo(t, c, "persistence"))["rdb_changes_since_last_save"]
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				t.Fatalf("rdb_changes_since_last_save %q", v)
+			}
+			return n
+		}
+		fails := 0
+		for _, st := range f.Steps {
+			var d [2]int64
+			for i, c := range [2][2]*transcript.Conn{{ref, refInfo}, {got, gotInfo}} {
+				before := dirty(c[1])
+				if _, _, err := c[0].Do(st.Args); err != nil {
+					t.Fatalf("%s:%d: > %s: %v", path, st.Line, st.Text, err)
+				}
+				d[i] = dirty(c[1]) - before
+			}
+			if d[0] < 0 || d[1] < 0 {
+				continue
+			}
+			compared++
+			if d[0] != 0 {
+				moved++
+			}
+			if d[0] != d[1] {
+				if fails++; fails <= maxReported {
+					t.Errorf("%s:%d: > %s: dirty +%d on redis-server, +%d on redscope", path, st.Line, st.Text, d[0], d[1])
+				}
+			}
+		}
+	})
+	t.Logf("%d steps compared, %d moved the counter on redis-server", compared, moved)
+	if moved < 1000 {
+		t.Errorf("only %d steps moved the counter", moved)
+	}
+}
