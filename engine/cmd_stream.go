@@ -1074,27 +1074,22 @@ func cmdXclaim(e *Engine, args [][]byte) Reply {
 			force = true
 		case eqFold(opt, "justid"):
 			justid = true
-		case eqFold(opt, "idle") && more > 0:
+		case (eqFold(opt, "idle") || eqFold(opt, "time") || eqFold(opt, "retrycount")) && more > 0:
+			// IDLE ms, TIME unix-ms and RETRYCOUNT n: an integer each, else
+			// "Invalid IDLE option argument for XCLAIM" naming the option (upper case, as Redis).
 			j++
 			n, ok := string2ll(args[j])
 			if !ok {
-				return Err("ERR Invalid IDLE option argument for XCLAIM")
+				return Err("ERR Invalid " + strings.ToUpper(string(opt)) + " option argument for XCLAIM")
 			}
-			delivery = now - n
-		case eqFold(opt, "time") && more > 0:
-			j++
-			n, ok := string2ll(args[j])
-			if !ok {
-				return Err("ERR Invalid TIME option argument for XCLAIM")
+			switch {
+			case eqFold(opt, "idle"):
+				delivery = now - n
+			case eqFold(opt, "time"):
+				delivery = n
+			default:
+				retry = n
 			}
-			delivery = n
-		case eqFold(opt, "retrycount") && more > 0:
-			j++
-			n, ok := string2ll(args[j])
-			if !ok {
-				return Err("ERR Invalid RETRYCOUNT option argument for XCLAIM")
-			}
-			retry = n
 		case eqFold(opt, "lastid") && more > 0:
 			j++
 			id, ok := parseStreamID(args[j], 0, true, nil)
