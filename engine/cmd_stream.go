@@ -929,13 +929,9 @@ func cmdXack(e *Engine, args [][]byte) Reply {
 	if g == nil {
 		return Int(0)
 	}
-	ids := make([]StreamID, 0, len(args)-3)
-	for _, a := range args[3:] {
-		id, ok := parseStreamID(a, 0, true, nil)
-		if !ok {
-			return errStreamID
-		}
-		ids = append(ids, id)
+	ids, ok := strictIDs(args[3:])
+	if !ok {
+		return errStreamID
 	}
 	n := int64(0)
 	for _, id := range ids {
@@ -1074,27 +1070,22 @@ func cmdXclaim(e *Engine, args [][]byte) Reply {
 			force = true
 		case eqFold(opt, "justid"):
 			justid = true
-		case eqFold(opt, "idle") && more > 0:
+		case (eqFold(opt, "idle") || eqFold(opt, "time") || eqFold(opt, "retrycount")) && more > 0:
+			// IDLE ms, TIME unix-ms and RETRYCOUNT n: an integer each, else
+			// "Invalid IDLE option argument for XCLAIM" naming the option (upper case, as Redis).
 			j++
 			n, ok := string2ll(args[j])
 			if !ok {
-				return Err("ERR Invalid IDLE option argument for XCLAIM")
+				return Err("ERR Invalid " + strings.ToUpper(string(opt)) + " option argument for XCLAIM")
 			}
-			delivery = now - n
-		case eqFold(opt, "time") && more > 0:
-			j++
-			n, ok := string2ll(args[j])
-			if !ok {
-				return Err("ERR Invalid TIME option argument for XCLAIM")
+			switch {
+			case eqFold(opt, "idle"):
+				delivery = now - n
+			case eqFold(opt, "time"):
+				delivery = n
+			default:
+				retry = n
 			}
-			delivery = n
-		case eqFold(opt, "retrycount") && more > 0:
-			j++
-			n, ok := string2ll(args[j])
-			if !ok {
-				return Err("ERR Invalid RETRYCOUNT option argument for XCLAIM")
-			}
-			retry = n
 		case eqFold(opt, "lastid") && more > 0:
 			j++
 			id, ok := parseStreamID(args[j], 0, true, nil)
@@ -1306,36 +1297,36 @@ func cmdXdel(e *Engine, args [][]byte) Reply {
 		return orMissing(werr, Int(0))
 	}
 	s := stv(o)
-	ids := make([]StreamID, 0, len(args)-2)
-	for _, a := range args[2:] {
-		id, ok := parseStreamID(a, 0, true, nil)
-		if !ok {
-			return errStreamID
-		}
-		ids = append(ids, id)
+	ids, ok := strictIDs(args[2:])
+	if !ok {
+		return errStreamID
 	}
 	n, first := int64(0), false
 	for _, id := range ids {
-		if e.streamDelete(args[1], s, id) {
-			if id == s.firstID {
-				first = true
-			}
-			if id.cmp(s.maxDeletedID) > 0 {
-				s.maxDeletedID = id
-			}
+		if ok, wasFirst := e.xdelEntry(args[1], s, id); ok {
+			first = first || wasFirst
 			n++
 		}
 	}
 	e.addDirty(n)
 	if n > 0 {
 		e.signalModifiedKey(e.db, string(args[1]))
-		if s.length == 0 {
-			s.firstID = StreamID{}
-		} else if first {
-			s.firstID = s.firstValidID()
-		}
+		s.updateFirstID(first)
 	}
 	return Int(n)
+}
+
+// xdelEntry deletes entry id of s (streamDelete) as XDEL and XDELEX do: an id above
+// max-deleted-entry-id becomes it. ok says whether there was such an entry to delete, wasFirst
+// whether it was the stream's first (whose first-entry id updateFirstID then moves).
+func (e *Engine) xdelEntry(key []byte, s *streamValue, id StreamID) (ok, wasFirst bool) {
+	if !e.streamDelete(key, s, id) {
+		return false, false
+	}
+	if id.cmp(s.maxDeletedID) > 0 {
+		s.maxDeletedID = id
+	}
+	return true, id == s.firstID
 }
 
 // ---- XDELEX / XACKDEL (8.2) ----
@@ -1381,13 +1372,9 @@ func cmdXdelex(e *Engine, args [][]byte) Reply {
 	if n != int64(len(args)-i-2) {
 		return errStreamNumIDsMatch
 	}
-	ids := make([]StreamID, 0, n)
-	for _, a := range args[i+2:] {
-		id, ok := parseStreamID(a, 0, true, nil)
-		if !ok {
-			return errStreamID
-		}
-		ids = append(ids, id)
+	ids, ok := strictIDs(args[i+2:])
+	if !ok {
+		return errStreamID
 	}
 	o, werr := e.lookupTyped(args[1], TypeStream)
 	if werr != nil {
@@ -1424,24 +1411,15 @@ func cmdXdelex(e *Engine, args [][]byte) Reply {
 		case policy == "acked" && s.referenced(id):
 			out[k] = Int(2)
 		default:
-			e.streamDelete(args[1], s, id)
-			if id == s.firstID {
-				first = true
-			}
-			if id.cmp(s.maxDeletedID) > 0 {
-				s.maxDeletedID = id
-			}
+			_, wasFirst := e.xdelEntry(args[1], s, id)
+			first = first || wasFirst
 			deleted++
 			out[k] = Int(1)
 		}
 	}
 	if deleted > 0 {
 		e.signalModifiedKey(e.db, string(args[1]))
-		if s.length == 0 {
-			s.firstID = StreamID{}
-		} else if first {
-			s.firstID = s.firstValidID()
-		}
+		s.updateFirstID(first)
 	}
 	return Reply{Kind: KindArray, Array: out}
 }
@@ -1556,24 +1534,10 @@ func (e *Engine) xinfoStream(s *streamValue, args [][]byte) Reply {
 	})
 	groups := []Reply{}
 	for _, g := range s.groups {
-		pending := []Reply{}
-		for _, id := range g.pel {
-			if count != 0 && int64(len(pending)) >= count {
-				break
-			}
-			n := g.nacks[id]
-			pending = append(pending, Array(BulkStr(id.String()), BulkStr(n.consumer.name), Int(n.deliveryTime), Int(int64(n.deliveryCount))))
-		}
+		pending := fullPEL(g, g.pel, count, true)
 		consumers := []Reply{}
 		for _, c := range g.consumers {
-			cp := []Reply{}
-			for _, id := range c.pel {
-				if count != 0 && int64(len(cp)) >= count {
-					break
-				}
-				n := g.nacks[id]
-				cp = append(cp, Array(BulkStr(id.String()), Int(n.deliveryTime), Int(int64(n.deliveryCount))))
-			}
+			cp := fullPEL(g, c.pel, count, false)
 			cr := []Reply{BulkStr("name"), BulkStr(c.name), BulkStr("seen-time"), Int(c.seenTime)}
 			if e.ver.Has(V72) {
 				cr = append(cr, BulkStr("active-time"), Int(c.activeTime))
@@ -1587,4 +1551,38 @@ func (e *Engine) xinfoStream(s *streamValue, args [][]byte) Reply {
 	}
 	r = append(r, BulkStr("entries"), Reply{Kind: KindArray, Array: entries}, BulkStr("groups"), Reply{Kind: KindArray, Array: groups})
 	return Map(r...)
+}
+
+// strictIDs parses every argument as a stream ID (streamParseStrictIDOrReply: "-" and "+" are
+// refused), all before the command acts on any, as XACK, XDEL and XDELEX do; ok is false at the
+// first that is not one.
+func strictIDs(args [][]byte) (ids []StreamID, ok bool) {
+	ids = make([]StreamID, 0, len(args))
+	for _, a := range args {
+		id, ok := parseStreamID(a, 0, true, nil)
+		if !ok {
+			return nil, false
+		}
+		ids = append(ids, id)
+	}
+	return ids, true
+}
+
+// fullPEL is XINFO STREAM FULL's list of the pending entries ids of group g, the first count of
+// them (all for 0): each its id, the owning consumer's name when owner (the group's own list; a
+// consumer's list leaves it out), the last delivery time and the delivery count.
+func fullPEL(g *streamCG, ids []StreamID, count int64, owner bool) []Reply {
+	out := []Reply{}
+	for _, id := range ids {
+		if count != 0 && int64(len(out)) >= count {
+			break
+		}
+		n := g.nacks[id]
+		entry := []Reply{BulkStr(id.String())}
+		if owner {
+			entry = append(entry, BulkStr(n.consumer.name))
+		}
+		out = append(out, Array(append(entry, Int(n.deliveryTime), Int(int64(n.deliveryCount)))...))
+	}
+	return out
 }

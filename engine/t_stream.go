@@ -547,6 +547,16 @@ func (s *streamValue) firstValidID() StreamID {
 	return id
 }
 
+// updateFirstID is the first-entry id after deletions: none in an empty stream, else the first
+// live entry's (streamGetEdgeID) when moved says the first entry may have gone.
+func (s *streamValue) updateFirstID(moved bool) {
+	if s.length == 0 {
+		s.firstID = StreamID{}
+	} else if moved {
+		s.firstID = s.firstValidID()
+	}
+}
+
 // deleteEntry is streamDeleteItem: flag the entry deleted (freeing its node when it was the
 // node's last live entry).
 func (e *Engine) streamDelete(key []byte, s *streamValue, id StreamID) bool {
@@ -651,11 +661,7 @@ func (e *Engine) streamTrim(key []byte, s *streamValue, a *trimArgs) int64 {
 		lp.ReplaceInt(p, d+fromLP)
 		break
 	}
-	if s.length == 0 {
-		s.firstID = StreamID{}
-	} else if deleted > 0 {
-		s.firstID = s.firstValidID()
-	}
+	s.updateFirstID(deleted > 0)
 	return deleted
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -9,7 +10,7 @@ import (
 
 // WATCH rests on signalModifiedKey alone (db.go): these tests run with tracing OFF, so no trace
 // event can stand in for the signal. Client a WATCHes, client b writes, a runs MULTI PING EXEC:
-// a null array means the key was touched. The cases are internal/watchcases' (compared with
+// a null array means the key was touched. The cases are testdata/watch/cases.txt's (compared with
 // redis-server 7.0.15 in internal/difftest TestWatchWrites) and the engine's own below: the
 // expected answers are redis-server 7.0.15's, apart from the Bloom filter commands (a module's
 // on the real server, absent from Debian's build) and the 8.x hash-field commands.
@@ -25,13 +26,15 @@ type watchSignalCase struct {
 	errorOK bool
 }
 
-// sharedWatchCases are internal/watchcases' cases whose EXEC answer they give.
-func sharedWatchCases() []watchSignalCase {
+// sharedWatchCases are the cases of testdata/watch/cases.txt (internal/watchcases reads them).
+func sharedWatchCases(t *testing.T) []watchSignalCase {
+	t.Helper()
+	cases, err := watchcases.Load(filepath.Join("..", watchcases.File))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out []watchSignalCase
-	for _, c := range watchcases.Cases {
-		if c.Want == "" {
-			continue
-		}
+	for _, c := range cases {
 		out = append(out, watchSignalCase{setup: c.Setup, db: c.DB, watch: c.WatchKeys(), write: c.Write,
 			want: c.Want == watchcases.Touched, errorOK: true})
 	}
@@ -104,7 +107,7 @@ func watchSignalCases() []watchSignalCase {
 }
 
 func TestWatchTouchedByEveryWriteTracingOff(t *testing.T) {
-	checkWatchSignals(t, V70, append(sharedWatchCases(), watchSignalCases()...))
+	checkWatchSignals(t, V70, append(sharedWatchCases(t), watchSignalCases()...))
 }
 
 // checkWatchSignals plays each case on a fresh engine of version v with tracing off: b runs the

@@ -100,8 +100,7 @@ func TestParserProtocolErrors(t *testing.T) {
 // TestArgumentsOutliveThePipeline: values written by one pipeline are intact after later
 // pipelines reuse the connection's read buffer (the engine may keep argument slices).
 func TestArgumentsOutliveThePipeline(t *testing.T) {
-	_, addr := start(t, engine.V70)
-	c := dial(t, addr)
+	c := startConn(t, engine.V70)
 	exchange(t, c, cmd("MULTI")+cmd("RPUSH", "l", "first")+cmd("SET", "s", "value-one"), 5+9+9)
 	exchange(t, c, cmd("ECHO", "zzzzzzzzzzzzzzzzzzzz"), 9)
 	want := "*3\r\n:1\r\n+OK\r\n$20\r\nzzzzzzzzzzzzzzzzzzzz\r\n"

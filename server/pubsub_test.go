@@ -24,8 +24,7 @@ func TestPublishToSelfOrder(t *testing.T) {
 		{engine.V70, msg + ":1\r\n", msg + "*1\r\n:1\r\n"},
 		{engine.V74, ":1\r\n" + msg, "*1\r\n:1\r\n" + msg},
 	} {
-		_, addr := start(t, tc.v)
-		c := dial(t, addr)
+		c := startConn(t, tc.v)
 		c.Write([]byte("HELLO 3\r\nPING\r\n"))
 		readUntil(t, c, "+PONG\r\n")
 		if got := exchange(t, c, cmd("SUBSCRIBE", "foo"), len(sub)); got != sub {

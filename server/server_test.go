@@ -58,6 +58,13 @@ func dial(t *testing.T, addr string) net.Conn {
 	return c
 }
 
+// startConn serves a new engine of version v (start) and dials it once.
+func startConn(t *testing.T, v engine.Version) net.Conn {
+	t.Helper()
+	_, addr := start(t, v)
+	return dial(t, addr)
+}
+
 func cmd(args ...string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "*%d\r\n", len(args))
@@ -69,8 +76,7 @@ func cmd(args ...string) string {
 
 // The replies below are byte-for-byte what redis-server 7.0.15 sends.
 func TestConnectionCommands(t *testing.T) {
-	_, addr := start(t, engine.V70)
-	c := dial(t, addr)
+	c := startConn(t, engine.V70)
 	cases := []struct{ send, want string }{
 		{cmd("PING"), "+PONG\r\n"},
 		{cmd("HELLO", "4"), "-NOPROTO unsupported protocol version\r\n"},
@@ -120,8 +126,7 @@ func TestConnectionCommands(t *testing.T) {
 }
 
 func TestQuit(t *testing.T) {
-	_, addr := start(t, engine.V70)
-	c := dial(t, addr)
+	c := startConn(t, engine.V70)
 	// QUIT answers OK, and what follows it in the same pipeline is not run.
 	c.Write([]byte(cmd("PING") + cmd("QUIT") + cmd("PING")))
 	c.SetReadDeadline(time.Now().Add(5 * time.Second))

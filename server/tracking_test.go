@@ -14,8 +14,7 @@ import (
 // for. The RESP3 client gets the pushes before the reply of the command that found the table
 // too big.
 func TestTrackingTableLimit(t *testing.T) {
-	_, addr := start(t, engine.V74)
-	c := dial(t, addr)
+	c := startConn(t, engine.V74)
 	c.Write([]byte("HELLO 3\r\nPING\r\n"))
 	readUntil(t, c, "+PONG\r\n")
 	c.Write([]byte(cmd("CLIENT", "TRACKING", "on") + cmd("MGET", "k1", "k2", "k3") + cmd("PING", "x")))

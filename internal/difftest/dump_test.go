@@ -23,8 +23,7 @@ import (
 // must agree, DEBUG OBJECT must agree once the address and LRU clock are masked, and after
 // DEBUG RELOAD on both the encodings and digests must still agree.
 func TestDumpRestoreCrossServer(t *testing.T) {
-	sv := freshServers(t)
-	ref, got := dialPair(t, sv.ref, sv.scope)
+	ref, got := freshPair(t)
 
 	both := func(args ...string) {
 		t.Helper()

@@ -78,6 +78,14 @@ func dialPair(t testing.TB, refAddr, scopeAddr string) (ref, got *transcript.Con
 	return dialConn(t, refAddr), dialConn(t, scopeAddr)
 }
 
+// freshPair connects to the real redis-server (reset now and when the test ends) and to a fresh
+// in-process redscope with a new 7.0 engine (freshServers, then dialPair).
+func freshPair(t testing.TB) (ref, got *transcript.Conn) {
+	t.Helper()
+	sv := freshServers(t)
+	return dialPair(t, sv.ref, sv.scope)
+}
+
 // workQueue is the course's worker pattern with go-redis on addr: workers goroutines, each with
 // its own client, call take until it answers redis.Nil (nothing came for its block time: that
 // worker is done), while push adds the jobs job:00 … job:NN, pausing after every ten so that

@@ -65,16 +65,8 @@ func doInfo(t *testing.T, c *transcript.Conn, args ...string) string {
 	return r.Str
 }
 
-// infoPair connects to the real redis-server (reset now and when the test ends) and to a fresh
-// in-process redscope with a new 7.0 engine.
-func infoPair(t *testing.T) (ref, sc *transcript.Conn) {
-	t.Helper()
-	sv := freshServers(t)
-	return dialPair(t, sv.ref, sv.scope)
-}
-
 func TestInfoSections(t *testing.T) {
-	ref, sc := infoPair(t)
+	ref, sc := freshPair(t)
 	// Something in every section that lists entries (commandstats, errorstats, latencystats,
 	// keyspace).
 	for _, c := range [][]string{{"CONFIG", "RESETSTAT"}, {"SET", "k", "v"}, {"GET", "k"}, {"NOSUCH"}} {
@@ -115,7 +107,7 @@ func TestInfoSections(t *testing.T) {
 // the values both know: commandstats without the timings, errorstats, keyspace, and the
 // counters of the stats section the engine keeps.
 func TestInfoValues(t *testing.T) {
-	ref, sc := infoPair(t)
+	ref, sc := freshPair(t)
 	script := [][]string{
 		{"CONFIG", "RESETSTAT"},
 		{"SET", "a", "1"}, {"SET", "b", "2", "PX", "1"}, {"GET", "a"}, {"GET", "missing"},

@@ -13,74 +13,7 @@ import (
 // database 1; every connection's transcript, the fed lines included, must be identical once
 // the time and the client ports are hidden. The time of every line must be the server's clock
 // (within a minute of now), and the address in the lines must be the sending connection's own
-// (CLIENT INFO's addr=).
-
-func monitorScript() []psStep {
-	return []psStep{
-		{0, "MONITOR"},
-		{1, "CLIENT INFO"},
-		{2, "CLIENT INFO"},
-		{1, "SET k v"},
-		{1, "GET k"},
-		{1, "INCR n"},
-		{1, "NOSUCHCMD a"},
-		{1, "GET"},
-		{1, "MULTI"},
-		{1, "SET a 1"},
-		{1, "INCR a"},
-		{1, "GET a"},
-		{1, "EXEC"},
-		{1, "MULTI"},
-		{1, "NOSUCH"},
-		{1, "EXEC"},
-		{1, "EXEC"},
-		{1, `EVAL "redis.call('set','x','y'); return redis.call('get','x')" 0`},
-		{1, `EVAL "redis.call('select','2'); return redis.call('set','in2','v')" 0`},
-		{1, "EVALSHA 0000000000000000000000000000000000000000 0"},
-		{1, "AUTH secret"},
-		{1, "AUTH someone secret"},
-		{1, "HELLO 3 AUTH default secret"},
-		{1, "HELLO 4 AUTH default secret"},
-		{1, "HELLO 2 SETNAME w1"},
-		{1, "CONFIG SET maxmemory-policy noeviction"},
-		{1, "CONFIG GET maxmemory-policy"},
-		{1, "CLIENT LIST ID 1"},
-		{1, "CLIENT GETNAME"},
-		{1, "CLIENT FOO"},
-		{1, `SET "a\x00b" "q\"\n\xff\t\r\a\b"`},
-		{1, `SET "sp ace" "\\back"`},
-		{1, "SELECT 1"},
-		{1, "SET k1 v1"},
-		{1, "DBSIZE"},
-		{1, `EVAL "return redis.call('dbsize')" 0`},
-		{1, "SELECT 0"},
-		{1, "SUBSCRIBE ch"},
-		{1, "PING"},
-		{1, "UNSUBSCRIBE"},
-		{2, "PUBLISH ch m"},
-		{2, "BLPOP list 0"},
-		{1, "RPUSH list a"},
-		{2, "WATCH k"},
-		{2, "UNWATCH"},
-		{2, "DISCARD"},
-		{2, "MULTI"},
-		{2, "MONITOR"},
-		{2, "EXEC"},
-		{0, "GET k"},
-		{0, "SET k x"},
-		{0, "PUBLISH ch m"},
-		{0, "EVAL 'return 1' 0"},
-		{0, "PING"},
-		{0, "ECHO hi"},
-		{0, "MONITOR"},
-		{0, "CLIENT INFO"},
-		{0, "RESET"},
-		{0, "CLIENT INFO"},
-		{1, "SET after reset"},
-		{0, "GET after"},
-		{1, "QUIT"},
-	}
-}
+// (CLIENT INFO's addr=). The script: testdata/rawscripts/monitor.txt.
 
 var (
 	monitorLine = regexp.MustCompile(`\+(\d+)\.(\d{6}) \[(\d+) (lua|127\.0\.0\.1:\d+)\] `)
@@ -128,7 +61,7 @@ func hideMonitor(b []byte) []byte {
 }
 
 func TestMonitorScript(t *testing.T) {
-	script := monitorScript()
+	script := loadRawScript(t, "monitor")
 	want, got, lines := compareScript(t, script, runPubsubScript, hideMonitor)
 	fedWant := checkMonitorLines(t, "redis-server", want)
 	fedGot := checkMonitorLines(t, "redscope", got)

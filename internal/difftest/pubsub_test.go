@@ -3,9 +3,13 @@ package difftest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"net"
 	"os"
+	"path/filepath"
+	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,103 +22,50 @@ import (
 // framing (arrays in RESP2, pushes in RESP3) are compared too. Redis lists channels (PUBSUB
 // CHANNELS, UNSUBSCRIBE without arguments) in the order of a dict hashed with a seed drawn at
 // startup, which differs from run to run; redscope sorts them (PUBSUB) or keeps subscription
-// order (UNSUBSCRIBE), so the script never asks for two of them at once.
+// order (UNSUBSCRIBE), so the script never asks for two of them at once. The script:
+// testdata/rawscripts/pubsub.txt.
 
 type psStep struct {
 	conn int
 	cmd  string // inline command line (sent with \r\n)
 }
 
-func psScript() []psStep {
-	return []psStep{
-		{0, "PUBLISH nobody hi"},
-		{0, "CLIENT REPLY SKIP"},
-		{0, "PING skipped"},
-		{0, "PING shown"},
-		{0, "CLIENT REPLY OFF"},
-		{0, "PING off"},
-		{0, "CLIENT REPLY SKIP"},
-		{0, "CLIENT REPLY ON"},
-		{0, "CLIENT REPLY FOO"},
-		{0, "CLIENT REPLY"},
-		{0, "UNSUBSCRIBE"},
-		{0, "PUNSUBSCRIBE"},
-		{0, "SUNSUBSCRIBE"},
-		{0, "SUBSCRIBE"},
-		{0, "SUBSCRIBE news sport news"},
-		{1, "PSUBSCRIBE n* s?ort"},
-		{2, "HELLO 3"},
-		{2, "SUBSCRIBE news"},
-		{2, "PSUBSCRIBE *"},
-		{3, "PUBLISH news hello"},
-		{3, "PUBLISH sport goal"},
-		{3, "PUBLISH other x"},
-		{3, "PUBSUB NUMSUB news sport other"},
-		{3, "CLIENT LIST TYPE pubsub"},
-		{3, "CLIENT LIST TYPE normal"},
-		{3, "CLIENT LIST"},
-		{3, "PUBSUB NUMSUB"},
-		{3, "PUBSUB NUMPAT"},
-		{3, "PUBSUB CHANNELS n*"},
-		{3, "PUBSUB CHANNELS s*"},
-		{3, "PUBSUB CHANNELS a b"},
-		{3, "PUBSUB NUMPAT x"},
-		{3, "PUBSUB FOO"},
-		{3, "PUBSUB"},
-		{3, "PUBSUB HELP"},
-		{3, "SUBSCRIBE"},
-		{3, "PUBLISH a"},
-		{0, "GET k"},
-		{0, "SET k v"},
-		{0, "CLIENT ID x"},
-		{0, "CLIENT INFO"},
-		{0, "NOSUCHCMD"},
-		{0, "GET"},
-		{0, "MULTI"},
-		{0, "PUBLISH news x"},
-		{0, "PING"},
-		{0, "PING hello"},
-		{0, "PING a b"},
-		{2, "PING"},
-		{2, "GET k"},
-		{2, "CLIENT INFO"},
-		{3, "INFO"},
-		{2, "PUBLISH news self"},
-		{0, "UNSUBSCRIBE news nothere"},
-		{0, "UNSUBSCRIBE"},
-		{0, "GET k"},
-		{1, "PUNSUBSCRIBE s?ort"},
-		{3, "PUBLISH sport two"},
-		{1, "RESET"},
-		{1, "GET k"},
-		{3, "PUBLISH news after"},
-		{3, "PUBSUB NUMPAT"},
-		{2, "UNSUBSCRIBE"},
-		{2, "PUNSUBSCRIBE"},
-		{2, "GET k"},
-		{3, "MULTI"},
-		{3, "SUBSCRIBE tx"},
-		{3, "EXEC"},
-		{0, "PUBLISH tx viaexec"},
-		{3, "UNSUBSCRIBE tx"},
-		{3, "SSUBSCRIBE sh1 sh2"},
-		{0, "SPUBLISH sh1 shard"},
-		{0, "PUBSUB SHARDCHANNELS *1"},
-		{0, "PUBSUB SHARDNUMSUB sh1 sh3"},
-		{3, "SUBSCRIBE c1"},
-		{3, "SUNSUBSCRIBE sh1"},
-		{3, "SUNSUBSCRIBE"},
-		{3, "SUNSUBSCRIBE"},
-		{3, "GET k"},
-		{3, "QUIT"},
-		{2, "CLIENT REPLY OFF"},
-		{2, "SUBSCRIBE late"},
-		{0, "PUBLISH late m"},
-		{2, "PING"},
-		{2, "CLIENT REPLY ON"},
-		{2, "UNSUBSCRIBE late"},
-		{0, "PUBSUB NUMSUB c1"},
+// loadRawScript reads the script testdata/rawscripts/name.txt (parseRawScript).
+func loadRawScript(t *testing.T, name string) []psStep {
+	t.Helper()
+	path := filepath.Join("..", "..", "testdata", "rawscripts", name+".txt")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
+	script, err := parseRawScript(string(b))
+	if err != nil {
+		t.Fatalf("%s:%v", path, err)
+	}
+	return script
+}
+
+// parseRawScript reads a script's steps, one a line: the connection (0 to psConns-1), a space
+// and the command line as sent; lines that start with # and empty lines are passed over. An
+// error names the line.
+func parseRawScript(text string) ([]psStep, error) {
+	var script []psStep
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		n, cmd, _ := strings.Cut(line, " ")
+		conn, err := strconv.Atoi(n)
+		if err != nil || conn < 0 || conn >= psConns || cmd == "" {
+			return nil, fmt.Errorf("%d: not a connection 0 to %d, a space and a command: %q", i+1, psConns-1, line)
+		}
+		script = append(script, psStep{conn, cmd})
+	}
+	if len(script) == 0 {
+		return nil, errors.New("1: no step")
+	}
+	return script, nil
 }
 
 const psConns = 4
@@ -220,7 +171,7 @@ func keepInfoLines(b []byte, prefixes ...string) []byte {
 }
 
 func TestPubsubScript(t *testing.T) {
-	script := psScript()
+	script := loadRawScript(t, "pubsub")
 	_, _, lines := compareScript(t, script, runPubsubScript, normalize)
 	t.Logf("%d script steps on %d connections; %d transcript lines identical", len(script), psConns, lines)
 }
@@ -268,4 +219,21 @@ func compareConns(t *testing.T, want, got [][]byte, norm func([]byte) []byte) (l
 		lines += bytes.Count(w, []byte("\n"))
 	}
 	return lines
+}
+
+// TestParseRawScript: a script's steps as written, comments and empty lines passed over; a line
+// that is no step is refused with its line number.
+func TestParseRawScript(t *testing.T) {
+	got, err := parseRawScript("# a comment\n\n0 PING\n3 SET \"a b\" {id1}\r\n")
+	if want := []psStep{{0, "PING"}, {3, `SET "a b" {id1}`}}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("parseRawScript: %v %v, want %v", got, err, want)
+	}
+	for _, text := range []string{"# a comment\nPING\n", "#\n4 PING\n", "#\n-1 PING\n", "#\n0\n", "#\n0 \n"} {
+		if _, err := parseRawScript(text); err == nil || !strings.HasPrefix(err.Error(), "2: ") {
+			t.Errorf("parseRawScript(%q): %v, want an error at line 2", text, err)
+		}
+	}
+	if _, err := parseRawScript("# only a comment\n"); err == nil {
+		t.Error("a script without a step: no error")
+	}
 }

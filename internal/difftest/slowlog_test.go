@@ -15,8 +15,7 @@ import (
 // arguments (trimmed to 32, strings to 128 bytes, CONFIG SET's sensitive values redacted, EXEC
 // not logged but its commands), the client name, LEN, RESET, HELP and the error texts.
 func TestSlowlogAgainstRedis(t *testing.T) {
-	s := freshServers(t)
-	ref, got := dialPair(t, s.ref, s.scope)
+	ref, got := freshPair(t)
 	long := strings.Repeat("v", 200)
 	many := []string{"RPUSH", "l"}
 	for i := 0; i < 40; i++ {

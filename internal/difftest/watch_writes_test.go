@@ -2,6 +2,7 @@ package difftest
 
 import (
 	"bytes"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"testing"
@@ -11,7 +12,7 @@ import (
 	"redscope/internal/watchcases"
 )
 
-// Which writes touch a watched key (the cases: internal/watchcases). TestWatchWrites plays each
+// Which writes touch a watched key (the cases: testdata/watch/cases.txt). TestWatchWrites plays each
 // case on redis-server 7.0.15 and on redscope: connection 1 runs the setup, connection 0 WATCHes,
 // connection 1 runs the write, connection 0 runs MULTI, PING, EXEC; every reply of the two
 // servers must be byte-identical (EXEC is a null array when the key was touched).
@@ -35,10 +36,20 @@ var watchUncovered = map[string]string{
 // them too).
 var watchExtra = []string{"pfcount", "eval", "fcall", "exec", "debug"}
 
+// loadWatchCases reads testdata/watch/cases.txt.
+func loadWatchCases(t *testing.T) []watchcases.Case {
+	t.Helper()
+	cases, err := watchcases.Load(filepath.Join("..", "..", watchcases.File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
 func TestWatchWritesCoverTable(t *testing.T) {
 	e := newEngine70()
 	covered := map[string]bool{}
-	for _, c := range watchcases.Cases {
+	for _, c := range loadWatchCases(t) {
 		covered[c.Cmd] = true
 	}
 	var names []string
@@ -61,7 +72,7 @@ func TestWatchWritesCoverTable(t *testing.T) {
 	}
 	for _, n := range names {
 		if !covered[n] && watchUncovered[n] == "" {
-			t.Errorf("write command %s: no WATCH case in internal/watchcases and not listed in watchUncovered", n)
+			t.Errorf("write command %s: no WATCH case in testdata/watch/cases.txt and not listed in watchUncovered", n)
 		}
 		if covered[n] && watchUncovered[n] != "" {
 			t.Errorf("%s is both covered and listed as uncovered", n)
@@ -80,8 +91,9 @@ func TestWatchWritesCoverTable(t *testing.T) {
 	t.Logf("%d write commands: %d with cases, %d listed as uncovered", len(names), len(names)-len(watchUncovered), len(watchUncovered))
 }
 
-// TestWatchWrites plays watchcases.Cases on redis-server 7.0.15 and on redscope.
+// TestWatchWrites plays the cases of testdata/watch/cases.txt on redis-server 7.0.15 and on redscope.
 func TestWatchWrites(t *testing.T) {
+	cases := loadWatchCases(t)
 	sv := freshServers(t)
 	dial := func(a string) []*transcript.Conn {
 		var cs []*transcript.Conn
@@ -92,7 +104,7 @@ func TestWatchWrites(t *testing.T) {
 	}
 	ref, got := dial(sv.ref), dial(sv.scope)
 	var compared, nTouched, nUntouched int
-	for i, wcase := range watchcases.Cases {
+	for _, wcase := range cases {
 		watch := wcase.WatchKeys()
 		type step struct {
 			conn int
@@ -116,23 +128,23 @@ func TestWatchWrites(t *testing.T) {
 			}
 			refRaw, refR, err := ref[st.conn].Do(args)
 			if err != nil {
-				t.Fatalf("case %d %s, %q: redis-server: %v", i, wcase.Write, st.cmd, err)
+				t.Fatalf("cases.txt:%d %s, %q: redis-server: %v", wcase.Line, wcase.Write, st.cmd, err)
 			}
 			refRaw = append([]byte(nil), refRaw...)
 			gotRaw, gotR, err := got[st.conn].Do(args)
 			if err != nil {
-				t.Fatalf("case %d %s, %q: redscope: %v", i, wcase.Write, st.cmd, err)
+				t.Fatalf("cases.txt:%d %s, %q: redscope: %v", wcase.Line, wcase.Write, st.cmd, err)
 			}
 			compared++
 			if j < nsetup && refR.IsError() {
-				t.Errorf("case %d: setup %s: redis-server answered %s", i, st.cmd, refR.FormatCLI())
+				t.Errorf("cases.txt:%d: setup %s: redis-server answered %s", wcase.Line, st.cmd, refR.FormatCLI())
 			}
 			if wcase.Random && j > 0 && j < len(steps)-3 && steps[j-1].cmd == "WATCH "+watch {
 				refRaw, gotRaw = []byte{refRaw[0]}, []byte{gotRaw[0]}
 			}
 			if !bytes.Equal(refRaw, gotRaw) {
-				t.Errorf("case %d (%s; WATCH %s; %s), step %d %s:\nredis-server: %sredscope:     %s",
-					i, wcase.Setup, watch, wcase.Write, j, st.cmd, refR.FormatCLI(), gotR.FormatCLI())
+				t.Errorf("cases.txt:%d (%s; WATCH %s; %s), step %d %s:\nredis-server: %sredscope:     %s",
+					wcase.Line, wcase.Setup, watch, wcase.Write, j, st.cmd, refR.FormatCLI(), gotR.FormatCLI())
 			}
 			if j == len(steps)-1 {
 				exec = "PONG"
@@ -144,13 +156,13 @@ func TestWatchWrites(t *testing.T) {
 				}
 			}
 		}
-		if wcase.Want != "" && exec != wcase.Want {
-			t.Errorf("case %d (%s; WATCH %s; %s): redis-server's EXEC says %s, the case expects %s",
-				i, wcase.Setup, watch, wcase.Write, exec, wcase.Want)
+		if exec != wcase.Want {
+			t.Errorf("cases.txt:%d (%s; WATCH %s; %s): redis-server's EXEC says %s, the case expects %s",
+				wcase.Line, wcase.Setup, watch, wcase.Write, exec, wcase.Want)
 		}
 	}
 	t.Logf("%d cases, %d replies compared; on redis-server %d touched the watched key, %d did not",
-		len(watchcases.Cases), compared, nTouched, nUntouched)
+		len(cases), compared, nTouched, nUntouched)
 }
 
 // A client blocked in BLMOVE and served by another's push writes its destination as the command

@@ -538,27 +538,27 @@ func programsFile(srcs [][]byte, progs []any) ([]byte, error) {
 	for i, s := range srcs {
 		fmt.Fprintf(&b, "\tcase %s:\n\t\treturn precompiled%d\n", strconv.Quote(string(s)), i)
 	}
-	b.WriteString("\t}\n\treturn nil\n}\n\n// The constants of the programs (go/constant values are immutable: they are shared).\nvar (\n")
-	names := make([]string, 0, len(p.consts))
-	for expr, name := range p.consts {
-		names = append(names, name+" = "+expr)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		b.WriteString("\t" + n + "\n")
-	}
-	b.WriteString(")\n\n// The blocks of the programs' functions, each distinct one once (they are only read).\nvar (\n")
-	names = names[:0]
-	for lit, name := range p.blocks {
-		names = append(names, name+" = &"+lit)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		b.WriteString("\t" + n + "\n")
-	}
-	b.WriteString(")\n")
+	b.WriteString("\t}\n\treturn nil\n}\n\n// The constants of the programs (go/constant values are immutable: they are shared).\n")
+	writeVars(&b, p.consts, "")
+	b.WriteString("\n// The blocks of the programs' functions, each distinct one once (they are only read).\n")
+	writeVars(&b, p.blocks, "&")
 	b.WriteString(body.String())
 	return format.Source([]byte(b.String()))
+}
+
+// writeVars writes a var block declaring, for each expression → name of m, name = prefix+expression,
+// sorted by name so that the file is the same from run to run.
+func writeVars(b *strings.Builder, m map[string]string, prefix string) {
+	lines := make([]string, 0, len(m))
+	for expr, name := range m {
+		lines = append(lines, name+" = "+prefix+expr)
+	}
+	sort.Strings(lines)
+	b.WriteString("var (\n")
+	for _, l := range lines {
+		b.WriteString("\t" + l + "\n")
+	}
+	b.WriteString(")\n")
 }
 
 // literal prints values of shaderir's types as Go composite literals.
