@@ -268,22 +268,27 @@ func debugObject(e *Engine, args [][]byte) Reply {
 
 // ---- DEBUG RELOAD ----
 
+// DEBUG RELOAD's options.
+const (
+	reloadMerge = 1 << iota
+	reloadNoFlush
+	reloadNoSave
+)
+
+var reloadKeywords = []strKeyword{{"merge", reloadMerge}, {"noflush", reloadNoFlush}, {"nosave", reloadNoSave}}
+
 // debugReload is DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]: SAVE, empty the dataset (functions
 // too), load the RDB file back (engine/persist.go).
 func debugReload(e *Engine, args [][]byte) Reply {
-	flush, save, merge := true, true, false
+	var opts int
 	for _, a := range args[2:] {
-		switch {
-		case eqFold(a, "merge"):
-			merge = true
-		case eqFold(a, "noflush"):
-			flush = false
-		case eqFold(a, "nosave"):
-			save = false
-		default:
+		f := keywordFlag(a, reloadKeywords)
+		if f == 0 {
 			return Err("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.")
 		}
+		opts |= f
 	}
+	flush, save, merge := opts&reloadNoFlush == 0, opts&reloadNoSave == 0, opts&reloadMerge != 0
 	e.persistTick()
 	if save && e.rdbSave() != nil {
 		return Err("ERR")

@@ -141,12 +141,15 @@ const (
 	zopDiff
 )
 
+// AGGREGATE's functions (from 1: keywordFlag's 0 is no keyword).
 const (
-	zaggrSum = iota
+	zaggrSum = 1 + iota
 	zaggrMin
 	zaggrMax
 	zaggrCount // 8.8
 )
+
+var zaggrKeywords = []strKeyword{{"sum", zaggrSum}, {"min", zaggrMin}, {"max", zaggrMax}, {"count", zaggrCount}}
 
 // zsetopSrc is one input (zsetopsrc): a sorted set, a set (every member scores 1) or a missing
 // key (o == nil).
@@ -300,16 +303,8 @@ func (e *Engine) zsetopGeneric(args [][]byte, dstkey []byte, numkeysIdx int, op 
 				src[i].weight = wv
 			}
 		case op != zopDiff && !cardOnly && remaining >= 2 && eqFold(a, "aggregate"):
-			switch b := args[j+1]; {
-			case eqFold(b, "sum"):
-				aggregate = zaggrSum
-			case eqFold(b, "min"):
-				aggregate = zaggrMin
-			case eqFold(b, "max"):
-				aggregate = zaggrMax
-			case eqFold(b, "count") && e.ver.Has(V88):
-				aggregate = zaggrCount
-			default:
+			aggregate = keywordFlag(args[j+1], zaggrKeywords)
+			if aggregate == 0 || aggregate == zaggrCount && !e.ver.Has(V88) {
 				return ErrSyntax
 			}
 			j += 2
