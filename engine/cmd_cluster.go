@@ -751,17 +751,25 @@ func (e *Engine) clusterConnFlag(set func(c *clusterConn)) Reply {
 
 // ---- MIGRATE host port key|"" destination-db timeout [COPY] [REPLACE] [AUTH pw] [AUTH2 u pw] [KEYS k …] ----
 
+// MIGRATE's plain options (AUTH, AUTH2 and KEYS take values).
+const (
+	migrateCopy = 1 << iota
+	migrateReplace
+)
+
+var migrateKeywords = []strKeyword{{"copy", migrateCopy}, {"replace", migrateReplace}}
+
 func cmdMigrate(e *Engine, args [][]byte) Reply {
-	copyKeys, replace := false, false
+	var flags int
 	var user, pass []byte
 	first, num := 3, 1
 	for j := 6; j < len(args); j++ {
+		if f := keywordFlag(args[j], migrateKeywords); f != 0 {
+			flags |= f
+			continue
+		}
 		more := len(args) - 1 - j
 		switch {
-		case eqFold(args[j], "copy"):
-			copyKeys = true
-		case eqFold(args[j], "replace"):
-			replace = true
 		case eqFold(args[j], "auth"):
 			if more < 1 {
 				return ErrSyntax
@@ -784,6 +792,7 @@ func cmdMigrate(e *Engine, args [][]byte) Reply {
 			return ErrSyntax
 		}
 	}
+	copyKeys, replace := flags&migrateCopy != 0, flags&migrateReplace != 0
 	if _, ok := string2ll(args[5]); !ok {
 		return ErrNotInt
 	}

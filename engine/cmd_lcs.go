@@ -36,6 +36,15 @@ func lcsCost(e *Engine, args [][]byte) Cost {
 
 type lcsCell interface{ ~uint8 | ~uint16 | ~uint32 }
 
+// LCS's plain options (MINMATCHLEN takes a value).
+const (
+	lcsLen = 1 << iota
+	lcsIdx
+	lcsWithMatchLen
+)
+
+var lcsKeywords = []strKeyword{{"len", lcsLen}, {"idx", lcsIdx}, {"withmatchlen", lcsWithMatchLen}}
+
 func cmdLcs(e *Engine, args [][]byte) Reply {
 	oa, ob := e.Lookup(args[1]), e.Lookup(args[2])
 	if (oa != nil && oa.Type != TypeString) || (ob != nil && ob.Type != TypeString) {
@@ -48,28 +57,24 @@ func cmdLcs(e *Engine, args [][]byte) Reply {
 	if ob != nil {
 		b = ob.StringBytes()
 	}
-	getlen, getidx, withmatchlen := false, false, false
+	var flags int
 	var minmatchlen int64
 	for j := 3; j < len(args); j++ {
-		more := len(args) - 1 - j
-		switch {
-		case eqFold(args[j], "idx"):
-			getidx = true
-		case eqFold(args[j], "len"):
-			getlen = true
-		case eqFold(args[j], "withmatchlen"):
-			withmatchlen = true
-		case eqFold(args[j], "minmatchlen") && more > 0:
-			n, ok := string2ll(args[j+1])
-			if !ok {
-				return ErrNotInt
-			}
-			minmatchlen = max(n, 0)
-			j++
-		default:
+		if f := keywordFlag(args[j], lcsKeywords); f != 0 {
+			flags |= f
+			continue
+		}
+		if !eqFold(args[j], "minmatchlen") || j == len(args)-1 {
 			return ErrSyntax
 		}
+		n, ok := string2ll(args[j+1])
+		if !ok {
+			return ErrNotInt
+		}
+		minmatchlen = max(n, 0)
+		j++
 	}
+	getlen, getidx, withmatchlen := flags&lcsLen != 0, flags&lcsIdx != 0, flags&lcsWithMatchLen != 0
 	if getlen && getidx {
 		return Err("ERR If you want both the length and indexes, please just use IDX.")
 	}

@@ -134,30 +134,19 @@ func (c *Conn) read(depth int) (engine.Reply, error) {
 			return engine.Reply{}, fmt.Errorf("%w: bad integer %q", errProto, body)
 		}
 		return engine.Int(n), nil
-	case '$':
-		n, err := respLen(body, "bulk")
-		if err != nil {
-			return engine.Reply{}, err
+	case '$', '*':
+		what, null := "bulk", engine.NilReply
+		if l[0] == '*' {
+			what, null = "array", engine.NilArray
 		}
-		if n == -1 {
-			return engine.NilReply, nil
-		}
-		start := len(c.raw)
-		c.raw = append(c.raw, make([]byte, n+2)...)
-		if _, err := io.ReadFull(c.rd, c.raw[start:]); err != nil {
-			return engine.Reply{}, err
-		}
-		if c.raw[len(c.raw)-2] != '\r' || c.raw[len(c.raw)-1] != '\n' {
-			return engine.Reply{}, fmt.Errorf("%w: bulk not terminated by CRLF", errProto)
-		}
-		return engine.BulkStr(string(c.raw[start : start+n])), nil
-	case '*':
-		n, err := respLen(body, "array")
-		if err != nil {
-			return engine.Reply{}, err
-		}
-		if n == -1 {
-			return engine.NilArray, nil
+		n, err := strconv.Atoi(body)
+		switch {
+		case err != nil || n < -1:
+			return engine.Reply{}, fmt.Errorf("%w: bad %s length %q", errProto, what, body)
+		case n == -1:
+			return null, nil
+		case l[0] == '$':
+			return c.bulk(n)
 		}
 		items := make([]engine.Reply, n)
 		for i := range items {
@@ -170,11 +159,15 @@ func (c *Conn) read(depth int) (engine.Reply, error) {
 	return engine.Reply{}, fmt.Errorf("%w: unexpected type byte %q", errProto, l[0])
 }
 
-// respLen is the length of a bulk string or an array: -1 (null) or more.
-func respLen(body, what string) (int, error) {
-	n, err := strconv.Atoi(body)
-	if err != nil || n < -1 {
-		return 0, fmt.Errorf("%w: bad %s length %q", errProto, what, body)
+// bulk reads a bulk string's n bytes and its CRLF.
+func (c *Conn) bulk(n int) (engine.Reply, error) {
+	start := len(c.raw)
+	c.raw = append(c.raw, make([]byte, n+2)...)
+	if _, err := io.ReadFull(c.rd, c.raw[start:]); err != nil {
+		return engine.Reply{}, err
 	}
-	return n, nil
+	if c.raw[len(c.raw)-2] != '\r' || c.raw[len(c.raw)-1] != '\n' {
+		return engine.Reply{}, fmt.Errorf("%w: bulk not terminated by CRLF", errProto)
+	}
+	return engine.BulkStr(string(c.raw[start : start+n])), nil
 }
