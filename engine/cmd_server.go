@@ -69,23 +69,31 @@ func helpLines(name string) []string {
 	return strings.Split(strings.TrimSuffix(rest, "\n"), "\n")
 }
 
-// helpReply is addReplyHelp: a heading naming the command (its name as sent, in capitals), the
+// helpReply is addReplyHelp for a command of the engine's (HelpReply with the command's name as
+// sent).
+func helpReply(lines []string) cmdFunc {
+	return func(e *Engine, args [][]byte) Reply { return HelpReply(e.ver, string(args[0]), lines) }
+}
+
+// HelpLines is the subcommand lines of command name's HELP (engine/help.txt's section), for the
+// server's own container commands (CLIENT, PUBSUB) as for the engine's.
+func HelpLines(name string) []string { return helpLines(name) }
+
+// HelpReply is addReplyHelp (networking.c): a heading naming the command (in capitals), the
 // subcommand lines, then the HELP entry every container command ends with ("Print this help."
 // since 7.2, "Prints" before).
-func helpReply(lines []string) cmdFunc {
-	return func(e *Engine, args [][]byte) Reply {
-		out := make([]Reply, 0, len(lines)+3)
-		out = append(out, Status(strings.ToUpper(string(args[0]))+" <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"))
-		for _, l := range lines {
-			out = append(out, Status(l))
-		}
-		footer := "    Prints this help."
-		if e.ver.Has(V72) {
-			footer = "    Print this help."
-		}
-		out = append(out, Status("HELP"), Status(footer))
-		return Reply{Kind: KindArray, Array: out}
+func HelpReply(v Version, cmd string, lines []string) Reply {
+	out := make([]Reply, 0, len(lines)+3)
+	out = append(out, Status(strings.ToUpper(cmd)+" <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"))
+	for _, l := range lines {
+		out = append(out, Status(l))
 	}
+	footer := "    Prints this help."
+	if v.Has(V72) {
+		footer = "    Print this help."
+	}
+	out = append(out, Status("HELP"), Status(footer))
+	return Reply{Kind: KindArray, Array: out}
 }
 
 // ---- OBJECT ----

@@ -311,7 +311,7 @@ func (s *Server) clientCmd(c *client, args [][]byte) engine.Reply {
 		if r, ok := exact(2); !ok {
 			return r
 		}
-		return clientHelp()
+		return clientHelp(s.eng.Version())
 	case "unblock":
 		return s.clientUnblock(args)
 	case "reply":
@@ -460,29 +460,30 @@ func (s *Server) clientLine(c *client, now time.Time) string {
 	return line
 }
 
-func clientHelp() engine.Reply {
-	lines := []string{
-		"CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-		"GETNAME",
-		"    Return the name of the current connection.",
-		"ID",
-		"    Return the ID of the current connection.",
-		"INFO",
-		"    Return information about the current client connection.",
-		"LIST [options ...]",
-		"    Return information about client connections. Options:",
-		"    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
-		"      Return clients of specified type.",
-		"SETNAME <name>",
-		"    Assign the name <name> to the current connection.",
-		"HELP",
-		"    Prints this help.",
+// clientHelp is CLIENT HELP (networking.c clientCommand): engine/help.txt holds 7.4's lines;
+// 7.4 added KILL's ID and MAXAGE filters to them, 7.2 SETINFO and NO-TOUCH.
+func clientHelp(v engine.Version) engine.Reply {
+	lines := engine.HelpLines("CLIENT")
+	if !v.Has(engine.V74) {
+		kept := make([]string, 0, len(lines))
+		skip := 0
+		for _, l := range lines {
+			switch {
+			case !v.Has(engine.V74) && (strings.HasPrefix(l, "    * ID <client-id>") || strings.HasPrefix(l, "    * MAXAGE <maxage>")),
+				!v.Has(engine.V72) && strings.HasPrefix(l, "NO-TOUCH "):
+				skip = 2
+			case !v.Has(engine.V72) && strings.HasPrefix(l, "SETINFO "):
+				skip = 4
+			}
+			if skip > 0 {
+				skip--
+				continue
+			}
+			kept = append(kept, l)
+		}
+		lines = kept
 	}
-	out := make([]engine.Reply, len(lines))
-	for i, l := range lines {
-		out[i] = engine.Status(l)
-	}
-	return engine.Array(out...)
+	return engine.HelpReply(v, "CLIENT", lines)
 }
 
 var pid = os.Getpid()

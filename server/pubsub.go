@@ -566,30 +566,7 @@ func (s *Server) pubsubIntrospect(args [][]byte) engine.Reply {
 	}
 	switch sub {
 	case "help":
-		lines := []string{
-			"PUBSUB <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-			"CHANNELS [<pattern>]",
-			"    Return the currently active channels matching a <pattern> (default: '*').",
-			"NUMPAT",
-			"    Return number of subscriptions to patterns.",
-			"NUMSUB [<channel> ...]",
-			"    Return the number of subscribers for the specified channels, excluding",
-			"    pattern subscriptions(default: no channels).",
-			"SHARDCHANNELS [<pattern>]",
-			"    Return the currently active shard level channels matching a <pattern> (default: '*').",
-			"SHARDNUMSUB [<shardchannel> ...]",
-			"    Return the number of subscribers for the specified shard level channel(s)",
-			"HELP",
-			"    Print this help.", // addReplyHelp's text since 7.2 ("Prints" before)
-		}
-		if !s.eng.Version().Has(engine.V72) {
-			lines[len(lines)-1] = "    Prints this help."
-		}
-		out := make([]engine.Reply, len(lines))
-		for i, l := range lines {
-			out[i] = engine.Status(l)
-		}
-		return engine.Array(out...)
+		return engine.HelpReply(s.eng.Version(), "PUBSUB", engine.HelpLines("PUBSUB"))
 	case "channels":
 		return list(s.reg.chans)
 	case "shardchannels":
