@@ -75,9 +75,22 @@ func helpReply(lines []string) cmdFunc {
 	return func(e *Engine, args [][]byte) Reply { return HelpReply(e.ver, string(args[0]), lines) }
 }
 
-// HelpLines is the subcommand lines of command name's HELP (engine/help.txt's section), for the
-// server's own container commands (CLIENT, PUBSUB) as for the engine's.
-func HelpLines(name string) []string { return helpLines(name) }
+// HelpLinesFor is the subcommand lines of command name's HELP (engine/help.txt's section) as
+// Redis v lists them: a line marked "@X.Y " is listed from Redis X.Y on. The server's own
+// container commands (CLIENT, PUBSUB) read their HELP here too.
+func HelpLinesFor(name string, v Version) []string {
+	var out []string
+	for _, l := range helpLines(name) {
+		if since, rest, ok := strings.Cut(l, " "); ok && strings.HasPrefix(since, "@") {
+			if !v.Has(parseSince(since[1:])) {
+				continue
+			}
+			l = rest
+		}
+		out = append(out, l)
+	}
+	return out
+}
 
 // HelpReply is addReplyHelp (networking.c): a heading naming the command (in capitals), the
 // subcommand lines, then the HELP entry every container command ends with ("Print this help."

@@ -460,30 +460,10 @@ func (s *Server) clientLine(c *client, now time.Time) string {
 	return line
 }
 
-// clientHelp is CLIENT HELP (networking.c clientCommand): engine/help.txt holds 7.4's lines;
-// 7.4 added KILL's ID and MAXAGE filters to them, 7.2 SETINFO and NO-TOUCH.
+// clientHelp is CLIENT HELP (networking.c clientCommand): 7.2 added SETINFO and NO-TOUCH to its
+// lines, 7.4 KILL's ID and MAXAGE filters (marked so in engine/help.txt).
 func clientHelp(v engine.Version) engine.Reply {
-	lines := engine.HelpLines("CLIENT")
-	if !v.Has(engine.V74) {
-		kept := make([]string, 0, len(lines))
-		skip := 0
-		for _, l := range lines {
-			switch {
-			case !v.Has(engine.V74) && (strings.HasPrefix(l, "    * ID <client-id>") || strings.HasPrefix(l, "    * MAXAGE <maxage>")),
-				!v.Has(engine.V72) && strings.HasPrefix(l, "NO-TOUCH "):
-				skip = 2
-			case !v.Has(engine.V72) && strings.HasPrefix(l, "SETINFO "):
-				skip = 4
-			}
-			if skip > 0 {
-				skip--
-				continue
-			}
-			kept = append(kept, l)
-		}
-		lines = kept
-	}
-	return engine.HelpReply(v, "CLIENT", lines)
+	return engine.HelpReply(v, "CLIENT", engine.HelpLinesFor("CLIENT", v))
 }
 
 var pid = os.Getpid()

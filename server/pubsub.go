@@ -566,7 +566,7 @@ func (s *Server) pubsubIntrospect(args [][]byte) engine.Reply {
 	}
 	switch sub {
 	case "help":
-		return engine.HelpReply(s.eng.Version(), "PUBSUB", engine.HelpLines("PUBSUB"))
+		return engine.HelpReply(s.eng.Version(), "PUBSUB", engine.HelpLinesFor("PUBSUB", s.eng.Version()))
 	case "channels":
 		return list(s.reg.chans)
 	case "shardchannels":
