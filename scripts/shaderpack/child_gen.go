@@ -10,10 +10,14 @@ package main
 import (
 	"github.com/hajimehoshi/ebiten/v2/internal/builtinshader"
 	"github.com/hajimehoshi/ebiten/v2/internal/graphics"
+	"github.com/hajimehoshi/ebiten/v2/internal/shaderir"
+	"github.com/hajimehoshi/ebiten/v2/internal/shaderir/glsl"
 )
 
 func main() {
 	genMain(sourceTable(), builtinshader.AppendShaderSources(nil), func(src []byte) (any, error) {
 		return graphics.CompileShader(src)
+	}, func(prog any) (string, string) {
+		return glsl.Compile(prog.(*shaderir.Program), glsl.GLSLVersionES300)
 	})
 }

@@ -1,6 +1,7 @@
 // The part of shaderpack that runs inside the scratch copy of ebiten (child_gen.go and
-// child_verify.go call it there; see main.go): it rewrites ebiten's two files, prints the
-// compiled programs as Go composite literals, and checks a generated table against the compiler.
+// child_verify.go call it there; see main.go): it rewrites ebiten's three files, prints the
+// compiled programs as Go composite literals and their GLSL as string constants, and checks the
+// generated files against the compiler and the GLSL back end.
 // It imports only the standard library, so it also builds, and is vetted, as part of the driver.
 
 package main
@@ -21,6 +22,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The module and the one version of it that shaderpack was written for (checked by main.go).
@@ -39,6 +41,26 @@ const (
 	origGraphicsShader = "internal/graphics/shader.go"
 	addedPrograms      = "internal/graphics/shaderpack_programs.go"
 )
+
+// The GLSL back end: the package's two files are replaced by one generated file (genGLSL, in
+// place of glsl.go; type.go is deleted by the overlay). The verifying child reads the generated
+// file as the package checkedGLSL beside the original one.
+const (
+	genGLSL      = "glsl_glsl.go"
+	glslPkg      = "internal/shaderir/glsl"
+	origGLSL     = glslPkg + "/glsl.go"
+	origGLSLType = glslPkg + "/type.go"
+	checkedGLSL  = "internal/shaderir/redscopeglsl/glsl.go"
+
+	// The files that say which GLSL version the browser build asks for.
+	origGLContext   = "internal/graphicsdriver/opengl/context.go"
+	origGLDefaultJS = "internal/graphicsdriver/opengl/gl/default_js.go"
+)
+
+// errNoGLSL is what the generated glsl.Compile panics with for a program or a version it has no
+// precompiled GLSL for (none in redscope: CompileShader refuses other sources, and WebGL asks
+// for GLSL ES 3.00 only).
+const errNoGLSL = "this build of ebiten has only the GLSL ES 3.00 of its built-in shaders, precompiled by redscope's scripts/shaderpack: it cannot translate other programs or versions to GLSL at run time"
 
 // errNotBuiltin is what the rewritten CompileShader answers for a source that is not one of
 // the built-in shaders (a custom Kage shader: redscope has none).
@@ -60,10 +82,11 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// genMain writes the three generated files: table holds ShaderSource(filter, address, useColorM)
-// as table[filter][address][0 or 1]; srcs are all the built-in sources (AppendShaderSources) and
-// compile is ebiten's own graphics.CompileShader.
-func genMain(table [][][]string, srcs [][]byte, compile func([]byte) (any, error)) {
+// genMain writes the four generated files: table holds ShaderSource(filter, address, useColorM)
+// as table[filter][address][0 or 1]; srcs are all the built-in sources (AppendShaderSources),
+// compile is ebiten's own graphics.CompileShader and glslES300 its glsl.Compile of a program
+// for GLSLVersionES300.
+func genMain(table [][][]string, srcs [][]byte, compile func([]byte) (any, error), glslES300 func(prog any) (vs, fs string)) {
 	ebitenDir, outDir := childFlags()
 	read := func(rel string) []byte {
 		b, err := os.ReadFile(filepath.Join(ebitenDir, rel))
@@ -93,11 +116,26 @@ func genMain(table [][][]string, srcs [][]byte, compile func([]byte) (any, error
 	if err != nil {
 		fail(err)
 	}
+	if err := checkGLSLUse(ebitenDir, read(origGLContext), read(origGLDefaultJS)); err != nil {
+		fail(err)
+	}
+	hashes := make([][16]byte, len(progs))
+	vss, fss := make([]string, len(progs)), make([]string, len(progs))
+	for i, prog := range progs {
+		if hashes[i], err = sourceHash(prog); err != nil {
+			fail(err)
+		}
+		vss[i], fss[i] = glslES300(prog)
+	}
+	gl, err := rewriteGLSL(read(origGLSL), hashes, vss, fss)
+	if err != nil {
+		fail(fmt.Errorf("%s: %v", origGLSL, err))
+	}
 	dir := filepath.Join(outDir, "gen")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		fail(err)
 	}
-	for name, b := range map[string][]byte{genBuiltinShader: bs, genGraphicsShader: gs, genPrograms: pf} {
+	for name, b := range map[string][]byte{genBuiltinShader: bs, genGraphicsShader: gs, genPrograms: pf, genGLSL: gl} {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			fail(err)
 		}
@@ -107,8 +145,12 @@ func genMain(table [][][]string, srcs [][]byte, compile func([]byte) (any, error
 // verifyMain checks the generated files against ebiten's own code: every built-in source
 // compiled by graphics.CompileShader must be reflect.DeepEqual to the generated table's
 // program (precompiled), a source that is not built in must have none, and the rewritten
-// ShaderSource's table must hold exactly what the original ShaderSource returns.
-func verifyMain(table [][][]string, srcs [][]byte, compile func([]byte) (any, error), precompiled func([]byte) any) {
+// ShaderSource's table must hold exactly what the original ShaderSource returns. For the GLSL,
+// glslES300 is ebiten's glsl.Compile for GLSLVersionES300 and packed the generated Compile (for
+// GLSLVersionES300 or, es300 false, GLSLVersionDefault): packed must return exactly what
+// glslES300 does for every compiled program, and panic, naming shaderpack, for the other version
+// and for a program that is not built in.
+func verifyMain(table [][][]string, srcs [][]byte, compile func([]byte) (any, error), precompiled func([]byte) any, glslES300 func(prog any) (vs, fs string), packed func(prog any, es300 bool) (vs, fs string)) {
 	_, outDir := childFlags()
 	var bad []string
 	for i, s := range srcs {
@@ -116,6 +158,7 @@ func verifyMain(table [][][]string, srcs [][]byte, compile func([]byte) (any, er
 		if err != nil {
 			fail(fmt.Errorf("compiling built-in shader %d: %v", i, err))
 		}
+		bad = append(bad, verifyGLSL(i, want, glslES300, packed)...)
 		got := precompiled(s)
 		if got == nil {
 			bad = append(bad, fmt.Sprintf("built-in shader %d has no precompiled program", i))
@@ -143,7 +186,67 @@ func verifyMain(table [][][]string, srcs [][]byte, compile func([]byte) (any, er
 	if len(bad) > 0 {
 		fail(fmt.Errorf("the generated files do not match ebiten's compiler:\n  %s", strings.Join(bad, "\n  ")))
 	}
-	fmt.Fprintf(os.Stderr, "shaderpack: %d precompiled programs equal the compiler's, %d sources equal ShaderSource's\n", len(srcs), 2*len(table)*len(table[0]))
+	fmt.Fprintf(os.Stderr, "shaderpack: %d precompiled programs equal the compiler's, %d sources equal ShaderSource's, %d programs' precompiled GLSL ES 3.00 equals glsl.Compile's\n", len(srcs), 2*len(table)*len(table[0]), len(srcs))
+}
+
+// verifyGLSL checks the generated glsl.Compile (packed) for the compiler's program prog of
+// built-in shader i, and returns what is wrong.
+func verifyGLSL(i int, prog any, glslES300 func(prog any) (vs, fs string), packed func(prog any, es300 bool) (vs, fs string)) []string {
+	var bad []string
+	wantVS, wantFS := glslES300(prog)
+	var gotVS, gotFS string
+	if msg := panicked(func() { gotVS, gotFS = packed(prog, true) }); msg != "" {
+		return []string{fmt.Sprintf("built-in shader %d has no precompiled GLSL: %s", i, msg)}
+	}
+	for _, c := range []struct{ kind, got, want string }{{"vertex", gotVS, wantVS}, {"fragment", gotFS, wantFS}} {
+		if c.got != c.want {
+			bad = append(bad, fmt.Sprintf("built-in shader %d: the precompiled GLSL of its %s shader differs from glsl.Compile's at %s", i, c.kind, firstLineDiff(c.got, c.want)))
+		}
+	}
+	if msg := panicked(func() { packed(prog, false) }); !strings.Contains(msg, "scripts/shaderpack") {
+		bad = append(bad, fmt.Sprintf("built-in shader %d: the generated glsl.Compile for GLSLVersionDefault does not panic naming shaderpack (%q)", i, msg))
+	}
+	// The same program with another source hash: not one of the built-in shaders.
+	other := reflect.New(reflect.TypeOf(prog).Elem())
+	other.Elem().Set(reflect.ValueOf(prog).Elem())
+	h := other.Elem().FieldByName("SourceHash")
+	h.Index(0).SetUint(h.Index(0).Uint() ^ 0xff)
+	if msg := panicked(func() { packed(other.Interface(), true) }); !strings.Contains(msg, "scripts/shaderpack") {
+		bad = append(bad, fmt.Sprintf("built-in shader %d with another source hash: the generated glsl.Compile does not panic naming shaderpack (%q)", i, msg))
+	}
+	return bad
+}
+
+// panicked runs f and returns what it panicked with, as text ("" when it returns).
+func panicked(f func()) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprint(r)
+			if msg == "" {
+				msg = "(empty panic)"
+			}
+		}
+	}()
+	f()
+	return ""
+}
+
+// firstLineDiff names the first line where two texts differ (for the error message).
+func firstLineDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl || i >= len(g) || i >= len(w) {
+			return fmt.Sprintf("line %d (%q, want %q)", i+1, gl, wl)
+		}
+	}
+	return "(equal)"
 }
 
 // firstDiff names the first place where a and b differ (for the error message).
@@ -699,4 +802,253 @@ func (p *literal) constant(c constant.Value) (string, error) {
 		p.consts[expr] = name
 	}
 	return name, nil
+}
+
+// glslKept are the names of package glsl that the generated file keeps: all that ebiten's
+// other packages use (checkGLSLUse).
+var glslKept = []string{"GLSLVersion", "GLSLVersionDefault", "GLSLVersionES300", "Compile"}
+
+// checkGLSLUse checks what the generated glsl package relies on: the package is glsl.go and
+// type.go, no other package of ebiten uses a name of it outside glslKept, and the browser build
+// only asks for GLSLVersionES300 (context.go's glslVersion returns it when IsES, and the js
+// context's IsES returns true).
+func checkGLSLUse(ebitenDir string, contextGo, defaultJSGo []byte) error {
+	ents, err := os.ReadDir(filepath.Join(ebitenDir, glslPkg))
+	if err != nil {
+		return err
+	}
+	var files []string
+	for _, e := range ents {
+		if n := e.Name(); strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+			files = append(files, n)
+		}
+	}
+	if strings.Join(files, " ") != "glsl.go type.go" {
+		return fmt.Errorf("%s has the files %s, shaderpack expects glsl.go and type.go: the package is not the one shaderpack was written for", glslPkg, strings.Join(files, ", "))
+	}
+	kept := map[string]bool{}
+	for _, n := range glslKept {
+		kept[n] = true
+	}
+	importPath := ebitenModule + "/" + glslPkg
+	err = filepath.WalkDir(ebitenDir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(ebitenDir, p)
+		if d.IsDir() {
+			if filepath.ToSlash(rel) == glslPkg {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if !bytes.Contains(src, []byte(strconv.Quote(importPath))) {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		name := ""
+		for _, imp := range f.Imports {
+			if path, _ := strconv.Unquote(imp.Path.Value); path == importPath {
+				name = "glsl"
+				if imp.Name != nil {
+					name = imp.Name.Name
+				}
+			}
+		}
+		if name == "" {
+			return nil
+		}
+		if name == "." || name == "_" {
+			return fmt.Errorf("%s imports %s as %s, which shaderpack does not follow", rel, importPath, name)
+		}
+		var found error
+		ast.Inspect(f, func(n ast.Node) bool {
+			if s, ok := n.(*ast.SelectorExpr); ok && found == nil {
+				if id, ok := s.X.(*ast.Ident); ok && id.Name == name && !kept[s.Sel.Name] {
+					found = fmt.Errorf("%s uses glsl.%s, which the generated glsl package (only %s) does not have", filepath.ToSlash(rel), s.Sel.Name, strings.Join(glslKept, ", "))
+				}
+			}
+			return true
+		})
+		return found
+	})
+	if err != nil {
+		return err
+	}
+	if err := wantMethodBody(contextGo, "glslVersion", `{
+	if c.ctx.IsES() {
+		return glsl.GLSLVersionES300
+	}
+	return glsl.GLSLVersionDefault
+}`); err != nil {
+		return fmt.Errorf("%s: %v", origGLContext, err)
+	}
+	if err := wantMethodBody(defaultJSGo, "IsES", "{\n\treturn true\n}"); err != nil {
+		return fmt.Errorf("%s: %v", origGLDefaultJS, err)
+	}
+	return nil
+}
+
+// wantMethodBody checks that src has exactly one method name, whose body is want (as gofmt
+// prints it, without its comments: indentation, spacing within a line and empty lines (where a
+// comment was) do not matter, the other line breaks do).
+func wantMethodBody(src []byte, name, want string) error {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return err
+	}
+	var bodies []string
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Name.Name == name && fd.Body != nil {
+			var b bytes.Buffer
+			printer.Fprint(&b, fset, fd.Body)
+			bodies = append(bodies, b.String())
+		}
+	}
+	if len(bodies) != 1 || normLines(bodies[0]) != normLines(want) {
+		return fmt.Errorf("method %s is %q, shaderpack expects one with the body %q: the file is not the one shaderpack was written for", name, bodies, want)
+	}
+	return nil
+}
+
+// normLines is s without its empty lines, each other line's white space made one space: Go
+// printed by go/printer, to compare without the indentation and alignment it chose.
+func normLines(s string) string {
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.Join(strings.Fields(l), " "); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sourceHash is the SourceHash field of a *shaderir.Program.
+func sourceHash(prog any) ([16]byte, error) {
+	var h [16]byte
+	v := reflect.ValueOf(prog)
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	f := v.FieldByName("SourceHash")
+	if !f.IsValid() || f.Kind() != reflect.Array || f.Len() != len(h) || f.Type().Elem().Kind() != reflect.Uint8 {
+		return h, fmt.Errorf("%T has no field SourceHash [16]byte, which shaderpack keys the GLSL by", prog)
+	}
+	for i := range h {
+		h[i] = byte(f.Index(i).Uint())
+	}
+	return h, nil
+}
+
+// rewriteGLSL writes, from internal/shaderir/glsl/glsl.go, the generated package glsl: the
+// declarations of GLSLVersion and its constants as they are, and Compile returning, for
+// GLSLVersionES300, the sources vs[i] and fs[i] of the program whose SourceHash is hashes[i]
+// (and panicking otherwise). Nothing else of the GLSL back end stays, nor regexp.
+func rewriteGLSL(src []byte, hashes [][16]byte, vs, fs []string) ([]byte, error) {
+	fset, f, funcs, vars, err := decls(src)
+	if err != nil {
+		return nil, err
+	}
+	if f.Name.Name != "glsl" {
+		return nil, fmt.Errorf("package %s, shaderpack expects package glsl", f.Name.Name)
+	}
+	const compileSig = "(p *shaderir.Program, version GLSLVersion) (vertexShader, fragmentShader string)"
+	if _, err := wantFunc(fset, funcs, "Compile", compileSig); err != nil {
+		return nil, err
+	}
+	print := func(n ast.Node) string {
+		var b bytes.Buffer
+		printer.Fprint(&b, fset, n)
+		return b.String()
+	}
+	var typeDecl *ast.GenDecl
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+			for _, s := range gd.Specs {
+				if s.(*ast.TypeSpec).Name.Name == "GLSLVersion" {
+					typeDecl = gd
+				}
+			}
+		}
+	}
+	if typeDecl == nil || normLines(print(typeDecl)) != "type GLSLVersion int" {
+		return nil, fmt.Errorf("no declaration type GLSLVersion int alone: the file is not the one shaderpack was written for")
+	}
+	constDecl := vars["GLSLVersionDefault"]
+	if constDecl == nil || constDecl != vars["GLSLVersionES300"] || normLines(print(constDecl)) != "const (\nGLSLVersionDefault GLSLVersion = iota\nGLSLVersionES300\n)" {
+		return nil, fmt.Errorf("no const block of GLSLVersionDefault = iota and GLSLVersionES300 alone: the file is not the one shaderpack was written for")
+	}
+	if len(hashes) != len(vs) || len(hashes) != len(fs) {
+		return nil, fmt.Errorf("%d hashes for %d vertex and %d fragment shaders", len(hashes), len(vs), len(fs))
+	}
+	seen := map[[16]byte]int{}
+	for i, h := range hashes {
+		if h == ([16]byte{}) {
+			return nil, fmt.Errorf("built-in shader %d has no source hash", i)
+		}
+		if j, ok := seen[h]; ok {
+			return nil, fmt.Errorf("built-in shaders %d and %d have the same source hash %x: it cannot key their GLSL", j, i, h)
+		}
+		seen[h] = i
+	}
+
+	var b strings.Builder
+	b.WriteString(header(origGLSL + " and type.go"))
+	b.WriteString("// Package glsl, in this build, holds the GLSL that ebiten's GLSL back end made of the built-in\n")
+	b.WriteString("// shaders' programs when this file was generated: the back end itself (and regexp) is not linked.\n")
+	b.WriteString("package glsl\n\nimport (\n\t\"fmt\"\n\n\t\"github.com/hajimehoshi/ebiten/v2/internal/shaderir\"\n)\n\n")
+	b.Write(src[declStart(fset, typeDecl):off(fset, typeDecl.End())])
+	b.WriteString("\n\n")
+	b.Write(src[declStart(fset, constDecl):off(fset, constDecl.End())])
+	b.WriteString("\n\n// Compile returns what the original Compile returned for p and version when this file was\n")
+	b.WriteString("// generated, for GLSLVersionES300 (all that WebGL asks for) and the built-in shaders' programs,\n")
+	b.WriteString("// told apart by their SourceHash. It panics for anything else.\n")
+	b.WriteString("func Compile" + compileSig + " {\n\tif version == GLSLVersionES300 {\n\t\tswitch p.SourceHash {\n")
+	names := map[string]string{} // a source → the name of its const
+	name := func(s string) string {
+		n, ok := names[s]
+		if !ok {
+			n = fmt.Sprintf("source%d", len(names))
+			names[s] = n
+		}
+		return n
+	}
+	for i, h := range hashes {
+		var bs []string
+		for _, c := range h {
+			bs = append(bs, fmt.Sprintf("0x%02x", c))
+		}
+		fmt.Fprintf(&b, "\t\tcase shaderir.SourceHash{%s}: // built-in shader %d\n\t\t\treturn %s, %s\n", strings.Join(bs, ", "), i, name(vs[i]), name(fs[i]))
+	}
+	fmt.Fprintf(&b, "\t\t}\n\t}\n\tpanic(fmt.Sprintf(\"glsl: %%s (version %%d, source hash %%s)\", %s, version, p.SourceHash))\n}\n\n", strconv.Quote(errNoGLSL))
+	b.WriteString("// The GLSL sources (each distinct one once).\nconst (\n")
+	lines := make([]string, 0, len(names))
+	for s, n := range names {
+		lit := strconv.Quote(s)
+		if !strings.ContainsAny(s, "`\r") && utf8.ValidString(s) {
+			lit = "`" + s + "`"
+		}
+		lines = append(lines, n+" = "+lit)
+	}
+	sort.Slice(lines, func(i, j int) bool {
+		ni, _ := strconv.Atoi(strings.TrimPrefix(strings.Fields(lines[i])[0], "source"))
+		nj, _ := strconv.Atoi(strings.TrimPrefix(strings.Fields(lines[j])[0], "source"))
+		return ni < nj
+	})
+	for _, l := range lines {
+		b.WriteString("\t" + l + "\n")
+	}
+	b.WriteString(")\n")
+	return format.Source([]byte(b.String()))
 }

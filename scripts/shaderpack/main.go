@@ -1,7 +1,9 @@
-// Command shaderpack precompiles ebiten's built-in Kage shaders for redscope's browser build, so
-// that main.wasm links neither ebiten's Kage compiler (internal/shader with go/parser, go/ast,
-// go/scanner) nor text/template (with which ebiten's internal/builtinshader writes its sources).
-// The app draws with ebiten's 14 built-in shaders only and creates no shader of its own.
+// Command shaderpack precompiles ebiten's built-in Kage shaders, down to their GLSL, for
+// redscope's browser build, so that main.wasm links neither ebiten's Kage compiler
+// (internal/shader with go/parser, go/ast, go/scanner), nor text/template (with which ebiten's
+// internal/builtinshader writes its sources), nor its GLSL back end (internal/shaderir/glsl, the
+// only user of regexp in ebiten). The app draws with ebiten's 14 built-in shaders only and
+// creates no shader of its own.
 //
 //	go run ./scripts/shaderpack -out DIR
 //	GOWORK=DIR/go.work GOOS=js GOARCH=wasm go build -overlay=DIR/overlay.json -trimpath ... ./wasm
@@ -19,20 +21,27 @@
 //  2. Builds and runs, natively, a small program inside the copy (overlaid into it as the
 //     package github.com/hajimehoshi/ebiten/v2/redscopeshaderpack: gen.go with child_table.go
 //     and child_gen.go), which may import ebiten's internal packages. It calls ebiten's own
-//     ShaderSource and CompileShader for every built-in source and writes DIR/gen/:
+//     ShaderSource and CompileShader for every built-in source, and glsl.Compile for every
+//     program, and writes DIR/gen/:
 //     builtinshader_shader.go (internal/builtinshader/shader.go with ShaderSource returning a
 //     table of the sources: no text/template), graphics_shader.go (internal/graphics/shader.go
-//     with CompileShader returning the precompiled program, an error for any other source) and
-//     graphics_shaderpack.go (the programs as Go composite literals, PrecompiledProgram). The
-//     two files are rewritten from the originals with go/ast, and the rewrite fails with a
-//     message naming the function when a declaration is not the shape it was written for.
-//  3. Verifies (child_verify.go, with the unchanged originals and the generated table) that each
-//     precompiled program is reflect.DeepEqual to what the compiler returns, and that the
-//     sources table equals ShaderSource's output; -verify runs only this step.
-//  4. Writes DIR/overlay.json, which replaces the two files and adds the table.
+//     with CompileShader returning the precompiled program, an error for any other source),
+//     graphics_shaderpack.go (the programs as Go composite literals, PrecompiledProgram) and
+//     glsl_glsl.go (package glsl with only GLSLVersion, its constants and Compile, which returns
+//     the GLSL ES 3.00 that ebiten's glsl.Compile made of each program, keyed by its SourceHash).
+//     The files are rewritten from the originals with go/ast, and the rewrite fails with a
+//     message naming the declaration when one is not the shape it was written for (as it does
+//     when another package of ebiten uses more of package glsl, or when WebGL could ask for
+//     another GLSL version).
+//  3. Verifies (child_verify.go, with the unchanged originals and the generated files) that each
+//     precompiled program is reflect.DeepEqual to what the compiler returns, that the sources
+//     table equals ShaderSource's output, and that the generated glsl.Compile returns exactly
+//     what the original returns for each program; -verify runs only this step.
+//  4. Writes DIR/overlay.json, which replaces the three files, deletes glsl/type.go and adds the
+//     table.
 //
-// Upgrading ebiten: change wantVersion, run it; where it fails, read the new versions of the two
-// files and adapt gen.go (docs/shaderpack.md).
+// Upgrading ebiten: change wantVersion, run it; where it fails, read the new versions of the
+// files it names and adapt gen.go (docs/shaderpack.md).
 package main
 
 import (
@@ -98,6 +107,7 @@ func run(out string, verifyOnly bool) error {
 	gen := filepath.Join(out, "gen")
 	if err := runChild(root, out, copyDir, work, childVerifySource, map[string]string{
 		filepath.Join(copyDir, addedPrograms): filepath.Join(gen, genPrograms),
+		filepath.Join(copyDir, checkedGLSL):   filepath.Join(gen, genGLSL),
 	}); err != nil {
 		return err
 	}
@@ -105,6 +115,8 @@ func run(out string, verifyOnly bool) error {
 		filepath.Join(copyDir, origBuiltinShader):  filepath.Join(gen, genBuiltinShader),
 		filepath.Join(copyDir, origGraphicsShader): filepath.Join(gen, genGraphicsShader),
 		filepath.Join(copyDir, addedPrograms):      filepath.Join(gen, genPrograms),
+		filepath.Join(copyDir, origGLSL):           filepath.Join(gen, genGLSL),
+		filepath.Join(copyDir, origGLSLType):       "", // deleted: the generated glsl.go is the whole package
 	})
 }
 
