@@ -127,16 +127,9 @@ cmd_dist() {
 	say "building dist/"
 	rm -rf dist
 	mkdir -p dist
-	# ebiten's built-in shaders precompiled (scripts/shaderpack, docs/shaderpack.md): main.wasm
-	# links neither ebiten's Kage compiler nor text/template. The build directory is scratch.
-	local sp
-	sp=$(mktemp -d "${TMPDIR:-/tmp}/redscope-shaderpack.XXXXXX")
-	go run ./scripts/shaderpack -out "$sp" &&
-		GOWORK="$sp/go.work" GOOS=js GOARCH=wasm go build -overlay="$sp/overlay.json" -trimpath -ldflags='-s -w' -o dist/main.wasm ./wasm || {
-		rm -rf "$sp"
-		return 1
-	}
-	rm -rf "$sp"
+	# scripts/wasmbuild: ebiten's built-in shaders precompiled (scripts/shaderpack,
+	# docs/shaderpack.md) and the inlining policy (docs/wasm-build.md).
+	go run ./scripts/wasmbuild -o dist/main.wasm
 	local wexec
 	wexec="$(go env GOROOT)/lib/wasm/wasm_exec.js"
 	cp "$wexec" dist/wasm_exec.js

@@ -23,13 +23,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 load() { echo "== $1 (load $(cut -d' ' -f1-3 /proc/loadavg))"; }
-# wasmbuild OUT [go build flags]: main.wasm as build.sh dist builds it (the precompiled shaders of
-# scripts/shaderpack, docs/shaderpack.md).
+# wasmbuild OUT [wasmbuild flags]: main.wasm as build.sh dist builds it (scripts/wasmbuild).
 wasmbuild() {
 	local out=$1
 	shift
-	[ -f "$tmp/sp/go.work" ] || go run ./scripts/shaderpack -out "$tmp/sp"
-	GOWORK="$tmp/sp/go.work" GOOS=js GOARCH=wasm go build -overlay="$tmp/sp/overlay.json" -trimpath "$@" -o "$out" ./wasm
+	go run ./scripts/wasmbuild "$@" -o "$out"
 }
 btest() { go test -count=1 -timeout 30m -run "$1" -v ./wasm/browsertest | grep -v 'GL Driver Message'; }
 
@@ -42,8 +40,8 @@ part() {
 	frame) load frame; btest '^TestPerf$' ;;
 	payload)
 		load payload
-		wasmbuild "$tmp/main.wasm" -ldflags='-s -w'
-		wasmbuild "$tmp/names.wasm"
+		wasmbuild "$tmp/main.wasm"
+		wasmbuild "$tmp/names.wasm" -names
 		go run ./scripts/wasmsize -groups "$tmp/names.wasm"
 		go run ./scripts/wasmsize -top 25 "$tmp/names.wasm" | sed -n '/^code bodies/,$p'
 		q="${BROTLI_QUALITY:-11}"
@@ -51,7 +49,7 @@ part() {
 		;;
 	init)
 		load init
-		wasmbuild "$tmp/names.wasm"
+		wasmbuild "$tmp/names.wasm" -names
 		# main stops at its first DOM call under node; the package inits have all run by then.
 		GODEBUG=inittrace=1 node "$(go env GOROOT)/lib/wasm/wasm_exec_node.js" "$tmp/names.wasm" 2>&1 |
 			awk '/^init / {print $5, "ms", $2}' | sort -rn | head -15 || true

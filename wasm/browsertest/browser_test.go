@@ -77,22 +77,11 @@ func buildDist(t *testing.T) string {
 
 func build(t *testing.T, dir string) error {
 	root := repoRoot(t)
-	// The same build as build.sh dist: ebiten's built-in shaders precompiled by scripts/shaderpack.
-	sp, err := os.MkdirTemp("", "redscope-shaderpack-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(sp)
-	pack := exec.Command("go", "run", "./scripts/shaderpack", "-out", sp)
-	pack.Dir = root
-	if out, err := pack.CombinedOutput(); err != nil {
-		return fmt.Errorf("scripts/shaderpack: %v\n%s", err, out)
-	}
-	cmd := exec.Command("go", "build", "-overlay="+filepath.Join(sp, "overlay.json"), "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "main.wasm"), "./wasm")
+	// The same build as build.sh dist (scripts/wasmbuild).
+	cmd := exec.Command("go", "run", "./scripts/wasmbuild", "-o", filepath.Join(dir, "main.wasm"))
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOWORK="+filepath.Join(sp, "go.work"))
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("building the wasm: %v\n%s", err, out)
+		return fmt.Errorf("scripts/wasmbuild: %v\n%s", err, out)
 	}
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
