@@ -187,11 +187,6 @@ func scriptFlagByName(name string) (scriptFlags, bool) {
 	return 0, false
 }
 
-var (
-	reParseNear = lazyRegexp(`^(\S+) line:(\d+)\(column:\d+\) near '(.*)':\s+(.*?)\s*$`)
-	reParseEOF  = lazyRegexp(`^(\S+) at EOF:\s+(.*?)\s*$`)
-)
-
 // luaCompileError is the message for a script gopher-lua refused: Lua 5.1's own, re-derived by
 // the syntax checker of script_syntax.go ("user_script:2: 'end' expected (to close 'if' at
 // line 1) near '<eof>'"); when that finds no error, gopher-lua's message in Lua's form
@@ -201,20 +196,22 @@ func luaCompileError(msg, body string) string {
 	if lua51 := luaSyntaxInstead(msg, body); lua51 != "" {
 		return lua51 // script_syntax.go: Lua 5.1's own message
 	}
-	if m := reParseNear().FindStringSubmatch(msg); m != nil {
-		what := m[4]
+	// script_match.go: "user_script line:2(column:3) near 'x':   syntax error"
+	if m := findParseNear(msg); m != nil {
+		what := msg[m[8]:m[9]]
 		if what == "syntax error" || what == "parse error" {
 			what = "unexpected symbol"
 		}
-		return m[1] + ":" + m[2] + ": " + what + " near '" + m[3] + "'"
+		return msg[m[2]:m[3]] + ":" + msg[m[4]:m[5]] + ": " + what + " near '" + msg[m[6]:m[7]] + "'"
 	}
-	if m := reParseEOF().FindStringSubmatch(msg); m != nil {
+	// "user_script at EOF:   syntax error"
+	if m := findParseEOF(msg); m != nil {
 		line := strings.Count(body, "\n") + 1
-		what := m[2]
+		what := msg[m[4]:m[5]]
 		if what == "syntax error" || what == "parse error" {
 			what = "unexpected symbol"
 		}
-		return m[1] + ":" + strconv.Itoa(line) + ": " + what + " near '<eof>'"
+		return msg[m[2]:m[3]] + ":" + strconv.Itoa(line) + ": " + what + " near '<eof>'"
 	}
 	return msg
 }

@@ -729,21 +729,12 @@ func luaErrHandler(L *lua.LState) int {
 	return 1
 }
 
-var (
-	reVMArith   = lazyRegexp(`cannot perform (add|sub|mul|div|mod|pow|unm) operation between (\w+) and (\w+)$`)
-	reVMConcat  = lazyRegexp(`cannot perform concat operation between (\w+) and (\w+)$`)
-	reVMCompare = lazyRegexp(`attempt to compare (\w+) with (\w+)$`)
-	reVMIndex   = lazyRegexp(`attempt to index a non-table object\((\w+)\) with key '.*'$`)
-	reVMArg     = lazyRegexp(`bad argument #(\d+) to ([A-Za-z_][A-Za-z_0-9]*) \(`)
-	reVMTableOf = lazyRegexp(`in table for ([A-Za-z_][A-Za-z_0-9]*)$`)
-)
-
 // luaVMError rewrites gopher-lua's run-time messages into Lua 5.1's (luaG_typeerror,
 // luaG_concaterror, luaG_aritherror, luaG_ordererror). Lua 5.1 also names the variable when it
 // knows it ("attempt to index local 't' (a nil value)"); gopher-lua does not say, so those read
-// "attempt to index a nil value".
+// "attempt to index a nil value". The patterns it looks for are script_match.go's.
 func luaVMError(msg string) string {
-	if m := reVMArith().FindStringSubmatchIndex(msg); m != nil {
+	if m := findVMArith(msg); m != nil {
 		a, b := msg[m[4]:m[5]], msg[m[6]:m[7]]
 		bad := a
 		if a == "number" {
@@ -751,7 +742,7 @@ func luaVMError(msg string) string {
 		}
 		return msg[:m[0]] + "attempt to perform arithmetic on a " + bad + " value"
 	}
-	if m := reVMConcat().FindStringSubmatchIndex(msg); m != nil {
+	if m := findVMConcat(msg); m != nil {
 		a, b := msg[m[2]:m[3]], msg[m[4]:m[5]]
 		bad := a
 		if a == "string" || a == "number" {
@@ -759,19 +750,18 @@ func luaVMError(msg string) string {
 		}
 		return msg[:m[0]] + "attempt to concatenate a " + bad + " value"
 	}
-	if m := reVMCompare().FindStringSubmatchIndex(msg); m != nil {
+	if m := findVMCompare(msg); m != nil {
 		a, b := msg[m[2]:m[3]], msg[m[4]:m[5]]
 		if a == b {
 			return msg[:m[0]] + "attempt to compare two " + a + " values"
 		}
 		return msg
 	}
-	if m := reVMIndex().FindStringSubmatchIndex(msg); m != nil {
+	if m := findVMIndex(msg); m != nil {
 		return msg[:m[0]] + "attempt to index a " + msg[m[2]:m[3]] + " value"
 	}
 	// luaL_argerror quotes the function's name.
-	msg = reVMTableOf().ReplaceAllString(msg, "in table for '$1'")
-	return reVMArg().ReplaceAllString(msg, "bad argument #$1 to '$2' (")
+	return quoteArgNames(quoteTableOf(msg))
 }
 
 func luaValueString(v lua.LValue) string {

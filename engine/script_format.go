@@ -12,10 +12,8 @@ package engine
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -260,10 +258,4 @@ func (f cFormat) float(v float64, conv byte) string {
 		s = strings.ToUpper(s)
 	}
 	return f.pad(f.sign(neg)+s, true)
-}
-
-// lazyRegexp compiles a pattern on its first use: the script error rewriters' patterns cost about
-// 17 ms of the page's start-up when compiled at package init, and most sessions never need them.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

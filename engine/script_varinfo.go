@@ -88,10 +88,6 @@ func goFrameArgs(d *lua.Debug) (int, bool) {
 	return fr.NArgs, true
 }
 
-// reGotNil matches gopher-lua's own argument errors (redscope's functions quote the name and
-// already say "no value").
-var reGotNil = lazyRegexp(`bad argument #(\d+) to [A-Za-z_][A-Za-z_0-9]* \([a-z]+ expected, got nil\)$`)
-
 // luaGoFuncError fixes what gopher-lua's library functions say differently from Lua 5.1's:
 // a missing argument is "got no value" (gopher-lua says "got nil"), and a comparison failing
 // inside a library function (table.sort) has no position.
@@ -100,16 +96,18 @@ func luaGoFuncError(L *lua.LState, d *lua.Debug, msg string) string {
 	if !found {
 		return msg
 	}
-	if m := reGotNil().FindStringSubmatch(tail); m != nil {
+	// findGotNil (script_match.go) matches gopher-lua's own argument errors (redscope's
+	// functions quote the name and already say "no value").
+	if m := findGotNil(tail); m != nil {
 		if n, ok := goFrameArgs(d); ok {
-			if k, err := strconv.Atoi(m[1]); err == nil && k > n {
+			if k, err := strconv.Atoi(tail[m[2]:m[3]]); err == nil && k > n {
 				tail = strings.TrimSuffix(tail, "got nil)") + "got no value)"
 				msg = pos + ": " + tail
 			}
 		}
 	}
 	// luaL_argerror counts a method call's arguments without self.
-	if m := reGoArg().FindStringSubmatchIndex(tail); m != nil && calledAsMethod(L) {
+	if m := findGoArg(tail); m != nil && calledAsMethod(L) {
 		n, _ := strconv.Atoi(tail[m[2]:m[3]])
 		name, rest := tail[m[4]:m[5]], tail[m[1]:]
 		if n == 1 {
@@ -123,8 +121,6 @@ func luaGoFuncError(L *lua.LState, d *lua.Debug, msg string) string {
 	}
 	return msg
 }
-
-var reGoArg = lazyRegexp(`^bad argument #(\d+) to ([A-Za-z_][A-Za-z_0-9]*) \(`)
 
 // calledAsMethod reports whether the Go function that failed was called as obj:name(…): the
 // Lua caller's CALL register was set by SELF.

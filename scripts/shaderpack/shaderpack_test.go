@@ -20,7 +20,8 @@ func shaderpack(t *testing.T, args ...string) (string, string, error) {
 }
 
 // TestGenerateVerifyAndBuild generates the files, checks that the browser build with them
-// links neither the Kage compiler, nor text/template, nor ebiten's GLSL back end (with regexp),
+// links neither the Kage compiler, nor text/template, nor ebiten's GLSL back end, nor regexp
+// (whose other user was redscope's engine, now with the matchers of engine/script_match.go),
 // and that the verification fails when the table of programs, of sources or of GLSL is not what
 // ebiten's own code makes.
 func TestGenerateVerifyAndBuild(t *testing.T) {
@@ -56,7 +57,7 @@ func TestGenerateVerifyAndBuild(t *testing.T) {
 		deps[f[0]] = true
 		imports[f[0]], files[f[0]] = strings.Fields(f[1]), f[2]
 	}
-	for _, p := range []string{"go/parser", "go/ast", "go/scanner", "text/template", ebitenModule + "/internal/shader"} {
+	for _, p := range []string{"go/parser", "go/ast", "go/scanner", "text/template", ebitenModule + "/internal/shader", "regexp", "regexp/syntax"} {
 		if deps[p] {
 			t.Errorf("the browser build still links %s", p)
 		}
@@ -66,13 +67,14 @@ func TestGenerateVerifyAndBuild(t *testing.T) {
 			t.Errorf("the browser build does not link %s: go list saw %d packages", p, len(deps))
 		}
 	}
-	// ebiten's GLSL back end was its only user of regexp (redscope/engine has its own).
+	// ebiten's GLSL back end was its only user of regexp.
 	if got := files[ebitenModule+"/"+glslPkg]; got != "glsl.go" {
 		t.Errorf("the browser build's package glsl has the files %q, want only the generated glsl.go", got)
 	}
+	// No package imports regexp: ebiten's GLSL back end and redscope's engine were its users.
 	for p, imps := range imports {
 		for _, imp := range imps {
-			if strings.HasPrefix(p, ebitenModule+"/") && (imp == "regexp" || imp == "regexp/syntax") {
+			if imp == "regexp" || imp == "regexp/syntax" {
 				t.Errorf("the browser build's %s still imports %s", p, imp)
 			}
 		}
