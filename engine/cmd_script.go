@@ -1,3 +1,5 @@
+//go:build !nolua
+
 package engine
 
 // EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT (eval.c of 7.0.15; the interpreter, sandbox and

@@ -1,3 +1,5 @@
+//go:build !nolua
+
 package engine
 
 // Functions: FUNCTION LOAD [REPLACE] / DELETE / FLUSH / LIST / STATS / KILL / HELP, FCALL and

@@ -1,3 +1,5 @@
+//go:build !nolua
+
 package engine
 
 // Lua scripting: the interpreter, Redis's sandbox, redis.call/pcall and the conversions between
@@ -87,6 +89,9 @@ import (
 
 // scriptHookEvery is Redis's count hook period (lua_sethook … LUA_MASKCOUNT, 100000).
 const scriptHookEvery = 100_000
+
+// hasLua: this build runs scripts (HasLua).
+const hasLua = true
 
 type evalScript struct {
 	body  string

@@ -2,10 +2,18 @@ package engine
 
 // The command table's entries of the scripting commands: EVAL, EVALSHA, EVAL_RO, EVALSHA_RO,
 // SCRIPT, FCALL, FCALL_RO and FUNCTION, and their handlers that need no interpreter (HELP,
-// SCRIPT DEBUG and KILL, FUNCTION KILL, DUMP and RESTORE); the handlers that run Lua are in
-// cmd_script.go and function.go.
+// SCRIPT DEBUG and KILL, FUNCTION KILL, DUMP and RESTORE). They are the same with or without the
+// Lua interpreter, so that COMMAND, COMMAND INFO / DOCS / LIST, HELP and the arity errors do not
+// depend on the build: the handlers that run Lua are in cmd_script.go and function.go, or in
+// script_nolua.go for the build without Lua (-tags nolua), where they answer
+// errNoLuaInterpreter.
+//
+// HasLua tells which build this is; NeedsLua whether a command is one of these.
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 func init() {
 	const f = FlagNoScript | FlagStale | FlagSkipMonitor | FlagNoMandatoryKeys
@@ -83,3 +91,32 @@ func cmdScriptDebug(e *Engine, args [][]byte) Reply {
 func cmdFunctionNoPayload(e *Engine, args [][]byte) Reply {
 	return Err("ERR redscope does not serialize function libraries (FUNCTION DUMP / RESTORE)")
 }
+
+// NeedsLua reports whether args (a command as sent: its name, then its arguments) is one of the
+// scripting commands, those of the command table's category "scripting" (EVAL, EVALSHA,
+// EVAL_RO, EVALSHA_RO, FCALL, FCALL_RO, SCRIPT …, FUNCTION …), whatever its arguments; the name
+// is matched ignoring case. Its answer is the same in every build: the browser app asks it
+// before running a command, and when HasLua is false hands a scripting command over to the build
+// with the interpreter.
+func NeedsLua(args [][]byte) bool {
+	if len(args) == 0 {
+		return false
+	}
+	c := commandTable[strings.ToLower(string(args[0]))]
+	if c == nil {
+		return false
+	}
+	if c.Sub != nil { // SCRIPT, FUNCTION: the container has no category, its subcommands do
+		for _, s := range c.Sub {
+			if slices.Contains(strings.Fields(s.Cats), "scripting") {
+				return true
+			}
+		}
+		return false
+	}
+	return slices.Contains(strings.Fields(c.Cats), "scripting")
+}
+
+// HasLua reports whether this build has the Lua interpreter: false in the build made with
+// -tags nolua (the browser's first load), whose scripting commands answer errNoLuaInterpreter.
+const HasLua = hasLua
