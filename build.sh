@@ -93,6 +93,17 @@ cmd_test() {
 	local exec
 	exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
 	GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec="$exec" ./engine/...
+	say "the build without Lua (-tags nolua)"
+	go vet -tags nolua ./engine/... ./lesson/... ./scene/...
+	GOOS=js GOARCH=wasm go vet -tags nolua ./wasm
+	go test -tags nolua -count=1 -run 'NoLua' ./engine # the engine's other tests are the full build's
+	GOOS=js GOARCH=wasm go build -tags nolua -o /dev/null ./wasm
+	local deps
+	deps="$(GOOS=js GOARCH=wasm go list -deps -tags nolua ./wasm)"
+	if grep -q gopher-lua <<<"$deps"; then
+		echo "the nolua build of ./wasm still links gopher-lua" >&2
+		return 1
+	fi
 	local ft="${FUZZTIME:-200000x}"
 	if [ "$ft" != "0" ]; then
 		say "fuzz FuzzExec ($ft)"

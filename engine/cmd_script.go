@@ -1,7 +1,9 @@
+//go:build !nolua
+
 package engine
 
 // EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT (eval.c of 7.0.15; the interpreter, sandbox and
-// conversions are in script.go).
+// conversions are in script.go, the commands' table entries in script_commands.go).
 //
 //   - EVAL script numkeys key… arg…: numkeys is parsed first ("value is not an integer or out of
 //     range", "Number of keys can't be greater than number of args", "Number of keys can't be
@@ -25,39 +27,12 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-func init() {
-	const f = FlagNoScript | FlagStale | FlagSkipMonitor | FlagNoMandatoryKeys
-	ev := func(name string, flags int, fn cmdFunc) *Command {
-		kf, note := scriptKeySpec(flags)
-		return &Command{Name: name, Arity: -3, Flags: flags, Cats: "scripting", KeyNum: KeyNum{2, 1, 1}, KeyFlags: []string{kf}, KeyNotes: note, Fn: fn}
-	}
-	noNote := func(c *Command) *Command { c.KeyNotes = nil; return c }
-	register(
-		ev("eval", f|FlagMayReplicate, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, false, false) }),
-		noNote(ev("evalsha", f|FlagMayReplicate, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, false) })),
-		ev("eval_ro", f|FlagReadonly, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, false, true) }),
-		noNote(ev("evalsha_ro", f|FlagReadonly, func(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, true) })),
-		&Command{Name: "script", Arity: -2, Sub: map[string]*Command{
-			"load":   {Name: "load", Arity: 3, Flags: FlagNoScript | FlagStale, Cats: "scripting", Tips: "request_policy:all_nodes response_policy:all_succeeded", Fn: cmdScriptLoad},
-			"exists": {Name: "exists", Arity: -3, Flags: FlagNoScript, Cats: "scripting", Tips: "request_policy:all_shards response_policy:agg_logical_and", Fn: cmdScriptExists},
-			"flush":  {Name: "flush", Arity: -2, Flags: FlagNoScript, Cats: "scripting", Tips: "request_policy:all_nodes response_policy:all_succeeded", Fn: cmdScriptFlush},
-			"kill":   {Name: "kill", Arity: 2, Flags: FlagNoScript | FlagAllowBusy, Cats: "scripting", Tips: "request_policy:all_shards response_policy:one_succeeded", Fn: func(e *Engine, a [][]byte) Reply { return e.mon.Kill(true) }},
-			"debug":  {Name: "debug", Arity: 3, Flags: FlagNoScript, Cats: "scripting", Fn: cmdScriptDebug},
-			"help":   {Name: "help", Arity: 2, Flags: FlagLoading | FlagStale, Cats: "scripting", Fn: helpReply(scriptHelp)},
-		}},
-	)
-}
-
-// scriptKeySpec is the key spec of EVAL, FCALL and their _RO forms: the keys' use is unknown, so
-// the worst is assumed (EVALSHA and EVALSHA_RO give no note).
-func scriptKeySpec(flags int) (string, []string) {
-	if flags&FlagReadonly != 0 {
-		return "RO access", []string{"We cannot tell how the keys will be used so we assume the worst, RO and ACCESS"}
-	}
-	return "RW access update", []string{"We cannot tell how the keys will be used so we assume the worst, RW and UPDATE"}
-}
-
-var scriptHelp = helpLines("SCRIPT")
+// The handlers of EVAL, EVALSHA, EVAL_RO and EVALSHA_RO (their table entries are in
+// script_commands.go).
+func cmdEval(e *Engine, a [][]byte) Reply      { return e.evalGeneric(a, false, false) }
+func cmdEvalSHA(e *Engine, a [][]byte) Reply   { return e.evalGeneric(a, true, false) }
+func cmdEvalRO(e *Engine, a [][]byte) Reply    { return e.evalGeneric(a, false, true) }
+func cmdEvalSHARO(e *Engine, a [][]byte) Reply { return e.evalGeneric(a, true, true) }
 
 // evalVM is the EVAL interpreter, made when first needed.
 func (e *Engine) evalVM() *luaVM {
@@ -248,18 +223,6 @@ func cmdScriptFlush(e *Engine, args [][]byte) Reply {
 	s.eval = nil
 	s.scripts = map[string]*evalScript{}
 	return OK
-}
-
-// cmdScriptDebug: the Lua debugger needs a forked server and an interactive client; redscope
-// accepts NO (the default) and refuses YES and SYNC.
-func cmdScriptDebug(e *Engine, args [][]byte) Reply {
-	switch {
-	case eqFold(args[2], "no"):
-		return OK
-	case eqFold(args[2], "yes"), eqFold(args[2], "sync"):
-		return Err("ERR redscope does not have the Lua debugger (SCRIPT DEBUG YES|SYNC)")
-	}
-	return Err("ERR Use SCRIPT DEBUG YES/SYNC/NO")
 }
 
 // luaTypeName is used by error texts of the libraries.

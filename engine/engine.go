@@ -87,7 +87,7 @@ type Engine struct {
 	// flags (ASKING, READONLY) of the client whose command runs (cluster.go).
 	cluster *clusterNode
 	ccs     *clusterConn
-	// lua is the scripting state (script.go), mon what other goroutines may read of it.
+	// lua is the scripting state (script_state.go), mon what other goroutines may read of it.
 	lua  *scriptState
 	mon  ScriptMonitor
 	dbg  debugState   // DEBUG switches (cmd_debug.go)

@@ -139,7 +139,13 @@ var (
 	// redscope's own: what a simulator refuses that Redis would do (cmd_set.go, multi.go).
 	errTooManyPicks  = Err("ERR redscope: count too large for a simulated reply (limit 4194304)")
 	errClientBlocked = Err("ERR redscope: this client is blocked; its commands wait until it is served")
+	// The scripting commands that need the interpreter, in the build without it (-tags nolua,
+	// script_nolua.go): the browser app switches to the full build before sending one.
+	errNoLuaInterpreter = Err("ERR " + noLuaText)
 )
+
+// noLuaText is errNoLuaInterpreter's text without "ERR " (also loadLibrary's refusal without Lua).
+const noLuaText = "this build of redscope has no Lua interpreter"
 
 // Go errors (type error) whose texts reach the client through the function that returns them.
 var (

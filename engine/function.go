@@ -1,3 +1,5 @@
+//go:build !nolua
+
 package engine
 
 // Functions: FUNCTION LOAD [REPLACE] / DELETE / FLUSH / LIST / STATS / KILL / HELP, FCALL and
@@ -21,7 +23,6 @@ package engine
 // Not modelled: FUNCTION DUMP / RESTORE (the RDB payload) answer an error.
 
 import (
-	"slices"
 	"sort"
 	"strings"
 
@@ -42,33 +43,9 @@ type function struct {
 	lib   *functionLib
 }
 
-func init() {
-	sub := func(name string, arity, flags int, tips string, fn cmdFunc) *Command {
-		return &Command{Name: name, Arity: arity, Flags: flags, Cats: "scripting", Tips: tips, Keyless: true, Fn: fn}
-	}
-	register(
-		&Command{Name: "fcall", Arity: -3, Flags: FlagNoScript | FlagStale | FlagNoMandatoryKeys | FlagSkipMonitor | FlagMayReplicate, Cats: "scripting", KeyNum: KeyNum{2, 1, 1}, KeyFlags: []string{"RW access update"}, KeyNotes: []string{"We cannot tell how the keys will be used so we assume the worst, RW and UPDATE"}, Fn: func(e *Engine, a [][]byte) Reply { return e.fcall(a, false) }},
-		&Command{Name: "fcall_ro", Arity: -3, Flags: FlagNoScript | FlagStale | FlagReadonly | FlagNoMandatoryKeys | FlagSkipMonitor, Cats: "scripting", KeyNum: KeyNum{2, 1, 1}, KeyFlags: []string{"RO access"}, KeyNotes: []string{"We cannot tell how the keys will be used so we assume the worst, RO and ACCESS"}, Fn: func(e *Engine, a [][]byte) Reply { return e.fcall(a, true) }},
-		&Command{Name: "function", Arity: -2, Sub: map[string]*Command{
-			"load":    sub("load", -3, FlagWrite|FlagDenyOOM|FlagNoScript, "request_policy:all_shards response_policy:all_succeeded", cmdFunctionLoad),
-			"delete":  sub("delete", 3, FlagWrite|FlagNoScript, "request_policy:all_shards response_policy:all_succeeded", cmdFunctionDelete),
-			"flush":   sub("flush", -2, FlagWrite|FlagNoScript, "request_policy:all_shards response_policy:all_succeeded", cmdFunctionFlush),
-			"list":    sub("list", -2, FlagNoScript, "nondeterministic_output_order", cmdFunctionList),
-			"stats":   sub("stats", 2, FlagNoScript|FlagAllowBusy, "nondeterministic_output request_policy:all_shards response_policy:special", cmdFunctionStats),
-			"kill":    sub("kill", 2, FlagNoScript|FlagAllowBusy, "request_policy:all_shards response_policy:one_succeeded", func(e *Engine, a [][]byte) Reply { return e.mon.Kill(false) }),
-			"dump":    sub("dump", 2, FlagNoScript, "", cmdFunctionNoPayload),
-			"restore": sub("restore", -3, FlagWrite|FlagDenyOOM|FlagNoScript, "request_policy:all_shards response_policy:all_succeeded", cmdFunctionNoPayload),
-			"help": sub("help", 2, FlagLoading|FlagStale, "", func(e *Engine, a [][]byte) Reply {
-				if e.ver.Has(V74) { // 7.4 dropped the "Library description" line
-					return helpReply(slices.DeleteFunc(slices.Clone(functionHelp), func(l string) bool { return l == "    * Library description" }))(e, a)
-				}
-				return helpReply(functionHelp)(e, a)
-			}),
-		}},
-	)
-}
-
-var functionHelp = helpLines("FUNCTION")
+// The handlers of FCALL and FCALL_RO (their table entries are in script_commands.go).
+func cmdFcall(e *Engine, a [][]byte) Reply   { return e.fcall(a, false) }
+func cmdFcallRO(e *Engine, a [][]byte) Reply { return e.fcall(a, true) }
 
 const userFunction = "user_function"
 
@@ -508,10 +485,6 @@ func cmdFunctionStats(e *Engine, args [][]byte) Reply {
 	}
 	return Map(BulkStr("running_script"), NilReply, BulkStr("engines"),
 		Map(BulkStr("LUA"), Map(BulkStr("libraries_count"), Int(int64(len(s.libs))), BulkStr("functions_count"), Int(int64(nf)))))
-}
-
-func cmdFunctionNoPayload(e *Engine, args [][]byte) Reply {
-	return Err("ERR redscope does not serialize function libraries (FUNCTION DUMP / RESTORE)")
 }
 
 // fcall is fcallCommandGeneric.

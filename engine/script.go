@@ -1,9 +1,13 @@
+//go:build !nolua
+
 package engine
 
 // Lua scripting: the interpreter, Redis's sandbox, redis.call/pcall and the conversions between
 // Redis replies and Lua values, as Redis 7.0.15 has them (script_lua.c, script.c, eval.c); the
-// commands are in cmd_script.go (EVAL, SCRIPT) and function.go (FUNCTION, FCALL); the libraries
-// in script_cjson.go, script_bit.go, script_struct.go and script_cmsgpack.go.
+// commands are in cmd_script.go (EVAL, SCRIPT) and function.go (FUNCTION, FCALL), their entries
+// in the command table in script_commands.go; the state every build has (the monitor, the running
+// script) in script_state.go; the libraries in script_cjson.go, script_bit.go, script_struct.go
+// and script_cmsgpack.go.
 //
 // The interpreter is gopher-lua, a Lua 5.1 in Go. Redis keeps one lua_State for EVAL scripts and
 // one for function libraries; so does redscope (luaVM). In each:
@@ -78,147 +82,22 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	lua "github.com/yuin/gopher-lua"
 )
 
-// DefaultScriptStepLimit is how many Lua instructions a script may run under a logical clock
-// before the engine stops it.
-const DefaultScriptStepLimit = 10_000_000
-
 // scriptHookEvery is Redis's count hook period (lua_sethook … LUA_MASKCOUNT, 100000).
 const scriptHookEvery = 100_000
 
-func init() {
-	configParams = append(configParams,
-		&ConfigParam{Name: "busy-reply-threshold", Aliases: []string{"lua-time-limit"}, Kind: "int", Default: "5000", Min: 0, Max: maxLong})
-}
-
-// ScriptMonitor is the part of the scripting state another goroutine may read while a script
-// runs (the RESP server answers BUSY and SCRIPT KILL from other connections with it).
-type ScriptMonitor struct {
-	info     atomic.Pointer[ScriptInfo]
-	running  atomic.Bool
-	timedOut atomic.Bool
-	eval     atomic.Bool // the running script is an EVAL (not a function)
-	dirty    atomic.Bool // it already ran a write command
-	killed   atomic.Bool
-}
-
-// ScriptInfo describes the running script for FUNCTION STATS from another connection.
-type ScriptInfo struct {
-	Name                 string
-	Command              []string // the EVAL / FCALL command as sent
-	Start                time.Time
-	Libraries, Functions int // function libraries loaded, and their functions
-}
-
-// Info is the running script's description (nil when none runs).
-func (m *ScriptMonitor) Info() *ScriptInfo {
-	if !m.running.Load() {
-		return nil
-	}
-	return m.info.Load()
-}
-
-// Eval reports whether the running script is an EVAL script (not a function).
-func (m *ScriptMonitor) Eval() bool { return m.eval.Load() }
-
-// ScriptMonitor returns the engine's monitor; safe to call from any goroutine.
-func (e *Engine) ScriptMonitor() *ScriptMonitor { return &e.mon }
-
-// TimedOut reports whether a script has been running longer than busy-reply-threshold.
-func (m *ScriptMonitor) TimedOut() bool { return m.running.Load() && m.timedOut.Load() }
-
-// Running reports whether a script is running.
-func (m *ScriptMonitor) Running() bool { return m.running.Load() }
-
-// BusyReply is the error another client gets while a script is timed out (processCommand).
-func (m *ScriptMonitor) BusyReply() Reply {
-	if m.eval.Load() {
-		return errBusyEval
-	}
-	return errBusyFunction
-}
-
-// Kill is scriptKill: SCRIPT KILL (eval true) or FUNCTION KILL from another client.
-func (m *ScriptMonitor) Kill(eval bool) Reply {
-	if !m.running.Load() {
-		return errNotBusy
-	}
-	if m.dirty.Load() {
-		return errUnkillable
-	}
-	if eval && !m.eval.Load() {
-		return errBusyFunction
-	}
-	if !eval && m.eval.Load() {
-		return errBusyEval
-	}
-	m.killed.Store(true)
-	return OK
-}
-
-// SetScriptStepLimit sets how many Lua instructions a script may run before the engine stops it
-// (0: no limit, the protocol server's setting, where SCRIPT KILL does it). A negative n restores
-// the default: DefaultScriptStepLimit under a logical clock, no limit under the wall clock.
-func (e *Engine) SetScriptStepLimit(n int64) {
-	e.scripting().stepLimit = n
-}
-
-func (e *Engine) scriptStepLimit() int64 {
-	s := e.scripting()
-	if s.stepLimit >= 0 {
-		return s.stepLimit
-	}
-	if _, wall := e.clock.(WallClock); wall {
-		return 0
-	}
-	return DefaultScriptStepLimit
-}
-
-// scriptState is the engine's scripting: the EVAL interpreter and cache, the functions
-// interpreter and libraries, the running script and Redis's rand48 generator.
-type scriptState struct {
-	eval      *luaVM
-	scripts   map[string]*evalScript // lowercase sha → script
-	fn        *luaVM
-	fnVM      *functionVM
-	libs      map[string]*functionLib
-	funcs     map[string]*function
-	run       *scriptRun
-	rand48    uint64
-	stepLimit int64
-	guard     func(args [][]byte) error
-}
-
-// SetScriptCallGuard makes every command a script runs through redis.call / redis.pcall pass
-// check first (after Redis's own checks): a non-nil error fails the call, as a Redis error
-// would, with the error's text ("ERR " is prepended unless it starts with "-"). The browser's
-// lesson limits use it so that a script cannot ask for more than a typed command may; nil
-// removes the guard.
-func (e *Engine) SetScriptCallGuard(check func(args [][]byte) error) {
-	e.scripting().guard = check
-}
+// hasLua: this build runs scripts (HasLua).
+const hasLua = true
 
 type evalScript struct {
 	body  string
 	fn    *lua.LFunction
 	flags scriptFlags
 }
-
-func (e *Engine) scripting() *scriptState {
-	if e.lua == nil {
-		e.lua = &scriptState{scripts: map[string]*evalScript{}, libs: map[string]*functionLib{},
-			funcs: map[string]*function{}, rand48: rand48Seed, stepLimit: -1}
-	}
-	return e.lua
-}
-
-// InScript reports whether a script is running (blocking commands do not block then).
-func (e *Engine) InScript() bool { return e.lua != nil && e.lua.run != nil }
 
 // Script flags (the shebang's flags= and register_function's flags).
 type scriptFlags uint8
@@ -242,8 +121,6 @@ var scriptFlagNames = []struct {
 // rand48: Redis's math.random (rand.c redisLrand48): the 48-bit linear congruential generator
 // x' = 0x5DEECE66D·x + 0xB mod 2^48, starting at 0x1234ABCD330E when the server starts and
 // never reseeded by the server, so that the same sequence of scripts gives the same numbers.
-
-const rand48Seed = 0x1234ABCD330E
 
 func (s *scriptState) lrand48() int32 {
 	s.rand48 = (0x5DEECE66D*s.rand48 + 0xB) & (1<<48 - 1)
@@ -880,26 +757,6 @@ func (e *Engine) scriptInterrupt(c *stepCtx) {
 	if limit := e.cfg.Int("busy-reply-threshold"); !m.timedOut.Load() && limit > 0 && run.clock.NowMs()-run.startMs >= limit {
 		m.timedOut.Store(true)
 	}
-}
-
-// scriptRun is scriptRunCtx.
-type scriptRun struct {
-	name     string // sha or function name
-	eval     bool
-	readOnly bool
-	startMs  int64
-	clock    Clock // the engine's clock (e.clock is frozen while the script runs)
-	calls    int
-	outcome  string
-	db       *DB
-	// resp is the protocol of the script's own client (redis.setresp; 0 and 2: RESP2, as every
-	// script starts — script.c, scriptPrepareForRun): the replies of redis.call are converted
-	// to Lua from it, and a Lua boolean is returned as RESP3's boolean when it is 3.
-	resp int
-	// On a cluster node (cluster_script.go): the script's slot (-1 none yet) and whether it may
-	// touch keys of other slots (an EVAL without shebang, or flags=allow-cross-slot-keys).
-	slot      int
-	crossSlot bool
 }
 
 // frozenClock is the clock a script's commands see.

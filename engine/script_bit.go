@@ -1,3 +1,5 @@
+//go:build !nolua
+
 package engine
 
 // The bit library of Redis's Lua (LuaBitOp 1.0, deps/lua/src/lua_bit.c): 32-bit operations on

@@ -1,3 +1,5 @@
+//go:build !nolua
+
 package engine
 
 // The cjson library of Redis's Lua (lua-cjson 2.1.0, deps/lua/src/lua_cjson.c), written anew on

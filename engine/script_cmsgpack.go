@@ -1,3 +1,5 @@
+//go:build !nolua
+
 package engine
 
 // The cmsgpack library of Redis's Lua (lua-cmsgpack 0.4.0, deps/lua/src/lua_cmsgpack.c):

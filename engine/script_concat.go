@@ -1,3 +1,5 @@
+//go:build !nolua
+
 package engine
 
 // Lua 5.1's ".." for scripts compiled by gopher-lua. gopher-lua's VM writes a number it

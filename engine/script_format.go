@@ -1,3 +1,5 @@
+//go:build !nolua
+
 package engine
 
 // string.format as Lua 5.1 has it (lstrlib.c, str_format), in place of gopher-lua's: C printf

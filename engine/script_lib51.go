@@ -1,3 +1,5 @@
+//go:build !nolua
+
 package engine
 
 // Base and string functions where gopher-lua's behaviour is not Lua 5.1's (lbaselib.c,

@@ -1,3 +1,5 @@
+//go:build !nolua
+
 package engine
 
 // The struct library of Redis's Lua (Roberto Ierusalimschy's struct 0.2, deps/lua/src/lua_struct.c):

@@ -1,3 +1,5 @@
+//go:build !nolua
+
 package engine
 
 // A syntax checker with Lua 5.1's own error messages. gopher-lua compiles scripts with a yacc

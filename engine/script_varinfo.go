@@ -1,3 +1,5 @@
+//go:build !nolua
+
 package engine
 
 // Lua 5.1's run-time error texts name the variable at fault (ldebug.c, luaG_typeerror with

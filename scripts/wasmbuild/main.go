@@ -3,6 +3,7 @@
 //
 //	go run ./scripts/wasmbuild -o main.wasm          # what the page downloads
 //	go run ./scripts/wasmbuild -names -o names.wasm  # the same code with its name section, for scripts/wasmsize
+//	go run ./scripts/wasmbuild -tags nolua -o lite.wasm # without the Lua interpreter (engine/script_nolua.go)
 //
 // It runs from the repository's root (the folder with go.mod) and does two things:
 //
@@ -61,14 +62,15 @@ func main() {
 	out := flag.String("o", "main.wasm", "where to write main.wasm")
 	names := flag.Bool("names", false, "keep the symbol names (no -ldflags='-s -w'), for scripts/wasmsize")
 	inlineAll := flag.Bool("inline-all", false, "compile every package with inlining (to measure the policy)")
+	tags := flag.String("tags", "", "build tags, passed to go build as -tags (nolua: without the Lua interpreter)")
 	flag.Parse()
-	if err := build(*out, *names, *inlineAll); err != nil {
+	if err := build(*out, *tags, *names, *inlineAll); err != nil {
 		fmt.Fprintln(os.Stderr, "wasmbuild:", err)
 		os.Exit(1)
 	}
 }
 
-func build(out string, names, inlineAll bool) error {
+func build(out, tags string, names, inlineAll bool) error {
 	if _, err := os.Stat("go.mod"); err != nil {
 		return fmt.Errorf("run it from the repository's root (no go.mod here)")
 	}
@@ -89,6 +91,9 @@ func build(out string, names, inlineAll bool) error {
 	args := []string{"build", "-overlay=" + filepath.Join(sp, "overlay.json"), "-trimpath"}
 	if !names {
 		args = append(args, "-ldflags=-s -w")
+	}
+	if tags != "" {
+		args = append(args, "-tags="+tags)
 	}
 	if !inlineAll {
 		args = append(args, GCFlags()...)
