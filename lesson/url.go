@@ -19,7 +19,7 @@ import (
 // The app's address carries its settings (query) and, optionally, a whole lesson (fragment):
 //
 //	index.html?lesson=bit-offsets&step=3&lang=en&version=7.0&allocator=jemalloc-16
-//	          &theme=light&controls=minimal&autoplay=1&seed=7&origins=https://a.example
+//	          &theme=light&controls=minimal&autoplay=1&seed=7&origins=https://a.example&lua=1
 //	index.html?step=2#lesson=<base64url of the deflate-compressed lesson text>
 //
 // ParseParams reads both; Params.Link and EmbedCode write them back. FORMAT.md documents them.
@@ -38,6 +38,9 @@ type Params struct {
 	Autoplay  bool   // ?autoplay=1 (or true/yes/on)
 	Seed      uint64 // ?seed= engine seed when the lesson sets none
 	HasSeed   bool
+	// Lua: ?lua=1 opens the page in its build with Lua (wasm/lua.go); a link to a lesson whose
+	// steps run scripts carries it, so the page does not first load the build without Lua.
+	Lua bool
 	Origins   []string // ?origins= comma-separated origins allowed to drive the page by postMessage
 }
 
@@ -122,6 +125,15 @@ func ParseParams(query, fragment string, lim *Limits) (Params, []error) {
 			bad("seed=%q: cần một số nguyên không âm", "seed=%q: want an unsigned integer", clip(v))
 		} else {
 			p.Seed, p.HasSeed = s, true
+		}
+	}
+	if v, ok := get("lua"); ok {
+		switch strings.ToLower(v) {
+		case "1", "true", "yes", "on":
+			p.Lua = true
+		case "", "0", "false", "no", "off":
+		default:
+			bad("lua=%q: chỉ có 1 hoặc 0", "lua=%q: want 1 or 0", clip(v))
 		}
 	}
 	if v, ok := get("origins"); ok {
@@ -225,6 +237,9 @@ func (p Params) Link(base string) string {
 	}
 	if len(p.Origins) > 0 {
 		q.Set("origins", strings.Join(p.Origins, ","))
+	}
+	if p.Lua {
+		q.Set("lua", "1")
 	}
 	s := base
 	if e := q.Encode(); e != "" {

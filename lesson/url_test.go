@@ -98,12 +98,13 @@ func equalParams(a, b Params) bool {
 	return a.Lesson == b.Lesson && bytes.Equal(a.Source, b.Source) && a.Step == b.Step && a.Lang == b.Lang &&
 		a.Version == b.Version && a.Allocator == b.Allocator && a.HasAlloc == b.HasAlloc && a.Theme == b.Theme &&
 		a.Controls == b.Controls && a.Autoplay == b.Autoplay && a.Seed == b.Seed && a.HasSeed == b.HasSeed &&
-		strings.Join(a.Origins, " ") == strings.Join(b.Origins, " ")
+		strings.Join(a.Origins, " ") == strings.Join(b.Origins, " ") && a.Lua == b.Lua
 }
 
 func TestLinkRoundTrip(t *testing.T) {
 	for _, p := range []Params{
 		{Lesson: "hll-registers", Step: 4, Lang: "en", Version: engine.V72, Theme: "dark", Controls: "full"},
+		{Lesson: "cart-script", Step: 1, Lang: "vi", Theme: "dark", Controls: "full", Lua: true},
 		{Source: []byte(urlSample), Step: 2, Lang: "vi", Theme: "light", Controls: "minimal", Autoplay: true, Seed: 9, HasSeed: true},
 		{Lesson: "a&b=c#d", Step: -1, Lang: "vi", Theme: "dark", Controls: "full", HasAlloc: true, Allocator: alloc.Jemalloc16},
 	} {
