@@ -139,8 +139,11 @@ cmd_dist() {
 	rm -rf dist
 	mkdir -p dist
 	# scripts/wasmbuild: ebiten's built-in shaders precompiled (scripts/shaderpack,
-	# docs/shaderpack.md) and the inlining policy (docs/wasm-build.md).
-	go run ./scripts/wasmbuild -o dist/main.wasm
+	# docs/shaderpack.md) and the inlining policy (docs/wasm-build.md). Two builds: main.wasm
+	# without the Lua interpreter (what a first visit downloads) and main-lua.wasm, the whole app,
+	# which the page moves to when a session needs a script (wasm/lua.go).
+	go run ./scripts/wasmbuild -tags nolua -o dist/main.wasm
+	go run ./scripts/wasmbuild -o dist/main-lua.wasm
 	local wexec
 	wexec="$(go env GOROOT)/lib/wasm/wasm_exec.js"
 	cp "$wexec" dist/wasm_exec.js

@@ -10,7 +10,7 @@
 #   scripts/perf-page.sh frame     payload, first frames, Go per Update+Draw in the HLL map after
 #                                  20 000 typed elements, the course week (TestPerf)
 #   scripts/perf-page.sh payload   main.wasm's sections and code by package (scripts/wasmsize),
-#                                  its brotli size at BROTLI_QUALITY (default 11)
+#                                  its and main-lua.wasm's brotli size at BROTLI_QUALITY (default 11)
 #   scripts/perf-page.sh init      package init times of main.wasm under node (GODEBUG=inittrace=1)
 #   scripts/perf-page.sh all       all of the above, one after the other
 #
@@ -40,16 +40,20 @@ part() {
 	frame) load frame; btest '^TestPerf$' ;;
 	payload)
 		load payload
-		wasmbuild "$tmp/main.wasm"
-		wasmbuild "$tmp/names.wasm" -names
+		# main.wasm: the build a first visit loads (no Lua); main-lua.wasm: the whole app (wasm/lua.go).
+		wasmbuild "$tmp/main.wasm" -tags nolua
+		wasmbuild "$tmp/main-lua.wasm"
+		wasmbuild "$tmp/names.wasm" -names -tags nolua
 		go run ./scripts/wasmsize -groups "$tmp/names.wasm"
 		go run ./scripts/wasmsize -top 25 "$tmp/names.wasm" | sed -n '/^code bodies/,$p'
 		q="${BROTLI_QUALITY:-11}"
-		echo "main.wasm raw $(stat -c %s "$tmp/main.wasm") B, gzip -9 $(gzip -9 -c "$tmp/main.wasm" | wc -c) B, brotli -q $q $(brotli -q "$q" -c "$tmp/main.wasm" | wc -c) B"
+		for f in main main-lua; do
+			echo "$f.wasm raw $(stat -c %s "$tmp/$f.wasm") B, gzip -9 $(gzip -9 -c "$tmp/$f.wasm" | wc -c) B, brotli -q $q $(brotli -q "$q" -c "$tmp/$f.wasm" | wc -c) B"
+		done
 		;;
 	init)
 		load init
-		wasmbuild "$tmp/names.wasm" -names
+		wasmbuild "$tmp/names.wasm" -names -tags nolua
 		# main stops at its first DOM call under node; the package inits have all run by then.
 		GODEBUG=inittrace=1 node "$(go env GOROOT)/lib/wasm/wasm_exec_node.js" "$tmp/names.wasm" 2>&1 |
 			awk '/^init / {print $5, "ms", $2}' | sort -rn | head -15 || true

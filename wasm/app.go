@@ -46,6 +46,7 @@ type app struct {
 
 	errMsg       string
 	errFromCheck bool // the error box holds a failed lesson check (cleared when the place moves)
+	luaLoading   bool // the build with Lua is downloading (lua.go): the notice says so
 	ready        bool
 
 	execCost execCost       // perf.go: the Go time of typed commands
@@ -129,7 +130,8 @@ func newApp() *app {
 		bad = append(bad, lesson.ErrIn(err, a.lang))
 		a.loadLesson("sandbox")
 	}
-	bad = append(bad, a.initEmbed()...) // embed.go: the other URL parameters, the share panel
+	bad = append(bad, a.initEmbed()...)      // embed.go: the other URL parameters, the share panel
+	bad = append(bad, a.resumeHandover()...) // lua.go: a session the light build handed over
 	if len(bad) > 0 {
 		a.showError(strings.Join(bad, "; "))
 	}
@@ -257,6 +259,10 @@ func (a *app) loadLesson(name string) error {
 			return lesson.Msgf("không có bài %q", "no lesson %q", truncateRunes(name, 60))
 		}
 	}
+	if lessonNeedsLua(l) { // lua.go: this build has no Lua; the build with Lua opens it
+		a.handOverLesson(l)
+		return nil
+	}
 	a.playing = false
 	a.player.Load(l)
 	sc, keys := "", []string(nil)
@@ -305,6 +311,9 @@ func (a *app) seek(n int) {
 }
 
 func (a *app) exec(line string) lesson.Exchange {
+	if line = strings.TrimSpace(line); lineNeedsLua(line) { // lua.go
+		return a.handOverLine(line)
+	}
 	t0 := now()
 	x := a.player.Exec(line)
 	t1 := now()
@@ -627,10 +636,13 @@ func (a *app) renderControls() {
 	ui.SetValueOnce("version", p.Engine().Version().String())
 	// A lesson whose `since` is newer than the selected profile says so (its newer commands answer
 	// with the unknown-command error of the real older Redis).
-	if v := p.Needs(); v != 0 {
+	// While the build with Lua downloads (lua.go), the notice says so instead.
+	if a.luaLoading {
+		ui.SetTextOnce("notice", assets.T(a.lang, "luaLoading"))
+	} else if v := p.Needs(); v != 0 {
 		ui.SetTextOnce("notice", fmt.Sprintf(assets.T(a.lang, "needs"), v, p.Engine().Version()))
 	}
-	ui.SetBoolOnce("notice", "hidden", p.Needs() == 0)
+	ui.SetBoolOnce("notice", "hidden", p.Needs() == 0 && !a.luaLoading)
 }
 
 // transcriptWindow is how many exchanges the transcript keeps in the DOM; the player keeps them

@@ -383,6 +383,7 @@ func (a *app) currentParams(step int) lesson.Params {
 	default:
 		p.Lesson = "sandbox"
 	}
+	p.Lua = l.NeedsLua() // a lesson that runs scripts opens in the build with Lua (lua.go)
 	return p
 }
 

@@ -5,10 +5,11 @@ package web
 // ./build.sh dist calls Fingerprint on the fresh dist/ before compressing it:
 //
 //	main.wasm     → main.3f9a0c1d2e4b5a69.wasm    (16 hex digits of its SHA-256)
+//	main-lua.wasm → main-lua.…​.wasm               (the build with Lua, wasm/lua.go)
 //	wasm_exec.js  → wasm_exec.8c1e…​.js
 //	index.html      keeps its name; its references to the two files are rewritten, and the
 //	                loader's `/*sw*/null` becomes "sw.js", which registers the worker
-//	sw.js           generated: it precaches the page and the hashed files
+//	sw.js           generated: it precaches the page and the hashed files but main-lua's
 //
 // The handler then serves a hashed name with Cache-Control "public, max-age=31536000,
 // immutable" (a year: its content can never change under that name), and index.html and sw.js
@@ -30,10 +31,16 @@ import (
 )
 
 // Fingerprinted are the files of a dist that get content-hashed names, with the text that refers
-// to each in index.html (`"main.wasm"`: the <link rel=preload> and the loader's fetch).
-var Fingerprinted = []struct{ Name, Ref string }{
-	{"main.wasm", `"main.wasm"`},
-	{"wasm_exec.js", `src="wasm_exec.js"`},
+// to each in index.html (`"main.wasm"`: the loader's choice of build, preloaded and fetched) and
+// whether the service worker precaches it. The build with Lua is not precached: a first visit
+// does not download it (wasm/lua.go); the worker keeps it once a session has used it.
+var Fingerprinted = []struct {
+	Name, Ref string
+	Precache  bool
+}{
+	{"main.wasm", `"main.wasm"`, true},
+	{"main-lua.wasm", `"main-lua.wasm"`, false},
+	{"wasm_exec.js", `src="wasm_exec.js"`, true},
 }
 
 // swMarker is the loader's placeholder for the service worker's URL (null: no worker, as in the
@@ -91,8 +98,10 @@ func Fingerprint(dir string) (map[string]string, error) {
 		return nil, err
 	}
 	var files []string
-	for _, h := range renamed {
-		files = append(files, h)
+	for _, f := range Fingerprinted {
+		if f.Precache {
+			files = append(files, renamed[f.Name])
+		}
 	}
 	sort.Strings(files)
 	if err := os.WriteFile(filepath.Join(dir, "sw.js"), []byte(ServiceWorker(files, []byte(html))), 0o644); err != nil {

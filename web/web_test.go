@@ -108,28 +108,29 @@ func TestHandler(t *testing.T) {
 func TestFingerprint(t *testing.T) {
 	dir := t.TempDir()
 	now := time.Now()
-	page := "<link href=\"main.wasm\"><script src=\"wasm_exec.js\"></script><script>const sw = /*sw*/null; fetch(\"main.wasm\");</script>"
+	page := "<script src=\"wasm_exec.js\"></script><script>const sw = /*sw*/null; const w = lua ? \"main-lua.wasm\" : \"main.wasm\"; fetch(\"main-lua.wasm\");</script>"
 	write(t, filepath.Join(dir, "index.html"), page, now)
 	write(t, filepath.Join(dir, "main.wasm"), "\x00asm-one", now)
+	write(t, filepath.Join(dir, "main-lua.wasm"), "\x00asm-lua", now)
 	write(t, filepath.Join(dir, "wasm_exec.js"), "// go", now)
 	renamed, err := Fingerprint(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wasm, js := renamed["main.wasm"], renamed["wasm_exec.js"]
-	if wasm != HashName("main.wasm", []byte("\x00asm-one")) || !Hashed(wasm) || !Hashed(js) {
+	wasm, lua, js := renamed["main.wasm"], renamed["main-lua.wasm"], renamed["wasm_exec.js"]
+	if wasm != HashName("main.wasm", []byte("\x00asm-one")) || !Hashed(wasm) || !Hashed(js) || !Hashed(lua) {
 		t.Fatalf("renamed %v", renamed)
 	}
 	if HashName("main.wasm", []byte("\x00asm-two")) == wasm {
 		t.Fatal("two contents, one name")
 	}
-	for _, n := range []string{"main.wasm", "wasm_exec.js"} {
+	for _, n := range []string{"main.wasm", "main-lua.wasm", "wasm_exec.js"} {
 		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
 			t.Errorf("%s still there", n)
 		}
 	}
 	got, _ := os.ReadFile(filepath.Join(dir, "index.html"))
-	want := "<link href=\"" + wasm + "\"><script src=\"" + js + "\"></script><script>const sw = \"sw.js\"; fetch(\"" + wasm + "\");</script>"
+	want := "<script src=\"" + js + "\"></script><script>const sw = \"sw.js\"; const w = lua ? \"" + lua + "\" : \"" + wasm + "\"; fetch(\"" + lua + "\");</script>"
 	if string(got) != want {
 		t.Errorf("index.html\n got %s\nwant %s", got, want)
 	}
@@ -142,10 +143,15 @@ func TestFingerprint(t *testing.T) {
 			t.Errorf("sw.js lacks %s", s)
 		}
 	}
+	// The build with Lua is not precached: a first visit does not download it.
+	if strings.Contains(string(sw), lua) {
+		t.Errorf("sw.js precaches the build with Lua %s", lua)
+	}
 	// A page whose loader lost a reference is refused, not half-rewritten.
 	dir2 := t.TempDir()
 	write(t, filepath.Join(dir2, "index.html"), "<script>fetch('main.wasm')</script>", now)
 	write(t, filepath.Join(dir2, "main.wasm"), "x", now)
+	write(t, filepath.Join(dir2, "main-lua.wasm"), "z", now)
 	write(t, filepath.Join(dir2, "wasm_exec.js"), "y", now)
 	if _, err := Fingerprint(dir2); err == nil {
 		t.Error("Fingerprint accepted a page without the references")

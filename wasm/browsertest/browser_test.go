@@ -77,11 +77,15 @@ func buildDist(t *testing.T) string {
 
 func build(t *testing.T, dir string) error {
 	root := repoRoot(t)
-	// The same build as build.sh dist (scripts/wasmbuild).
-	cmd := exec.Command("go", "run", "./scripts/wasmbuild", "-o", filepath.Join(dir, "main.wasm"))
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("scripts/wasmbuild: %v\n%s", err, out)
+	// The same builds as build.sh dist (scripts/wasmbuild): main.wasm without Lua, main-lua.wasm
+	// the whole app (wasm/lua.go).
+	for _, b := range [][]string{{"-tags", "nolua", "-o", "main.wasm"}, {"-o", "main-lua.wasm"}} {
+		b[len(b)-1] = filepath.Join(dir, b[len(b)-1])
+		cmd := exec.Command("go", append([]string{"run", "./scripts/wasmbuild"}, b...)...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("scripts/wasmbuild %v: %v\n%s", b, err, out)
+		}
 	}
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
@@ -285,7 +289,9 @@ func stepOf(st any) int { return int(st.(map[string]any)["step"].(float64)) }
 // the page API and compares state() at every position with the lesson package's native run.
 func TestLessonsMatchNativeRun(t *testing.T) {
 	b := start(t, 1280, 800)
-	ttf := b.open("?lang=vi&version=7.0&allocator=jemalloc-16")
+	// lua=1: the build with Lua, which plays every lesson in one page (the light build would
+	// hand the scripting lessons over to it: TestHandOverToLua).
+	ttf := b.open("?lang=vi&version=7.0&allocator=jemalloc-16&lua=1")
 	t.Logf("time to first frame: %.0f ms (instantiated at %.0f ms)", ttf, run(b, chromedp.Evaluate[float64](`window.redscopeTiming.instantiated`)))
 	if v := b.eval(`window.redscope.version`); v != "7.0" {
 		t.Fatalf("version %v", v)

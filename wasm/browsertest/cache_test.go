@@ -23,7 +23,7 @@ import (
 func hashedDist(t *testing.T) (string, map[string]string) {
 	src := buildDist(t)
 	dir := t.TempDir()
-	for _, f := range []string{"main.wasm", "wasm_exec.js", "index.html", "FORMAT.md"} {
+	for _, f := range []string{"main.wasm", "main-lua.wasm", "wasm_exec.js", "index.html", "FORMAT.md"} {
 		b, err := os.ReadFile(filepath.Join(src, f))
 		if err != nil {
 			t.Fatal(err)

@@ -537,7 +537,7 @@ func englishIn(text string) string {
 // Redis's own and are left out.
 func TestPageVietnameseSweep(t *testing.T) {
 	b := start(t, 1280, 800)
-	b.open("?lang=vi")
+	b.open("?lang=vi&lua=1") // every lesson in one page: the build with Lua (wasm/lua.go)
 	texts := `(() => {
 		const out = [];
 		const add = (where, s) => { if (s && s.trim()) out.push(where + "\t" + s.replace(/\s+/g, " ").trim()); };

@@ -78,7 +78,7 @@ func TestShotsEveryLessonEnd(t *testing.T) {
 	}
 	for _, lang := range []string{"vi", "en"} {
 		resize(sizes[0])
-		b.open("?lang=" + lang)
+		b.open("?lua=1&lang=" + lang) // every lesson in one page: the build with Lua (wasm/lua.go)
 		for _, src := range assets.Lessons() {
 			if only := os.Getenv("REDSCOPE_SHOT_LESSONS"); only != "" && !slices.Contains(strings.Split(only, ","), src.Name) {
 				continue // a lesson author's quick look at a few lessons (not set in CI)

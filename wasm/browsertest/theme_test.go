@@ -101,7 +101,7 @@ func expectTheme(t *testing.T, path string, winW, winH int, th *scene.Theme) {
 // wide; that the default stays dark; and that theme=auto follows prefers-color-scheme.
 func TestThemeLightCanvas(t *testing.T) {
 	b := start(t, 1280, 800)
-	b.open("?lang=vi&theme=light&lesson=encodings-hash&step=2")
+	b.open("?lang=vi&theme=light&lesson=encodings-hash&step=2&lua=1") // every lesson below: the build with Lua
 	if got := b.eval(`document.documentElement.dataset.theme + " " + getComputedStyle(document.getElementById("panel")).backgroundColor`); got != "light rgba(255, 255, 255, 0.97)" {
 		t.Fatalf("page theme %q", got)
 	}
