@@ -40,8 +40,8 @@ type Params struct {
 	HasSeed   bool
 	// Lua: ?lua=1 opens the page in its build with Lua (wasm/lua.go); a link to a lesson whose
 	// steps run scripts carries it, so the page does not first load the build without Lua.
-	Lua bool
-	Origins   []string // ?origins= comma-separated origins allowed to drive the page by postMessage
+	Lua     bool
+	Origins []string // ?origins= comma-separated origins allowed to drive the page by postMessage
 }
 
 // FragmentKey is the fragment's parameter holding a compressed lesson: #lesson=….
