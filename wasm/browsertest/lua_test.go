@@ -2,12 +2,15 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"redscope/assets"
 )
 
 // waitLuaBuild waits until the page has reloaded into the build with Lua and is ready. Evaluations
@@ -40,7 +43,7 @@ func (b *browser) fetchedWasm() string {
 // downloaded the page says so and loses nothing.
 func TestHandOverToLua(t *testing.T) {
 	b := start(t, 1280, 800)
-	b.open("?lang=en&lesson=queue-brpop")
+	b.open("?lang=en&lesson=sds-growth")
 	if got := b.eval(`window.redscopeBuild.lua`); got != false {
 		t.Fatalf("a first visit loads the build with Lua: %v", got)
 	}
@@ -71,7 +74,7 @@ func TestHandOverToLua(t *testing.T) {
 		t.Fatalf("the build with Lua fetched %q", got)
 	}
 	st := b.eval(`window.redscope.state()`).(map[string]any)
-	if st["lesson"] != "queue-brpop" || stepOf(st) != 1 || st["active"] != float64(1) {
+	if st["lesson"] != "sds-growth" || stepOf(st) != 1 || st["active"] != float64(1) {
 		t.Fatalf("resumed at lesson %v step %v client %v", st["lesson"], st["step"], st["active"])
 	}
 	after := b.str(`JSON.stringify(window.redscope.state().outputs.commands.map(c => [c.cmd, c.reply, c.client || 0]))`)
@@ -106,10 +109,17 @@ func TestHandOverToLua(t *testing.T) {
 	// The build with Lua cannot be downloaded: the page says so and the session is as it was.
 	d := start(t, 1280, 800)
 	d.open("?lang=vi&lesson=sds-growth")
-	d.do(network.Enable(), network.SetBlockedURLs().WithURLPatterns([]*network.BlockPattern{{URLPattern: "*main-lua.wasm*", Block: true}}))
+	if _, err := chromedp.Call(d.ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(d.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: d.url + "/main-lua.wasm", Block: true}}}); err != nil {
+		t.Fatal(err)
+	}
 	d.eval(`window.redscope.step()`)
 	d.eval(`window.redscope.exec("SET a 1")`)
-	before = d.str(`JSON.stringify(window.redscope.state())`)
+	// state() in a canonical form (its objects' keys in order).
+	const canon = `JSON.stringify((function c(v) { return Array.isArray(v) ? v.map(c) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map(k => [k, c(v[k])])) : v; })(window.redscope.state()))`
+	before = d.str(canon)
 	d.eval(`window.redscope.exec("FUNCTION LIST")`)
 	d.poll(`window.redscope.error !== ""`, 30*time.Second)
 	if e := d.str(`window.redscope.error`); !strings.Contains(e, "không tải được trình thông dịch Lua") {
@@ -118,7 +128,7 @@ func TestHandOverToLua(t *testing.T) {
 	if got := d.eval(`window.redscopeBuild.lua`); got != false {
 		t.Fatalf("the page reloaded")
 	}
-	if after := d.str(`JSON.stringify(window.redscope.state())`); after != before {
+	if after := d.str(canon); after != before {
 		t.Fatalf("the session changed:\n%s\nwant\n%s", after, before)
 	}
 	if r := d.eval(`window.redscope.exec("GET a")`); r != `"1"` {
@@ -140,4 +150,40 @@ func TestHandOverToLua(t *testing.T) {
 func jsQuote(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 	return `"` + r.Replace(s) + `"`
+}
+
+// TestLuaNoticeShots: what the page shows while the build with Lua downloads (the notice) and when
+// it cannot be had (the error box), at 360, 1280 and 1920 px in Vietnamese and English, with the
+// texts of the page's language. The loader's download is replaced by one that never ends, then by
+// one that fails, so the page stays in each state long enough to be looked at.
+func TestLuaNoticeShots(t *testing.T) {
+	for _, sz := range [][2]int{{360, 740}, {1280, 800}, {1920, 1080}} {
+		b := start(t, sz[0], sz[1])
+		for _, lang := range []string{"vi", "en"} {
+			b.open("?lesson=sds-growth&lang=" + lang)
+			b.eval(`window.redscope.step()`)
+			b.eval(`window.redscopeUseLua = () => {}`)
+			b.eval(`window.redscope.exec("SCRIPT LOAD \"return 1\"")`)
+			b.poll(`!document.getElementById("notice").hidden`, 10*time.Second)
+			if got, want := b.str(`document.getElementById("notice").textContent`), assets.T(lang, "luaLoading"); got != want {
+				t.Fatalf("%s: notice %q, want %q", lang, got, want)
+			}
+			b.shot(fmt.Sprintf("lua-loading-%d-%s.png", sz[0], lang))
+
+			b.open("?lesson=sds-growth&lang=" + lang)
+			b.eval(`window.redscope.step()`)
+			b.eval(`window.redscopeUseLua = (key, session, fail) => setTimeout(() => fail("Failed to fetch"), 50)`)
+			b.eval(`window.redscope.exec("FCALL f 0")`)
+			b.poll(`window.redscope.error !== ""`, 10*time.Second)
+			want := fmt.Sprintf(assets.T(lang, "luaFailed"), "Failed to fetch")
+			if got := b.str(`window.redscope.error`); got != want {
+				t.Fatalf("%s: error %q, want %q", lang, got, want)
+			}
+			if !b.eval(`document.getElementById("notice").hidden`).(bool) {
+				t.Fatalf("%s: the loading notice stays after the failure", lang)
+			}
+			b.shot(fmt.Sprintf("lua-failed-%d-%s.png", sz[0], lang))
+		}
+		b.stop()
+	}
 }
