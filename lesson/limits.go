@@ -472,6 +472,9 @@ func (p *Player) execLimited(x *Exchange, line string, pre [][]byte, console boo
 		return refuse(err)
 	}
 	res := p.guard.exec(p.eng, args)
+	if pre == nil {
+		x.Args = args // the split of x.Cmd, for the scene
+	}
 	if res.Blocked { // the reply comes later (Player.takeWoken)
 		x.Blocked, x.Events = true, res.Events
 		p.waiting[x.Client] = line

@@ -392,7 +392,9 @@ func (p *Player) runStep(i int, xs []Exchange) []Exchange {
 		}
 		n := len(xs)
 		xs = p.execWoke(xs, line, a.Args(), false, a.Expect, a.Client)
-		xs[n].Cmd = a.Cmd
+		if xs[n].Cmd != a.Cmd {
+			xs[n].Cmd, xs[n].Args = a.Cmd, nil // Args would be the long form's
+		}
 	}
 	return xs
 }
@@ -462,11 +464,12 @@ func (p *Player) Exec(line string) Exchange {
 	return x
 }
 
-// dropOldEvents forgets the trace events of the typed exchanges from index from on that fell out
-// of Recent's window (Exec passes the one that just fell out; a replay passes 0).
+// dropOldEvents forgets the trace events and split lines (Args) of the typed exchanges from index
+// from on that fell out of Recent's window (Exec passes the one that just fell out; a replay
+// passes 0).
 func (p *Player) dropOldEvents(from int) {
 	for i := max(p.stepN, from); i < len(p.last)-RecentConsole; i++ {
-		p.last[i].Events = nil
+		p.last[i].Events, p.last[i].Args = nil, nil
 	}
 }
 
@@ -514,6 +517,9 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check, c
 	default:
 		res := p.eng.Exec(args)
 		x.Events = res.Events
+		if pre == nil {
+			x.Args = args // the split of x.Cmd, for the scene
+		}
 		if res.Blocked {
 			x.Blocked = true
 			p.waiting[client] = line

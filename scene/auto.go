@@ -142,8 +142,12 @@ func (a *Auto) Update(in Input) {
 			a.named(in, "cluster")
 			return
 		}
-		// One split of the line for both (a PFADD of 1 000 elements is a 7 KB line).
-		args, err := engine.SplitArgs(y.Cmd)
+		// One split of the line for both (a PFADD of 1 000 elements is a 7 KB line), the
+		// player's when it kept it.
+		args, err := y.Args, error(nil)
+		if args == nil {
+			args, err = engine.SplitArgs(y.Cmd)
+		}
 		if ring.IsLine(y.Cmd) || isKeyslotArgs(*y, args, err) {
 			a.ring(in)
 			return
