@@ -8,8 +8,16 @@ var ErrUnbalancedQuotes = errors.New("Invalid argument(s)")
 // SplitArgs splits a command line the way redis-cli does (sdssplitargs): arguments separated by
 // white space; "double quotes" understand \n \r \t \b \a \\ \" and \xHH; 'single quotes' understand
 // \'. A closing quote must be followed by white space or the end of the line.
+//
+// The arguments share one allocation (unquoting never makes the line longer), each of capacity
+// its length, so that an append to one cannot reach the next: a PFADD of 1 000 elements makes two
+// allocations, not one per element.
 func SplitArgs(line string) ([][]byte, error) {
 	var out [][]byte
+	if words := countWords(line); words > 0 {
+		out = make([][]byte, 0, words)
+	}
+	buf := make([]byte, 0, len(line))
 	p := 0
 	n := len(line)
 	for {
@@ -19,8 +27,9 @@ func SplitArgs(line string) ([][]byte, error) {
 		if p >= n {
 			return out, nil
 		}
-		var cur []byte
-		var quote byte // the quote being read ('"' or '\''), 0 outside quotes
+		start := len(buf)
+		cur := buf[start:start] // the argument being read, at the end of buf
+		var quote byte          // the quote being read ('"' or '\''), 0 outside quotes
 		done := false
 		for !done {
 			if quote != 0 {
@@ -77,11 +86,21 @@ func SplitArgs(line string) ([][]byte, error) {
 				p++
 			}
 		}
-		if cur == nil {
-			cur = []byte{}
-		}
-		out = append(out, cur)
+		buf = buf[:start+len(cur)]
+		out = append(out, cur[:len(cur):len(cur)])
 	}
+}
+
+// countWords counts the runs of non-space bytes of line: about the number of arguments, the
+// capacity SplitArgs gives its result (a quoted space makes it count one more).
+func countWords(line string) int {
+	words := 0
+	for i := 0; i < len(line); i++ {
+		if !isSpace(line[i]) && (i == 0 || isSpace(line[i-1])) {
+			words++
+		}
+	}
+	return words
 }
 
 func isSpace(c byte) bool {
