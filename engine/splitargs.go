@@ -79,7 +79,14 @@ func SplitArgs(line string) ([][]byte, error) {
 				case '"', '\'':
 					quote = c
 				default:
-					cur = append(cur, c)
+					// The run of such bytes at once (a PFADD's elements), as the byte-by-byte
+					// loop would take them; p ends on its last byte, which p++ below passes.
+					q := p + 1
+					for q < n && !endsPlain(line[q]) {
+						q++
+					}
+					cur = append(cur, line[p:q]...)
+					p = q - 1
 				}
 			}
 			if p < n {
@@ -89,6 +96,15 @@ func SplitArgs(line string) ([][]byte, error) {
 		buf = buf[:start+len(cur)]
 		out = append(out, cur[:len(cur):len(cur)])
 	}
+}
+
+// endsPlain: c ends a run of unquoted bytes (white space, NUL, or a quote opening).
+func endsPlain(c byte) bool {
+	switch c {
+	case ' ', '\n', '\r', '\t', 0, '"', '\'':
+		return true
+	}
+	return false
 }
 
 // countWords counts the runs of non-space bytes of line: about the number of arguments, the
