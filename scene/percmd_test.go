@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -79,4 +80,44 @@ func split(t *testing.T, line string) [][]byte {
 		return [][]byte{[]byte("PING")}
 	}
 	return args
+}
+
+// TestAllAboutIsLoop: allAbout, which skips the map for an event about the key before, answers
+// what the loop over every event it replaced answered, on random sequences of events about a few
+// keys (the empty name among them) and events about none.
+func TestAllAboutIsLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 4))
+	keys := []string{"", "a", "b", "c"}
+	for i := 0; i < 20000; i++ {
+		var evs []engine.Event
+		for j := r.IntN(8); j > 0; j-- {
+			k := keys[r.IntN(len(keys))]
+			switch r.IntN(4) {
+			case 0:
+				evs = append(evs, engine.KeyEvent{Key: k, Action: "renamed"})
+			case 1:
+				evs = append(evs, engine.HLLEvent{Key: k})
+			case 2:
+				evs = append(evs, engine.ScriptEvent{Action: "start"})
+			default:
+				evs = append(evs, engine.SDSEvent{Key: k})
+			}
+		}
+		draw := map[string]bool{}
+		for _, k := range keys {
+			if r.IntN(2) == 0 {
+				draw[k] = true
+			}
+		}
+		want := true
+		for _, ev := range evs {
+			if k, ok := rawKey(ev); ok && !draw[k] {
+				want = false
+				break
+			}
+		}
+		if got := allAbout(evs, draw); got != want {
+			t.Fatalf("%+v with %v: allAbout %v, the loop %v", evs, draw, got, want)
+		}
+	}
 }
