@@ -82,7 +82,7 @@ func SplitArgs(line string) ([][]byte, error) {
 					// The run of such bytes at once (a PFADD's elements), as the byte-by-byte
 					// loop would take them; p ends on its last byte, which p++ below passes.
 					q := p + 1
-					for q < n && !endsPlain(line[q]) {
+					for q < n && !endsPlain[line[q]] {
 						q++
 					}
 					cur = append(cur, line[p:q]...)
@@ -103,14 +103,8 @@ func SplitArgs(line string) ([][]byte, error) {
 	}
 }
 
-// endsPlain: c ends a run of unquoted bytes (white space, NUL, or a quote opening).
-func endsPlain(c byte) bool {
-	switch c {
-	case ' ', '\n', '\r', '\t', 0, '"', '\'':
-		return true
-	}
-	return false
-}
+// endsPlain[c]: c ends a run of unquoted bytes (white space, NUL, or a quote opening).
+var endsPlain = [256]bool{' ': true, '\n': true, '\r': true, '\t': true, 0: true, '"': true, '\'': true}
 
 func isSpace(c byte) bool {
 	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f'
