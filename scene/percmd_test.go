@@ -3,6 +3,7 @@ package scene
 import (
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -120,4 +121,39 @@ func TestAllAboutIsLoop(t *testing.T) {
 			t.Fatalf("%+v with %v: allAbout %v, the loop %v", evs, draw, got, want)
 		}
 	}
+}
+
+// TestHLLSetRegsIsCount: the registers set that Describe states, counted while Update paints
+// them, are the count of Regs that are not 0, for a missing key, an empty HLL, sparse and dense
+// ones, and a string that is not an HLL.
+func TestHLLSetRegsIsCount(t *testing.T) {
+	e := engine.New(engine.Options{Trace: true})
+	s := &HLL{}
+	check := func(key string) {
+		t.Helper()
+		s.Update(Input{Engine: e, Keys: []string{key}, Lang: "en"})
+		n := 0
+		for _, v := range s.Regs {
+			if v != 0 {
+				n++
+			}
+		}
+		if s.setRegs != n {
+			t.Fatalf("%s: setRegs %d, %d registers not 0", key, s.setRegs, n)
+		}
+	}
+	check("nokey")
+	e.Exec(split(t, "PFADD empty"))
+	check("empty")
+	e.Exec(split(t, "PFADD sp a b c"))
+	check("sp")
+	var line strings.Builder
+	line.WriteString("PFADD dense")
+	for i := 0; i < 3000; i++ {
+		line.WriteString(" e" + strconv.Itoa(i))
+	}
+	e.Exec(split(t, line.String()))
+	check("dense")
+	e.Exec(split(t, "SET str hello"))
+	check("str")
 }
