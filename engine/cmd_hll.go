@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"slices"
 	"sync"
 
 	"redscope/engine/hll"
@@ -167,7 +168,8 @@ func (e *Engine) hllToDense(key []byte, o *Object, cmd string, why Why, index, v
 
 // hllSet sets register index to count if larger, through the sparse path (which may promote)
 // or the dense one. It returns 1 when a register changed, 0 when not, -1 on corrupt data.
-// ele (may be nil) and hash only feed the trace.
+// ele (may be nil) and hash only feed the trace, which keeps ele: the caller passes a copy it
+// does not change afterwards.
 func (e *Engine) hllSet(key []byte, o *Object, index, count int, ele []byte, hash uint64, cmd string) int {
 	if !hllIsSparse(o) {
 		b := o.Buf.Bytes()
@@ -231,11 +233,17 @@ func (e *Engine) emitHLL(key, ele []byte, hash uint64, index, count, old int, up
 	if upd {
 		nv = count
 	}
-	var el []byte
-	if ele != nil {
-		el = append([]byte{}, ele...)
+	e.emit(HLLEvent{Key: e.traceKey(key), Element: ele, Hash: hash, Index: index, Count: count, Old: old, New: nv, Encoding: enc})
+}
+
+// traceKey is string(key) for a trace event: the string of the previous call when the bytes are
+// the same, so that the events of one command about one key (a PFADD's one per element, a
+// PFMERGE's one per register) share one string instead of a copy each.
+func (e *Engine) traceKey(key []byte) string {
+	if string(key) != e.lastTraceKey {
+		e.lastTraceKey = string(key)
 	}
-	e.emit(HLLEvent{Key: string(key), Element: el, Hash: hash, Index: index, Count: count, Old: old, New: nv, Encoding: enc})
+	return e.lastTraceKey
 }
 
 // hllOpen looks key up for a PF command that writes: nil when missing; the value is checked and
@@ -264,6 +272,15 @@ func pfaddCommand(e *Engine, args [][]byte) Reply {
 		e.add(key, o)
 		updated++
 	}
+	var elems []byte // tracing: the copies of the elements the events keep, in one allocation
+	if e.tracing {
+		n := 0
+		for _, ele := range args[2:] {
+			n += len(ele)
+		}
+		elems = make([]byte, 0, n)
+		e.events = slices.Grow(e.events, len(args)-2) // one HLLEvent per element at least
+	}
 	for i, ele := range args[2:] {
 		if !e.tracing && !hllIsSparse(o) {
 			// Dense fast path: nothing can fail or change the encoding any more.
@@ -276,6 +293,11 @@ func pfaddCommand(e *Engine, args [][]byte) Reply {
 			break
 		}
 		index, count, hash := hll.PatLen(ele)
+		if e.tracing {
+			start := len(elems)
+			elems = append(elems, ele...)
+			ele = elems[start:len(elems):len(elems)]
+		}
 		switch e.hllSet(key, o, index, count, ele, hash, "pfadd") {
 		case 1:
 			updated++

@@ -185,11 +185,11 @@ func (e *Engine) SortedKeys() []string {
 // nil but is not deleted and no event is emitted (for visualizers and snapshots, which must not
 // change what later commands see).
 func (e *Engine) Peek(key []byte) *Object {
-	k := string(key)
-	if when, ok := e.db.expires[k]; ok && e.NowMs() > when {
+	// string(key) inside the index expressions: the lookups do not copy the key.
+	if when, ok := e.db.expires[string(key)]; ok && e.NowMs() > when {
 		return nil
 	}
-	return e.db.keys[k]
+	return e.db.keys[string(key)]
 }
 
 // PeekMemoryUsage is MEMORY USAGE key SAMPLES samples (0 = all; the command's default is 5)

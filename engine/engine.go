@@ -63,6 +63,8 @@ type Engine struct {
 	dbs     []*DB
 	tracing bool
 	events  []Event
+	// lastTraceKey is the key string the last event of traceKey named.
+	lastTraceKey string
 	// vdict is the dict environment (hash seed, shared random source, rules) of value hash
 	// tables: hashtable sets and hashes (made lazily by valueDictEnv in t_set.go).
 	vdict *dict.Env

@@ -690,3 +690,52 @@ func TestHLLSparseRewriteEvents(t *testing.T) {
 		t.Errorf("events %v", kinds)
 	}
 }
+
+// TestPFADDTraceElementCopies: PFADD's events keep copies of the elements in one allocation
+// (emitHLL copied each): one HLLEvent per element, in order, each Element equal to its argument,
+// non-nil when empty, unchanged when the caller reuses its arguments afterwards, and of capacity
+// its length (an append to one cannot overwrite the next); every event names the key. Across the
+// sparse-to-dense promotion too.
+func TestPFADDTraceElementCopies(t *testing.T) {
+	e := New(Options{Version: V70, Trace: true})
+	args := [][]byte{[]byte("PFADD"), []byte("h"), {}}
+	for i := 0; i < 3000; i++ {
+		args = append(args, []byte("u"+strconv.Itoa(i)))
+	}
+	want := make([]string, len(args)-2)
+	for i, a := range args[2:] {
+		want[i] = string(a)
+	}
+	res := e.Exec(args)
+	for _, a := range args {
+		for i := range a {
+			a[i] = '#'
+		}
+	}
+	var got []HLLEvent
+	for _, ev := range res.Events {
+		if h, ok := ev.(HLLEvent); ok {
+			got = append(got, h)
+		}
+		if k, ok := EventKey(ev); !ok || k != "h" {
+			t.Fatalf("event %+v names %q", ev, k)
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d HLL events for %d elements", len(got), len(want))
+	}
+	encs := map[string]bool{}
+	for i, h := range got {
+		if string(h.Element) != want[i] || h.Element == nil || cap(h.Element) != len(h.Element) {
+			t.Fatalf("event %d: element %q (cap %d, nil %v), want %q", i, h.Element, cap(h.Element), h.Element == nil, want[i])
+		}
+		encs[h.Encoding] = true
+	}
+	if !encs["sparse"] || !encs["dense"] {
+		t.Errorf("encodings seen %v, want both", encs)
+	}
+	_ = append(got[1].Element, 'x')
+	if string(got[2].Element) != want[2] {
+		t.Errorf("append to one element changed the next: %q", got[2].Element)
+	}
+}

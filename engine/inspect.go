@@ -235,4 +235,7 @@ type Exchange struct {
 	Woken   bool    `json:"woken,omitempty"`
 	Refused string  `json:"refused,omitempty"` // the page's limit that refused the command; it did not run
 	Events  []Event `json:"-"`                 // trace events, in order
+	// Args is Cmd split as the command ran (SplitArgs(Cmd)) when the one who ran it kept it, so
+	// that a reader needs not split a long line again; nil: split Cmd. Readers do not change it.
+	Args [][]byte `json:"-"`
 }

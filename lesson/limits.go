@@ -219,7 +219,7 @@ func (lim *Limits) CheckLesson(l *Lesson, v engine.Version) error {
 			if v != 0 && engine.LookupCommand(v, args[:1]) == nil && !expectsUnknown(a) {
 				return &ParseError{File: l.Name, Line: a.Line, Msg: fmt.Sprintf("unknown command %q in Redis %s", truncate(string(args[0]), 64), v)}
 			}
-			if err := lim.checkArgs(args, &elems, nil); err != nil {
+			if _, err := lim.checkArgs(args, &elems, nil); err != nil {
 				return at(a.Line, err)
 			}
 		}
@@ -245,10 +245,11 @@ func (lim *Limits) checkLine(line string) *LimitError {
 }
 
 // checkArgs is the part of the limits that needs only the arguments, plus (when e is not nil) the
-// current size of the keys they name. elems is the step's running element count.
-func (lim *Limits) checkArgs(args [][]byte, elems *int, e *engine.Engine) *LimitError {
+// current size of the keys they name. elems is the step's running element count. held is what
+// sizes(e, args) gives when it measured the keys (e not nil and a KeyBytes limit), else -1.
+func (lim *Limits) checkArgs(args [][]byte, elems *int, e *engine.Engine) (held int64, err *LimitError) {
 	if lim == nil || len(args) == 0 {
-		return nil
+		return -1, nil
 	}
 	name := strings.ToLower(string(args[0]))
 	if len(name) > 32 {
@@ -261,38 +262,50 @@ func (lim *Limits) checkArgs(args [][]byte, elems *int, e *engine.Engine) *Limit
 			n += len(a)
 		}
 		if n > lim.ArgBytes {
-			return limitErr("ArgBytes", "%s with %d bytes of arguments; the app accepts up to %d bytes in one command", up, n, lim.ArgBytes)
+			return -1, limitErr("ArgBytes", "%s with %d bytes of arguments; the app accepts up to %d bytes in one command", up, n, lim.ArgBytes)
 		}
 	}
 	if lim.StepElements > 0 {
 		*elems += len(args) - 1
 		if *elems > lim.StepElements {
-			return limitErr("StepElements", "%d arguments in one step; the app accepts up to %d (split the work over several steps)", *elems, lim.StepElements)
+			return -1, limitErr("StepElements", "%d arguments in one step; the app accepts up to %d (split the work over several steps)", *elems, lim.StepElements)
 		}
 	}
 	if e != nil {
 		if err := lim.checkCost(up, args, e.CommandCost(args)); err != nil {
-			return err
+			return -1, err
 		}
 	} else if lim.ReplyItems > 0 || lim.Memory > 0 {
 		// Before the lesson runs (CheckLesson) only what the arguments alone say: a count, a
 		// filter's size.
 		if err := lim.checkCost(up, args, engine.ArgsCost(args)); err != nil {
-			return err
+			return -1, err
 		}
 	}
+	held = -1
 	if e != nil && lim.KeyBytes > 0 {
-		var sum int64
+		// One look at each argument for both sums: this one, each key as often as it is
+		// named, and sizes's, each key once.
+		var sum, distinct int64
+		var seen map[string]bool
 		for _, a := range args[1:] {
 			if m, ok := e.PeekHeldMemory(a, 5); ok {
 				sum += m
 				if sum > lim.KeyBytes {
-					return limitErr("KeyBytes", "%s names keys of %d bytes or more in all; the app lets one command work on up to %d bytes of keys", up, sum, lim.KeyBytes)
+					return -1, limitErr("KeyBytes", "%s names keys of %d bytes or more in all; the app lets one command work on up to %d bytes of keys", up, sum, lim.KeyBytes)
+				}
+				if seen == nil {
+					seen = map[string]bool{}
+				}
+				if !seen[string(a)] {
+					seen[string(a)] = true
+					distinct += m
 				}
 			}
 		}
+		held = distinct
 	}
-	return nil
+	return held, nil
 }
 
 // checkCost holds the engine's estimate of a call's work (engine.CommandCost: the command table
@@ -350,8 +363,16 @@ func newGuard(lim *Limits, e *engine.Engine) *guard {
 
 // before checks one command; it returns the refusal or nil.
 func (g *guard) before(e *engine.Engine, args [][]byte) *LimitError {
-	if err := g.lim.checkArgs(args, &g.elems, e); err != nil {
-		return err
+	_, err := g.check(e, args)
+	return err
+}
+
+// check is before that also returns the held memory of the keys args names when it measured it
+// (sizes(e, args), by checkArgs), else -1: exec's measure before the command runs.
+func (g *guard) check(e *engine.Engine, args [][]byte) (held int64, err *LimitError) {
+	held, err = g.lim.checkArgs(args, &g.elems, e)
+	if err != nil {
+		return -1, err
 	}
 	// The command table's denyoom flag says which commands may grow the dataset (Redis refuses
 	// the same ones above maxmemory); the others (DEL, RENAME, SMOVE, LMPOP, EXPIRE …) run.
@@ -360,12 +381,12 @@ func (g *guard) before(e *engine.Engine, args [][]byte) *LimitError {
 		// The running estimate only errs high (keys that expired or were freed by commands it
 		// does not follow): measure the whole dataset before refusing.
 		if g.mem = e.DatasetHeldMemory(); g.mem <= g.lim.Memory {
-			return nil
+			return held, nil
 		}
-		return limitErr("Memory", "the dataset uses about %d bytes, more than the %d the app allows; %s could grow it (free memory with DEL or FLUSHALL, or go ◀ back)",
+		return -1, limitErr("Memory", "the dataset uses about %d bytes, more than the %d the app allows; %s could grow it (free memory with DEL or FLUSHALL, or go ◀ back)",
 			g.mem, g.lim.Memory, strings.ToUpper(c.FullName()))
 	}
-	return nil
+	return held, nil
 }
 
 // sizes is the held memory of the distinct keys args names (after the command name).
@@ -381,8 +402,9 @@ func sizes(e *engine.Engine, args [][]byte) int64 {
 	return sum
 }
 
-// exec runs args on e under the guard's memory estimate.
-func (g *guard) exec(e *engine.Engine, args [][]byte) engine.Result {
+// exec runs args on e under the guard's memory estimate; held is check's measure of the keys
+// args names (-1: not measured), taken on the engine as it is now.
+func (g *guard) exec(e *engine.Engine, args [][]byte, held int64) engine.Result {
 	c := e.LookupCommand(args)
 	if c == nil || c.Flags&(engine.FlagReadonly|engine.FlagFast) != 0 && !c.Writes() {
 		return e.Exec(args) // changes no key (or answers an error)
@@ -394,7 +416,10 @@ func (g *guard) exec(e *engine.Engine, args [][]byte) engine.Result {
 		g.mem = e.DatasetHeldMemory()
 		return res
 	}
-	before := sizes(e, args)
+	before := held
+	if before < 0 {
+		before = sizes(e, args)
+	}
 	res := e.Exec(args)
 	g.mem += sizes(e, args) - before
 	if g.mem < 0 {
@@ -468,10 +493,14 @@ func (p *Player) execLimited(x *Exchange, line string, pre [][]byte, console boo
 	if err != nil || len(args) == 0 {
 		return false
 	}
-	if err := p.guard.before(p.eng, args); err != nil {
-		return refuse(err)
+	held, lerr := p.guard.check(p.eng, args)
+	if lerr != nil {
+		return refuse(lerr)
 	}
-	res := p.guard.exec(p.eng, args)
+	res := p.guard.exec(p.eng, args, held)
+	if pre == nil {
+		x.Args = args // the split of x.Cmd, for the scene
+	}
 	if res.Blocked { // the reply comes later (Player.takeWoken)
 		x.Blocked, x.Events = true, res.Events
 		p.waiting[x.Client] = line

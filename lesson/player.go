@@ -1,6 +1,7 @@
 package lesson
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -104,12 +105,15 @@ type Player struct {
 	multi   bool                // a client other than 1 ran a command since the last fresh engine
 	// lessonClients: the lesson has `client` lines (set by Load).
 	lessonClients bool
-	// watched caches Watched for (gen, len(last)).
+	// watched caches Watched for (gen, len(last)), and for gen the keys each exchange of Recent
+	// names (eventKeys), by its index in last: an exchange's events do not change once it is in
+	// last, so a typed command walks only its own events.
 	watched struct {
 		gen  uint64
 		n    int
 		keys []string
 		ok   bool
+		of   map[int][]string
 	}
 }
 
@@ -192,14 +196,18 @@ const RecentConsole = 8
 // newest RecentConsole typed ones. Scenes, the watched keys and the page's panels read it, so
 // that the cost of a command does not depend on how many commands came before it.
 func (p *Player) Recent() []Exchange {
-	n := len(p.last)
-	if n <= p.stepN+RecentConsole {
+	from := p.recentFrom()
+	if from == p.stepN {
 		return p.last
 	}
 	out := make([]Exchange, 0, p.stepN+RecentConsole)
 	out = append(out, p.last[:p.stepN]...)
-	return append(out, p.last[n-RecentConsole:]...)
+	return append(out, p.last[from:]...)
 }
+
+// recentFrom is where Recent's typed part starts in Last: Recent is last[:stepN] and then
+// last[recentFrom():].
+func (p *Player) recentFrom() int { return max(p.stepN, len(p.last)-RecentConsole) }
 
 // Gen changes whenever Last is rebuilt (a step, Back, Seek, Reset, Load, SetConfig) rather than
 // appended to by Exec: a view that rendered Last at the same Gen needs only the new entries.
@@ -384,7 +392,9 @@ func (p *Player) runStep(i int, xs []Exchange) []Exchange {
 		}
 		n := len(xs)
 		xs = p.execWoke(xs, line, a.Args(), false, a.Expect, a.Client)
-		xs[n].Cmd = a.Cmd
+		if xs[n].Cmd != a.Cmd {
+			xs[n].Cmd, xs[n].Args = a.Cmd, nil // Args would be the long form's
+		}
 	}
 	return xs
 }
@@ -454,11 +464,12 @@ func (p *Player) Exec(line string) Exchange {
 	return x
 }
 
-// dropOldEvents forgets the trace events of the typed exchanges from index from on that fell out
-// of Recent's window (Exec passes the one that just fell out; a replay passes 0).
+// dropOldEvents forgets the trace events and split lines (Args) of the typed exchanges from index
+// from on that fell out of Recent's window (Exec passes the one that just fell out; a replay
+// passes 0).
 func (p *Player) dropOldEvents(from int) {
 	for i := max(p.stepN, from); i < len(p.last)-RecentConsole; i++ {
-		p.last[i].Events = nil
+		p.last[i].Events, p.last[i].Args = nil, nil
 	}
 }
 
@@ -506,6 +517,9 @@ func (p *Player) exec(line string, pre [][]byte, console bool, checks []Check, c
 	default:
 		res := p.eng.Exec(args)
 		x.Events = res.Events
+		if pre == nil {
+			x.Args = args // the split of x.Cmd, for the scene
+		}
 		if res.Blocked {
 			x.Blocked = true
 			p.waiting[client] = line
@@ -565,16 +579,20 @@ func (p *Player) Key(key string) engine.KeyInfo { return p.eng.Inspect(key) }
 // exchanges touched (at most 6 in all).
 //
 // The answer is cached until the exchanges change (a PFADD of 1 000 elements has 1 000 events,
-// and the page asks several times per command).
+// and the page asks several times per command), and so are the keys each exchange of Recent
+// names: a typed command walks only its own events, not the whole window's.
 func (p *Player) Watched() []string {
 	if p.watched.ok && p.watched.gen == p.gen && p.watched.n == len(p.last) {
 		return p.watched.keys
 	}
+	old := p.watched.of
+	if p.watched.gen != p.gen {
+		old = nil
+	}
+	of := make(map[int][]string, p.stepN+RecentConsole)
 	var out []string
-	seen := map[string]bool{}
 	add := func(k string) {
-		if !seen[k] && len(out) < 6 {
-			seen[k] = true
+		if len(out) < maxWatched && !slices.Contains(out, k) {
 			out = append(out, k)
 		}
 	}
@@ -583,20 +601,49 @@ func (p *Player) Watched() []string {
 			add(k)
 		}
 	}
-	prev := ""
-recent:
-	for _, x := range p.Recent() {
-		for _, ev := range x.Events {
-			if len(out) == 6 {
-				break recent // full: nothing more is added
-			}
-			if k, ok := engine.EventKey(ev); ok && (k != prev || len(out) == 0) {
-				prev = k
-				add(k)
-			}
+	visit := func(i int) {
+		if len(out) == maxWatched {
+			return // full: nothing more is added
+		}
+		ks, ok := old[i]
+		if !ok {
+			// Its first maxWatched distinct keys hold all the new ones Watched can take: if s
+			// of them are in out already, out has s keys or more and needs maxWatched−s more
+			// at most, and the other maxWatched−s are new.
+			ks = eventKeys(p.last[i].Events, maxWatched)
+		}
+		of[i] = ks
+		for _, k := range ks {
+			add(k)
 		}
 	}
-	p.watched.gen, p.watched.n, p.watched.keys, p.watched.ok = p.gen, len(p.last), out, true
+	for i := 0; i < p.stepN; i++ {
+		visit(i)
+	}
+	for i := p.recentFrom(); i < len(p.last); i++ {
+		visit(i)
+	}
+	p.watched.gen, p.watched.n, p.watched.keys, p.watched.ok, p.watched.of = p.gen, len(p.last), out, true, of
+	return out
+}
+
+// maxWatched is how many keys Watched lists at most.
+const maxWatched = 6
+
+// eventKeys lists the distinct keys evs name (engine.EventKey) in the order they first appear,
+// at most max of them.
+func eventKeys(evs []engine.Event, max int) []string {
+	var out []string
+	for _, ev := range evs {
+		k, ok := engine.EventKey(ev)
+		if !ok || len(out) > 0 && out[len(out)-1] == k || slices.Contains(out, k) {
+			continue // a PFADD's 1 000 events about one key: one comparison each
+		}
+		if len(out) == max {
+			break
+		}
+		out = append(out, k)
+	}
 	return out
 }
 

@@ -6,8 +6,9 @@ import (
 )
 
 // TestRecentBounded: after many typed commands Recent keeps the step's own exchanges and the
-// newest RecentConsole typed ones, only those keep their events, Last keeps them all, Gen changes
-// on a step but not on Exec, and Typed lists the lines replayed before the current step.
+// newest RecentConsole typed ones, only those keep their events and split lines, Last keeps them
+// all, Gen changes on a step but not on Exec, and Typed lists the lines replayed before the
+// current step.
 func TestRecentBounded(t *testing.T) {
 	p := loaded(t, "title en: t\nstep\nen: one\n> SET a 1\n> SET b 2\nstep\nen: two\n> GET a\n")
 	p.Step()
@@ -26,8 +27,8 @@ func TestRecentBounded(t *testing.T) {
 		t.Fatalf("Recent %d: %q %q %q", len(r), r[0].Cmd, r[2].Cmd, r[len(r)-1].Cmd)
 	}
 	for i, x := range p.Last() {
-		if kept := i < 2 || i >= len(p.Last())-RecentConsole; kept != (len(x.Events) > 0) {
-			t.Fatalf("exchange %d %q: %d events", i, x.Cmd, len(x.Events))
+		if kept := i < 2 || i >= len(p.Last())-RecentConsole; kept != (len(x.Events) > 0) || !kept && x.Args != nil {
+			t.Fatalf("exchange %d %q: %d events, %d split arguments", i, x.Cmd, len(x.Events), len(x.Args))
 		}
 	}
 	if w := p.Watched(); len(w) != 6 || w[0] != "a" || w[1] != "b" {

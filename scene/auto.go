@@ -142,8 +142,12 @@ func (a *Auto) Update(in Input) {
 			a.named(in, "cluster")
 			return
 		}
-		// One split of the line for both (a PFADD of 1 000 elements is a 7 KB line).
-		args, err := engine.SplitArgs(y.Cmd)
+		// One split of the line for both (a PFADD of 1 000 elements is a 7 KB line), the
+		// player's when it kept it.
+		args, err := y.Args, error(nil)
+		if args == nil {
+			args, err = engine.SplitArgs(y.Cmd)
+		}
 		if ring.IsLine(y.Cmd) || isKeyslotArgs(*y, args, err) {
 			a.ring(in)
 			return
@@ -218,14 +222,7 @@ func (a *Auto) typed(in Input, x engine.Exchange, touched []string) {
 	// When all of them are (a PFADD's 1 000 events about its one key), x's own list, not a copy.
 	y := x
 	y.Events = nil
-	all := true
-	for _, ev := range x.Events {
-		if k, ok := rawKey(ev); ok && !draw[k] {
-			all = false
-			break
-		}
-	}
-	if all && len(x.Events) > 0 {
+	if allAbout(x.Events, draw) && len(x.Events) > 0 {
 		y.Events = x.Events[:len(x.Events):len(x.Events)]
 	} else {
 		for _, ev := range x.Events {
@@ -235,6 +232,22 @@ func (a *Auto) typed(in Input, x engine.Exchange, touched []string) {
 		}
 	}
 	a.use(a.instance(name), name, Input{Engine: in.Engine, Keys: keys, Last: []engine.Exchange{y}, Lang: in.Lang})
+}
+
+// allAbout: every event of evs that names a key (rawKey) names one of draw.
+func allAbout(evs []engine.Event, draw map[string]bool) bool {
+	prev, havePrev := "", false
+	for _, ev := range evs {
+		k, ok := rawKey(ev)
+		if !ok || havePrev && k == prev {
+			continue // a PFADD's 1 000 events about its key: one comparison each, no map lookup
+		}
+		if !draw[k] {
+			return false
+		}
+		prev, havePrev = k, true
+	}
+	return true
 }
 
 // rawKey is the key an event's Key field names (RENAME's old name, unlike eventKey).

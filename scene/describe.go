@@ -94,14 +94,8 @@ func (s *HLL) Describe() string {
 	if !s.Valid {
 		return sentence(keyWords(s.lang, s.Info))
 	}
-	set := 0
-	for _, v := range s.Regs {
-		if v != 0 {
-			set++
-		}
-	}
 	p := tr(s.lang, "HyperLogLog %s, %s: %s of %s registers set, %s", "HyperLogLog %s, %s: %s / %s thanh ghi khác 0, %s",
-		s.Key, s.Info.HLL, num(int64(set)), num(HLLRegisters), nBytes(s.lang, s.Bytes))
+		s.Key, s.Info.HLL, num(int64(s.setRegs)), num(HLLRegisters), nBytes(s.lang, s.Bytes))
 	var last string
 	if n := len(s.Events); n > 0 {
 		ev := s.Events[n-1]

@@ -52,7 +52,8 @@ func init() { register("dump", func() Scene { return &dumpScene{} }) }
 func dumpOf(xs []engine.Exchange) *engine.DumpEvent {
 	for i := len(xs) - 1; i >= 0; i-- {
 		for j := len(xs[i].Events) - 1; j >= 0; j-- {
-			if d, ok := xs[i].Events[j].(engine.DumpEvent); ok {
+			if ev, ok := xs[i].Events[j].(engine.DumpEvent); ok {
+				d := ev // on the heap only when found (a d the test declares would be, per event)
 				return &d
 			}
 		}

@@ -39,6 +39,7 @@ type HLL struct {
 	Cmd     string
 	Img     Pixels
 	lang    string
+	setRegs int // the registers of Regs that are not 0, counted while Update paints them
 
 	// Encoding panel.
 	Sparse  bool    // the key is a sparse HLL
@@ -241,6 +242,9 @@ func (s *HLL) Update(in Input) {
 		pal[v] = regColor(uint8(v))
 	}
 	for i, v := range s.Regs {
+		if v != 0 {
+			s.setRegs++
+		}
 		c := pal[v&63]
 		px := s.Img.RGBA[4*i : 4*i+4 : 4*i+4]
 		px[0], px[1], px[2], px[3] = c.R, c.G, c.B, c.A

@@ -1,7 +1,9 @@
 package scene
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -79,4 +81,79 @@ func split(t *testing.T, line string) [][]byte {
 		return [][]byte{[]byte("PING")}
 	}
 	return args
+}
+
+// TestAllAboutIsLoop: allAbout, which skips the map for an event about the key before, answers
+// what the loop over every event it replaced answered, on random sequences of events about a few
+// keys (the empty name among them) and events about none.
+func TestAllAboutIsLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 4))
+	keys := []string{"", "a", "b", "c"}
+	for i := 0; i < 20000; i++ {
+		var evs []engine.Event
+		for j := r.IntN(8); j > 0; j-- {
+			k := keys[r.IntN(len(keys))]
+			switch r.IntN(4) {
+			case 0:
+				evs = append(evs, engine.KeyEvent{Key: k, Action: "renamed"})
+			case 1:
+				evs = append(evs, engine.HLLEvent{Key: k})
+			case 2:
+				evs = append(evs, engine.ScriptEvent{Action: "start"})
+			default:
+				evs = append(evs, engine.SDSEvent{Key: k})
+			}
+		}
+		draw := map[string]bool{}
+		for _, k := range keys {
+			if r.IntN(2) == 0 {
+				draw[k] = true
+			}
+		}
+		want := true
+		for _, ev := range evs {
+			if k, ok := rawKey(ev); ok && !draw[k] {
+				want = false
+				break
+			}
+		}
+		if got := allAbout(evs, draw); got != want {
+			t.Fatalf("%+v with %v: allAbout %v, the loop %v", evs, draw, got, want)
+		}
+	}
+}
+
+// TestHLLSetRegsIsCount: the registers set that Describe states, counted while Update paints
+// them, are the count of Regs that are not 0, for a missing key, an empty HLL, sparse and dense
+// ones, and a string that is not an HLL.
+func TestHLLSetRegsIsCount(t *testing.T) {
+	e := engine.New(engine.Options{Trace: true})
+	s := &HLL{}
+	check := func(key string) {
+		t.Helper()
+		s.Update(Input{Engine: e, Keys: []string{key}, Lang: "en"})
+		n := 0
+		for _, v := range s.Regs {
+			if v != 0 {
+				n++
+			}
+		}
+		if s.setRegs != n {
+			t.Fatalf("%s: setRegs %d, %d registers not 0", key, s.setRegs, n)
+		}
+	}
+	check("nokey")
+	e.Exec(split(t, "PFADD empty"))
+	check("empty")
+	e.Exec(split(t, "PFADD sp a b c"))
+	check("sp")
+	var line strings.Builder
+	line.WriteString("PFADD dense")
+	for i := 0; i < 3000; i++ {
+		line.WriteString(" e" + strconv.Itoa(i))
+	}
+	e.Exec(split(t, line.String()))
+	check("dense")
+	e.Exec(split(t, "SET str hello"))
+	check("str")
 }
