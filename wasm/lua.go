@@ -1,3 +1,5 @@
+//go:build js && wasm
+
 package main
 
 // The light build and the build with Lua (lesson/handover.go, docs/wasm-build.md).
