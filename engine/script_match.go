@@ -167,23 +167,17 @@ func twoWordsRE(s string, a int, sep string) (a2, b, b2 int, ok bool) {
 
 // findVMConcat is `cannot perform concat operation between (\w+) and (\w+)$`.
 func findVMConcat(s string) []int {
-	const lit = "cannot perform concat operation between "
-	return findLeftmost(s, lit, func(s string, start int) []int {
-		a := start + len(lit)
-		a2, b, b2, ok := twoWordsRE(s, a, " and ")
-		if !ok {
-			return nil
-		}
-		return []int{start, len(s), a, a2, b, b2}
-	})
+	return findTwoWords(s, "cannot perform concat operation between ", " and ")
 }
 
 // findVMCompare is `attempt to compare (\w+) with (\w+)$`.
-func findVMCompare(s string) []int {
-	const lit = "attempt to compare "
+func findVMCompare(s string) []int { return findTwoWords(s, "attempt to compare ", " with ") }
+
+// findTwoWords is `lit(\w+)sep(\w+)$` for a literal lit and sep.
+func findTwoWords(s, lit, sep string) []int {
 	return findLeftmost(s, lit, func(s string, start int) []int {
 		a := start + len(lit)
-		a2, b, b2, ok := twoWordsRE(s, a, " with ")
+		a2, b, b2, ok := twoWordsRE(s, a, sep)
 		if !ok {
 			return nil
 		}
