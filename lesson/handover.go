@@ -34,11 +34,11 @@ func LineNeedsLua(line string) bool {
 	return engine.NeedsLua([][]byte{[]byte(first)})
 }
 
-// NeedsLua reports whether a step of l runs a command of Lua scripting.
-func (l *Lesson) NeedsLua() bool {
-	if l == nil {
-		return false
-	}
+// NeedsLua reports whether a step of l runs a command of Lua scripting (found once, by Parse).
+func (l *Lesson) NeedsLua() bool { return l != nil && l.needsLua }
+
+// runsScripts walks l's steps for a command of Lua scripting.
+func (l *Lesson) runsScripts() bool {
 	for _, s := range l.Steps {
 		for _, a := range s.Actions {
 			if a.Cmd != "" && LineNeedsLua(a.Cmd) {

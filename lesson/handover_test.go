@@ -142,7 +142,18 @@ func TestLineNeedsLua(t *testing.T) {
 	if !l.NeedsLua() {
 		t.Error("a lesson with EVAL does not need Lua")
 	}
-	if l2, _ := Parse("y.lesson", []byte(handoverLesson)); l2.NeedsLua() {
+	l2, _ := Parse("y.lesson", []byte(handoverLesson))
+	if l2.NeedsLua() {
 		t.Error("a lesson without scripts needs Lua")
+	}
+	// Parse finds it once: the app asks at every change of place, and walking a 5 000-step
+	// lesson each time made every step of TestLongLessonNext four times slower.
+	l2.Steps[0].Actions[0].Cmd = `EVAL "return 1" 0`
+	if l2.NeedsLua() || !l2.runsScripts() {
+		t.Error("NeedsLua walks the steps again")
+	}
+	var none *Lesson
+	if none.NeedsLua() {
+		t.Error("the sandbox needs Lua")
 	}
 }

@@ -68,6 +68,9 @@ type Lesson struct {
 	// the first places it in the app's lesson list. Empty: it follows no section.
 	Course []CourseRef
 	Steps  []Step
+	// needsLua: a step runs a command of Lua scripting (NeedsLua; set by Parse, once: the app
+	// asks at every change of place, and a lesson may have thousands of steps).
+	needsLua bool
 }
 
 // Step is what one press of Next does.
@@ -361,6 +364,7 @@ func Parse(name string, src []byte) (*Lesson, error) {
 			return nil, bad(s.Line, "step %d has more than %d commands", i+1, MaxStepActions)
 		}
 	}
+	l.needsLua = l.runsScripts()
 	return l, nil
 }
 
