@@ -79,11 +79,12 @@ func (p *Player) Handover() Handover {
 	return h
 }
 
-// Resume restores a handed-over session on the player, whose lesson and configuration the app
-// has already set: the typed lines are put back at their positions and the player replays to
-// h.Pos, as Back would. The pending line is the app's to run (it goes through the page's own
-// exec, which draws it).
+// Resume restores a handed-over session on the player, whose lesson the app has already loaded:
+// the profile and allocator are h's, the typed lines are put back at their positions and the
+// player replays to h.Pos, as Back would (one replay, with h's configuration). The pending line
+// is the app's to run (it goes through the page's own exec, which draws it).
 func (p *Player) Resume(h Handover) {
+	p.cfg.Version, p.cfg.Allocator = h.Version, h.Allocator
 	p.extras = nil
 	for _, t := range h.Typed {
 		if t.Pos < 0 || t.Client < 1 || t.Client > Clients {
@@ -95,7 +96,6 @@ func (p *Player) Resume(h Handover) {
 		p.extras[t.Pos] = append(p.extras[t.Pos], typedLine{t.Line, t.Client})
 	}
 	p.replay(h.Pos)
-	p.gen++
 	p.SetActiveClient(h.Active)
 }
 

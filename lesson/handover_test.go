@@ -70,7 +70,8 @@ func TestHandoverResume(t *testing.T) {
 		t.Fatalf("handover %+v", got)
 	}
 
-	b := NewPlayer(Config{Version: got.Version, Allocator: got.Allocator, Limits: &DefaultLimits, Lang: "en"})
+	// The receiving player starts on the default profile and allocator: Resume sets h's.
+	b := NewPlayer(Config{Limits: &DefaultLimits, Lang: "en"})
 	b.Load(l)
 	b.Resume(got)
 	state := func(p *Player) string {

@@ -318,7 +318,7 @@ func (a *app) exec(line string) lesson.Exchange {
 	x := a.player.Exec(line)
 	t1 := now()
 	defer func() { a.execCost.add(t1-t0, now()-t1, a.sceneMs) }()
-	if line = strings.TrimSpace(line); line != "" && (len(a.history) == 0 || a.history[len(a.history)-1] != line) {
+	if line != "" && (len(a.history) == 0 || a.history[len(a.history)-1] != line) {
 		a.history = append(a.history, line)
 	}
 	a.histPos = len(a.history)

@@ -106,9 +106,6 @@ func (a *app) resumeHandover() []string {
 	if err != nil {
 		return []string{err.Error()}
 	}
-	c := a.player.Config()
-	c.Version, c.Allocator = h.Version, h.Allocator
-	a.player.SetConfig(c)
 	if h.Source != nil {
 		err = a.loadSource("link.lesson", h.Source)
 	} else {
