@@ -26,7 +26,7 @@ func TestDirtyCommandCounts(t *testing.T) {
 		"SETRANGE sr 5 x", "SETRANGE sr 0 y", "SETRANGE nsr 0 \"\"",
 		"SET b1 a", "SET b2 b", "BITOP AND bd b1 b2", "BITOP OR bd nob1 nob2", "BITOP OR bd nob1 nob2",
 		"SETBIT sb1 7 1", "SETBIT sb1 7 1",
-		"SET e1 v", "EXPIRE e1 -1", "SET e2 v", "PEXPIREAT e2 1", "SET e3 v EX 100", "EXPIRE e3 100 GT", "EXPIRE e3 10 GT",
+		"SET e1 v", "EXPIRE e1 -1", "SET e2 v", "PEXPIREAT e2 1", "SET e3 v EX 100", "EXPIRE e3 200 GT", "EXPIRE e3 10 GT",
 		"SET u1 v", "SET u2 v", "UNLINK u1 u2 u3", "DEL u1",
 		"PFADD hl a", "PFCOUNT hl", "PFCOUNT hl", "PFADD hl a", "PFMERGE hl2 hl", "PFMERGE hl2", "PFDEBUG TODENSE hl", "PFDEBUG TODENSE hl", "PFDEBUG GETREG hl",
 		"SET c1 v", "COPY c1 c2", "COPY c1 c2", "COPY c1 c2 REPLACE", "COPY c1 c3 DB 1", "MOVE c1 2", "MOVE c1 2", "MOVE c3 2",
