@@ -144,7 +144,7 @@ func (e *Engine) emitNewString(key []byte, cmd string, oldEnc string, o *Object)
 // reused in place.
 func (e *Engine) storeArgString(key, val []byte, old *Object, keepTTL bool, cmd string) *Object {
 	oldEnc := ""
-	if old != nil {
+	if old != nil && e.tracing {
 		oldEnc = old.Enc.String()
 	}
 	hasExpire := keepTTL && e.hasTTL(key)

@@ -207,7 +207,11 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 		return NilReply // Redis ignores empty commands; nothing to answer
 	}
 	st := e.cfg.stats // INFO's counters (info.go)
-	c := lookupCommand(args[0])
+	c := e.lastCmd
+	if c == nil || len(c.Name) != len(args[0]) || !eqFold(args[0], c.Name) {
+		c = lookupCommand(args[0])
+		e.lastCmd = c
+	}
 	if c == nil || !e.ver.Has(c.Since) {
 		return st.rejected("", e.unknownCommand(args)) // command_docs.go: Redis's error, or "not simulated yet"
 	}
@@ -231,7 +235,7 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 	}
 	e.countReads(c, args)
 	b := e.blocker
-	start := e.nowUs()
+	timer := e.startTimer()
 	e.monitorBefore(c, args)
 	r := c.Fn(e, args)
 	e.monitorAfter(c, args) // (monitor.go)
@@ -240,7 +244,7 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 	}
 	blocked := b != nil && b.blk != nil
 	if !blocked { // a blocked command is logged when it is served again (slowlog.go)
-		e.slowPush(c, args, e.nowUs()-start)
+		e.slowPush(c, args, e.elapsedUs(timer))
 	}
 	if blocked && e.ver.Has(V72) {
 		return r // 7.2+ counts a command that blocked when it ends (blocking.go countUnblocked)

@@ -270,6 +270,7 @@ type Config struct {
 	e    *Engine
 	vals map[string]string // canonical name → value as CONFIG GET prints it
 	ints map[string]int64
+	hot  hotInts // the parameters read on every command, also kept here (setInt)
 	lfu  bool // maxmemory-policy is an LFU one (read on every key access)
 	acl  *ACL // the users (acl.go); requirepass is the default user's password
 	// INFO's counters (info.go), which CONFIG RESETSTAT clears, and the layer above's fields.
@@ -287,7 +288,7 @@ func newConfig(e *Engine) *Config {
 				base = 8
 			}
 			n, _ := strconv.ParseInt(p.Default, base, 64)
-			c.ints[p.Name] = n
+			c.setInt(p.Name, n)
 		}
 	}
 	c.acl = newACL(e)
@@ -325,6 +326,25 @@ func (c *Config) lookup(name string) (*ConfigParam, bool) {
 // maxmemory, reads as negative).
 func (c *Config) Int(name string) int64 { return c.ints[name] }
 
+// hotInts are numeric parameters every command reads, as fields: a map lookup by a name as long
+// as "slowlog-log-slower-than" costs more than the rest of a PING (server/bench_test.go).
+type hotInts struct {
+	maxmemory, slowlogSlower, slowlogMaxLen int64
+}
+
+// setInt stores a numeric parameter's value.
+func (c *Config) setInt(name string, n int64) {
+	c.ints[name] = n
+	switch name {
+	case "maxmemory":
+		c.hot.maxmemory = n
+	case "slowlog-log-slower-than":
+		c.hot.slowlogSlower = n
+	case "slowlog-max-len":
+		c.hot.slowlogMaxLen = n
+	}
+}
+
 // Get returns a parameter's value as CONFIG GET prints it.
 func (c *Config) Get(name string) string { return c.vals[name] }
 
@@ -332,7 +352,7 @@ func (c *Config) Get(name string) string { return c.vals[name] }
 func (c *Config) set(p *ConfigParam, printed string, n int64) {
 	c.vals[p.Name] = printed
 	if p.numeric() {
-		c.ints[p.Name] = n
+		c.setInt(p.Name, n)
 	}
 	if p.Name == "maxmemory-policy" {
 		c.lfu = strings.HasSuffix(printed, "-lfu")

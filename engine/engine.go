@@ -56,6 +56,8 @@ type Engine struct {
 	expired bool    // signalModifiedKey for an expired key (tracking_hook.go)
 	alloc   alloc.Allocator
 	clock   Clock
+	now     callTime // the time of the command running (calltime.go)
+	lastCmd *Command // the command dispatch looked up last (a pipeline repeats one)
 	rng     *rand.Rand
 	seed    uint64
 	cfg     *Config
@@ -135,7 +137,12 @@ func (e *Engine) Version() Version { return e.ver }
 func (e *Engine) Allocator() alloc.Allocator { return e.alloc }
 
 // NowMs is the engine clock.
-func (e *Engine) NowMs() int64 { return e.clock.NowMs() }
+func (e *Engine) NowMs() int64 {
+	if e.now.depth > 0 && e.now.wall {
+		return e.now.us / 1000
+	}
+	return e.clock.NowMs()
+}
 
 // Rand is the engine's seeded random source.
 func (e *Engine) Rand() *rand.Rand { return e.rng }
@@ -161,7 +168,9 @@ func (e *Engine) Exec(args [][]byte) (res Result) {
 	if e.client != nil {
 		return e.client.Exec(args)
 	}
-	if e.implicit == nil && (len(args) == 0 || txKind(args[0]) == txNone) && e.cfg.Int("maxmemory") == 0 {
+	e.beginCall() // the command's time (calltime.go)
+	defer e.endCall()
+	if e.implicit == nil && (len(args) == 0 || txKind(args[0]) == txNone) && e.cfg.hot.maxmemory == 0 {
 		res = e.exec(args) // no transaction state nor maxmemory yet: the plain path
 		if len(e.blk.ready) > 0 {
 			res.Events = append(res.Events, e.handleBlocked()...)

@@ -64,6 +64,8 @@ type infoStats struct {
 	misses      int64
 	dirty       int64 // writes since the start (never saved)
 	xdirty      int64 // server.dirty of the running stream command (cmd_stream.go streamDirty)
+	lastName    string   // the command cmd found last, and its counters
+	last        *cmdStat
 }
 
 type cmdStat struct{ calls, rejected, failed int64 }
@@ -73,11 +75,15 @@ func newInfoStats() *infoStats {
 }
 
 func (s *infoStats) cmd(name string) *cmdStat {
+	if name == s.lastName && s.last != nil {
+		return s.last // (a pipeline repeats one command)
+	}
 	c := s.cmds[name]
 	if c == nil {
 		c = &cmdStat{}
 		s.cmds[name] = c
 	}
+	s.lastName, s.last = name, c
 	return c
 }
 
@@ -322,7 +328,7 @@ func (e *Engine) Info(sectionArgs [][]byte) string {
 		kv("used_memory_scripts", 0)
 		kv("used_memory_scripts_human", "0B")
 		kv("maxmemory", cfg.Get("maxmemory"))
-		kv("maxmemory_human", bytesToHuman(cfg.Int("maxmemory")))
+		kv("maxmemory_human", bytesToHuman(cfg.hot.maxmemory))
 		kv("maxmemory_policy", cfg.Get("maxmemory-policy"))
 		kv("allocator_frag_ratio", "1.00")
 		kv("allocator_frag_bytes", 0)

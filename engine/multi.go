@@ -60,6 +60,7 @@ type FrontEnd func(args [][]byte, check bool) (r Reply, handled bool)
 // Client is one connection's transaction state. Not safe for concurrent use (nor is the Engine).
 type Client struct {
 	e        *Engine
+	peer     slowPeer // address and name for the slow log (SetPeer)
 	db       int // selected database; -1: the engine's current one (the implicit client)
 	multi    bool
 	dirtyCAS bool // a watched key was touched: EXEC answers a null array
@@ -196,6 +197,8 @@ func (c *Client) Exec(args [][]byte) Result {
 	if c.blk != nil {
 		return Result{Reply: errClientBlocked}
 	}
+	c.e.beginCall() // the command's time (calltime.go)
+	defer c.e.endCall()
 	res := c.exec1(args)
 	if len(c.e.blk.ready) > 0 {
 		res.Events = append(res.Events, c.e.handleBlocked()...)
@@ -251,7 +254,9 @@ func (c *Client) exec1(args [][]byte) Result {
 			return Result{Reply: r}
 		}
 	}
+	timer := c.e.startTimer()
 	r := c.txCommand(kind, args)
+	c.slowlogTx(args, r, c.e.elapsedUs(timer))
 	if kind == txExec || !RefusedBeforeCall(r) {
 		c.e.feedMonitor(args) // (EXEC with arguments: execCommandAbort feeds it too)
 	}
@@ -272,7 +277,9 @@ func (c *Client) run(args [][]byte) Result {
 		}
 	}
 	if txKind(args[0]) == txUnwatch && c.e.ver.Has(V70) {
+		timer := c.e.startTimer()
 		r := c.txCommand(txUnwatch, args)
+		c.slowlogTx(args, r, c.e.elapsedUs(timer))
 		c.e.feedMonitor(args)
 		return Result{Reply: r}
 	}

@@ -46,9 +46,9 @@ const (
 	EncStream
 )
 
-func (c Encoding) String() string {
-	return [...]string{"raw", "int", "embstr", "hashtable", "quicklist", "listpack", "listpackex", "intset", "skiplist", "stream"}[c]
-}
+var encodingNames = [...]string{"raw", "int", "embstr", "hashtable", "quicklist", "listpack", "listpackex", "intset", "skiplist", "stream"}
+
+func (c Encoding) String() string { return encodingNames[c] }
 
 // Object is one value (robj). Strings keep their bytes in Buf and their modelled sds allocation
 // in SDS; an int-encoded string keeps Int. Other types keep their structure in Val.

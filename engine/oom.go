@@ -20,7 +20,7 @@ package engine
 
 // outOfMemory reports whether a denyoom command would be refused now.
 func (e *Engine) outOfMemory() bool {
-	limit := e.cfg.Int("maxmemory")
+	limit := e.cfg.hot.maxmemory
 	if limit <= 0 || e.cfg.Get("maxmemory-policy") != "noeviction" {
 		return false
 	}
@@ -47,7 +47,7 @@ func denyOOM(args [][]byte) *Command {
 // (args has passed the existence and arity checks): the OOM error, counted as a rejected call,
 // or false.
 func (e *Engine) oomRefused(args [][]byte) (Reply, bool) {
-	if len(args) == 0 || e.cfg.Int("maxmemory") <= 0 {
+	if len(args) == 0 || e.cfg.hot.maxmemory <= 0 {
 		return Reply{}, false
 	}
 	c := denyOOM(args)
@@ -61,7 +61,7 @@ func (e *Engine) oomRefused(args [][]byte) (Reply, bool) {
 // OOM limit", redis#12961, in 7.4): every command but EXEC, DISCARD, QUIT and RESET is refused
 // there, read-only or not, since queueing itself takes memory.
 func (e *Engine) multiOOM(args [][]byte) (Reply, bool) {
-	if len(args) == 0 || e.cfg.Int("maxmemory") <= 0 || !e.outOfMemory() {
+	if len(args) == 0 || e.cfg.hot.maxmemory <= 0 || !e.outOfMemory() {
 		return Reply{}, false
 	}
 	name := lowerASCII(args[0])
@@ -78,7 +78,7 @@ func (e *Engine) multiOOM(args [][]byte) (Reply, bool) {
 
 // execOOM is the same test for EXEC: denyoom when any queued command is.
 func (c *Client) execOOM() bool {
-	if c.e.cfg.Int("maxmemory") <= 0 {
+	if c.e.cfg.hot.maxmemory <= 0 {
 		return false
 	}
 	for _, q := range c.queue {

@@ -29,9 +29,7 @@ type slowEntry struct {
 type slowlogState struct {
 	entries []slowEntry // newest first
 	nextID  int64
-	// peers are the client address and name the layer above told (Client.SetPeer).
-	peers map[*Client]slowPeer
-	cur   *Client // the client whose SetPeer came last: the one whose command runs
+	cur     *Client // the client whose SetPeer came last: the one whose command runs
 }
 
 type slowPeer struct{ addr, name string }
@@ -41,6 +39,14 @@ func (WallClock) NowUs() int64 { return time.Now().UnixMicro() }
 
 // nowUs is the engine clock in microseconds.
 func (e *Engine) nowUs() int64 {
+	if e.now.depth > 0 && e.now.wall {
+		return e.now.us // the running command's time (calltime.go)
+	}
+	return e.clockUs()
+}
+
+// clockUs reads the engine clock in microseconds.
+func (e *Engine) clockUs() int64 {
 	if c, ok := e.clock.(interface{ NowUs() int64 }); ok {
 		return c.NowUs()
 	}
@@ -50,21 +56,15 @@ func (e *Engine) nowUs() int64 {
 // SetPeer tells the engine the client's address ("ip:port") and name (CLIENT SETNAME), which the
 // slow log records with each entry. Empty strings: unknown / no name.
 func (c *Client) SetPeer(addr, name string) {
-	s := &c.e.slow
-	if s.peers == nil {
-		s.peers = map[*Client]slowPeer{}
+	c.peer = slowPeer{addr, name}
+	if addr != "" || name != "" {
+		c.e.slow.cur = c
 	}
-	if addr == "" && name == "" {
-		delete(s.peers, c)
-		return
-	}
-	s.peers[c] = slowPeer{addr, name}
-	s.cur = c
 }
 
 // ForgetPeer drops what SetPeer recorded (the connection closed).
 func (c *Client) ForgetPeer() {
-	delete(c.e.slow.peers, c)
+	c.peer = slowPeer{}
 	if c.e.slow.cur == c {
 		c.e.slow.cur = nil
 	}
@@ -75,7 +75,7 @@ func (e *Engine) slowPush(c *Command, args [][]byte, dur int64) {
 	if c.Flags&FlagSkipSlowlog != 0 {
 		return
 	}
-	slower, maxLen := e.cfg.Int("slowlog-log-slower-than"), e.cfg.Int("slowlog-max-len")
+	slower, maxLen := e.cfg.hot.slowlogSlower, e.cfg.hot.slowlogMaxLen
 	s := &e.slow
 	if slower < 0 || (maxLen == 0 && e.ver.Has(V74)) { // 7.4 stops early at max-len 0 (#12965)
 		return
@@ -90,9 +90,9 @@ func (e *Engine) slowPush(c *Command, args [][]byte, dur int64) {
 				p.addr = "?:0"
 			}
 		case e.blocker != nil:
-			p = s.peers[e.blocker] // a blocked command served now (blocking.go handleBlocked)
-		default:
-			p = s.peers[s.cur]
+			p = e.blocker.peer // a blocked command served now (blocking.go handleBlocked)
+		case s.cur != nil:
+			p = s.cur.peer
 		}
 		ent := slowEntry{id: s.nextID, time: e.NowMs() / 1000, duration: dur, args: slowArgs(c, args), peer: p.addr, name: p.name}
 		s.nextID++
@@ -180,8 +180,12 @@ func redacted(c *Command, args [][]byte) map[int]bool {
 }
 
 // SlowlogFrontEnd logs a command the layer above answered itself (CLIENT, AUTH, HELLO … of the
-// RESP server: Client.FrontEnd), which dispatch did not see, dur microseconds after it began.
-func (c *Client) SlowlogFrontEnd(args [][]byte, dur int64) {
+// RESP server: Client.FrontEnd), which dispatch did not see; t is from SlowlogStart.
+func (c *Client) SlowlogFrontEnd(args [][]byte, t SlowTimer) {
+	c.slowlogFrontEnd(args, c.e.elapsedUs(t.t))
+}
+
+func (c *Client) slowlogFrontEnd(args [][]byte, dur int64) {
 	if len(args) == 0 {
 		return
 	}
@@ -197,18 +201,18 @@ func (c *Client) SlowlogFrontEnd(args [][]byte, dur int64) {
 	c.e.slowPush(cmd, args, dur)
 }
 
-// SlowlogTx logs a transaction command the client answered itself (MULTI, DISCARD, WATCH,
+// slowlogTx logs a transaction command the client answered itself (MULTI, DISCARD, WATCH,
 // UNWATCH outside a queue: multi.go's txCommand, which dispatch does not see); EXEC is
 // FlagSkipSlowlog and its queued commands went through dispatch. A queued command (QUEUED) is
 // not logged: Redis runs it only at EXEC.
-func (c *Client) SlowlogTx(args [][]byte, r Reply, dur int64) {
+func (c *Client) slowlogTx(args [][]byte, r Reply, dur int64) {
 	if len(args) == 0 || txKind(args[0]) == txNone || txKind(args[0]) == txExec {
 		return
 	}
 	if (r.Kind == KindStatus && r.Str == "QUEUED") || RefusedBeforeCall(r) {
 		return
 	}
-	c.SlowlogFrontEnd(args, dur)
+	c.slowlogFrontEnd(args, dur)
 }
 
 // RefusedBeforeCall: an arity error, which Redis gives before call() (and the slow log).
@@ -216,8 +220,15 @@ func RefusedBeforeCall(r Reply) bool {
 	return r.Kind == KindError && strings.HasPrefix(r.Str, "ERR wrong number of arguments")
 }
 
-// SlowlogStart is the engine clock in microseconds, for SlowlogFrontEnd's duration.
-func (e *Engine) SlowlogStart() int64 { return e.nowUs() }
+// SlowTimer measures a command the layer above answers itself (SlowlogFrontEnd).
+type SlowTimer struct{ t callTimer }
+
+// SlowlogStart starts measuring such a command (elapsedStart: calltime.go).
+func (e *Engine) SlowlogStart() SlowTimer { return SlowTimer{e.startTimer()} }
+
+// NowUs is the engine clock in microseconds: the running command's time while one runs
+// (calltime.go), as MONITOR shows it.
+func (e *Engine) NowUs() int64 { return e.nowUs() }
 
 // sensitiveConfig: the parameters config.c flags SENSITIVE_CONFIG, whose CONFIG SET values
 // are redacted.

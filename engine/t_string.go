@@ -17,7 +17,7 @@ const (
 // useSharedIntegers is false when maxmemory is set with an LRU/LFU policy (each key then keeps its
 // own LRU field, so the shared pool is not used).
 func (e *Engine) useSharedIntegers() bool {
-	if e.cfg.Int("maxmemory") == 0 {
+	if e.cfg.hot.maxmemory == 0 {
 		return true
 	}
 	p := e.cfg.Get("maxmemory-policy")

@@ -170,8 +170,12 @@ func fullName(args [][]byte) string {
 // countFrontEnd counts for INFO the commands the engine's dispatch does not see: those this
 // server answers (HELLO, AUTH, CLIENT …) and the transaction commands (engine.Client's).
 func (s *Server) countFrontEnd(args [][]byte, r engine.Reply) {
-	switch n := strings.ToLower(string(args[0])); n {
-	case "hello", "auth", "client", "multi", "exec", "discard", "watch", "unwatch":
+	n := args[0]
+	if len(n) < 4 || len(n) > 7 {
+		return
+	}
+	if eqFold(n, "hello") || eqFold(n, "auth") || eqFold(n, "client") || eqFold(n, "multi") || eqFold(n, "exec") ||
+		eqFold(n, "discard") || eqFold(n, "watch") || eqFold(n, "unwatch") {
 		if r.Kind == engine.KindStatus && r.Str == "QUEUED" {
 			return
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"redscope/engine"
+	"redscope/engine/alloc"
 )
 
 // Per-command cost of the protocol server, over loopback TCP as redis-benchmark drives it:
@@ -146,4 +147,76 @@ func BenchmarkServerSADD(b *testing.B) {
 // BenchmarkServerPING is the server's own cost per command (PING does nothing in the engine).
 func BenchmarkServerPING(b *testing.B) {
 	runServerBench(b, engine.V70, nil, func(r string) []string { return []string{"PING"} })
+}
+
+// The server's and the engine's CPU per command without sockets: one client's pipelines of 16,
+// parsed by the connection's parser and run by runAll as serveConn runs them (replies appended
+// to the client's output, which is then dropped). This is the part of BenchmarkServer* (and of a
+// redis-benchmark run) that redscope's code decides; the rest is the kernel's loopback.
+//
+//	go test ./server -run '^$' -bench BenchmarkRunAll -benchmem
+func runAllBench(b *testing.B, setup []string, mk func(r string) []string) {
+	s := New(engine.New(engine.Options{Version: engine.V70, Allocator: alloc.Jemalloc16, Clock: engine.WallClock{}}))
+	a, z := net.Pipe()
+	defer a.Close()
+	defer z.Close()
+	cn := newNetConn(a)
+	c := s.accept(cn)
+	cn.maxBulk, cn.queryLimit = int(s.maxBulk.Load()), int(s.queryLimit.Load())
+	parse := func(p []byte) [][][]byte {
+		cn.r, cn.w = 0, copy(cn.buf, p)
+		cmds, err := cn.parseAll()
+		if err != nil || len(cmds) == 0 {
+			b.Fatalf("parse: %v", err)
+		}
+		return cmds
+	}
+	if setup != nil {
+		cmds := parse(benchPipelines(func(string) []string { return setup })[0])
+		s.runAll(c, cmds[0], cmds[1:])
+	}
+	ps := benchPipelines(mk)
+	batches := make([][][][]byte, 4096) // parsed ahead: each run gets arguments of its own
+	for i := range batches {
+		batches[i] = parse(ps[i%len(ps)])
+	}
+	for _, cmds := range batches[:400] { // warm up
+		c.out = c.out[:0]
+		s.runAll(c, cmds[0], cmds[1:])
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i += benchPipeline {
+		cmds := batches[(i/benchPipeline)%len(batches)]
+		c.out = c.out[:0]
+		s.runAll(c, cmds[0], cmds[1:])
+		if len(c.out) == 0 || c.out[0] == '-' {
+			b.Fatalf("reply %q", c.out)
+		}
+	}
+}
+
+func BenchmarkRunAllSET(b *testing.B) {
+	runAllBench(b, nil, func(r string) []string { return []string{"SET", "key:" + r, "xxx"} })
+}
+func BenchmarkRunAllGET(b *testing.B) {
+	runAllBench(b, []string{"SET", "key:000000000001", "xxx"}, func(r string) []string { return []string{"GET", "key:" + r} })
+}
+func BenchmarkRunAllINCR(b *testing.B) {
+	runAllBench(b, nil, func(r string) []string { return []string{"INCR", "counter:" + r} })
+}
+func BenchmarkRunAllPFADD(b *testing.B) {
+	runAllBench(b, nil, func(r string) []string { return []string{"PFADD", "hll", r} })
+}
+func BenchmarkRunAllHSET(b *testing.B) {
+	runAllBench(b, nil, func(r string) []string { return []string{"HSET", "h", r, "v"} })
+}
+func BenchmarkRunAllZINCRBY(b *testing.B) {
+	runAllBench(b, nil, func(r string) []string { return []string{"ZINCRBY", "z", "1", r} })
+}
+func BenchmarkRunAllSADD(b *testing.B) {
+	runAllBench(b, nil, func(r string) []string { return []string{"SADD", "s", r} })
+}
+func BenchmarkRunAllPING(b *testing.B) {
+	runAllBench(b, nil, func(r string) []string { return []string{"PING"} })
 }

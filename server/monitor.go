@@ -48,6 +48,7 @@ func (s *Server) monitorCommand(c *client, args [][]byte) (engine.Reply, bool) {
 	}
 	c.monitor = true
 	s.monitors = append(s.monitors, c)
+	s.syncMonitor()
 	if c.ps == nil {
 		c.ps = &pubsubState{}
 	}
@@ -77,6 +78,17 @@ func (s *Server) monitorDrop(c *client) {
 			s.monitors = append(s.monitors[:i:i], s.monitors[i+1:]...)
 			break
 		}
+	}
+	s.syncMonitor()
+}
+
+// syncMonitor gives the engine its MonitorFunc while a client monitors, and none otherwise (the
+// engine then reads no clock for the feed).
+func (s *Server) syncMonitor() {
+	if len(s.monitors) > 0 {
+		s.eng.SetMonitor(s.feedEngine)
+	} else {
+		s.eng.SetMonitor(nil)
 	}
 }
 
@@ -118,7 +130,7 @@ func (s *Server) feedFront(c *client, args [][]byte, r engine.Reply) {
 	if len(s.monitors) == 0 || len(args) == 0 || frontRefused(args, r) || frontAdmin(args) {
 		return
 	}
-	s.feed(c, s.eng.SlowlogStart(), c.db, false, monitorRedact(args)) // (the engine clock, µs)
+	s.feed(c, s.eng.NowUs(), c.db, false, monitorRedact(args)) // (the engine clock, µs)
 }
 
 func frontRefused(args [][]byte, r engine.Reply) bool {

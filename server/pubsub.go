@@ -169,9 +169,32 @@ func pubsubName(name []byte) string {
 	if len(name) < 6 || len(name) > 12 {
 		return ""
 	}
-	n := strings.ToLower(string(name))
-	if _, ok := pubsubArity[n]; ok {
-		return n
+	var buf [12]byte
+	for i, x := range name {
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		buf[i] = x
+	}
+	switch string(buf[:len(name)]) { // (no allocation: every command passes here)
+	case "subscribe":
+		return "subscribe"
+	case "unsubscribe":
+		return "unsubscribe"
+	case "psubscribe":
+		return "psubscribe"
+	case "punsubscribe":
+		return "punsubscribe"
+	case "ssubscribe":
+		return "ssubscribe"
+	case "sunsubscribe":
+		return "sunsubscribe"
+	case "publish":
+		return "publish"
+	case "spublish":
+		return "spublish"
+	case "pubsub":
+		return "pubsub"
 	}
 	return ""
 }

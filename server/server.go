@@ -342,9 +342,7 @@ func (s *Server) run1(c *client, args [][]byte, now time.Time) {
 	}
 	c.inExec = eqFold(args[0], "exec") && tx.InMulti()
 	tx.SetPeer(c.addr, c.name) // what SLOWLOG GET shows of the client
-	start := s.eng.SlowlogStart()
-	res := tx.Exec(args)
-	tx.SlowlogTx(args, res.Reply, s.eng.SlowlogStart()-start)
+	res := tx.Exec(args) // (the transaction commands log themselves in the slow log)
 	c.inExec = false
 	s.countFrontEnd(args, res.Reply)
 	if c.user.Deleted() {
@@ -364,7 +362,7 @@ func (s *Server) txClient(c *client) *engine.Client {
 	if c.txEng != s.eng || c.tx == nil {
 		c.tx, c.txEng = s.eng.NewClient(), s.eng
 		s.eng.SetInfoHost(s.infoHost)
-		s.eng.SetMonitor(s.feedEngine) // (monitor.go)
+		s.syncMonitor() // (monitor.go)
 		if !c.tx.SetDB(c.db) {
 			c.db = 0
 		}
@@ -386,6 +384,9 @@ func (s *Server) txClient(c *client) *engine.Client {
 					return r, true
 				}
 			}
+			if !frontEndName(args[0]) {
+				return engine.Reply{}, false
+			}
 			start := s.eng.SlowlogStart()
 			r, ok := s.connCommand(c, args)
 			if ok {
@@ -393,7 +394,7 @@ func (s *Server) txClient(c *client) *engine.Client {
 			}
 			if ok && !engine.RefusedBeforeCall(r) {
 				c.tx.SetPeer(c.addr, c.name) // CLIENT SETNAME's own entry has the new name
-				c.tx.SlowlogFrontEnd(args, s.eng.SlowlogStart()-start)
+				c.tx.SlowlogFrontEnd(args, start)
 			}
 			return r, ok
 		}
@@ -406,6 +407,9 @@ func eqFold(b []byte, lower string) bool { return engine.EqFold(b, lower) }
 
 // intern returns the lowercase command name without allocating for names seen before.
 func (s *Server) intern(name []byte) string {
+	if c := s.cur; c != nil && len(c.lastCmd) == len(name) && eqFold(name, c.lastCmd) {
+		return c.lastCmd // (a pipeline repeats its command)
+	}
 	var buf [32]byte
 	if len(name) > len(buf) {
 		return "NULL"
