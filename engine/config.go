@@ -271,8 +271,8 @@ type Config struct {
 	vals map[string]string // canonical name → value as CONFIG GET prints it
 	ints map[string]int64
 	hot  hotInts // the parameters read on every command, also kept here (setInt)
-	lfu  bool // maxmemory-policy is an LFU one (read on every key access)
-	acl  *ACL // the users (acl.go); requirepass is the default user's password
+	lfu  bool    // maxmemory-policy is an LFU one (read on every key access)
+	acl  *ACL    // the users (acl.go); requirepass is the default user's password
 	// INFO's counters (info.go), which CONFIG RESETSTAT clears, and the layer above's fields.
 	stats    *infoStats
 	infoHost func() InfoHost

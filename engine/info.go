@@ -62,9 +62,9 @@ type infoStats struct {
 	expired     int64
 	hits        int64
 	misses      int64
-	dirty       int64 // writes since the start (never saved)
-	xdirty      int64 // server.dirty of the running stream command (cmd_stream.go streamDirty)
-	lastName    string   // the command cmd found last, and its counters
+	dirty       int64  // writes since the start (never saved)
+	xdirty      int64  // server.dirty of the running stream command (cmd_stream.go streamDirty)
+	lastName    string // the command cmd found last, and its counters
 	last        *cmdStat
 }
 

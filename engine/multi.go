@@ -61,7 +61,7 @@ type FrontEnd func(args [][]byte, check bool) (r Reply, handled bool)
 type Client struct {
 	e        *Engine
 	peer     slowPeer // address and name for the slow log (SetPeer)
-	db       int // selected database; -1: the engine's current one (the implicit client)
+	db       int      // selected database; -1: the engine's current one (the implicit client)
 	multi    bool
 	dirtyCAS bool // a watched key was touched: EXEC answers a null array
 	dirtyTx  bool // a command was refused while queueing: EXEC answers EXECABORT

@@ -342,7 +342,7 @@ func (s *Server) run1(c *client, args [][]byte, now time.Time) {
 	}
 	c.inExec = eqFold(args[0], "exec") && tx.InMulti()
 	tx.SetPeer(c.addr, c.name) // what SLOWLOG GET shows of the client
-	res := tx.Exec(args) // (the transaction commands log themselves in the slow log)
+	res := tx.Exec(args)       // (the transaction commands log themselves in the slow log)
 	c.inExec = false
 	s.countFrontEnd(args, res.Reply)
 	if c.user.Deleted() {
