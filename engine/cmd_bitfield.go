@@ -137,7 +137,7 @@ func (e *Engine) bitfield(args [][]byte, readonlyCmd bool) Reply {
 		before := e.cfg.stats.dirty
 		out[i] = e.bitfieldExec(key, o, &ops[i])
 		if dirty && ops[i].code != bfGet && out[i].Kind != KindNil && e.cfg.stats.dirty == before { // one change per op (bitfieldGeneric's changes++)
-			e.signalModifiedKey(e.db, string(key))
+			e.signalModifiedBytes(e.db, key)
 		}
 	}
 	return Reply{Kind: KindArray, Array: out}
@@ -212,7 +212,7 @@ func (e *Engine) bitfieldExec(key []byte, o *Object, op *bitfieldOp) Reply {
 	}
 	bitops.Set(b, op.offset, op.bits, uint64(newv))
 	if oldv != newv {
-		e.signalModifiedKey(e.db, string(key))
+		e.signalModifiedBytes(e.db, key)
 	}
 	ev.Old, ev.New = oldv, newv
 	if overflow != 0 {

@@ -108,7 +108,7 @@ func cmdSetbit(e *Engine, args [][]byte) Reply {
 		o.Buf.SetAt(byteIdx, c&^(1<<shift)|byte(on)<<shift)
 	}
 	if dirty || old != on {
-		e.signalModifiedKey(e.db, string(args[1]))
+		e.signalModifiedBytes(e.db, args[1])
 	}
 	e.Work.Steps++
 	if e.tracing {

@@ -206,7 +206,7 @@ func cmdBFAdd(e *Engine, args [][]byte) Reply {
 		}
 		e.newBloomObject(args[1], c, "autocreate")
 	}
-	e.signalModifiedKey(e.db, string(args[1])) // (module.c: a key opened for writing, closed)
+	e.signalModifiedBytes(e.db, args[1]) // (module.c: a key opened for writing, closed)
 	var out []Reply
 	if multi {
 		out = make([]Reply, 0, len(args)-2)

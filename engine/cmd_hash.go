@@ -82,7 +82,7 @@ func cmdHSet(e *Engine, args [][]byte) Reply {
 			created++
 		}
 	}
-	e.signalModifiedKey(e.db, string(args[1]))
+	e.signalModifiedBytes(e.db, args[1])
 	e.cfg.stats.dirty = dirty + int64(len(args)-2)/2 // hsetCommand's server.dirty += (c->argc - 2)/2
 	if args[0][1] == 's' || args[0][1] == 'S' {
 		return Int(created)
@@ -548,7 +548,7 @@ func cmdHExpire(e *Engine, args [][]byte) Reply {
 		deleted = deleted || res == 2
 		out[i] = Int(res)
 		if res == 1 || res == 2 {
-			e.signalModifiedKey(e.db, string(args[1]))
+			e.signalModifiedBytes(e.db, args[1])
 		}
 	}
 	if deleted && hashLen(o) == 0 {
@@ -584,7 +584,7 @@ func cmdHPersist(e *Engine, args [][]byte) Reply {
 	return e.hashEachField(args, func(o *Object, f []byte, _ int64) int64 {
 		res := e.hashPersist(o, f)
 		if res == 1 {
-			e.signalModifiedKey(e.db, string(args[1]))
+			e.signalModifiedBytes(e.db, args[1])
 		}
 		return res
 	})
@@ -756,7 +756,7 @@ func cmdHSetEx(e *Engine, args [][]byte) Reply {
 			e.Delete(args[1])
 		}
 	}
-	e.signalModifiedKey(e.db, string(args[1]))
+	e.signalModifiedBytes(e.db, args[1])
 	return Int(1)
 }
 
@@ -806,7 +806,7 @@ func cmdHGetEx(e *Engine, args [][]byte) Reply {
 			e.hashPrepareHFE(o)
 			for _, f := range fields {
 				if res := e.hashSetExpiry(o, f, expireAt, ""); res == 1 || res == 2 {
-					e.signalModifiedKey(e.db, string(args[1]))
+					e.signalModifiedBytes(e.db, args[1])
 				}
 			}
 			if hashLen(o) == 0 {
@@ -815,7 +815,7 @@ func cmdHGetEx(e *Engine, args [][]byte) Reply {
 		} else if o.Enc != EncListpack {
 			for _, f := range fields {
 				if e.hashPersist(o, f) == 1 {
-					e.signalModifiedKey(e.db, string(args[1]))
+					e.signalModifiedBytes(e.db, args[1])
 				}
 			}
 		}
@@ -844,7 +844,7 @@ func cmdHGetDel(e *Engine, args [][]byte) Reply {
 		case getOK:
 			out[i] = valueReply(s, iv, isInt)
 			e.hashDelete(o, f)
-			e.signalModifiedKey(e.db, string(args[1]))
+			e.signalModifiedBytes(e.db, args[1])
 			if hashLen(o) == 0 {
 				e.Delete(args[1])
 				o = nil

@@ -368,7 +368,7 @@ func pfcountCommand(e *Engine, args [][]byte) Reply {
 	}
 	hll.SetCache(hdr[:], card)
 	o.Buf.WriteAt(hdr[8:], 8) // PFCOUNT writes the cache: a write
-	e.signalModifiedKey(e.db, string(key))
+	e.signalModifiedBytes(e.db, key)
 	return Int(int64(card))
 }
 

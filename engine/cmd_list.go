@@ -71,7 +71,7 @@ func cmdPush(e *Engine, args [][]byte) Reply {
 	for _, a := range args[2:] {
 		l.push(a, head)
 	}
-	e.signalModifiedKey(e.db, string(args[1]))
+	e.signalModifiedBytes(e.db, args[1])
 	return Int(int64(l.length()))
 }
 
@@ -81,7 +81,7 @@ func cmdPush(e *Engine, args [][]byte) Reply {
 func (e *Engine) listElementsRemoved(key []byte, o *Object, l *listValue, count int) {
 	dirty := e.cfg.stats.dirty
 	defer func() { e.cfg.stats.dirty = dirty + int64(count) }()
-	e.signalModifiedKey(e.db, string(key))
+	e.signalModifiedBytes(e.db, key)
 	if l.length() == 0 {
 		e.Delete(key)
 		return
@@ -232,7 +232,7 @@ func cmdLset(e *Engine, args [][]byte) Reply {
 		return errOutOfRange
 	}
 	l.tryConvertQuicklist(o)
-	e.signalModifiedKey(e.db, string(args[1]))
+	e.signalModifiedBytes(e.db, args[1])
 	return OK
 }
 
@@ -282,7 +282,7 @@ func cmdLinsert(e *Engine, args [][]byte) Reply {
 	if !inserted {
 		return Int(-1)
 	}
-	e.signalModifiedKey(e.db, string(args[1]))
+	e.signalModifiedBytes(e.db, args[1])
 	return Int(int64(l.length()))
 }
 
@@ -442,7 +442,7 @@ func cmdLrem(e *Engine, args [][]byte) Reply {
 		e.Delete(args[1])
 	} else if removed > 0 {
 		l.tryConvertQuicklist(o)
-		e.signalModifiedKey(e.db, string(args[1]))
+		e.signalModifiedBytes(e.db, args[1])
 	}
 	e.cfg.stats.dirty = dirty + removed
 	return Int(removed)
@@ -609,8 +609,8 @@ func (e *Engine) lmoveServe(src, dst []byte, fromHead, toHead bool) Reply {
 		dl.tryConvertListpack(do, add, 1)
 	}
 	dl.push(v, toHead)
-	e.signalModifiedKey(e.db, string(dst)) // lmoveHandlePush
-	e.signalModifiedKey(e.db, string(src))
+	e.signalModifiedBytes(e.db, dst) // lmoveHandlePush
+	e.signalModifiedBytes(e.db, src)
 	if sl.length() == 0 {
 		e.Delete(src)
 	} else {

@@ -99,7 +99,7 @@ func cmdSMove(e *Engine, args [][]byte) Reply {
 	if setSize(src) == 0 {
 		e.Delete(args[1])
 	}
-	e.signalModifiedKey(e.db, string(args[1]))
+	e.signalModifiedBytes(e.db, args[1])
 	if dst == nil {
 		dst = e.setTypeCreate(ele, 1)
 		e.traceSet(args[2], dst)
@@ -107,7 +107,7 @@ func cmdSMove(e *Engine, args [][]byte) Reply {
 	}
 	moved := int64(1) // smoveCommand: server.dirty++ for the removal, one more when ele was added
 	if e.setAdd(dst, ele) {
-		e.signalModifiedKey(e.db, string(args[2]))
+		e.signalModifiedBytes(e.db, args[2])
 		moved++
 	}
 	e.cfg.stats.dirty = dirty + moved

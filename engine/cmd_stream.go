@@ -319,7 +319,7 @@ func cmdXadd(e *Engine, args [][]byte) Reply {
 		return errStreamTooLarge
 	}
 	e.streamTrim(args[1], s, &a)
-	e.signalModifiedKey(e.db, string(args[1]))
+	e.signalModifiedBytes(e.db, args[1])
 	e.signalReady(string(args[1]), TypeStream)
 	e.addDirty(1)
 	return BulkStr(got.String())
@@ -337,7 +337,7 @@ func cmdXtrim(e *Engine, args [][]byte) Reply {
 	}
 	n := e.streamTrim(args[1], stv(o), &a)
 	if n > 0 {
-		e.signalModifiedKey(e.db, string(args[1]))
+		e.signalModifiedBytes(e.db, args[1])
 	}
 	e.addDirty(n)
 	return Int(n)
@@ -1310,7 +1310,7 @@ func cmdXdel(e *Engine, args [][]byte) Reply {
 	}
 	e.addDirty(n)
 	if n > 0 {
-		e.signalModifiedKey(e.db, string(args[1]))
+		e.signalModifiedBytes(e.db, args[1])
 		s.updateFirstID(first)
 	}
 	return Int(n)
@@ -1418,7 +1418,7 @@ func cmdXdelex(e *Engine, args [][]byte) Reply {
 		}
 	}
 	if deleted > 0 {
-		e.signalModifiedKey(e.db, string(args[1]))
+		e.signalModifiedBytes(e.db, args[1])
 		s.updateFirstID(first)
 	}
 	return Reply{Kind: KindArray, Array: out}

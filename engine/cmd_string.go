@@ -159,7 +159,7 @@ func (e *Engine) storeArgString(key, val []byte, old *Object, keepTTL bool, cmd 
 				e.removeExpire(string(key))
 			}
 		}
-		e.signalModifiedKey(e.db, string(key))
+		e.signalModifiedBytes(e.db, key)
 	} else {
 		o = e.fillArgString(nil, key, val, hasExpire)
 		e.setKey(key, o, keepTTL)
@@ -560,7 +560,7 @@ func cmdAppend(e *Engine, args [][]byte) Reply {
 	}
 	o = e.unshareString(key, o, "append")
 	e.appendString(key, o, val, "append")
-	e.signalModifiedKey(e.db, string(key))
+	e.signalModifiedBytes(e.db, key)
 	e.emitTTLKept(key)
 	return Int(int64(o.Buf.Len()))
 }
@@ -698,7 +698,7 @@ func cmdSetrange(e *Engine, args [][]byte) Reply {
 		}
 		o = e.unshareString(key, o, "setrange")
 		e.growString(key, o, int(offset)+len(val), "setrange")
-		e.signalModifiedKey(e.db, string(key))
+		e.signalModifiedBytes(e.db, key)
 		e.emitTTLKept(key)
 	}
 	o.Buf.WriteAt(val, int(offset))

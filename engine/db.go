@@ -50,7 +50,7 @@ func (e *Engine) add(key []byte, o *Object) {
 	e.keyBorn(string(key))
 	e.initLRU(o)
 	e.emit(KeyEvent{Key: string(key), Action: "created", Type: o.Type.String()})
-	e.signalModifiedKey(e.db, string(key))
+	e.signalModifiedBytes(e.db, key)
 	e.signalReady(string(key), o.Type)
 }
 
@@ -223,6 +223,15 @@ func (e *Engine) signalModifiedKey(d *DB, key string) {
 	e.signalKey(d, key)
 }
 
+// signalModifiedBytes is signalModifiedKey of a key as the command received it: the key becomes
+// a string only when somebody watches or tracks keys (a SET's conversion was its one allocation).
+func (e *Engine) signalModifiedBytes(d *DB, key []byte) {
+	e.cfg.stats.dirty++
+	if len(e.wst.keys) != 0 || e.tracker != nil {
+		e.signalKey(d, string(key))
+	}
+}
+
 // signalKey is signalModifiedKey without a change of its own in server.dirty: a TTL set or
 // removed (db.c setExpire and removeExpire count nothing: the command that calls them does, as
 // EXPIRE, PERSIST and GETEX do, or counts the whole write once, as SET … EX, SETEX and RESTORE
@@ -311,7 +320,7 @@ func (e *Engine) removeEach(key []byte, typ ObjType, items [][]byte, remove func
 // sorted-set pops and SPOP with a count end here.
 func (e *Engine) changed(key []byte, dirty, n int64) {
 	if n > 0 {
-		e.signalModifiedKey(e.db, string(key))
+		e.signalModifiedBytes(e.db, key)
 	}
 	e.cfg.stats.dirty = dirty + n
 }

@@ -193,7 +193,7 @@ func (e *Engine) hashGet(key []byte, o *Object, field []byte, lazy bool) (s []by
 		return nil, 0, false, getExpired
 	}
 	e.hashDelete(o, field)
-	e.signalModifiedKey(e.db, string(key)) // (hashTypeGetValue: a field expired lazily)
+	e.signalModifiedBytes(e.db, key) // (hashTypeGetValue: a field expired lazily)
 	if e.tracing {
 		e.emit(FieldExpireEvent{Key: hv(o).tkey, Field: string(field), ExpireAt: expire, Reason: "lazy"})
 	}

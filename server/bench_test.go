@@ -30,9 +30,12 @@ const (
 
 // benchPipelines prepares 64 pipelines of benchPipeline commands: mk(r) is one command's
 // arguments for the random number r.
-func benchPipelines(mk func(r string) []string) [][]byte {
+func benchPipelines(mk func(r string) []string) [][]byte { return benchPipelinesN(64, mk) }
+
+// benchPipelinesN prepares n pipelines.
+func benchPipelinesN(n int, mk func(r string) []string) [][]byte {
 	rng := rand.New(rand.NewSource(1))
-	out := make([][]byte, 64)
+	out := make([][]byte, n)
 	for i := range out {
 		var p []byte
 		for j := 0; j < benchPipeline; j++ {
@@ -175,12 +178,12 @@ func runAllBench(b *testing.B, setup []string, mk func(r string) []string) {
 		cmds := parse(benchPipelines(func(string) []string { return setup })[0])
 		s.runAll(c, cmds[0], cmds[1:])
 	}
-	ps := benchPipelines(mk)
-	batches := make([][][][]byte, 4096) // parsed ahead: each run gets arguments of its own
+	ps := benchPipelinesN(4096, mk) // 65 536 commands: most of the 100 000 keys or members
+	batches := make([][][][]byte, len(ps)) // parsed ahead: each run gets arguments of its own
 	for i := range batches {
-		batches[i] = parse(ps[i%len(ps)])
+		batches[i] = parse(ps[i])
 	}
-	for _, cmds := range batches[:400] { // warm up
+	for _, cmds := range batches { // warm up: fill the keyspace
 		c.out = c.out[:0]
 		s.runAll(c, cmds[0], cmds[1:])
 	}
