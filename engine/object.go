@@ -53,13 +53,12 @@ func (c Encoding) String() string { return encodingNames[c] }
 // Object is one value (robj). Strings keep their bytes in Buf and their modelled sds allocation
 // in SDS; an int-encoded string keeps Int. Other types keep their structure in Val.
 type Object struct {
+	// The fields every lookup reads or writes come first, in one cache line with the string's
+	// bytes slice (the keyspace of a redis-benchmark run does not fit in the caches, and each
+	// line an access touches is a miss: BENCHMARKS.md, RESP server).
 	Type   ObjType
 	Enc    Encoding
-	Int    int64      // EncInt
-	Shared bool       // EncInt from the shared pool 0..9999 (refcount INT_MAX)
-	Buf    sds.Buf    // EncRaw, EncEmbstr
-	SDS    sds.Header // EncRaw: the sds allocation; EncEmbstr: Type8 header, Len
-	Val    any        // lists, sets, zsets, hashes
+	Shared bool // EncInt from the shared pool 0..9999 (refcount INT_MAX)
 	// Expirable: in the 8.x kvobj layout (docs/internals.md §Strings) the object carries an 8-byte expire
 	// field. Set when the object was created for a key with a TTL or when a TTL was added later
 	// (memory.go kvobjExpireSlot); it stays set when the TTL is removed. See kvobjUsable.
@@ -68,6 +67,10 @@ type Object struct {
 	// access under a non-LFU policy, or minutes<<8 | LFU counter under an LFU policy, written
 	// when the key is stored and on each access.
 	lru uint32
+	Int int64      // EncInt
+	Buf sds.Buf    // EncRaw, EncEmbstr
+	SDS sds.Header // EncRaw: the sds allocation; EncEmbstr: Type8 header, Len
+	Val any        // lists, sets, zsets, hashes
 }
 
 // StringBytes returns a string value's bytes (an int prints in decimal). The result may alias

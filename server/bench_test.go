@@ -178,7 +178,7 @@ func runAllBench(b *testing.B, setup []string, mk func(r string) []string) {
 		cmds := parse(benchPipelines(func(string) []string { return setup })[0])
 		s.runAll(c, cmds[0], cmds[1:])
 	}
-	ps := benchPipelinesN(4096, mk) // 65 536 commands: most of the 100 000 keys or members
+	ps := benchPipelinesN(4096, mk)        // 65 536 commands: most of the 100 000 keys or members
 	batches := make([][][][]byte, len(ps)) // parsed ahead: each run gets arguments of its own
 	for i := range batches {
 		batches[i] = parse(ps[i])
