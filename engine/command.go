@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -68,6 +69,8 @@ type Command struct {
 	// setImplicitACLCategories: @write, @read, @admin, @dangerous, @fast/@slow, @blocking),
 	// space-separated without "@", e.g. "keyspace" or "set sortedset list dangerous".
 	Cats string
+	// scripting: the command or one of its subcommands is in the scripting category (NeedsLua)
+	scripting bool
 	// Tips are COMMAND INFO's command tips, space-separated ("nondeterministic_output" …).
 	Tips string
 	// KeyFlags are the flags of COMMAND INFO's key specs, one entry per spec (RENAME: "RW access
@@ -140,12 +143,15 @@ func register(cmds ...*Command) {
 			c.Since = V70
 		}
 		defaultKeys(c)
+		c.scripting = slices.Contains(strings.Fields(c.Cats), "scripting")
 		for _, s := range c.Sub {
 			s.parent = c
 			if s.Since == 0 {
 				s.Since = c.Since
 			}
 			defaultKeys(s)
+			// SCRIPT, FUNCTION: the container has no category, its subcommands do (NeedsLua)
+			c.scripting = c.scripting || slices.Contains(strings.Fields(s.Cats), "scripting")
 		}
 		if _, dup := commandTable[c.Name]; dup {
 			panic("duplicate command " + c.Name)

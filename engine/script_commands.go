@@ -12,7 +12,6 @@ package engine
 
 import (
 	"slices"
-	"strings"
 )
 
 func init() {
@@ -102,19 +101,8 @@ func NeedsLua(args [][]byte) bool {
 	if len(args) == 0 {
 		return false
 	}
-	c := commandTable[strings.ToLower(string(args[0]))]
-	if c == nil {
-		return false
-	}
-	if c.Sub != nil { // SCRIPT, FUNCTION: the container has no category, its subcommands do
-		for _, s := range c.Sub {
-			if slices.Contains(strings.Fields(s.Cats), "scripting") {
-				return true
-			}
-		}
-		return false
-	}
-	return slices.Contains(strings.Fields(c.Cats), "scripting")
+	c := lookupCommand(args[0])
+	return c != nil && c.scripting
 }
 
 // HasLua reports whether this build has the Lua interpreter: false in the build made with

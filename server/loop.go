@@ -384,71 +384,122 @@ func (o *outBuf) WriteRaw(b []byte) { o.out = append(o.out, b...) }
 func (o *outBuf) Proto() int { return o.proto }
 
 // serveConn is one connection's loop; c is its client, made by the accept loop (so ids follow
-// the order connections were accepted, as Redis numbers them).
-func (s *Server) serveConn(cn *netConn, c *client) {
+// the order connections were accepted, as Redis numbers them). first, when not nil, is a batch
+// the event loop read and handed over with the connection (eventloop_linux.go), and firstErr
+// the error that came with it.
+func (s *Server) serveConn(cn *netConn, c *client) { s.serveConnFrom(cn, c, nil, nil) }
+
+func (s *Server) serveConnFrom(cn *netConn, c *client, first [][][]byte, firstErr error) {
 	detached := false
 	defer func() {
-		if detached {
-			return // serveDetached owns the connection now
+		if !detached { // (else serveDetached owns the connection now)
+			s.closeConn(cn, c)
 		}
-		cn.nc.Close()
-		s.mu.Lock()
-		delete(s.conns, cn)
-		s.dropClient(c)
-		s.mu.Unlock()
 	}()
-	for {
-		cn.unauth = !c.authed // (only this loop changes c.authed)
-		// proto-max-bulk-len refuses a longer argument at once instead of waiting for its bytes
-		// (processMultibulkBuffer); past client-query-buffer-limit of unparsed input the client
-		// is closed without a reply (readQueryFromClient)
-		cn.maxBulk, cn.queryLimit = int(s.maxBulk.Load()), int(s.queryLimit.Load())
-		cmds, err := cn.readBatch()
-		c.out = c.out[:0]
-		// script_busy.go: while a script holds the engine past busy-reply-threshold, each command
-		// is answered (BUSY, SCRIPT KILL, FUNCTION STATS) without waiting for the lock.
-		for len(cmds) > 0 && s.scriptBusy((*outBuf)(c), cmds[0]) {
-			cmds = cmds[1:]
-		}
-		if len(cmds) > 0 {
-			if hasPublish(cmds) {
-				s.catchUp(c)
-			}
-			s.runAll(c, cmds[0], cmds[1:])
-		}
-		cn.inFlight.Store(false)
-		var pe protoError
-		if len(cmds) == 0 && errors.As(err, &pe) {
-			c.out = append(append(append(c.out, "-ERR "...), pe.Error()...), '\r', '\n')
-			c.write(c.out)
+	if first != nil || firstErr != nil {
+		switch s.runBatch(cn, c, first, firstErr, c.write) {
+		case stepClose:
 			return
-		}
-		if len(c.out) > 0 || c.wlocked {
-			if werr := c.write(c.out); werr != nil {
-				return
-			}
-		}
-		if cap(c.out) > 1<<20 {
-			c.out = nil
-		}
-		if err != nil || c.quit {
-			return
-		}
-		if c.parked {
-			s.mu.Lock()
-			c.detached, detached = true, true
-			delete(s.conns, cn)
-			if s.detached == nil {
-				s.detached = map[*client]detachedConn{}
-			}
-			s.detached[c] = cn
-			closed := s.closed
-			s.mu.Unlock()
-			if closed {
-				cn.nc.Close()
-			}
-			s.serveDetached(c, cn)
+		case stepDetach:
+			detached = true
+			s.detach(cn, c)
 			return
 		}
 	}
+	for {
+		s.readLimits(cn, c)
+		cmds, err := cn.readBatch()
+		switch s.runBatch(cn, c, cmds, err, c.write) {
+		case stepClose:
+			return
+		case stepDetach:
+			detached = true
+			s.detach(cn, c)
+			return
+		}
+	}
+}
+
+// closeConn closes a connection and forgets its client.
+func (s *Server) closeConn(cn *netConn, c *client) {
+	cn.nc.Close()
+	s.mu.Lock()
+	delete(s.conns, cn)
+	s.dropClient(c)
+	s.mu.Unlock()
+}
+
+// readLimits sets what the parser checks for the next input (only the connection's own loop
+// changes c.authed): proto-max-bulk-len refuses a longer argument at once instead of waiting for
+// its bytes (processMultibulkBuffer); past client-query-buffer-limit of unparsed input the client
+// is closed without a reply (readQueryFromClient).
+func (s *Server) readLimits(cn *netConn, c *client) {
+	cn.unauth = !c.authed
+	cn.maxBulk, cn.queryLimit = int(s.maxBulk.Load()), int(s.queryLimit.Load())
+}
+
+// step is what a connection's loop does after a batch.
+type step int
+
+const (
+	stepNext   step = iota // read the next input
+	stepClose              // close the connection
+	stepDetach             // its command blocked: serveDetached takes it (blocking.go)
+)
+
+// runBatch runs the commands one read brought (cmds, with the error that ended the read) and
+// writes the replies with write.
+func (s *Server) runBatch(cn *netConn, c *client, cmds [][][]byte, err error, write func([]byte) error) step {
+	c.out = c.out[:0]
+	// script_busy.go: while a script holds the engine past busy-reply-threshold, each command
+	// is answered (BUSY, SCRIPT KILL, FUNCTION STATS) without waiting for the lock.
+	for len(cmds) > 0 && s.scriptBusy((*outBuf)(c), cmds[0]) {
+		cmds = cmds[1:]
+	}
+	if len(cmds) > 0 {
+		if hasPublish(cmds) {
+			s.catchUp(c)
+		}
+		s.runAll(c, cmds[0], cmds[1:])
+	}
+	cn.inFlight.Store(false)
+	var pe protoError
+	if len(cmds) == 0 && errors.As(err, &pe) {
+		c.out = append(append(append(c.out, "-ERR "...), pe.Error()...), '\r', '\n')
+		write(c.out)
+		return stepClose
+	}
+	if len(c.out) > 0 || c.wlocked {
+		if werr := write(c.out); werr != nil {
+			return stepClose
+		}
+	}
+	if cap(c.out) > 1<<20 {
+		c.out = nil
+	}
+	if err != nil || c.quit {
+		return stepClose
+	}
+	if c.parked {
+		return stepDetach
+	}
+	return stepNext
+}
+
+// detach hands a connection whose command blocked to serveDetached (blocking.go), which serves
+// it from then on.
+func (s *Server) detach(cn *netConn, c *client) {
+	s.mu.Lock()
+	c.detached = true
+	delete(s.conns, cn)
+	if s.detached == nil {
+		s.detached = map[*client]detachedConn{}
+	}
+	s.detached[c] = cn
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		cn.nc.Close()
+	}
+	s.serveDetached(c, cn)
 }

@@ -10,6 +10,9 @@ import (
 // unread reports whether nc's socket holds bytes not read yet (recv with MSG_PEEK; Control
 // does not wait for the connection's own pending Read).
 func unread(nc net.Conn) bool {
+	if p, ok := nc.(interface{ unreadBytes() bool }); ok {
+		return p.unreadBytes() // (eventloop_linux.go)
+	}
 	sc, ok := nc.(syscall.Conn)
 	if !ok {
 		return false

@@ -53,6 +53,11 @@ type Server struct {
 	detached    map[*client]detachedConn // connections waiting in a blocking command (blocking.go)
 	monitors    []*client                // MONITOR clients, in the order they began (monitor.go)
 	cur         *client                  // the client whose command runs (monitor.go)
+	loop        *eventLoop               // serves the plain connections (eventloop_linux.go)
+
+	// NoEventLoop gives every connection a goroutine of its own, also where the event loop
+	// would serve it (set before Serve).
+	NoEventLoop bool
 }
 
 // client is one connection's state.
@@ -154,6 +159,10 @@ func (s *Server) Serve(ln net.Listener) error {
 		s.cronStarted = true
 		go s.cron() // cron.go
 	}
+	if s.loop == nil && !s.NoEventLoop {
+		s.loop = startEventLoop(s) // (eventloop_linux.go; nil elsewhere)
+	}
+	loop := s.loop
 	s.mu.Unlock()
 	for {
 		nc, err := ln.Accept()
@@ -173,11 +182,19 @@ func (s *Server) Serve(ln net.Listener) error {
 		if s.refuseProtected(nc) {
 			continue
 		}
+		inLoop := false
+		if loop != nil {
+			nc, inLoop = loop.add(nc)
+		}
 		cn := newNetConn(nc)
 		s.mu.Lock()
 		if s.closed {
 			s.mu.Unlock()
-			nc.Close()
+			if inLoop {
+				nc.(*fdConn).closeNow()
+			} else {
+				nc.Close()
+			}
 			continue
 		}
 		if s.conns == nil {
@@ -185,7 +202,12 @@ func (s *Server) Serve(ln net.Listener) error {
 		}
 		s.conns[cn] = struct{}{}
 		s.mu.Unlock()
-		go s.serveConn(cn, s.accept(cn))
+		c := s.accept(cn)
+		if inLoop {
+			loop.register(cn, c)
+		} else {
+			go s.serveConn(cn, c)
+		}
 	}
 }
 
@@ -204,6 +226,9 @@ func (s *Server) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
+	if s.loop != nil {
+		s.loop.stop() // it ends the connections it serves (eventloop_linux.go)
+	}
 	for cn := range s.conns {
 		cn.nc.Close() // its loop ends and forgets the client
 	}
