@@ -41,33 +41,54 @@ func startRedis(t *testing.T) string {
 	if err1 != nil || err2 != nil {
 		t.Skip("redis-server / redis-cli not installed")
 	}
-	port := exportPort()
-	if c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, 200*time.Millisecond); err == nil {
-		c.Close()
-		t.Skipf("port %s is busy", port)
-	}
-	cmd := exec.Command(srv, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		exec.Command("redis-cli", "-p", port, "shutdown", "nosave").Run()
-		cmd.Wait()
-	})
-	for i := 0; ; i++ {
-		if out, _ := exec.Command("redis-cli", "-p", port, "ping").Output(); strings.TrimSpace(string(out)) == "PONG" {
-			break
+	// A free port may be taken by another test's server between the probe and the start: then
+	// this redis-server cannot bind, and whatever answers there is not it (its process_id says).
+	for try := 0; try < 5; try++ {
+		port := exportPort()
+		if c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, 200*time.Millisecond); err == nil {
+			c.Close()
+			if os.Getenv("REDSCOPE_EXPORT_PORT") != "" {
+				t.Skipf("port %s is busy", port)
+			}
+			continue
 		}
-		if i > 100 {
-			t.Fatal("redis-server did not start")
+		cmd := exec.Command(srv, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(50 * time.Millisecond)
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		up := false
+		for i := 0; i <= 100 && !up; i++ {
+			select {
+			case <-exited:
+				i = 100
+				continue
+			default:
+			}
+			out, _ := exec.Command("redis-cli", "-p", port, "info", "server").Output()
+			up = bytes.Contains(out, []byte(fmt.Sprintf("process_id:%d\r\n", cmd.Process.Pid)))
+			if up && !bytes.Contains(out, []byte("redis_version:7.0.")) {
+				cmd.Process.Kill()
+				t.Skip("the installed redis-server is not 7.0")
+			}
+			if !up {
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+		if !up {
+			cmd.Process.Kill()
+			<-exited
+			continue
+		}
+		t.Cleanup(func() {
+			exec.Command("redis-cli", "-p", port, "shutdown", "nosave").Run()
+			<-exited
+		})
+		return port
 	}
-	out, _ := exec.Command("redis-cli", "-p", port, "info", "server").Output()
-	if !bytes.Contains(out, []byte("redis_version:7.0.")) {
-		t.Skip("the installed redis-server is not 7.0")
-	}
-	return port
+	t.Fatal("redis-server did not start")
+	return ""
 }
 
 // replay feeds a redis-cli input file to the real server as `redis-cli --no-raw -p PORT < FILE`

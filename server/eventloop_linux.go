@@ -236,7 +236,11 @@ func (l *eventLoop) serve(lc *loopConn) {
 			}
 			return werr
 		}
-		switch s.runBatch(cn, c, cmds, err, write) {
+		st := s.runBatch(cn, c, cmds, err, write)
+		if st == stepNext && rest == nil && c.ps == nil {
+			cn.poison()
+		}
+		switch st {
 		case stepClose:
 			l.close(lc)
 			return

@@ -11,12 +11,16 @@ package server
 // byte; after the error the connection is closed). internal/difftest/protocol_test.go compares
 // the raw exchanges with redis-server.
 // It replaces redcon's loop, whose parser differs on those three points and which made two
-// allocations per command; here a pipeline costs three: the bytes of its complete commands are
-// copied once into a fresh block, every argument is a slice of it, the arguments of all the
-// commands share one [][]byte, and the commands one [][][]byte.
-// Nothing is reused after the commands ran, so whatever the engine keeps of an argument (a MULTI
-// queue, a blocked command's keys) stays valid. Under redis-benchmark this halves the bytes
-// allocated per SET (BENCHMARKS.md, RESP server; server/bench_test.go).
+// allocations per command; here a pipeline costs none once the connection has seen one as long:
+// every argument is a slice of the connection's input buffer, the arguments of all the commands
+// share one [][]byte and the commands one [][][]byte, all three reused by the next pipeline.
+// So nothing may keep an argument after its command ran without copying it: a MULTI queue
+// (engine.CopyArgs), a blocked command's arguments (engine/blocking.go copyArgv) and the
+// commands after it (runAll: c.pending) copy theirs; the map keys, values and replies the engine
+// makes are copies anyway. PoisonInput (the differential tests turn it on) overwrites each
+// pipeline's input after it ran, so a command that kept an argument shows at once. Under
+// redis-benchmark reusing the memory is 10–15 % of the server's CPU per command (BENCHMARKS.md,
+// RESP server): fresh memory each pipeline meant cold cache lines and garbage to collect.
 //
 // A command that blocks hands the connection to serveDetached (blocking.go), which reads the next
 // commands with ReadCommand from the same buffer.
@@ -31,6 +35,20 @@ import (
 
 	"redscope/engine"
 )
+
+// PoisonInput: tests set it (before serving) to overwrite each pipeline's input once its
+// commands ran (see above).
+var PoisonInput bool
+
+// poison overwrites the input of the batch that just ran.
+func (cn *netConn) poison() {
+	if PoisonInput {
+		for i := range cn.last {
+			cn.last[i] = '#'
+		}
+	}
+	cn.last = nil
+}
 
 // errQueryBufLimit closes a client whose unparsed input passed client-query-buffer-limit.
 var errQueryBufLimit = errors.New("closing client that reached max query buffer length")
@@ -60,6 +78,11 @@ type netConn struct {
 	// parseAll's scratch: offsets only, never handed out
 	spans  [][2]int
 	counts []int
+	// the batch parseAll returned: its input (last), its arguments and its commands, reused by
+	// the next batch (see the top of the file)
+	last    []byte
+	allBuf  [][]byte
+	cmdsBuf [][][]byte
 	// unauth: the client has not authenticated (requirepass), so the parser refuses long
 	// commands; set by the connection's own loop between two batches.
 	unauth bool
@@ -157,16 +180,23 @@ func (cn *netConn) parseAll() ([][][]byte, error) {
 	if len(counts) == 0 {
 		return nil, perr
 	}
-	block := append([]byte(nil), cn.buf[start:p]...)
+	block := cn.buf[start:p]
 	cn.r = p
 	if cn.r == cn.w {
 		cn.r, cn.w = 0, 0
 	}
-	all := make([][]byte, len(spans))
+	cn.last = block
+	if cap(cn.allBuf) < len(spans) {
+		cn.allBuf = make([][]byte, len(spans))
+	}
+	all := cn.allBuf[:len(spans)]
 	for i, sp := range spans {
 		all[i] = block[sp[0]:sp[1]:sp[1]]
 	}
-	cmds := make([][][]byte, len(counts))
+	if cap(cn.cmdsBuf) < len(counts) {
+		cn.cmdsBuf = make([][][]byte, len(counts))
+	}
+	cmds := cn.cmdsBuf[:len(counts)]
 	for i, k := range counts {
 		if k < 0 {
 			cmds[i], inline = inline[0], inline[1:]
@@ -409,7 +439,11 @@ func (s *Server) serveConnFrom(cn *netConn, c *client, first [][][]byte, firstEr
 	for {
 		s.readLimits(cn, c)
 		cmds, err := cn.readBatch()
-		switch s.runBatch(cn, c, cmds, err, c.write) {
+		st := s.runBatch(cn, c, cmds, err, c.write)
+		if st != stepDetach {
+			cn.poison()
+		}
+		switch st {
 		case stepClose:
 			return
 		case stepDetach:

@@ -116,3 +116,39 @@ func TestArgumentsOutliveThePipeline(t *testing.T) {
 		t.Fatalf("GET: %q", got)
 	}
 }
+
+// TestPipelineAfterBlock: the commands sent after a command that blocks, in the same pipeline,
+// run once it is served, with their own arguments: the connection's input buffer is reused for
+// the next input (loop.go) and overwritten under PoisonInput, so runAll must have copied them.
+func TestPipelineAfterBlock(t *testing.T) {
+	if !PoisonInput {
+		t.Fatal("PoisonInput is off: this test would not see a kept argument")
+	}
+	_, addr := start(t, engine.V70)
+	a, b := dial(t, addr), dial(t, addr)
+	if _, err := a.Write([]byte(cmd("BLPOP", "q", "0") + cmd("SET", "key-after-block", "value-after-block"))); err != nil {
+		t.Fatal(err)
+	}
+	// a's buffer is overwritten by a's next read: a sends more while it waits (read meanwhile
+	// and kept for after the reply, blocking.go), longer than what it sent before
+	time.Sleep(50 * time.Millisecond)
+	if _, err := a.Write([]byte(cmd("GET", strings.Repeat("z", 200)))); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if got := exchange(t, b, cmd("RPUSH", "q", "x"), len(":1\r\n")); got != ":1\r\n" {
+		t.Fatalf("RPUSH: %q", got)
+	}
+	want := "*2\r\n$1\r\nq\r\n$1\r\nx\r\n+OK\r\n$-1\r\n"
+	a.SetReadDeadline(time.Now().Add(5 * time.Second))
+	buf := make([]byte, len(want))
+	if _, err := io.ReadFull(a, buf); err != nil {
+		t.Fatalf("after the block: %v (got %q)", err, buf)
+	}
+	if string(buf) != want {
+		t.Fatalf("after the block: %q, want %q", buf, want)
+	}
+	if got := exchange(t, b, cmd("GET", "key-after-block"), len("$17\r\nvalue-after-block\r\n")); got != "$17\r\nvalue-after-block\r\n" {
+		t.Fatalf("GET from another connection: %q", got)
+	}
+}

@@ -286,7 +286,9 @@ func (s *Server) runAll(c *client, first [][]byte, rest [][][]byte) {
 	s.run(c, first, now)
 	for i := 0; i < len(rest) && !c.quit; i++ {
 		if c.parked {
-			c.pending = append(c.pending, rest[i:]...) // (memory of their own: loop.go)
+			for _, a := range rest[i:] { // (the connection's buffers are reused: loop.go)
+				c.pending = append(c.pending, engine.CopyArgs(a))
+			}
 			return
 		}
 		s.run(c, rest[i], now)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -289,4 +290,9 @@ func TestMultiPerConnection(t *testing.T) {
 	if got := exchange(t, a, cmd("EXEC"), 5); got != "*-1\r\n" {
 		t.Fatalf("EXEC after the other connection wrote the watched key: %q", got)
 	}
+}
+
+func TestMain(m *testing.M) {
+	PoisonInput = true // a command that keeps an argument without copying it shows (loop.go)
+	os.Exit(m.Run())
 }

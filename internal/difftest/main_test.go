@@ -30,6 +30,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	server.PoisonInput = true // a command that keeps an argument without copying it shows (server/loop.go)
 	code := m.Run()
 	stopRedis()
 	os.Exit(code)

@@ -135,6 +135,7 @@ func startServer(t *testing.T, v engine.Version) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	server.PoisonInput = true // a command that keeps an argument without copying it shows (server/loop.go)
 	srv := server.New(engine.New(engine.Options{Version: v, Allocator: alloc.Jemalloc16, Clock: engine.WallClock{}}))
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
