@@ -43,19 +43,22 @@ import (
 
 // eventLoop is the loop of one server.
 type eventLoop struct {
-	s     *Server
-	epfd  int
-	wake  int // an eventfd: Server.Close wakes the loop with it
-	mu    sync.Mutex
-	conns map[int32]*loopConn // by descriptor
-	done  chan struct{}
+	s      *Server
+	epfd   int
+	wake   int // an eventfd: Server.Close wakes the loop with it
+	mu     sync.Mutex
+	conns  map[int32]*loopConn // by descriptor
+	writes []*loopConn         // the connections with a reply to write (serve, flushAll)
+	done   chan struct{}
 }
 
 // loopConn is a connection the loop serves.
 type loopConn struct {
-	cn *netConn
-	c  *client
-	fc *fdConn
+	cn     *netConn
+	c      *client
+	fc     *fdConn
+	out    []byte // the reply to write at the end of the round (c.out)
+	queued bool   // in the loop's writes
 }
 
 // startEventLoop starts the loop (nil when epoll is not available: connections then get
@@ -164,6 +167,7 @@ func (l *eventLoop) run() {
 		for _, lc := range ready {
 			l.serve(lc)
 		}
+		l.flushAll()
 	}
 }
 
@@ -202,6 +206,10 @@ func (l *eventLoop) close(lc *loopConn) {
 // serve reads what a ready connection sent (one read: epoll reports it again while more is
 // waiting) and runs its complete commands; input left after a batch is parsed again at once, as
 // a connection goroutine does (a protocol error after complete commands is answered after them).
+// The replies are written when every ready connection has run (flushAll), as redis-server
+// writes them before it waits again (beforeSleep, handleClientsWithPendingWrites): the client,
+// woken by the first, is still awake for the others, and its wake-ups cost the most kernel time
+// on a virtual machine (BENCHMARKS.md, RESP server).
 func (l *eventLoop) serve(lc *loopConn) {
 	s, cn, c := l.s, lc.cn, lc.c
 	read := false
@@ -221,40 +229,81 @@ func (l *eventLoop) serve(lc *loopConn) {
 				continue
 			}
 		}
+		// the reply of the batch before (c.out is reused)
+		if lc.out != nil && !l.flush(lc) {
+			return
+		}
 		if needsGoroutine(cmds) {
 			l.handOver(lc, cmds, err, nil)
 			return
 		}
-		var rest []byte
 		write := func(b []byte) error {
 			if c.ps != nil {
 				return c.write(b) // (a pusher may write too: the loop hands it over below)
 			}
-			left, werr := lc.fc.writeNow(b)
-			if len(left) > 0 {
-				rest = append([]byte(nil), left...)
-			}
-			return werr
+			lc.out = b // (flushAll)
+			return nil
 		}
 		st := s.runBatch(cn, c, cmds, err, write)
-		if st == stepNext && rest == nil && c.ps == nil {
+		if st == stepNext && c.ps == nil {
 			cn.poison()
 		}
 		switch st {
 		case stepClose:
+			if lc.out != nil {
+				l.flush(lc)
+			}
 			l.close(lc)
 			return
 		case stepDetach:
+			if lc.out != nil && !l.flush(lc) {
+				return
+			}
 			l.forget(lc)
 			lc.fc.handOver()
 			go s.detach(cn, c)
 			return
 		}
-		if rest != nil || c.ps != nil || c.monitor || c.tr != nil {
-			l.handOver(lc, nil, nil, rest)
+		if c.ps != nil || c.monitor || c.tr != nil {
+			if lc.out == nil || l.flush(lc) {
+				l.handOver(lc, nil, nil, nil)
+			}
 			return
 		}
+		if lc.out != nil && !lc.queued {
+			lc.queued = true
+			l.writes = append(l.writes, lc)
+		}
 	}
+}
+
+// flush writes a connection's pending reply; false when that ended the loop's service of it
+// (an error closed it, or the socket did not take everything and a goroutine finishes).
+func (l *eventLoop) flush(lc *loopConn) bool {
+	out := lc.out
+	lc.out = nil
+	left, err := lc.fc.writeNow(out)
+	if err != nil {
+		l.close(lc)
+		return false
+	}
+	if len(left) > 0 {
+		l.handOver(lc, nil, nil, append([]byte(nil), left...))
+		return false
+	}
+	return true
+}
+
+// flushAll writes the replies of the round.
+func (l *eventLoop) flushAll() {
+	for _, lc := range l.writes {
+		lc.queued = false
+		if lc.out != nil {
+			l.flush(lc)
+		}
+	}
+	clear(l.writes)
+	l.writes = l.writes[:0]
 }
 
 // needsGoroutine: a batch the loop must not run itself (scripts: see the top of the file).
