@@ -34,12 +34,13 @@ func (e *Engine) expireIfNeeded(key string) bool {
 
 // Lookup returns the live value of key, or nil (expiring it lazily).
 func (e *Engine) Lookup(key []byte) *Object {
-	k := string(key)
-	if e.expireIfNeeded(k) {
-		return nil
+	if len(e.db.expires) > 0 {
+		if _, ok := e.db.expires[string(key)]; ok && e.expireIfNeeded(string(key)) {
+			return nil
+		}
 	}
-	o := e.db.keys[k]
-	e.touchObject(o) // access time / LFU counter (cmd_debug.go)
+	o := e.db.keys[string(key)] // (no string made: a SET-less lookup allocates nothing)
+	e.touchObject(o)            // access time / LFU counter (cmd_debug.go)
 	return o
 }
 
