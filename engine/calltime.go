@@ -29,7 +29,18 @@ type callTime struct {
 	// base and baseUs: the last reading of the wall clock (beginCall)
 	base   time.Time
 	baseUs int64
+	// chain: the caller runs commands back to back (ChainCalls), so a command starts when the
+	// one before ended: end (valid when hasEnd) is the last reading elapsedUs made
+	chain, hasEnd bool
+	end           time.Time
 }
+
+// ChainCalls tells the engine that the commands it runs until ChainCalls(false) come one right
+// after the other (a pipeline, which the RESP server runs under one acquisition of its lock):
+// each then starts at the time the one before ended, the clock read once per command instead of
+// twice. The start moves earlier by the caller's work between two commands (a reply appended:
+// well under a microsecond).
+func (e *Engine) ChainCalls(on bool) { e.now.chain, e.now.hasEnd = on, false }
 
 // beginCall starts a command: the outermost one reads the clock.
 func (e *Engine) beginCall() {
@@ -37,6 +48,13 @@ func (e *Engine) beginCall() {
 		return
 	}
 	if _, ok := e.clock.(WallClock); ok {
+		if e.now.chain && e.now.hasEnd {
+			d := e.now.end.Sub(e.now.base)
+			e.now.wall, e.now.fresh = true, true
+			e.now.us = e.now.baseUs + int64(d/time.Microsecond)
+			e.now.mono = e.now.end
+			return
+		}
 		// The wall clock is read at most once a second; in between, the monotonic clock (one
 		// vDSO read instead of time.Now's two) advances it.
 		d := time.Since(e.now.base)
@@ -77,7 +95,11 @@ func (e *Engine) startTimer() callTimer {
 // elapsedUs is the microseconds since t (elapsedUs).
 func (e *Engine) elapsedUs(t callTimer) int64 {
 	if !t.mono.IsZero() {
-		return int64(time.Since(t.mono) / time.Microsecond)
+		d := time.Since(t.mono)
+		if e.now.chain && !e.now.base.IsZero() {
+			e.now.end, e.now.hasEnd = t.mono.Add(d), true
+		}
+		return int64(d / time.Microsecond)
 	}
 	return e.clockUs() - t.us
 }

@@ -283,6 +283,8 @@ func (s *Server) runAll(c *client, first [][]byte, rest [][][]byte) {
 	defer s.trackBroadcast(c)
 	defer s.recoverRun(c)
 	now := time.Now()
+	s.eng.ChainCalls(true) // (engine/calltime.go)
+	defer s.eng.ChainCalls(false)
 	s.run(c, first, now)
 	for i := 0; i < len(rest) && !c.quit; i++ {
 		if c.parked {
