@@ -229,9 +229,11 @@ func (c *Client) exec1(args [][]byte) Result {
 		return Result{Reply: c.queueCmd(args)}
 	}
 	if kind == txNone {
-		if r, oom := c.e.oomRefused(args); oom { // (oom.go)
-			if _, ok := c.check(args); ok {
-				return Result{Reply: r}
+		if c.e.cfg.hot.maxmemory > 0 {
+			if r, oom := c.e.oomRefused(args); oom { // (oom.go)
+				if _, ok := c.check(args); ok {
+					return Result{Reply: r}
+				}
 			}
 		}
 		if c.Blocking {

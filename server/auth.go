@@ -107,6 +107,16 @@ func (s *Server) gate(c *client, tx *engine.Client, args [][]byte) (engine.Reply
 	return engine.Reply{}, false
 }
 
+// plainUser is gate's first case, without its call: an authenticated client whose user is
+// unrestricted and still exists (the engine's ACL is told who runs the command).
+func (s *Server) plainUser(c *client) bool {
+	if c.userEng != s.eng || c.user == nil || !c.authed || !c.user.Unrestricted() || c.user.Deleted() {
+		return false
+	}
+	s.eng.ACL().SetCurrent(c.user)
+	return true
+}
+
 // reject is rejectCommand: inside MULTI the transaction is flagged, and a refused EXEC discards
 // it and answers EXECABORT with the reason (execCommandAbort).
 func reject(tx *engine.Client, args [][]byte, r engine.Reply) engine.Reply {

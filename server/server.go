@@ -335,27 +335,38 @@ func (s *Server) run1(c *client, args [][]byte, now time.Time) {
 	c.lastAt = now
 	tx := s.txClient(c)
 	s.cur = c
-	if r, handled := s.quitReset(c, tx, args); handled {
-		c.out = r.AppendRESP(c.out, c.proto)
-		s.feedFront(c, args, r)
-		return
-	}
-	c.lastCmd = s.intern(args[0])
-	if r, refused := s.gate(c, tx, args); refused {
-		if !c.quit {
-			c.out = r.AppendRESP2(c.out)
+	// (The checks below are skipped when they cannot apply: each returns a whole Reply, and
+	// their calls were a fifth of a plain command's cost in the server.)
+	name := args[0]
+	if n := len(name); n == 4 || n == 5 { // QUIT, RESET
+		if r, handled := s.quitReset(c, tx, args); handled {
+			c.out = r.AppendRESP(c.out, c.proto)
+			s.feedFront(c, args, r)
+			return
 		}
-		return
 	}
-	if r, refused := s.monitorRefuse(c, tx, args); refused {
-		c.out = r.AppendRESP(c.out, c.proto)
-		return
+	c.lastCmd = s.intern(name)
+	if !s.plainUser(c) {
+		if r, refused := s.gate(c, tx, args); refused {
+			if !c.quit {
+				c.out = r.AppendRESP2(c.out)
+			}
+			return
+		}
 	}
-	if r, refused := s.pubsubRefuse(c, tx, args); refused {
-		c.out = r.AppendRESP(c.out, c.proto)
-		return
+	if c.monitor {
+		if r, refused := s.monitorRefuse(c, tx, args); refused {
+			c.out = r.AppendRESP(c.out, c.proto)
+			return
+		}
 	}
-	if !tx.InMulti() {
+	if c.ps != nil {
+		if r, refused := s.pubsubRefuse(c, tx, args); refused {
+			c.out = r.AppendRESP(c.out, c.proto)
+			return
+		}
+	}
+	if !tx.InMulti() && (c.ps != nil || len(name) >= 6 && len(name) <= 12) {
 		if r, ok := subscribedPing(c, args); ok {
 			c.out = r.AppendRESP(c.out, c.proto)
 			s.feedFront(c, args, r)
