@@ -182,6 +182,12 @@ func (e *Engine) Exec(args [][]byte) (res Result) {
 
 // exec runs one command outside any transaction logic.
 func (e *Engine) exec(args [][]byte) (res Result) {
+	e.execInto(args, &res)
+	return res
+}
+
+// execInto is exec filling res.
+func (e *Engine) execInto(args [][]byte, res *Result) {
 	e.events = nil
 	running := e.running
 	if len(args) > 0 {
@@ -190,14 +196,14 @@ func (e *Engine) exec(args [][]byte) (res Result) {
 	e.execDepth++
 	defer func() {
 		if p := recover(); p != nil {
-			res = Result{Reply: errInternal(p), Events: e.events}
+			*res = Result{Reply: errInternal(p), Events: e.events}
 		}
 		e.events = nil
 		e.running = running
 		e.execDepth--
 	}()
-	r := e.dispatch(args)
-	return Result{Reply: r, Events: e.events}
+	res.Reply = e.dispatch(args)
+	res.Events = e.events
 }
 
 // Do runs a command given as strings and returns only the reply.

@@ -415,6 +415,7 @@ func (s *Server) txClient(c *client) *engine.Client {
 			default: // one reply per blocked command: never reached
 			}
 		}
+		c.tx.FrontEndFor = func(name []byte) bool { return c.inExec || frontEndName(name) }
 		c.tx.FrontEnd = func(args [][]byte, check bool) (engine.Reply, bool) {
 			if check {
 				return s.connCheck(args)
