@@ -19,20 +19,27 @@ import "time"
 // time as before: it moves only when told, DEBUG SLEEP included, so a lesson's durations stay
 // what they were.
 
+// monoEpoch is the zero of the monotonic readings below (durations since it: one vDSO read,
+// and plain integers to add and subtract).
+var monoEpoch = time.Now()
+
+func monoNow() time.Duration { return time.Since(monoEpoch) }
+
 // callTime is the cached time of the running command.
 type callTime struct {
-	depth int       // nesting of beginCall
-	wall  bool      // the clock is WallClock: us and mono hold the outermost command's start
-	fresh bool      // mono was read by beginCall and no timer has taken it yet
-	us    int64     // server.ustime
-	mono  time.Time // the same reading, with its monotonic part
-	// base and baseUs: the last reading of the wall clock (beginCall)
-	base   time.Time
-	baseUs int64
+	depth int           // nesting of beginCall
+	wall  bool          // the clock is WallClock: us and mono hold the outermost command's start
+	fresh bool          // mono was read by beginCall and no timer has taken it yet
+	us    int64         // server.ustime
+	mono  time.Duration // the same moment on the monotonic clock
+	// base and baseUs: the last reading of the wall clock (beginCall), on both clocks
+	base    time.Duration
+	baseUs  int64
+	baseSet bool
 	// chain: the caller runs commands back to back (ChainCalls), so a command starts when the
 	// one before ended: end (valid when hasEnd) is the last reading elapsedUs made
 	chain, hasEnd bool
-	end           time.Time
+	end           time.Duration
 }
 
 // ChainCalls tells the engine that the commands it runs until ChainCalls(false) come one right
@@ -48,23 +55,20 @@ func (e *Engine) beginCall() {
 		return
 	}
 	if _, ok := e.clock.(WallClock); ok {
-		if e.now.chain && e.now.hasEnd {
-			d := e.now.end.Sub(e.now.base)
-			e.now.wall, e.now.fresh = true, true
-			e.now.us = e.now.baseUs + int64(d/time.Microsecond)
-			e.now.mono = e.now.end
-			return
-		}
-		// The wall clock is read at most once a second; in between, the monotonic clock (one
-		// vDSO read instead of time.Now's two) advances it.
-		d := time.Since(e.now.base)
-		if e.now.base.IsZero() || d < 0 || d >= time.Second {
-			t := time.Now()
-			e.now.base, e.now.baseUs, d = t, t.UnixMicro(), 0
+		m := e.now.end
+		if !e.now.chain || !e.now.hasEnd {
+			// The wall clock is read at most once a second; in between, the monotonic clock
+			// (one vDSO read instead of time.Now's two) advances it.
+			m = monoNow()
+			if !e.now.baseSet || m < e.now.base || m-e.now.base >= time.Second {
+				t := time.Now()
+				e.now.base, e.now.baseUs, e.now.baseSet = t.Sub(monoEpoch), t.UnixMicro(), true
+				m = e.now.base
+			}
 		}
 		e.now.wall, e.now.fresh = true, true
-		e.now.us = e.now.baseUs + int64(d/time.Microsecond)
-		e.now.mono = e.now.base.Add(d)
+		e.now.us = e.now.baseUs + int64((m-e.now.base)/time.Microsecond)
+		e.now.mono = m
 		return
 	}
 	e.now.wall = false
@@ -73,9 +77,11 @@ func (e *Engine) beginCall() {
 // endCall ends what beginCall began.
 func (e *Engine) endCall() { e.now.depth-- }
 
-// callTimer is elapsedStart's monotime: a wall-clock reading or a logical clock's microseconds.
+// callTimer is elapsedStart's monotime: a monotonic reading (wall) or a logical clock's
+// microseconds.
 type callTimer struct {
-	mono time.Time
+	wall bool
+	mono time.Duration
 	us   int64
 }
 
@@ -85,21 +91,21 @@ func (e *Engine) startTimer() callTimer {
 	if e.now.depth > 0 && e.now.wall {
 		if e.now.fresh {
 			e.now.fresh = false
-			return callTimer{mono: e.now.mono}
+			return callTimer{wall: true, mono: e.now.mono}
 		}
-		return callTimer{mono: time.Now()}
+		return callTimer{wall: true, mono: monoNow()}
 	}
 	return callTimer{us: e.clockUs()}
 }
 
 // elapsedUs is the microseconds since t (elapsedUs).
 func (e *Engine) elapsedUs(t callTimer) int64 {
-	if !t.mono.IsZero() {
-		d := time.Since(t.mono)
-		if e.now.chain && !e.now.base.IsZero() {
-			e.now.end, e.now.hasEnd = t.mono.Add(d), true
+	if t.wall {
+		m := monoNow()
+		if e.now.chain && e.now.baseSet {
+			e.now.end, e.now.hasEnd = m, true
 		}
-		return int64(d / time.Microsecond)
+		return int64((m - t.mono) / time.Microsecond)
 	}
 	return e.clockUs() - t.us
 }

@@ -135,6 +135,10 @@ func (c *Command) FullName() string {
 
 var commandTable = map[string]*Command{}
 
+// scriptingInitial: the first bytes (either case) of the commands NeedsLua answers true for, so
+// that most commands are answered without a table lookup.
+var scriptingInitial [256]bool
+
 // register adds commands to the table; cmd_*.go files call it from init. It completes each entry
 // as Redis's populateCommandStructure does: the default single-key range, the movablekeys flag.
 func register(cmds ...*Command) {
@@ -152,6 +156,13 @@ func register(cmds ...*Command) {
 			defaultKeys(s)
 			// SCRIPT, FUNCTION: the container has no category, its subcommands do (NeedsLua)
 			c.scripting = c.scripting || slices.Contains(strings.Fields(s.Cats), "scripting")
+		}
+		if c.scripting { // (NeedsLua's first test)
+			b := c.Name[0]
+			scriptingInitial[b] = true
+			if 'a' <= b && b <= 'z' {
+				scriptingInitial[b-'a'+'A'] = true
+			}
 		}
 		if _, dup := commandTable[c.Name]; dup {
 			panic("duplicate command " + c.Name)

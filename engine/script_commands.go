@@ -98,7 +98,7 @@ func cmdFunctionNoPayload(e *Engine, args [][]byte) Reply {
 // before running a command, and when HasLua is false hands a scripting command over to the build
 // with the interpreter.
 func NeedsLua(args [][]byte) bool {
-	if len(args) == 0 {
+	if len(args) == 0 || len(args[0]) == 0 || !scriptingInitial[args[0][0]] {
 		return false
 	}
 	c := lookupCommand(args[0])

@@ -25,15 +25,12 @@ package server
 // counted in INFO commandstats / errorstats (the counters need the engine lock).
 
 import (
-	"sync"
 	"time"
 
 	"redscope/engine"
 )
 
-// monitors holds, per server, the ScriptMonitor of the engine last seen under the lock (and
-// that engine).
-var monitors sync.Map // *Server → busyEngine
+// Server.busy holds the ScriptMonitor of the engine last seen under the lock (and that engine).
 
 type busyEngine struct {
 	m   *engine.ScriptMonitor
@@ -55,15 +52,16 @@ func (s *Server) scriptBusy(conn rawWriter, args [][]byte) bool {
 	kill, eval := killCommand(args)
 	for wait := time.Microsecond; ; wait = min(2*wait, time.Millisecond) {
 		if s.mu.TryLock() {
-			monitors.Store(s, busyEngine{s.eng.ScriptMonitor(), s.eng})
+			if b := s.busy.Load(); b == nil || b.eng != s.eng {
+				s.busy.Store(&busyEngine{s.eng.ScriptMonitor(), s.eng})
+			}
 			s.mu.Unlock()
 			return false
 		}
-		v, ok := monitors.Load(s)
-		if !ok {
+		be := s.busy.Load()
+		if be == nil {
 			return false
 		}
-		be := v.(busyEngine)
 		m := be.m
 		if !m.Running() {
 			return false // an ordinary command holds the lock: wait for it in runAll

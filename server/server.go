@@ -47,13 +47,14 @@ type Server struct {
 	ln          net.Listener
 	closed      bool
 	cronStarted bool
-	reg         registry                 // Pub/Sub subscribers (pubsub.go)
-	track       *tracking                // client-side caching (tracking.go)
-	conns       map[*netConn]struct{}    // connections in serveConn's loop
-	detached    map[*client]detachedConn // connections waiting in a blocking command (blocking.go)
-	monitors    []*client                // MONITOR clients, in the order they began (monitor.go)
-	cur         *client                  // the client whose command runs (monitor.go)
-	loop        *eventLoop               // serves the plain connections (eventloop_linux.go)
+	reg         registry                   // Pub/Sub subscribers (pubsub.go)
+	track       *tracking                  // client-side caching (tracking.go)
+	conns       map[*netConn]struct{}      // connections in serveConn's loop
+	detached    map[*client]detachedConn   // connections waiting in a blocking command (blocking.go)
+	monitors    []*client                  // MONITOR clients, in the order they began (monitor.go)
+	cur         *client                    // the client whose command runs (monitor.go)
+	loop        *eventLoop                 // serves the plain connections (eventloop_linux.go)
+	busy        atomic.Pointer[busyEngine] // the running script's monitor (script_busy.go)
 
 	// NoEventLoop gives every connection a goroutine of its own, also where the event loop
 	// would serve it (set before Serve).
@@ -338,7 +339,7 @@ func (s *Server) run1(c *client, args [][]byte, now time.Time) {
 	// (The checks below are skipped when they cannot apply: each returns a whole Reply, and
 	// their calls were a fifth of a plain command's cost in the server.)
 	name := args[0]
-	if n := len(name); n == 4 || n == 5 { // QUIT, RESET
+	if n := len(name); n == 4 && name[0]|0x20 == 'q' || n == 5 && name[0]|0x20 == 'r' { // QUIT, RESET
 		if r, handled := s.quitReset(c, tx, args); handled {
 			c.out = r.AppendRESP(c.out, c.proto)
 			s.feedFront(c, args, r)
