@@ -101,6 +101,7 @@ type client struct {
 	// (SKIP: the next one's is), replyNone (this command answers nothing)
 	replyOff, replySkip, replySkipNext, replyNone bool
 	keep                                          []byte // RESP3 pushes sent despite them (pubsub.go)
+	scratch                                       [][][]byte
 	deferred                                      []byte // messages to itself, written after the reply (7.2+; pubsub.go)
 }
 
@@ -284,6 +285,9 @@ func (s *Server) runAll(c *client, first [][]byte, rest [][][]byte) {
 	defer s.trackBroadcast(c)
 	defer s.recoverRun(c)
 	now := time.Now()
+	if c.tx != nil && c.txEng == s.eng {
+		s.eng.Prefetch(c.db, append(cmdsScratch(c, first), rest...))
+	}
 	s.eng.ChainCalls(true) // (engine/calltime.go)
 	defer s.eng.ChainCalls(false)
 	s.run(c, first, now)
@@ -470,4 +474,10 @@ func (s *Server) intern(name []byte) string {
 		s.names[n] = n
 	}
 	return n
+}
+
+// cmdsScratch is c's reused one-command slice (runAll's prefetch wants the whole pipeline).
+func cmdsScratch(c *client, first [][]byte) [][][]byte {
+	c.scratch = append(c.scratch[:0], first)
+	return c.scratch
 }
