@@ -109,6 +109,11 @@ func (l *List) Insert(score float64, member string) *Node {
 }
 
 func (l *List) insertLevel(score float64, member string, level int) *Node {
+	return l.insertNode(score, member, level, nil)
+}
+
+// insertNode is insertLevel that may reuse old, a node just unlinked, as the new node.
+func (l *List) insertNode(score float64, member string, level int, old *Node) *Node {
 	var update [MaxLevel]*Node
 	var rank [MaxLevel]uint64
 	x := l.header
@@ -133,11 +138,23 @@ func (l *List) insertLevel(score float64, member string, level int) *Node {
 		}
 		l.level = level
 	}
-	x = &Node{Member: member, Score: score}
-	if level <= len(x.inline) {
-		x.Levels = x.inline[:level:level]
+	if old != nil {
+		x = old
+		lv := x.Levels
+		*x = Node{Member: member, Score: score}
+		if level > len(x.inline) && cap(lv) >= level {
+			x.Levels = lv[:level]
+			clear(x.Levels)
+		}
 	} else {
-		x.Levels = make([]Level, level)
+		x = &Node{Member: member, Score: score}
+	}
+	if x.Levels == nil {
+		if level <= len(x.inline) {
+			x.Levels = x.inline[:level:level]
+		} else {
+			x.Levels = make([]Level, level)
+		}
 	}
 	for i := 0; i < level; i++ {
 		x.Levels[i].Forward = update[i].Levels[i].Forward
@@ -254,7 +271,14 @@ func (l *List) UpdateScore(cur float64, member string, score float64) *Node {
 		return x
 	}
 	l.unlinkObserved(x, cur, &update, &rank)
-	return l.insertLevel(score, member, l.RandomLevel())
+	// zslUpdateScore frees x and zslInsert allocates the new node, which jemalloc serves from
+	// the memory just freed. Without an observer (which keeps nodes in its change records) x
+	// itself becomes the new node: the same list, without a cold allocation per update.
+	var reuse *Node
+	if l.Observer == nil {
+		reuse = x
+	}
+	return l.insertNode(score, member, l.RandomLevel(), reuse)
 }
 
 // GetRank is zslGetRank: the 1-based rank of (score, member), 0 when absent.
