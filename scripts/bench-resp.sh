@@ -2,13 +2,16 @@
 # Throughput and latency of redscope's RESP server against a real redis-server, side by side, with
 # redis-benchmark.
 #
-#   scripts/bench-resp.sh     (N=200000 requests per test, P=16 pipeline, C=20 clients,
-#                              R=100000 key range, ROUNDS=5)
+#   scripts/bench-resp.sh     (N=100000 requests per test, P=16 pipeline, C=20 clients,
+#                              R=100000 key range, ROUNDS=11)
 #
 # Starts redis-server and `redscope resp` (the 7.0 profile with jemalloc-16; WITH88=1 adds the
 # default 8.8 profile) on free loopback ports (RPORT, SPORT, S88PORT to choose them), then plays
 # ROUNDS rounds; in each round every test runs once against each server, one after the other
-# (A B A B …), so that a burst of load on the shared machine hits both. Tests (TESTS="set get …"):
+# (A B A B …), so that a burst of load on the shared machine hits both; many short rounds rather
+# than a few long ones, because the load on a shared virtual machine changes within seconds.
+# Even so a test's median ratio can move by 0.1 or more between two runs minutes apart:
+# BENCHMARKS.md gives several runs. Tests (TESTS="set get …"):
 # SET GET INCR PFADD HSET ZINCRBY SADD by default; also hget sintercard zrange lpush. Each run is
 # `redis-benchmark --csv` from FLUSHALL; it prints every run's requests per second and p50 / p99
 # latency, then per test the medians over the rounds and the median of the per-round ratios
@@ -17,10 +20,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-N="${N:-200000}"
+N="${N:-100000}"
 P="${P:-16}"
 C="${C:-20}"
-ROUNDS="${ROUNDS:-5}"
+ROUNDS="${ROUNDS:-11}"
 R="${R:-100000}"
 
 for t in redis-server redis-benchmark redis-cli go; do

@@ -100,9 +100,9 @@ type client struct {
 	// CLIENT REPLY: replyOff (OFF), replySkip (this command's reply is dropped), replySkipNext
 	// (SKIP: the next one's is), replyNone (this command answers nothing)
 	replyOff, replySkip, replySkipNext, replyNone bool
-	keep                                          []byte // RESP3 pushes sent despite them (pubsub.go)
-	scratch                                       [][][]byte
-	deferred                                      []byte // messages to itself, written after the reply (7.2+; pubsub.go)
+	keep                                          []byte     // RESP3 pushes sent despite them (pubsub.go)
+	scratch                                       [][][]byte // runAll's whole pipeline, for Prefetch
+	deferred                                      []byte     // messages to itself, written after the reply (7.2+; pubsub.go)
 }
 
 // New makes a server for e. e should use real time (engine.WallClock{}).
@@ -285,8 +285,10 @@ func (s *Server) runAll(c *client, first [][]byte, rest [][][]byte) {
 	defer s.trackBroadcast(c)
 	defer s.recoverRun(c)
 	now := time.Now()
-	if c.tx != nil && c.txEng == s.eng {
-		s.eng.Prefetch(c.db, append(cmdsScratch(c, first), rest...))
+	if c.tx != nil && c.txEng == s.eng && len(rest) > 0 {
+		c.scratch = append(append(c.scratch[:0], first), rest...)
+		s.eng.Prefetch(c.db, c.scratch) // (engine/db.go)
+		clear(c.scratch)
 	}
 	s.eng.ChainCalls(true) // (engine/calltime.go)
 	defer s.eng.ChainCalls(false)
@@ -474,10 +476,4 @@ func (s *Server) intern(name []byte) string {
 		s.names[n] = n
 	}
 	return n
-}
-
-// cmdsScratch is c's reused one-command slice (runAll's prefetch wants the whole pipeline).
-func cmdsScratch(c *client, first [][]byte) [][][]byte {
-	c.scratch = append(c.scratch[:0], first)
-	return c.scratch
 }
