@@ -333,29 +333,6 @@ func (l *eventLoop) handOver(lc *loopConn, cmds [][][]byte, err error, out []byt
 	}()
 }
 
-// fillWith is fill with another read (the loop's, which does not wait).
-func (cn *netConn) fillWith(read func([]byte) (int, error)) error {
-	if cn.r > 0 {
-		n := copy(cn.buf, cn.buf[cn.r:cn.w])
-		cn.r, cn.w = 0, n
-	}
-	if cn.w >= cn.queryLimit {
-		return errQueryBufLimit
-	}
-	if cn.w == len(cn.buf) {
-		nb := make([]byte, 2*len(cn.buf))
-		copy(nb, cn.buf[:cn.w])
-		cn.buf = nb
-	}
-	n, err := read(cn.buf[cn.w:])
-	if n > 0 {
-		cn.w += n
-		cn.inFlight.Store(true)
-		return nil
-	}
-	return err
-}
-
 // fdConn is the net.Conn of a connection the loop took: its own duplicate of the socket's
 // descriptor, non-blocking. Once handed over (handOver) it passes everything to a net.Conn made
 // from the descriptor, so whoever kept it (a Pub/Sub pusher) goes on writing through it.
@@ -438,20 +415,17 @@ func (f *fdConn) Write(b []byte) (int, error) {
 		return 0, net.ErrClosed
 	}
 	total := len(b)
-	for len(b) > 0 {
-		n, err := syscall.Write(f.fd, b)
-		if n > 0 {
-			b = b[n:]
+	for {
+		rest, err := f.writeNow(b)
+		if err != nil {
+			return total - len(rest), err
 		}
-		switch {
-		case err == syscall.EINTR:
-		case err == syscall.EAGAIN:
-			time.Sleep(100 * time.Microsecond) // (rare: a subscriber that does not read)
-		case err != nil:
-			return total - len(b), err
+		if len(rest) == 0 {
+			return total, nil
 		}
+		b = rest
+		time.Sleep(100 * time.Microsecond) // (rare: a subscriber that does not read)
 	}
-	return total, nil
 }
 
 // Close closes the connection. From another goroutine than the loop's (Server.Close) it only

@@ -98,7 +98,10 @@ func newNetConn(nc net.Conn) *netConn {
 }
 
 // fill reads more input, compacting or growing the buffer first.
-func (cn *netConn) fill() error {
+func (cn *netConn) fill() error { return cn.fillWith(cn.nc.Read) }
+
+// fillWith is fill with the given read (the event loop's does not wait: eventloop_linux.go).
+func (cn *netConn) fillWith(read func([]byte) (int, error)) error {
 	if cn.r > 0 {
 		n := copy(cn.buf, cn.buf[cn.r:cn.w])
 		cn.r, cn.w = 0, n
@@ -111,9 +114,9 @@ func (cn *netConn) fill() error {
 		copy(nb, cn.buf[:cn.w])
 		cn.buf = nb
 	}
-	n, err := cn.nc.Read(cn.buf[cn.w:])
-	cn.w += n
+	n, err := read(cn.buf[cn.w:])
 	if n > 0 {
+		cn.w += n
 		cn.inFlight.Store(true)
 		return nil
 	}
@@ -426,19 +429,14 @@ func (s *Server) serveConnFrom(cn *netConn, c *client, first [][][]byte, firstEr
 			s.closeConn(cn, c)
 		}
 	}()
-	if first != nil || firstErr != nil {
-		switch s.runBatch(cn, c, first, firstErr, c.write) {
-		case stepClose:
-			return
-		case stepDetach:
-			detached = true
-			s.detach(cn, c)
-			return
-		}
-	}
+	cmds, err := first, firstErr
+	read := first == nil && firstErr == nil
 	for {
-		s.readLimits(cn, c)
-		cmds, err := cn.readBatch()
+		if read {
+			s.readLimits(cn, c)
+			cmds, err = cn.readBatch()
+		}
+		read = true
 		st := s.runBatch(cn, c, cmds, err, c.write)
 		if st != stepDetach {
 			cn.poison()
