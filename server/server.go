@@ -1,8 +1,12 @@
 // Package server speaks RESP2 and RESP3 for one engine.Engine, so redis-cli, redis-benchmark and client
 // libraries (go-redis, …) can talk to redscope as if it were a redis-server.
 //
-// Commands run one at a time: one mutex guards the engine. Each connection has its own selected
-// database, which is made current in the engine before each of its commands. Connection-level
+// On Linux an event loop serves the plain connections as redis-server's own loop does, one
+// epoll_wait for all of them (eventloop_linux.go); a connection that subscribes, monitors,
+// tracks, runs a script or blocks moves to a goroutine of its own (loop.go), as every
+// connection has elsewhere. Commands run one at a time: one mutex guards the engine. Each
+// connection has its own selected database, which is made current in the engine before each of
+// its commands. Connection-level
 // commands (HELLO, CLIENT, AUTH, QUIT, RESET, INFO) are answered here with Redis 7's texts; every
 // other command goes to Engine.Exec and its reply is written with Reply.AppendRESP in the
 // connection's protocol: RESP2 until HELLO 3 (RESET and HELLO 2 go back), as networking.c keeps
