@@ -197,6 +197,16 @@ func lookupCommand(name []byte) *Command {
 	return commandTable[string(buf[:len(name)])]
 }
 
+// command is lookupCommand that first tries the command found last (a pipeline repeats one).
+func (e *Engine) command(name []byte) *Command {
+	c := e.lastCmd
+	if c == nil || len(c.Name) != len(name) || !eqFold(name, c.Name) {
+		c = lookupCommand(name)
+		e.lastCmd = c
+	}
+	return c
+}
+
 // Commands lists the commands the engine's profile has, sorted by name.
 func (e *Engine) Commands() []*Command {
 	var out []*Command
@@ -224,11 +234,7 @@ func (e *Engine) dispatch(args [][]byte) Reply {
 		return NilReply // Redis ignores empty commands; nothing to answer
 	}
 	st := e.cfg.stats // INFO's counters (info.go)
-	c := e.lastCmd
-	if c == nil || len(c.Name) != len(args[0]) || !eqFold(args[0], c.Name) {
-		c = lookupCommand(args[0])
-		e.lastCmd = c
-	}
+	c := e.command(args[0])
 	if c == nil || !e.ver.Has(c.Since) {
 		return st.rejected("", e.unknownCommand(args)) // command_docs.go: Redis's error, or "not simulated yet"
 	}

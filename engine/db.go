@@ -351,10 +351,7 @@ func (e *Engine) Prefetch(db int, cmds [][][]byte) {
 		if len(a) < 2 {
 			continue
 		}
-		c := e.lastCmd
-		if c == nil || len(c.Name) != len(a[0]) || !eqFold(a[0], c.Name) {
-			c = lookupCommand(a[0])
-		}
+		c := e.command(a[0])
 		if c == nil || c.FirstKey != 1 {
 			continue
 		}

@@ -270,9 +270,7 @@ func (c *Client) exec1(args [][]byte, res *Result) {
 			return
 		}
 	}
-	timer := c.e.startTimer()
-	r := c.txCommand(kind, args)
-	c.slowlogTx(args, r, c.e.elapsedUs(timer))
+	r := c.txCommandLogged(kind, args)
 	if kind == txExec || !RefusedBeforeCall(r) {
 		c.e.feedMonitor(args) // (EXEC with arguments: execCommandAbort feeds it too)
 	}
@@ -294,9 +292,7 @@ func (c *Client) run(args [][]byte, res *Result) {
 		}
 	}
 	if txKind(args[0]) == txUnwatch && c.e.ver.Has(V70) {
-		timer := c.e.startTimer()
-		r := c.txCommand(txUnwatch, args)
-		c.slowlogTx(args, r, c.e.elapsedUs(timer))
+		r := c.txCommandLogged(txUnwatch, args)
 		c.e.feedMonitor(args)
 		res.Reply = r
 		return
@@ -369,6 +365,14 @@ func (c *Client) check(args [][]byte) (Reply, bool) {
 		return errArity(cmd.Name), false
 	}
 	return Reply{}, true
+}
+
+// txCommandLogged is txCommand measured and given to the slow log (dispatch does not see it).
+func (c *Client) txCommandLogged(kind txCmd, args [][]byte) Reply {
+	timer := c.e.startTimer()
+	r := c.txCommand(kind, args)
+	c.slowlogTx(args, r, c.e.elapsedUs(timer))
+	return r
 }
 
 func (c *Client) txCommand(kind txCmd, args [][]byte) Reply {
