@@ -29,15 +29,22 @@ func waitLoopConns(t *testing.T, s *Server, n int) {
 	}
 }
 
+// ask sends a command and reads its reply (read: blocking_test.go).
+func ask(t *testing.T, c net.Conn, send, want string) {
+	t.Helper()
+	if _, err := c.Write([]byte(send)); err != nil {
+		t.Fatal(err)
+	}
+	read(t, c, want)
+}
+
 // TestEventLoopHandOver: plain connections are served by the event loop; a subscriber, a
 // script and a blocked command get a goroutine of their own, and keep working there.
 func TestEventLoopHandOver(t *testing.T) {
 	s, addr := start(t, engine.V70)
 	a, b, c := dial(t, addr), dial(t, addr), dial(t, addr)
 	for _, conn := range []net.Conn{a, b, c} {
-		if got := exchange(t, conn, cmd("PING"), len("+PONG\r\n")); got != "+PONG\r\n" {
-			t.Fatalf("PING: %q", got)
-		}
+		ask(t, conn, cmd("PING"), "+PONG\r\n")
 	}
 	s.mu.Lock()
 	loop := s.loop
@@ -48,37 +55,23 @@ func TestEventLoopHandOver(t *testing.T) {
 	waitLoopConns(t, s, 3)
 
 	want := "*3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n"
-	if got := exchange(t, a, cmd("SUBSCRIBE", "ch"), len(want)); got != want {
-		t.Fatalf("SUBSCRIBE: %q", got)
-	}
+	ask(t, a, cmd("SUBSCRIBE", "ch"), want)
 	waitLoopConns(t, s, 2)
-	if got := exchange(t, b, cmd("PUBLISH", "ch", "hi"), len(":1\r\n")); got != ":1\r\n" {
-		t.Fatalf("PUBLISH: %q", got)
-	}
+	ask(t, b, cmd("PUBLISH", "ch", "hi"), ":1\r\n")
 	msg := "*3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$2\r\nhi\r\n"
-	if got := exchange(t, a, "", len(msg)); got != msg {
-		t.Fatalf("message: %q", got)
-	}
+	read(t, a, msg)
 
-	if got := exchange(t, b, cmd("EVAL", "return 7", "0"), len(":7\r\n")); got != ":7\r\n" {
-		t.Fatalf("EVAL: %q", got)
-	}
+	ask(t, b, cmd("EVAL", "return 7", "0"), ":7\r\n")
 	waitLoopConns(t, s, 1)
-	if got := exchange(t, b, cmd("GET", "nokey"), len("$-1\r\n")); got != "$-1\r\n" {
-		t.Fatalf("after the hand-over: %q", got)
-	}
+	ask(t, b, cmd("GET", "nokey"), "$-1\r\n")
 
 	if _, err := c.Write([]byte(cmd("BLPOP", "q", "0"))); err != nil {
 		t.Fatal(err)
 	}
 	waitLoopConns(t, s, 0)
-	if got := exchange(t, b, cmd("RPUSH", "q", "x"), len(":1\r\n")); got != ":1\r\n" {
-		t.Fatalf("RPUSH: %q", got)
-	}
+	ask(t, b, cmd("RPUSH", "q", "x"), ":1\r\n")
 	reply := "*2\r\n$1\r\nq\r\n$1\r\nx\r\n"
-	if got := exchange(t, c, "", len(reply)); got != reply {
-		t.Fatalf("BLPOP: %q", got)
-	}
+	read(t, c, reply)
 }
 
 // TestEventLoopSlowReader: a client that sends without reading its (large) replies gets a
@@ -87,17 +80,13 @@ func TestEventLoopSlowReader(t *testing.T) {
 	_, addr := start(t, engine.V70)
 	a, b := dial(t, addr), dial(t, addr)
 	big := strings.Repeat("x", 4<<20)
-	if got := exchange(t, a, cmd("SET", "big", big), len("+OK\r\n")); got != "+OK\r\n" {
-		t.Fatalf("SET: %q", got)
-	}
+	ask(t, a, cmd("SET", "big", big), "+OK\r\n")
 	// 64 MiB of replies that a does not read
 	if _, err := a.Write([]byte(strings.Repeat(cmd("GET", "big"), 16))); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(100 * time.Millisecond)
-	if got := exchange(t, b, cmd("PING"), len("+PONG\r\n")); got != "+PONG\r\n" {
-		t.Fatalf("PING while another client does not read: %q", got)
-	}
+	ask(t, b, cmd("PING"), "+PONG\r\n")
 	// a's replies all arrive once it reads
 	head := "$4194304\r\n"
 	total := 16 * (len(head) + len(big) + 2)
