@@ -62,7 +62,7 @@ func (s *zsetScene) Update(in Input) {
 		s.ListLevel = zl.Level()
 		zl.Range(func(n *skiplist.Node) bool {
 			m := zMember{Member: n.Member, Score: strconv.FormatFloat(n.Score, 'g', -1, 64), Level: n.Level()}
-			for _, lv := range n.Levels {
+			for _, lv := range n.Levels() {
 				m.Spans = append(m.Spans, lv.Span)
 			}
 			s.Members = append(s.Members, m)

@@ -166,13 +166,22 @@ func runAllBench(b *testing.B, setup []string, mk func(r string) []string) {
 	cn := newNetConn(a)
 	c := s.accept(cn)
 	cn.maxBulk, cn.queryLimit = int(s.maxBulk.Load()), int(s.queryLimit.Load())
+	// parseAll slices the arguments out of the connection's buffer and reuses its arrays for the
+	// next read: a batch parsed ahead keeps copies of its own.
 	parse := func(p []byte) [][][]byte {
 		cn.r, cn.w = 0, copy(cn.buf, p)
 		cmds, err := cn.parseAll()
 		if err != nil || len(cmds) == 0 {
 			b.Fatalf("parse: %v", err)
 		}
-		return cmds
+		own := make([][][]byte, len(cmds))
+		for i, args := range cmds {
+			own[i] = make([][]byte, len(args))
+			for j, a := range args {
+				own[i][j] = append([]byte(nil), a...)
+			}
+		}
+		return own
 	}
 	if setup != nil {
 		cmds := parse(benchPipelines(func(string) []string { return setup })[0])

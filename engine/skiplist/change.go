@@ -53,12 +53,12 @@ type Change struct {
 }
 
 func (l *List) change(op Op, x *Node, score float64, rank uint64, update []*Node, ranks []uint64) Change {
-	ch := Change{Op: op, Member: x.Member, Score: x.Score, Level: len(x.Levels), ListLevel: l.level, Rank: rank}
+	ch := Change{Op: op, Member: x.Member, Score: x.Score, Level: x.Level(), ListLevel: l.level, Rank: rank}
 	if op == OpUpdateInPlace {
 		ch.OldScore = score
 	}
 	for i, u := range update {
-		lk := Link{Level: i, Span: u.Levels[i].Span}
+		lk := Link{Level: i, Span: u.lv(i).Span}
 		if u == l.header {
 			lk.Header = true
 		} else {

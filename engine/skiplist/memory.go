@@ -23,7 +23,7 @@ const HeaderBytes = 24 + 16*MaxLevel
 // SampleSum adds elem(n) over the first samples nodes in order (samples ≤ 0: all), as
 // objectComputeSize walks level 0 from the header. Returns the sum and the nodes sampled.
 func (l *List) SampleSum(samples int, elem func(n *Node) int) (sum int64, n int) {
-	for x := l.First(); x != nil && (samples <= 0 || n < samples); x = x.Levels[0].Forward {
+	for x := l.First(); x != nil && (samples <= 0 || n < samples); x = x.lv(0).Forward {
 		sum += int64(elem(x))
 		n++
 	}

@@ -40,7 +40,7 @@ func firstInRange[R nodeRange](l *List, r R) *Node {
 	if !isInRange(l, r) {
 		return nil
 	}
-	x := descend(l, r, false, nil).Levels[0].Forward
+	x := descend(l, r, false, nil).lv(0).Forward
 	if x == nil || !r.nodeLteMax(x) {
 		return nil
 	}
@@ -65,7 +65,7 @@ func lastInRange[R nodeRange](l *List, r R) *Node {
 func deleteInRange[R nodeRange](l *List, r R, removed func(n *Node)) uint64 {
 	var update [MaxLevel]*Node
 	x := descend(l, r, false, &update)
-	return l.deleteRun(x.Levels[0].Forward, &update, r.nodeLteMax, removed)
+	return l.deleteRun(x.lv(0).Forward, &update, r.nodeLteMax, removed)
 }
 
 // descend walks down the levels from the header past every node below r's minimum (toMax:
@@ -74,7 +74,7 @@ func deleteInRange[R nodeRange](l *List, r R, removed func(n *Node)) uint64 {
 func descend[R nodeRange](l *List, r R, toMax bool, update *[MaxLevel]*Node) *Node {
 	x := l.header
 	for i := l.level - 1; i >= 0; i-- {
-		for f := x.Levels[i].Forward; f != nil && (toMax && r.nodeLteMax(f) || !toMax && !r.nodeGteMin(f)); f = x.Levels[i].Forward {
+		for f := x.lv(i).Forward; f != nil && (toMax && r.nodeLteMax(f) || !toMax && !r.nodeGteMin(f)); f = x.lv(i).Forward {
 			x = f
 		}
 		if update != nil {
@@ -260,14 +260,14 @@ func (l *List) DeleteRangeByRank(start, end uint64, removed func(n *Node)) uint6
 	var traversed uint64
 	x := l.header
 	for i := l.level - 1; i >= 0; i-- {
-		for x.Levels[i].Forward != nil && traversed+x.Levels[i].Span < start {
-			traversed += x.Levels[i].Span
-			x = x.Levels[i].Forward
+		for x.lv(i).Forward != nil && traversed+x.lv(i).Span < start {
+			traversed += x.lv(i).Span
+			x = x.lv(i).Forward
 		}
 		update[i] = x
 	}
 	traversed++
-	return l.deleteRun(x.Levels[0].Forward, &update, func(*Node) bool {
+	return l.deleteRun(x.lv(0).Forward, &update, func(*Node) bool {
 		ok := traversed <= end
 		traversed++
 		return ok
@@ -277,10 +277,10 @@ func (l *List) DeleteRangeByRank(start, end uint64, removed func(n *Node)) uint6
 func (l *List) deleteRun(x *Node, update *[MaxLevel]*Node, in func(*Node) bool, removed func(*Node)) uint64 {
 	var n uint64
 	for x != nil && in(x) {
-		next := x.Levels[0].Forward
+		next := x.lv(0).Forward
 		l.deleteNode(x, update)
 		if l.Observer != nil {
-			l.Observer(Change{Op: OpDelete, Member: x.Member, Score: x.Score, Level: len(x.Levels), ListLevel: l.level})
+			l.Observer(Change{Op: OpDelete, Member: x.Member, Score: x.Score, Level: x.Level(), ListLevel: l.level})
 		}
 		if removed != nil {
 			removed(x)

@@ -11,6 +11,7 @@ package skiplist
 import (
 	"math"
 	"math/rand/v2"
+	"unsafe"
 )
 
 const (
@@ -28,23 +29,66 @@ type Level struct {
 	Span    uint64
 }
 
-// Node is one zskiplistNode.
+// Node is one zskiplistNode. Its levels follow it in the same allocation, as zskiplistNode's
+// flexible array member does: a level-1 node is 56 bytes, one 64-byte cache line, so a search
+// that reads a node's score and forward link touches one line (levels of a node: lv). The
+// memory figures the engine reports are Redis's (memory.go), not these.
 type Node struct {
-	Member   string
 	Score    float64
 	Backward *Node
-	Levels   []Level
-	inline   [2]Level // Levels of a node with level ≤ 2 (15/16 of them) live here, next to the node
+	Member   string
+	level    int32 // levels in use
+	capacity int32 // levels the allocation holds (a reused node may shrink)
+	l0       Level // level 0; levels 1 … capacity-1 follow in memory (nodeN)
 }
 
+// nodeN is a Node with room for N levels: the first in Node.l0, the others in more, right after.
+type nodeN[A any] struct {
+	Node
+	more A
+}
+
+// newNode allocates a node with room for level levels: exactly up to 4 (255 nodes in 256),
+// then 8, 16 or 32.
+func newNode(level int) *Node {
+	var n *Node
+	c := level
+	switch {
+	case level <= 1:
+		n, c = new(Node), 1
+	case level == 2:
+		n = &new(nodeN[[1]Level]).Node
+	case level == 3:
+		n = &new(nodeN[[2]Level]).Node
+	case level == 4:
+		n = &new(nodeN[[3]Level]).Node
+	case level <= 8:
+		n, c = &new(nodeN[[7]Level]).Node, 8
+	case level <= 16:
+		n, c = &new(nodeN[[15]Level]).Node, 16
+	default:
+		n, c = &new(nodeN[[MaxLevel - 1]Level]).Node, MaxLevel
+	}
+	n.level, n.capacity = int32(level), int32(c)
+	return n
+}
+
+// lv is level i of n (i < n.level): the allocation's i-th Level after l0.
+func (n *Node) lv(i int) *Level {
+	return (*Level)(unsafe.Add(unsafe.Pointer(&n.l0), uintptr(i)*unsafe.Sizeof(Level{})))
+}
+
+// Levels are n's levels, lowest first.
+func (n *Node) Levels() []Level { return unsafe.Slice(&n.l0, n.level) }
+
 // Next is the level-0 successor (nil at the tail).
-func (n *Node) Next() *Node { return n.Levels[0].Forward }
+func (n *Node) Next() *Node { return n.lv(0).Forward }
 
 // Prev is the backward link (nil for the first node).
 func (n *Node) Prev() *Node { return n.Backward }
 
 // Level is the node's number of levels.
-func (n *Node) Level() int { return len(n.Levels) }
+func (n *Node) Level() int { return int(n.level) }
 
 // List is one zskiplist.
 type List struct {
@@ -63,7 +107,7 @@ func New(r *rand.Rand) *List {
 	if r == nil {
 		r = rand.New(rand.NewPCG(0, 0))
 	}
-	return &List{header: &Node{Levels: make([]Level, MaxLevel)}, level: 1, rng: r}
+	return &List{header: newNode(MaxLevel), level: 1, rng: r}
 }
 
 // Len is the number of elements.
@@ -76,7 +120,7 @@ func (l *List) Level() int { return l.level }
 func (l *List) Header() *Node { return l.header }
 
 // First is the lowest element, nil when empty.
-func (l *List) First() *Node { return l.header.Levels[0].Forward }
+func (l *List) First() *Node { return l.header.lv(0).Forward }
 
 // Last is the highest element, nil when empty.
 func (l *List) Last() *Node { return l.tail }
@@ -123,8 +167,8 @@ func (l *List) insertNode(score float64, member string, level int, old *Node) *N
 		} else {
 			rank[i] = rank[i+1]
 		}
-		for f := x.Levels[i].Forward; f != nil && before(f, score, member); f = x.Levels[i].Forward {
-			rank[i] += x.Levels[i].Span
+		for f := x.lv(i).Forward; f != nil && before(f, score, member); f = x.lv(i).Forward {
+			rank[i] += x.lv(i).Span
 			x = f
 		}
 		update[i] = x
@@ -134,42 +178,32 @@ func (l *List) insertNode(score float64, member string, level int, old *Node) *N
 		for i := l.level; i < level; i++ {
 			rank[i] = 0
 			update[i] = l.header
-			update[i].Levels[i].Span = l.length
+			update[i].lv(i).Span = l.length
 		}
 		l.level = level
 	}
-	if old != nil {
+	if old != nil && int(old.capacity) >= level {
 		x = old
-		lv := x.Levels
-		*x = Node{Member: member, Score: score}
-		if level > len(x.inline) && cap(lv) >= level {
-			x.Levels = lv[:level]
-			clear(x.Levels)
-		}
+		x.Backward, x.level = nil, int32(level)
+		clear(x.Levels())
 	} else {
-		x = &Node{Member: member, Score: score}
+		x = newNode(level)
 	}
-	if x.Levels == nil {
-		if level <= len(x.inline) {
-			x.Levels = x.inline[:level:level]
-		} else {
-			x.Levels = make([]Level, level)
-		}
-	}
+	x.Member, x.Score = member, score
 	for i := 0; i < level; i++ {
-		x.Levels[i].Forward = update[i].Levels[i].Forward
-		update[i].Levels[i].Forward = x
-		x.Levels[i].Span = update[i].Levels[i].Span - (rank[0] - rank[i])
-		update[i].Levels[i].Span = rank[0] - rank[i] + 1
+		x.lv(i).Forward = update[i].lv(i).Forward
+		update[i].lv(i).Forward = x
+		x.lv(i).Span = update[i].lv(i).Span - (rank[0] - rank[i])
+		update[i].lv(i).Span = rank[0] - rank[i] + 1
 	}
 	for i := level; i < l.level; i++ {
-		update[i].Levels[i].Span++
+		update[i].lv(i).Span++
 	}
 	if update[0] != l.header {
 		x.Backward = update[0]
 	}
-	if x.Levels[0].Forward != nil {
-		x.Levels[0].Forward.Backward = x
+	if x.lv(0).Forward != nil {
+		x.lv(0).Forward.Backward = x
 	} else {
 		l.tail = x
 	}
@@ -183,19 +217,19 @@ func (l *List) insertNode(score float64, member string, level int, old *Node) *N
 // deleteNode is zslDeleteNode: unlink x given its update vector.
 func (l *List) deleteNode(x *Node, update *[MaxLevel]*Node) {
 	for i := 0; i < l.level; i++ {
-		if update[i].Levels[i].Forward == x {
-			update[i].Levels[i].Span += x.Levels[i].Span - 1
-			update[i].Levels[i].Forward = x.Levels[i].Forward
+		if update[i].lv(i).Forward == x {
+			update[i].lv(i).Span += x.lv(i).Span - 1
+			update[i].lv(i).Forward = x.lv(i).Forward
 		} else {
-			update[i].Levels[i].Span--
+			update[i].lv(i).Span--
 		}
 	}
-	if x.Levels[0].Forward != nil {
-		x.Levels[0].Forward.Backward = x.Backward
+	if x.lv(0).Forward != nil {
+		x.lv(0).Forward.Backward = x.Backward
 	} else {
 		l.tail = x.Backward
 	}
-	for l.level > 1 && l.header.Levels[l.level-1].Forward == nil {
+	for l.level > 1 && l.header.lv(l.level-1).Forward == nil {
 		l.level--
 	}
 	l.length--
@@ -207,8 +241,8 @@ func (l *List) seek(score float64, member string, update *[MaxLevel]*Node, rank 
 	x := l.header
 	var r uint64
 	for i := l.level - 1; i >= 0; i-- {
-		for f := x.Levels[i].Forward; f != nil && before(f, score, member); f = x.Levels[i].Forward {
-			r += x.Levels[i].Span
+		for f := x.lv(i).Forward; f != nil && before(f, score, member); f = x.lv(i).Forward {
+			r += x.lv(i).Span
 			x = f
 		}
 		update[i] = x
@@ -216,7 +250,7 @@ func (l *List) seek(score float64, member string, update *[MaxLevel]*Node, rank 
 			rank[i] = r
 		}
 	}
-	return x.Levels[0].Forward
+	return x.lv(0).Forward
 }
 
 // Delete is zslDelete: remove (score, member) and return its node, or nil when absent.
@@ -261,7 +295,7 @@ func (l *List) UpdateScore(cur float64, member string, score float64) *Node {
 		return nil
 	}
 	if (x.Backward == nil || x.Backward.Score < score) &&
-		(x.Levels[0].Forward == nil || x.Levels[0].Forward.Score > score) {
+		(x.lv(0).Forward == nil || x.lv(0).Forward.Score > score) {
 		x.Score = score
 		if l.Observer != nil {
 			ch := l.change(OpUpdateInPlace, x, cur, rank[0]+1, nil, nil)
@@ -286,8 +320,8 @@ func (l *List) GetRank(score float64, member string) uint64 {
 	x := l.header
 	var rank uint64
 	for i := l.level - 1; i >= 0; i-- {
-		for f := x.Levels[i].Forward; f != nil && (f.Score < score || (f.Score == score && f.Member <= member)); f = x.Levels[i].Forward {
-			rank += x.Levels[i].Span
+		for f := x.lv(i).Forward; f != nil && (f.Score < score || (f.Score == score && f.Member <= member)); f = x.lv(i).Forward {
+			rank += x.lv(i).Span
 			x = f
 		}
 		if x != l.header && x.Score == score && x.Member == member {
@@ -305,9 +339,9 @@ func (l *List) GetByRank(rank uint64) *Node {
 	x := l.header
 	var traversed uint64
 	for i := l.level - 1; i >= 0; i-- {
-		for x.Levels[i].Forward != nil && traversed+x.Levels[i].Span <= rank {
-			traversed += x.Levels[i].Span
-			x = x.Levels[i].Forward
+		for x.lv(i).Forward != nil && traversed+x.lv(i).Span <= rank {
+			traversed += x.lv(i).Span
+			x = x.lv(i).Forward
 		}
 		if traversed == rank {
 			return x
@@ -318,7 +352,7 @@ func (l *List) GetByRank(rank uint64) *Node {
 
 // Range calls fn for every node from first to last until fn returns false.
 func (l *List) Range(fn func(n *Node) bool) {
-	for x := l.First(); x != nil; x = x.Levels[0].Forward {
+	for x := l.First(); x != nil; x = x.lv(0).Forward {
 		if !fn(x) {
 			return
 		}

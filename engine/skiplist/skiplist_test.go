@@ -41,10 +41,10 @@ func check(t *testing.T, l *List) {
 	}
 	maxLevel := 1
 	for _, x := range append([]*Node{l.header}, nodes...) {
-		if x != l.header && len(x.Levels) > maxLevel {
-			maxLevel = len(x.Levels)
+		if x != l.header && x.Level() > maxLevel {
+			maxLevel = x.Level()
 		}
-		for i, lv := range x.Levels {
+		for i, lv := range x.Levels() {
 			if x == l.header && i >= l.level {
 				break
 			}
