@@ -185,7 +185,7 @@ func runAllBench(b *testing.B, setup []string, mk func(r string) []string) {
 	}
 	if setup != nil {
 		cmds := parse(benchPipelines(func(string) []string { return setup })[0])
-		s.runAll(c, cmds[0], cmds[1:])
+		s.runAll(c, cmds)
 	}
 	ps := benchPipelinesN(4096, mk)        // 65 536 commands: most of the 100 000 keys or members
 	batches := make([][][][]byte, len(ps)) // parsed ahead: each run gets arguments of its own
@@ -194,14 +194,14 @@ func runAllBench(b *testing.B, setup []string, mk func(r string) []string) {
 	}
 	for _, cmds := range batches { // warm up: fill the keyspace
 		c.out = c.out[:0]
-		s.runAll(c, cmds[0], cmds[1:])
+		s.runAll(c, cmds)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i += benchPipeline {
 		cmds := batches[(i/benchPipeline)%len(batches)]
 		c.out = c.out[:0]
-		s.runAll(c, cmds[0], cmds[1:])
+		s.runAll(c, cmds)
 		if len(c.out) == 0 || c.out[0] == '-' {
 			b.Fatalf("reply %q", c.out)
 		}

@@ -492,7 +492,7 @@ func (s *Server) runBatch(cn *netConn, c *client, cmds [][][]byte, err error, wr
 		if hasPublish(cmds) {
 			s.catchUp(c)
 		}
-		s.runAll(c, cmds[0], cmds[1:])
+		s.runAll(c, cmds)
 	}
 	cn.inFlight.Store(false)
 	var pe protoError

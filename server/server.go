@@ -104,9 +104,8 @@ type client struct {
 	// CLIENT REPLY: replyOff (OFF), replySkip (this command's reply is dropped), replySkipNext
 	// (SKIP: the next one's is), replyNone (this command answers nothing)
 	replyOff, replySkip, replySkipNext, replyNone bool
-	keep                                          []byte     // RESP3 pushes sent despite them (pubsub.go)
-	scratch                                       [][][]byte // runAll's whole pipeline, for Prefetch
-	deferred                                      []byte     // messages to itself, written after the reply (7.2+; pubsub.go)
+	keep                                          []byte // RESP3 pushes sent despite them (pubsub.go)
+	deferred                                      []byte // messages to itself, written after the reply (7.2+; pubsub.go)
 }
 
 // New makes a server for e. e should use real time (engine.WallClock{}).
@@ -280,8 +279,8 @@ func (s *Server) dropClient(c *client) {
 
 // runAll runs a pipeline under the engine lock. A panic outside Engine.Exec (which recovers its
 // own) answers an error and closes the connection instead of killing the server. When a command
-// blocks, the commands after it are kept in c.pending.
-func (s *Server) runAll(c *client, first [][]byte, rest [][][]byte) {
+// blocks, the commands after it are kept in c.pending. cmds is not empty.
+func (s *Server) runAll(c *client, cmds [][][]byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer c.lockWrite() // (pubsub.go: before s.mu is released)
@@ -289,14 +288,13 @@ func (s *Server) runAll(c *client, first [][]byte, rest [][][]byte) {
 	defer s.trackBroadcast(c)
 	defer s.recoverRun(c)
 	now := time.Now()
-	if c.tx != nil && c.txEng == s.eng && len(rest) > 0 {
-		c.scratch = append(append(c.scratch[:0], first), rest...)
-		s.eng.Prefetch(c.db, c.scratch) // (engine/db.go)
-		clear(c.scratch)
+	if c.tx != nil && c.txEng == s.eng {
+		s.eng.Prefetch(c.db, cmds) // (engine/db.go)
 	}
 	s.eng.ChainCalls(true) // (engine/calltime.go)
 	defer s.eng.ChainCalls(false)
-	s.run(c, first, now)
+	s.run(c, cmds[0], now)
+	rest := cmds[1:]
 	for i := 0; i < len(rest) && !c.quit; i++ {
 		if c.parked {
 			for _, a := range rest[i:] { // (the connection's buffers are reused: loop.go)
