@@ -23,14 +23,11 @@ func TestClientLessonsReplayOnRedis(t *testing.T) {
 	cfg := Config{Version: engine.V70, Allocator: alloc.Jemalloc16}
 	n := 0
 	for _, l := range builtinLessons(t) {
-		if !usesClients(l) || (l.Since != 0 && !engine.V70.Has(l.Since)) {
+		if !replayedWithClients(l) {
 			continue
 		}
 		n++
-		var xs []Exchange
-		for _, st := range Run(l, cfg)[1:] {
-			xs = append(xs, st.Outputs.Commands...)
-		}
+		xs := runExchanges(l, cfg)
 		if msg := replayClients(t, port, l, xs); msg != "" {
 			t.Errorf("%s: %s", l.Name, msg)
 		}
@@ -38,6 +35,12 @@ func TestClientLessonsReplayOnRedis(t *testing.T) {
 	if n < 3 {
 		t.Fatalf("only %d lessons with clients replayed", n)
 	}
+}
+
+// replayedWithClients: the lesson speaks through several clients and runs on 7.0, so
+// TestClientLessonsReplayOnRedis replays it on redis-server.
+func replayedWithClients(l *Lesson) bool {
+	return usesClients(l) && (l.Since == 0 || engine.V70.Has(l.Since))
 }
 
 func usesClients(l *Lesson) bool {

@@ -159,10 +159,7 @@ func TestTranscriptReplaysOnRedis(t *testing.T) {
 		}
 		n++
 		file := l.Transcript()
-		var xs []Exchange
-		for _, st := range Run(l, cfg)[1:] {
-			xs = append(xs, st.Outputs.Commands...)
-		}
+		xs := runExchanges(l, cfg)
 		got := replay(t, port, file)
 		if msg := compareReplies(got, xs); msg != "" {
 			t.Errorf("%s: the real server answers differently: %s\nfile:\n%s", l.Name, msg, clipLines(file))
@@ -280,9 +277,7 @@ func markSkiplistMemory(xs []Exchange) []Exchange {
 			continue
 		}
 		p.Exec(x.Cmd)
-		args, _ := engine.SplitArgs(x.Cmd)
-		if len(args) >= 3 && strings.EqualFold(string(args[0]), "memory") && strings.EqualFold(string(args[1]), "usage") &&
-			p.Key(string(args[2])).Encoding == "skiplist" {
+		if key, ok := memoryUsageKey(x.Cmd); ok && p.Key(key).Encoding == "skiplist" {
 			out[i].Reply = skipReply
 		}
 	}
@@ -325,10 +320,7 @@ func TestTranscriptRepeatedArg(t *testing.T) {
 	if lines[1] != `APPEND s:set "\x00\"\x00\"\x00\""` {
 		t.Fatalf("APPEND line %q", lines[1])
 	}
-	var xs []Exchange
-	for _, st := range Run(l, Config{Version: engine.V70, Allocator: alloc.Jemalloc16})[1:] {
-		xs = append(xs, st.Outputs.Commands...)
-	}
+	xs := runExchanges(l, Config{Version: engine.V70, Allocator: alloc.Jemalloc16})
 	if xs[0].Cmd != "SET s:set b×100000" || xs[2].Reply != "(integer) 100006" || xs[3].Reply != `"b\x00\"\x00\"\x00\""` {
 		t.Fatalf("engine: %+v", xs)
 	}
@@ -349,8 +341,7 @@ func TestReplayableLessonsIgnoreTheHashSeed(t *testing.T) {
 	cfg := Config{Version: engine.V70, Allocator: alloc.Jemalloc16}
 	swept := 0
 	for _, l := range builtinLessons(t) {
-		clients := usesClients(l) && (l.Since == 0 || engine.V70.Has(l.Since)) // TestClientLessonsReplayOnRedis
-		if !(replayable(l) || clients) || !readsHashtableMemory(l, cfg) {
+		if !(replayable(l) || replayedWithClients(l)) || !readsHashtableMemory(l, cfg) {
 			continue
 		}
 		swept++
@@ -380,6 +371,7 @@ func TestReplayableLessonsIgnoreTheHashSeed(t *testing.T) {
 	}
 }
 
+// runExchanges plays the whole lesson and returns every exchange of its steps, in order.
 func runExchanges(l *Lesson, cfg Config) []Exchange {
 	var xs []Exchange
 	for _, st := range Run(l, cfg)[1:] {
@@ -394,12 +386,19 @@ func readsHashtableMemory(l *Lesson, cfg Config) bool {
 	p.Load(l)
 	for p.Step() {
 		for _, x := range p.State().Outputs.Commands {
-			args, _ := engine.SplitArgs(x.Cmd)
-			if len(args) >= 3 && strings.EqualFold(string(args[0]), "memory") && strings.EqualFold(string(args[1]), "usage") &&
-				p.Key(string(args[2])).Encoding == "hashtable" {
+			if key, ok := memoryUsageKey(x.Cmd); ok && p.Key(key).Encoding == "hashtable" {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// memoryUsageKey is the key of a MEMORY USAGE command line.
+func memoryUsageKey(cmd string) (string, bool) {
+	args, _ := engine.SplitArgs(cmd)
+	if len(args) >= 3 && strings.EqualFold(string(args[0]), "memory") && strings.EqualFold(string(args[1]), "usage") {
+		return string(args[2]), true
+	}
+	return "", false
 }
